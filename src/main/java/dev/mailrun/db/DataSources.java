@@ -1,0 +1,40 @@
+package dev.mailrun.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Connection pools for mailrun's database, with the driver settings the code relies on. */
+public final class DataSources {
+
+    private DataSources() {}
+
+    /**
+     * @param initSql run on every new connection; tests use it to force a non-UTC session zone.
+     */
+    public static HikariDataSource create(String url, String user, String password, int maxPoolSize,
+                                          String poolName, Optional<String> initSql) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setPoolName(poolName);
+        config.setMaximumPoolSize(maxPoolSize);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+        config.setInitializationFailTimeout(Duration.ofSeconds(10).toMillis());
+        initSql.ifPresent(config::setConnectionInitSql);
+        // One round trip for a batch of inserts/updates: the hot paths depend on it.
+        config.addDataSourceProperty("rewriteBatchedStatements", "true");
+        config.addDataSourceProperty("cachePrepStmts", "true");
+        config.addDataSourceProperty("prepStmtCacheSize", "250");
+        config.addDataSourceProperty("characterEncoding", "UTF-8");
+        // Timestamps cross the wire as UTC LocalDateTime (see SqlTime); keep the driver from
+        // second-guessing them with the JVM zone.
+        config.addDataSourceProperty("connectionTimeZone", "UTC");
+        config.addDataSourceProperty("preserveInstants", "false");
+        config.addDataSourceProperty("tcpKeepAlive", "true");
+        return new HikariDataSource(config);
+    }
+}

@@ -1,0 +1,124 @@
+package dev.mailrun.testing;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.mailrun.db.DataSources;
+import dev.mailrun.db.EmbeddedMariaDb;
+import dev.mailrun.db.Migrations;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A clean, migrated database for one test class, on a real MariaDB.
+ *
+ * <p>By default the server is an embedded MariaDB started once per test JVM. With
+ * {@code MAILRUN_TEST_DB_URL} set (e.g. {@code jdbc:mysql://127.0.0.1:3306/test}, user from
+ * {@code MAILRUN_TEST_DB_USER}, default root, password from {@code MAILRUN_TEST_DB_PASSWORD},
+ * default empty) that server is used instead. Each test class gets its own freshly created database,
+ * dropped afterwards. Every connection runs with session time zone -08:00 so that code which lets
+ * the session zone leak into stored instants fails its tests.
+ *
+ * <pre>{@code @RegisterExtension static final TestDatabase db = new TestDatabase();}</pre>
+ */
+public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
+
+    public static final String SESSION_ZONE_SQL = "SET time_zone = '-08:00'";
+
+    private static final AtomicInteger counter = new AtomicInteger();
+    private static Server server;
+
+    private final List<HikariDataSource> pools = new ArrayList<>();
+    private String database;
+    private HikariDataSource dataSource;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        database = "mailrun_t" + ProcessHandle.current().pid() + "_" + counter.incrementAndGet();
+        try (Connection c = server().connect(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database);
+            s.execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+        }
+        dataSource = newPool("test", 10);
+        new Migrations(dataSource).migrate();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        pools.forEach(HikariDataSource::close);
+        pools.clear();
+        try (Connection c = server().connect(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database);
+        }
+    }
+
+    /** The shared pool of this test class. */
+    public HikariDataSource dataSource() {
+        return dataSource;
+    }
+
+    /** A separate pool on the same database, e.g. one per simulated worker; closed after the class. */
+    public synchronized HikariDataSource newPool(String name, int size) {
+        HikariDataSource pool = DataSources.create(url(), server().user, server().password, size,
+                "mailrun-test-" + name, Optional.of(SESSION_ZONE_SQL));
+        pools.add(pool);
+        return pool;
+    }
+
+    public String url() {
+        return server().serverUrl + database;
+    }
+
+    public String user() {
+        return server().user;
+    }
+
+    public String password() {
+        return server().password;
+    }
+
+    public String databaseName() {
+        return database;
+    }
+
+    private static synchronized Server server() {
+        if (server == null) {
+            server = Server.start();
+        }
+        return server;
+    }
+
+    private record Server(String serverUrl, String user, String password) {
+
+        static Server start() {
+            String url = System.getenv("MAILRUN_TEST_DB_URL");
+            if (url != null && !url.isBlank()) {
+                String user = Optional.ofNullable(System.getenv("MAILRUN_TEST_DB_USER")).orElse("root");
+                String password = Optional.ofNullable(System.getenv("MAILRUN_TEST_DB_PASSWORD")).orElse("");
+                return new Server(withoutDatabase(url), user, password);
+            }
+            EmbeddedMariaDb embedded = EmbeddedMariaDb.startOrAttach(Path.of("target", "embedded-test-db").toAbsolutePath());
+            Runtime.getRuntime().addShutdownHook(new Thread(embedded::close, "embedded-test-db-stop"));
+            return new Server(embedded.serverUrl(), "root", "");
+        }
+
+        /** {@code jdbc:mysql://host:port/db?x} becomes {@code jdbc:mysql://host:port/}. */
+        private static String withoutDatabase(String url) {
+            int hostStart = url.indexOf("//");
+            int slash = url.indexOf('/', hostStart + 2);
+            return slash < 0 ? url + "/" : url.substring(0, slash + 1);
+        }
+
+        Connection connect() throws SQLException {
+            return DriverManager.getConnection(serverUrl, user, password);
+        }
+    }
+}
