@@ -1,2 +1,12 @@
 package dev.mailrun.app;
-public final class Main { public static void main(String[] a) { System.out.println("mailrun"); } }
+
+import dev.mailrun.app.cli.Cli;
+
+public final class Main {
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(Cli.standard().run(args));
+    }
+}

@@ -1,0 +1,80 @@
+package dev.mailrun.app.cli;
+
+import dev.mailrun.app.config.ConfigException;
+import dev.mailrun.db.Migrations;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * Runs one mailrun command with explicit streams and environment, so tests drive the real CLI
+ * in-process. Exit codes: 0 success, 2 usage or configuration error, 1 runtime failure.
+ */
+public final class Cli {
+
+    public static final int OK = 0;
+    public static final int RUNTIME_FAILURE = 1;
+    public static final int USAGE = 2;
+
+    private final Map<String, String> env;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final Clock clock;
+
+    public Cli(Map<String, String> env, PrintWriter out, PrintWriter err, Clock clock) {
+        this.env = Map.copyOf(env);
+        this.out = out;
+        this.err = err;
+        this.clock = clock;
+    }
+
+    public static Cli standard() {
+        return new Cli(System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), Clock.systemUTC());
+    }
+
+    public int run(String... args) {
+        MailrunCommand root = new MailrunCommand(env, clock);
+        CommandLine cl = new CommandLine(root);
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            boolean verbose = root.verbose();
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            int code = exitCodeFor(e);
+            err.println("mailrun: " + oneLine(e));
+            err.flush();
+            return code;
+        });
+        cl.setParameterExceptionHandler((e, args2) -> {
+            err.println("mailrun: " + oneLine(e));
+            err.println("Try 'mailrun " + e.getCommandLine().getCommandSpec().qualifiedName().replaceFirst("^mailrun ?", "")
+                    .trim() + " --help'.".replace("'  --help'", "' --help'"));
+            err.flush();
+            return USAGE;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    static int exitCodeFor(Throwable e) {
+        if (e instanceof ConfigException || e instanceof Migrations.SchemaNotCurrentException
+                || e instanceof UsageException) {
+            return USAGE;
+        }
+        return RUNTIME_FAILURE;
+    }
+
+    /** The first line of the message, or the type when there is none: errors are one line. */
+    static String oneLine(Throwable e) {
+        String m = e.getMessage();
+        if (m == null || m.isBlank()) {
+            return e.getClass().getSimpleName();
+        }
+        return m.lines().findFirst().orElse(m).trim();
+    }
+}

@@ -1,0 +1,83 @@
+package dev.mailrun.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
+ * timebox, db and mail use nothing of ours; scheduler uses db and timebox; campaign uses
+ * scheduler, timebox, mail and db; app uses all and nothing uses app. Empty packages are allowed so the
+ * rules hold while a package is still being written.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainClasses() {
+        main = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.mailrun");
+    }
+
+    @Test
+    void timebox_uses_only_the_jdk_time_and_collection_apis() {
+        classes().that().resideInAPackage("dev.mailrun.timebox..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.timebox..", "java.lang..", "java.time..", "java.util..")
+                .allowEmptyShould(true).check(main);
+    }
+
+    @Test
+    void db_uses_nothing_of_ours() {
+        noClasses().that().resideInAPackage("dev.mailrun.db..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.mail..",
+                        "dev.mailrun.campaign..", "dev.mailrun.app..")
+                .allowEmptyShould(true).check(main);
+    }
+
+    @Test
+    void mail_uses_nothing_of_ours_and_never_touches_jdbc() {
+        noClasses().that().resideInAPackage("dev.mailrun.mail..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.db..",
+                        "dev.mailrun.campaign..", "dev.mailrun.app..", "java.sql..", "javax.sql..")
+                .allowEmptyShould(true).check(main);
+    }
+
+    @Test
+    void scheduler_uses_only_db_and_timebox_of_ours() {
+        noClasses().that().resideInAPackage("dev.mailrun.scheduler..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.app..")
+                .allowEmptyShould(true).check(main);
+    }
+
+    @Test
+    void campaign_does_not_use_app() {
+        noClasses().that().resideInAPackage("dev.mailrun.campaign..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.app..")
+                .allowEmptyShould(true).check(main);
+    }
+
+    @Test
+    void nothing_uses_app() {
+        noClasses().that().resideOutsideOfPackage("dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.app..")
+                .allowEmptyShould(true).check(main);
+    }
+
+    @Test
+    void every_class_lives_in_a_package_of_the_map() {
+        classes().should().resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.scheduler..",
+                        "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.app..")
+                .allowEmptyShould(true).check(main);
+    }
+}
