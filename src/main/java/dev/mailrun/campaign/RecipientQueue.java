@@ -1,0 +1,249 @@
+package dev.mailrun.campaign;
+
+import dev.mailrun.db.SqlTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The recipient table: claiming due recipients for a run and writing their outcomes back.
+ *
+ * <p>Every statement on the sending path handles a whole batch: one SELECT … FOR UPDATE SKIP LOCKED
+ * per claim, one batched UPDATE per kind of outcome. Every write a run makes carries its run token,
+ * so a run that lost its lease cannot overwrite what its successor decided.
+ */
+public final class RecipientQueue {
+
+    private final SuppressionStore suppressions;
+
+    public RecipientQueue(SuppressionStore suppressions) {
+        this.suppressions = suppressions;
+    }
+
+    /** The recipients a claim handed to the run, and how many it found suppressed instead. */
+    public record Claim(List<ClaimedRecipient> recipients, int suppressed) {}
+
+    /**
+     * Claims up to {@code limit} due recipients — retries whose time has come first, then pending
+     * ones in id order — and marks them sending with the run token. Rows locked by another
+     * claimer are skipped, never waited for. Recipients on the suppression list become
+     * suppressed instead. Call inside a transaction; commit promptly.
+     */
+    public Claim claim(Connection c, long campaignId, String runToken, Instant now, int limit) throws SQLException {
+        List<ClaimedRecipient> rows = new ArrayList<>(limit);
+        select(c, """
+                SELECT id, email, name, fields, attempts FROM recipient
+                WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?
+                ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, now, limit, rows);
+        if (rows.size() < limit) {
+            select(c, """
+                    SELECT id, email, name, fields, attempts FROM recipient
+                    WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at IS NULL
+                    ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, null, limit - rows.size(), rows);
+        }
+        if (rows.isEmpty()) {
+            return new Claim(List.of(), 0);
+        }
+        Map<String, List<ClaimedRecipient>> byKey = new HashMap<>();
+        for (ClaimedRecipient r : rows) {
+            byKey.computeIfAbsent(EmailAddress.of(r.email()).suppressionKey(), k -> new ArrayList<>()).add(r);
+        }
+        Set<String> suppressedKeys = suppressions.suppressedAmong(c, byKey.keySet());
+        List<ClaimedRecipient> suppressed = new ArrayList<>();
+        List<ClaimedRecipient> claimed = new ArrayList<>(rows.size());
+        for (ClaimedRecipient r : rows) {
+            (suppressedKeys.contains(EmailAddress.of(r.email()).suppressionKey()) ? suppressed : claimed).add(r);
+        }
+        setStatus(c, suppressed, RecipientStatus.SUPPRESSED, null, now);
+        setStatus(c, claimed, RecipientStatus.SENDING, runToken, now);
+        return new Claim(claimed, suppressed.size());
+    }
+
+    private static void select(Connection c, String sql, long campaignId, Instant now, int limit,
+                               List<ClaimedRecipient> into) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            ps.setLong(i++, campaignId);
+            if (now != null) {
+                SqlTime.set(ps, i++, now);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5)));
+                }
+            }
+        }
+    }
+
+    private static void setStatus(Connection c, List<ClaimedRecipient> rows, RecipientStatus status, String runToken,
+                                  Instant now) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE recipient SET status = ?, run_token = ?, updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ")")) {
+            ps.setString(1, status.dbValue());
+            ps.setString(2, runToken);
+            SqlTime.set(ps, 3, now);
+            int i = 4;
+            for (ClaimedRecipient r : rows) {
+                ps.setLong(i++, r.id());
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Writes outcomes of recipients held by {@code runToken}: one batched statement per kind.
+     * Returns how many rows changed; fewer than {@code outcomes.size()} means some rows were no
+     * longer held by this run (its lease was lost) and the caller must roll back.
+     */
+    public int record(Connection c, String runToken, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
+        Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
+        for (Outcome o : outcomes) {
+            byKind.computeIfAbsent(o.getClass(), k -> new ArrayList<>()).add(o);
+        }
+        int changed = 0;
+        changed += batch(c, byKind.get(Outcome.Sent.class), """
+                UPDATE recipient SET status = 'sent', attempts = attempts + 1, sent_at = ?, message_id = ?,
+                       last_code = NULL, last_error = NULL, next_attempt_at = NULL, run_token = NULL, updated_at = ?
+                WHERE id = ? AND run_token = ?""", (ps, o) -> {
+            Outcome.Sent s = (Outcome.Sent) o;
+            SqlTime.set(ps, 1, s.at());
+            ps.setString(2, s.messageId());
+            SqlTime.set(ps, 3, now);
+            ps.setLong(4, s.recipientId());
+            ps.setString(5, runToken);
+        });
+        changed += batch(c, byKind.get(Outcome.Retry.class), """
+                UPDATE recipient SET status = 'retry', attempts = attempts + 1, next_attempt_at = ?, last_code = ?,
+                       last_error = ?, run_token = NULL, updated_at = ?
+                WHERE id = ? AND run_token = ?""", (ps, o) -> {
+            Outcome.Retry r = (Outcome.Retry) o;
+            SqlTime.set(ps, 1, r.nextAttemptAt());
+            ps.setInt(2, r.code());
+            ps.setString(3, SuppressionStore.truncate(r.error(), 1000));
+            SqlTime.set(ps, 4, now);
+            ps.setLong(5, r.recipientId());
+            ps.setString(6, runToken);
+        });
+        changed += batch(c, byKind.get(Outcome.Failed.class), """
+                UPDATE recipient SET status = 'failed', attempts = attempts + 1, next_attempt_at = NULL, last_code = ?,
+                       last_error = ?, run_token = NULL, updated_at = ?
+                WHERE id = ? AND run_token = ?""", (ps, o) -> {
+            Outcome.Failed f = (Outcome.Failed) o;
+            ps.setInt(1, f.code());
+            ps.setString(2, SuppressionStore.truncate(f.error(), 1000));
+            SqlTime.set(ps, 3, now);
+            ps.setLong(4, f.recipientId());
+            ps.setString(5, runToken);
+        });
+        changed += batch(c, byKind.get(Outcome.Released.class), """
+                UPDATE recipient SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retry' END,
+                       next_attempt_at = CASE WHEN attempts = 0 THEN NULL ELSE ? END, run_token = NULL, updated_at = ?
+                WHERE id = ? AND run_token = ?""", (ps, o) -> {
+            SqlTime.set(ps, 1, now);
+            SqlTime.set(ps, 2, now);
+            ps.setLong(3, o.recipientId());
+            ps.setString(4, runToken);
+        });
+        return changed;
+    }
+
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement ps, Outcome o) throws SQLException;
+    }
+
+    private static int batch(Connection c, List<Outcome> outcomes, String sql, Binder binder) throws SQLException {
+        if (outcomes == null || outcomes.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (Outcome o : outcomes) {
+                binder.bind(ps, o);
+                ps.addBatch();
+            }
+            int changed = 0;
+            for (int n : ps.executeBatch()) {
+                // With rewritten batches the driver may report SUCCESS_NO_INFO (-2) per row.
+                changed += n == PreparedStatement.SUCCESS_NO_INFO ? 1 : n;
+            }
+            return changed;
+        }
+    }
+
+    /** After a run was abandoned: its sending rows become unknown (delivery cannot be known). */
+    public int markUnknown(Connection c, String abandonedRunToken, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET status = 'unknown', run_token = NULL, updated_at = ?
+                WHERE run_token = ? AND status = 'sending'""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setString(2, abandonedRunToken);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** Operator's decision to send unknown recipients again. */
+    public int requeueUnknown(Connection c, long campaignId, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET status = 'pending', next_attempt_at = NULL, updated_at = ?
+                WHERE campaign_id = ? AND status = 'unknown'""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, campaignId);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** Counts by status for one campaign. */
+    public Map<RecipientStatus, Long> counts(Connection c, long campaignId) throws SQLException {
+        Map<RecipientStatus, Long> counts = new EnumMap<>(RecipientStatus.class);
+        for (RecipientStatus s : RecipientStatus.values()) {
+            counts.put(s, 0L);
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT status, COUNT(*) FROM recipient WHERE campaign_id = ? GROUP BY status")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(RecipientStatus.fromDb(rs.getString(1)), rs.getLong(2));
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** Whether anything is left to send now or later (pending or retry). */
+    public boolean hasWorkLeft(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT EXISTS (SELECT 1 FROM recipient WHERE campaign_id = ? AND status IN ('pending', 'retry'))""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** Earliest next_attempt_at among retries, to schedule the next run when only retries are left. */
+    public java.util.Optional<Instant> nextRetryAt(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT MIN(next_attempt_at) FROM recipient WHERE campaign_id = ? AND status = 'retry'")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return java.util.Optional.ofNullable(SqlTime.get(rs, 1));
+            }
+        }
+    }
+}
