@@ -1,0 +1,61 @@
+package dev.mailrun.timebox;
+
+import java.time.Duration;
+
+/**
+ * The cost of a batch: {@code overhead + items × perItem}, where perItem is the estimator's
+ * pessimistic cost, never below the time the rate limit allows per item.
+ */
+final class CostModel {
+
+    private static final double NANOS_PER_MILLI = 1_000_000.0;
+
+    private final Duration overhead;
+    private final double rateFloorMillis;
+    private final Duration minTimeout;
+
+    CostModel(TimeboxConfig config) {
+        this.overhead = config.batchOverhead();
+        this.rateFloorMillis = config.maxItemsPerSecond() == 0 ? 0 : 1000.0 / config.maxItemsPerSecond();
+        this.minTimeout = config.minTimeout();
+    }
+
+    Duration overhead() {
+        return overhead;
+    }
+
+    /** The pessimistic cost of one item. */
+    Duration perItemUpper(EstimatorState state) {
+        return Duration.ofNanos(Math.round(perItemUpperMillis(state) * NANOS_PER_MILLI));
+    }
+
+    /** How many items fit into {@code remaining} after the overhead, at the pessimistic cost. */
+    int itemsThatFit(EstimatorState state, Duration remaining) {
+        long forItems = remaining.minus(overhead).toNanos();
+        double perItem = perItemUpperMillis(state) * NANOS_PER_MILLI;
+        if (perItem == 0) {
+            // Uncalibrated without a rate limit: any count fits, as long as one item could get a timeout.
+            return forItems >= minTimeout.toNanos() ? Integer.MAX_VALUE : 0;
+        }
+        return forItems <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.floor(forItems / perItem));
+    }
+
+    /** The per-item cost a finished batch shows, or a negative value when it processed nothing. */
+    double sampleMillis(int items, Duration took) {
+        if (items == 0) {
+            return -1;
+        }
+        long forItems = Math.max(0, took.minus(overhead).toNanos());
+        return forItems / NANOS_PER_MILLI / items;
+    }
+
+    /** The state after a batch; unchanged when the batch processed nothing, as it shows no cost. */
+    EstimatorState observe(EstimatorState state, int items, Duration took) {
+        double sample = sampleMillis(items, took);
+        return sample < 0 ? state : state.observe(sample);
+    }
+
+    private double perItemUpperMillis(EstimatorState state) {
+        return Math.max(state.perItemUpperMillis(), rateFloorMillis);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.mailrun.timebox;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs batches of work in a loop until a deadline. Between batches it checks, in this order: the
+ * stop signal, then whether the algorithm lets another batch start and how large. Inside a batch
+ * the operator checks its {@link BatchBudget}. Holds no state between runs, so one instance may
+ * serve any number of runs, one after another or at once.
+ */
+public final class Timebox {
+
+    private final Clock clock;
+    private final TimeboxConfig config;
+    private final CostModel model;
+
+    public Timebox(Clock clock, TimeboxConfig config) {
+        this.clock = Objects.requireNonNull(clock, "clock must not be null");
+        this.config = Objects.requireNonNull(config, "config must not be null");
+        this.model = new CostModel(config);
+    }
+
+    /** {@link #runUntil(Instant, BatchOperator, Algorithm, EstimatorState, BooleanSupplier)} with PREDICTIVE. */
+    public TimeboxReport runUntil(Instant deadline, BatchOperator operator, EstimatorState initial,
+                                  BooleanSupplier stopRequested) throws BatchFailedException {
+        return runUntil(deadline, operator, Algorithm.PREDICTIVE, initial, stopRequested);
+    }
+
+    /**
+     * Runs batches until the operator is done, the algorithm sees no room before the deadline, the
+     * stop signal is raised, or a batch makes no progress (0 items, not done) although an item
+     * would still fit: the run ends rather than spin.
+     *
+     * @throws BatchFailedException when the operator throws; it carries the report so far
+     */
+    public TimeboxReport runUntil(Instant deadline, BatchOperator operator, Algorithm algorithm,
+                                  EstimatorState initial, BooleanSupplier stopRequested)
+            throws BatchFailedException {
+        Objects.requireNonNull(deadline, "deadline must not be null");
+        Objects.requireNonNull(operator, "operator must not be null");
+        Objects.requireNonNull(algorithm, "algorithm must not be null");
+        Objects.requireNonNull(initial, "initial estimator state must not be null (use EstimatorState.initial())");
+        Objects.requireNonNull(stopRequested, "stopRequested must not be null");
+
+        Instant started = clock.instant();
+        Pacer pacer = Pacer.forRun(algorithm, config, model, deadline);
+        EstimatorState state = initial;
+        int batches = 0;
+        long items = 0;
+        Duration busy = Duration.ZERO;
+        while (true) {
+            if (stopRequested.getAsBoolean()) {
+                return report(started, deadline, batches, items, busy, state, EndReason.STOP_REQUESTED);
+            }
+            Instant batchStart = clock.instant();
+            int size = pacer.nextBatchSize(batchStart, state);
+            if (size == 0) {
+                return report(started, deadline, batches, items, busy, state, EndReason.DEADLINE);
+            }
+            RunBudget budget = new RunBudget(clock, deadline, size, model.overhead(),
+                    model.perItemUpper(state), config.minTimeout());
+            BatchResult result;
+            try {
+                result = checked(operator.runBatch(budget), size);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new BatchFailedException(
+                        report(started, deadline, batches, items, busy, state, EndReason.OPERATOR_FAILED), e);
+            }
+            Duration took = Duration.between(batchStart, clock.instant());
+            batches++;
+            items += result.items();
+            busy = busy.plus(took);
+            state = pacer.afterBatch(state, result.items(), took);
+            if (result.exhausted()) {
+                return report(started, deadline, batches, items, busy, state, EndReason.OPERATOR_DONE);
+            }
+            if (result.items() == 0) {
+                EndReason reason = budget.hasTimeForAnotherItem() ? EndReason.NO_PROGRESS : EndReason.DEADLINE;
+                return report(started, deadline, batches, items, busy, state, reason);
+            }
+        }
+    }
+
+    private static BatchResult checked(BatchResult result, int maxItems) {
+        if (result == null) {
+            throw new IllegalStateException("batch operator returned null instead of a BatchResult");
+        }
+        if (result.items() > maxItems) {
+            throw new IllegalStateException(
+                    "batch operator processed " + result.items() + " items, more than the " + maxItems + " allowed");
+        }
+        return result;
+    }
+
+    private TimeboxReport report(Instant started, Instant deadline, int batches, long items, Duration busy,
+                                 EstimatorState state, EndReason reason) {
+        return TimeboxReport.of(started, clock.instant(), deadline, batches, items, busy, state, reason);
+    }
+}

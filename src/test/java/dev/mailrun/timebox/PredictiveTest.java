@@ -1,0 +1,153 @@
+package dev.mailrun.timebox;
+
+import static dev.mailrun.timebox.TimeboxFixtures.CONFIG;
+import static dev.mailrun.timebox.TimeboxFixtures.NEVER_STOP;
+import static dev.mailrun.timebox.TimeboxFixtures.OVERHEAD;
+import static dev.mailrun.timebox.TimeboxFixtures.T0;
+import static dev.mailrun.timebox.TimeboxFixtures.at;
+import static dev.mailrun.timebox.TimeboxFixtures.ms;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PredictiveTest {
+
+    private final SettableClock clock = new SettableClock(T0);
+    private final Timebox timebox = new Timebox(clock, CONFIG);
+
+    @Test
+    void predictive_should_start_with_the_calibration_batch_when_it_has_no_history() throws Exception {
+        SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(10));
+
+        timebox.runUntil(at(3000), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
+
+        assertThat(operator.askedSizes.get(0)).isEqualTo(CONFIG.calibrationBatch());
+    }
+
+    @Test
+    void predictive_should_grow_from_the_calibration_batch_by_the_growth_factor() throws Exception {
+        SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(10));
+
+        timebox.runUntil(at(3000), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
+
+        assertThat(operator.askedSizes.subList(0, 5)).containsExactly(5, 8, 12, 18, 20);
+    }
+
+    @Test
+    void predictive_should_size_the_last_batches_to_fill_the_remaining_window() throws Exception {
+        // 7 ms items: full batches of 150 ms do not divide the 3 s window, so the last one must shrink.
+        SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(7));
+
+        TimeboxReport report = timebox.runUntil(at(3000), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
+
+        List<Integer> asked = operator.askedSizes;
+        assertThat(asked.get(asked.size() - 1)).isLessThan(CONFIG.maxBatch());
+        assertThat(report.overrun()).isEqualTo(Duration.ZERO);
+        assertThat(report.utilisation()).isGreaterThanOrEqualTo(0.99);
+        assertThat(report.endReason()).isEqualTo(EndReason.DEADLINE);
+    }
+
+    @Test
+    void predictive_should_not_start_a_batch_when_even_the_minimum_batch_does_not_fit() throws Exception {
+        // Calibrated at 100 ms an item: 10 ms overhead + 1 item does not fit into 100 ms.
+        EstimatorState slow = new EstimatorState(10, 100, 0, 20);
+        SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(100));
+
+        TimeboxReport report = timebox.runUntil(at(100), operator, Algorithm.PREDICTIVE, slow, NEVER_STOP);
+
+        assertThat(report.batches()).isZero();
+        assertThat(report.endReason()).isEqualTo(EndReason.DEADLINE);
+    }
+
+    @Test
+    void predictive_should_start_calibrated_from_a_stored_state() throws Exception {
+        EstimatorState stored = new EstimatorState(40, 10, 0.5, 18);
+        SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(10));
+
+        timebox.runUntil(at(3000), operator, Algorithm.PREDICTIVE, stored, NEVER_STOP);
+
+        assertThat(operator.askedSizes.get(0)).isEqualTo(18);
+    }
+
+    @Test
+    void predictive_should_clamp_a_stored_cap_to_the_configured_batch_range() throws Exception {
+        EstimatorState storedUnderBiggerConfig = new EstimatorState(40, 10, 0.5, 500);
+        SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(10));
+
+        timebox.runUntil(at(3000), operator, Algorithm.PREDICTIVE, storedUnderBiggerConfig, NEVER_STOP);
+
+        assertThat(operator.askedSizes).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(CONFIG.maxBatch()));
+    }
+
+    @Test
+    void predictive_should_treat_the_rate_limit_as_a_floor_on_item_cost() throws Exception {
+        // 10 items a second = 100 ms an item; 560 ms minus 10 ms overhead fits 5 of them.
+        TimeboxConfig limited = new TimeboxConfig(10, 1, 20, 10, 1.5, OVERHEAD, ms(5));
+        SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(100));
+
+        new Timebox(clock, limited).runUntil(at(560), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
+
+        assertThat(operator.askedSizes.get(0)).isEqualTo(5);
+    }
+
+    @Test
+    void predictive_should_shrink_next_batch_after_slow_outlier() throws Exception {
+        int outlier = 12;
+        SimulatedOperator operator = new SimulatedOperator(clock, OVERHEAD,
+                batch -> batch == outlier ? ms(50) : ms(10), false);
+
+        timebox.runUntil(at(60_000), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
+
+        List<Integer> asked = operator.askedSizes;
+        assertThat(asked.get(outlier)).isEqualTo(CONFIG.maxBatch());
+        // Five times slower than expected: the next batch is about a fifth, at once.
+        assertThat(asked.get(outlier + 1)).isLessThanOrEqualTo(CONFIG.maxBatch() / 4);
+    }
+
+    @Test
+    void predictive_should_grow_back_gradually_after_an_outlier() throws Exception {
+        int outlier = 12;
+        SimulatedOperator operator = new SimulatedOperator(clock, OVERHEAD,
+                batch -> batch == outlier ? ms(50) : ms(10), false);
+
+        timebox.runUntil(at(60_000), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
+
+        List<Integer> asked = operator.askedSizes;
+        int back = outlier + 1;
+        while (asked.get(back) < CONFIG.maxBatch()) {
+            assertThat(asked.get(back + 1)).isGreaterThan(asked.get(back))
+                    .isLessThanOrEqualTo((int) Math.ceil(asked.get(back) * CONFIG.growthFactor()));
+            back++;
+        }
+        assertThat(back - outlier).as("batches to grow back").isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void predictive_should_keep_a_run_inside_the_deadline_when_items_slow_down_at_the_end_and_the_operator_checks_its_budget()
+            throws Exception {
+        // Items take 10 ms until 2.8 s, then 60 ms: the last batch was sized for the fast ones.
+        BatchOperator operator = budget -> {
+            clock.advance(ms(3));
+            int done = 0;
+            while (done < budget.maxItems() && budget.hasTimeForAnotherItem()) {
+                Duration cost = clock.instant().isBefore(at(2800)) ? ms(10) : ms(60);
+                Duration timeout = budget.itemTimeoutFor(Duration.ofSeconds(30));
+                if (cost.compareTo(timeout) > 0) {
+                    clock.advance(timeout); // the item's blocking call times out; it is not done
+                    break;
+                }
+                clock.advance(cost);
+                done++;
+            }
+            clock.advance(ms(3));
+            return BatchResult.more(done);
+        };
+
+        TimeboxReport report = timebox.runUntil(at(3000), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
+
+        assertThat(report.overrun()).isEqualTo(Duration.ZERO);
+        assertThat(report.ended()).isBefore(at(3000));
+    }
+}
