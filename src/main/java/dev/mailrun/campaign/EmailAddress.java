@@ -26,43 +26,46 @@ public record EmailAddress(String localPart, String domain) {
 
     public record Valid(EmailAddress address) implements Check {}
 
-    public record Invalid(String reason) implements Check {}
+    /** Why an address was refused: {@code kind} for counting, {@code reason} for the operator. */
+    public record Invalid(Kind kind, String reason) implements Check {}
+
+    public enum Kind { INVALID_SYNTAX, TOO_LONG }
 
     public static Check check(String raw) {
         if (raw == null || raw.isBlank()) {
-            return new Invalid("empty address");
+            return new Invalid(Kind.INVALID_SYNTAX, "invalid syntax: empty address");
         }
         String s = raw.strip();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c < 0x20 || c == 0x7f) {
-                return new Invalid("invalid syntax: control character in address");
+                return new Invalid(Kind.INVALID_SYNTAX, "invalid syntax: control character in address");
             }
         }
         int at = s.lastIndexOf('@');
         if (at <= 0 || at == s.length() - 1) {
-            return new Invalid("invalid syntax: expected local-part@domain");
+            return new Invalid(Kind.INVALID_SYNTAX, "invalid syntax: expected local-part@domain");
         }
         String local = s.substring(0, at);
         String domainRaw = s.substring(at + 1);
         if (local.getBytes(StandardCharsets.UTF_8).length > MAX_LOCAL_PART_OCTETS) {
-            return new Invalid("too long: local part exceeds " + MAX_LOCAL_PART_OCTETS + " octets");
+            return new Invalid(Kind.TOO_LONG, "too long: local part exceeds " + MAX_LOCAL_PART_OCTETS + " octets");
         }
         if (!isDotAtom(local)) {
-            return new Invalid("invalid syntax: local part '" + local + "'");
+            return new Invalid(Kind.INVALID_SYNTAX, "invalid syntax: local part '" + local + "'");
         }
         String domain;
         try {
             domain = IDN.toASCII(domainRaw, IDN.USE_STD3_ASCII_RULES).toLowerCase(Locale.ROOT);
         } catch (IllegalArgumentException e) {
-            return new Invalid("invalid syntax: domain '" + domainRaw + "'");
+            return new Invalid(Kind.INVALID_SYNTAX, "invalid syntax: domain '" + domainRaw + "'");
         }
         if (!isHostname(domain)) {
-            return new Invalid("invalid syntax: domain '" + domainRaw + "'");
+            return new Invalid(Kind.INVALID_SYNTAX, "invalid syntax: domain '" + domainRaw + "'");
         }
         int octets = local.length() + 1 + domain.length();
         if (octets > MAX_ADDRESS_OCTETS) {
-            return new Invalid("too long: address exceeds " + MAX_ADDRESS_OCTETS + " octets");
+            return new Invalid(Kind.TOO_LONG, "too long: address exceeds " + MAX_ADDRESS_OCTETS + " octets");
         }
         return new Valid(new EmailAddress(local, domain));
     }

@@ -1,0 +1,16 @@
+package dev.mailrun.campaign;
+
+import java.util.Optional;
+
+/** An optional extra check at import (disposable domains, role addresses). */
+@FunctionalInterface
+public interface AddressFilter {
+
+    record Rejection(RejectReason reason, String detail) {}
+
+    Optional<Rejection> check(EmailAddress address);
+
+    static AddressFilter none() {
+        return a -> Optional.empty();
+    }
+}

@@ -1,0 +1,397 @@
+package dev.mailrun.campaign;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.db.SqlTime;
+import dev.mailrun.db.Transactions;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.LongConsumer;
+import javax.sql.DataSource;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVPrinter;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * Imports an RFC 4180 CSV file of recipients into a campaign.
+ *
+ * <ol>
+ *   <li>A first pass reads the whole file for structure only (UTF-8, CSV quoting, an {@code email}
+ *       column), so a file that is not CSV fails before anything is imported.</li>
+ *   <li>A second pass streams the rows, checks each address, and inserts in large batches. Memory
+ *       does not grow with the file: duplicates within the file are found in the database by the
+ *       import id stamped on every row, not in a set held in memory.</li>
+ *   <li>Every row is imported or rejected with its line number and reason; rejects go to the
+ *       report and, when asked, to a rejects CSV.</li>
+ * </ol>
+ */
+public final class RecipientImporter {
+
+    public static final int DEFAULT_BATCH = 5_000;
+    private static final int FIRST_REJECTS_KEPT = 20;
+    private static final Set<String> BUILT_IN_FIELDS = Set.of("unsubscribe_url", "campaign");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final DataSource dataSource;
+    private final SuppressionStore suppressions;
+    private final AddressFilter filter;
+    private final Clock clock;
+    private final int batchSize;
+
+    public RecipientImporter(DataSource dataSource, SuppressionStore suppressions, AddressFilter filter, Clock clock, int batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("import batch size must be at least 1, got " + batchSize);
+        }
+        this.dataSource = dataSource;
+        this.suppressions = suppressions;
+        this.filter = filter;
+        this.clock = clock;
+        this.batchSize = batchSize;
+    }
+
+    /**
+     * @param progress called with the number of rows read so far after each batch
+     * @throws ImportFileException when the file as a whole is unusable; nothing was imported then
+     */
+    public ImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile, LongConsumer progress)
+            throws IOException, SQLException {
+        Header header = checkStructure(file);
+        String importId = UUID.randomUUID().toString();
+        Run run = new Run(campaignId, importId, header, rejectsFile.isPresent() ? openRejects(rejectsFile.get()) : null);
+        try (CSVParser parser = parser(file)) {
+            Iterator<CSVRecord> records = parser.iterator();
+            long startLine = parser.getCurrentLineNumber() + 1;
+            while (records.hasNext()) {
+                CSVRecord record = records.next();
+                run.accept(record, startLine);
+                startLine = parser.getCurrentLineNumber() + 1;
+                if (run.batch.size() >= batchSize) {
+                    run.flush();
+                    progress.accept(run.rows);
+                }
+            }
+            run.flush();
+            progress.accept(run.rows);
+        } finally {
+            if (run.rejects != null) {
+                run.rejects.close(true);
+            }
+        }
+        return new ImportReport(run.rows, run.imported, run.counts, run.firstRejects);
+    }
+
+    // ---- pass 1: structure -------------------------------------------------------------------
+
+    private record Header(String emailColumn, Optional<String> nameColumn, List<String> fieldColumns, int size) {}
+
+    private Header checkStructure(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new ImportFileException(file + ": no such file");
+        }
+        try (CSVParser parser = parser(file)) {
+            Header header = header(file, parser.getHeaderNames());
+            Iterator<CSVRecord> it = parser.iterator();
+            while (it.hasNext()) {
+                it.next();
+            }
+            return header;
+        } catch (UncheckedIOException e) {
+            throw notCsv(file, e.getCause());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ImportFileException(file + ": not a valid CSV file: " + firstLine(e.getMessage()));
+        } catch (CharacterCodingException e) {
+            throw new ImportFileException(file + ": not UTF-8 text (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private static ImportFileException notCsv(Path file, Throwable cause) {
+        if (cause instanceof CharacterCodingException) {
+            return new ImportFileException(file + ": not UTF-8 text (" + cause.getClass().getSimpleName() + ")");
+        }
+        return new ImportFileException(file + ": not a valid CSV file: " + firstLine(cause.getMessage()));
+    }
+
+    private static Header header(Path file, List<String> names) {
+        if (names.isEmpty()) {
+            throw new ImportFileException(file + ": empty file; expected a header row with an email column");
+        }
+        String email = null;
+        String name = null;
+        List<String> fields = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String raw : names) {
+            String n = raw.strip();
+            String key = n.toLowerCase(Locale.ROOT);
+            if (n.isEmpty()) {
+                throw new ImportFileException(file + ": header row has an empty column name");
+            }
+            if (!seen.add(key)) {
+                throw new ImportFileException(file + ": header row names column '" + n + "' twice");
+            }
+            if (key.equals("email")) {
+                email = raw;
+            } else if (key.equals("name")) {
+                name = raw;
+            } else if (BUILT_IN_FIELDS.contains(key)) {
+                throw new ImportFileException(file + ": column '" + n + "' clashes with a built-in merge field");
+            } else {
+                fields.add(raw);
+            }
+        }
+        if (email == null) {
+            throw new ImportFileException(file + ": no email column in the header row (found: " + String.join(", ", names) + ")");
+        }
+        return new Header(email, Optional.ofNullable(name), fields, names.size());
+    }
+
+    private static CSVParser parser(Path file) throws IOException {
+        CharsetDecoder strictUtf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        Reader reader = new InputStreamReader(Files.newInputStream(file), strictUtf8);
+        CSVFormat format = CSVFormat.RFC4180.builder()
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .setAllowMissingColumnNames(true)
+                .setIgnoreSurroundingSpaces(false)
+                .setIgnoreEmptyLines(true)
+                .get();
+        return CSVParser.builder().setReader(skipBom(reader)).setFormat(format).get();
+    }
+
+    private static Reader skipBom(Reader reader) throws IOException {
+        java.io.PushbackReader r = new java.io.PushbackReader(new java.io.BufferedReader(reader, 1 << 16), 1);
+        int first = r.read();
+        if (first != -1 && first != '\uFEFF') {
+            r.unread(first);
+        }
+        return r;
+    }
+
+    private static CSVPrinter openRejects(Path path) throws IOException {
+        BufferedWriter w = Files.newBufferedWriter(path, StandardCharsets.UTF_8);
+        CSVPrinter p = new CSVPrinter(w, CSVFormat.RFC4180);
+        p.printRecord("line", "email", "reason", "detail");
+        return p;
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "unreadable" : s.lines().findFirst().orElse(s);
+    }
+
+    // ---- pass 2: rows --------------------------------------------------------------------------
+
+    private record Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson) {}
+
+    private record RowReject(Row row, RejectReason reason, String detail) {}
+
+    /** A batch split into rows inserted and rows refused after looking at the database. */
+    private record Sorted(List<Row> inserted, List<RowReject> rejected) {}
+
+    /** The state of one import pass. */
+    private final class Run {
+        final long campaignId;
+        final String importId;
+        final Header header;
+        final CSVPrinter rejects;
+        final Map<RejectReason, Long> counts = ImportReport.emptyCounts();
+        final List<ImportReport.Reject> firstRejects = new ArrayList<>();
+        final Map<String, Row> batch = new LinkedHashMap<>();
+        long rows;
+        long imported;
+
+        Run(long campaignId, String importId, Header header, CSVPrinter rejects) {
+            this.campaignId = campaignId;
+            this.importId = importId;
+            this.header = header;
+            this.rejects = rejects;
+        }
+
+        void accept(CSVRecord record, long line) throws IOException {
+            rows++;
+            String rawEmail = record.isSet(header.emailColumn()) ? record.get(header.emailColumn()) : "";
+            if (record.size() != header.size()) {
+                reject(line, rawEmail, RejectReason.WRONG_FIELD_COUNT,
+                        "expected " + header.size() + " fields, found " + record.size());
+                return;
+            }
+            EmailAddress.Check check = EmailAddress.check(rawEmail);
+            if (check instanceof EmailAddress.Invalid invalid) {
+                reject(line, rawEmail, invalid.kind() == EmailAddress.Kind.TOO_LONG ? RejectReason.TOO_LONG
+                        : RejectReason.INVALID_SYNTAX, invalid.reason());
+                return;
+            }
+            EmailAddress address = ((EmailAddress.Valid) check).address();
+            Optional<AddressFilter.Rejection> filtered = filter.check(address);
+            if (filtered.isPresent()) {
+                reject(line, rawEmail, filtered.get().reason(), filtered.get().detail());
+                return;
+            }
+            String name = header.nameColumn().map(record::get).map(String::strip).orElse(null);
+            if (name != null && (name.length() > 200 || hasControl(name))) {
+                reject(line, rawEmail, RejectReason.INVALID_FIELD, "name is longer than 200 characters or holds a line break");
+                return;
+            }
+            Row previous = batch.get(address.value());
+            if (previous != null) {
+                reject(line, rawEmail, RejectReason.DUPLICATE_IN_FILE, "first at line " + previous.line());
+                return;
+            }
+            batch.put(address.value(), new Row(line, rawEmail, address, name == null || name.isEmpty() ? null : name, fields(record)));
+        }
+
+        private String fields(CSVRecord record) {
+            if (header.fieldColumns().isEmpty()) {
+                return null;
+            }
+            Map<String, String> m = new LinkedHashMap<>();
+            for (String column : header.fieldColumns()) {
+                m.put(column.strip(), record.get(column));
+            }
+            try {
+                return JSON.writeValueAsString(m);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("cannot encode merge fields as JSON", e);
+            }
+        }
+
+        void flush() throws SQLException, IOException {
+            if (batch.isEmpty()) {
+                return;
+            }
+            List<Row> rowsInBatch = new ArrayList<>(batch.values());
+            batch.clear();
+            Instant now = clock.instant();
+            Sorted sorted = Transactions.inTransaction(dataSource, c -> {
+                lockCampaign(c);
+                Map<String, Long> existing = existing(c, rowsInBatch);
+                Map<String, List<Row>> byKey = new HashMap<>();
+                rowsInBatch.forEach(r -> byKey.computeIfAbsent(r.address().suppressionKey(), k -> new ArrayList<>()).add(r));
+                Set<String> suppressed = suppressions.suppressedAmong(c, byKey.keySet());
+                Sorted result = new Sorted(new ArrayList<>(rowsInBatch.size()), new ArrayList<>());
+                for (Row r : rowsInBatch) {
+                    Long firstLine = existing.get(r.address().value());
+                    if (firstLine != null && firstLine >= 0) {
+                        result.rejected().add(new RowReject(r, RejectReason.DUPLICATE_IN_FILE, "first at line " + firstLine));
+                    } else if (firstLine != null) {
+                        result.rejected().add(new RowReject(r, RejectReason.ALREADY_IN_CAMPAIGN,
+                                "already a recipient of campaign " + campaignId));
+                    } else if (suppressed.contains(r.address().suppressionKey())) {
+                        result.rejected().add(new RowReject(r, RejectReason.SUPPRESSED, "address is on the suppression list"));
+                    } else {
+                        result.inserted().add(r);
+                    }
+                }
+                insert(c, result.inserted(), now);
+                return result;
+            });
+            // Rejects are written only once the transaction committed, so a failed batch reports nothing twice.
+            imported += sorted.inserted().size();
+            for (RowReject r : sorted.rejected()) {
+                reject(r.row().line(), r.row().rawEmail(), r.reason(), r.detail());
+            }
+        }
+
+        /** Serialises imports into one campaign, so the existence check and the insert agree. */
+        private void lockCampaign(Connection c) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM campaign WHERE id = ? FOR UPDATE")) {
+                ps.setLong(1, campaignId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new ImportFileException("campaign " + campaignId + " does not exist");
+                    }
+                }
+            }
+        }
+
+        /** Existing rows among the batch: email → line in this import, or -1 when from elsewhere. */
+        private Map<String, Long> existing(Connection c, List<Row> rows) throws SQLException {
+            Map<String, Long> found = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT email, import_id, import_line FROM recipient WHERE campaign_id = ? AND email IN ("
+                            + Sql.placeholders(rows.size()) + ")")) {
+                ps.setLong(1, campaignId);
+                int i = 2;
+                for (Row r : rows) {
+                    ps.setString(i++, r.address().value());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        boolean ours = importId.equals(rs.getString(2));
+                        found.put(rs.getString(1), ours ? rs.getLong(3) : -1L);
+                    }
+                }
+            }
+            return found;
+        }
+
+        private void insert(Connection c, List<Row> rows, Instant now) throws SQLException {
+            if (rows.isEmpty()) {
+                return;
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO recipient (campaign_id, email, name, fields, status, import_id, import_line, updated_at)
+                    VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)""")) {
+                for (Row r : rows) {
+                    ps.setLong(1, campaignId);
+                    ps.setString(2, r.address().value());
+                    ps.setString(3, r.name());
+                    ps.setString(4, r.fieldsJson());
+                    ps.setString(5, importId);
+                    ps.setLong(6, r.line());
+                    SqlTime.set(ps, 7, now);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+
+        void reject(long line, String email, RejectReason reason, String detail) throws IOException {
+            counts.merge(reason, 1L, Long::sum);
+            ImportReport.Reject r = new ImportReport.Reject(line, email, reason, detail);
+            if (firstRejects.size() < FIRST_REJECTS_KEPT) {
+                firstRejects.add(r);
+            }
+            if (rejects != null) {
+                rejects.printRecord(line, email, reason.label(), detail);
+            }
+        }
+    }
+
+    private static boolean hasControl(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < 0x20 || ch == 0x7f) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
