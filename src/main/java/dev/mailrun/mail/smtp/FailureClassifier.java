@@ -37,6 +37,7 @@ import org.eclipse.angus.mail.util.MailConnectException;
  */
 final class FailureClassifier {
 
+    private static final Pattern REPLY_CODE_PREFIX = Pattern.compile("^[2-5]\\d\\d[ -]");
     private static final Pattern ENHANCED = Pattern.compile("\\b([245])\\.(\\d{1,3})\\.(\\d{1,3})\\b");
     private static final Pattern NO_SUCH_USER = Pattern.compile(
             "no such (user|mailbox|recipient)|user unknown|unknown (user|recipient|mailbox)|does not exist"
@@ -152,7 +153,8 @@ final class FailureClassifier {
             Throwable t = chain.get(i);
             if ((t instanceof SMTPAddressFailedException || t instanceof SMTPSenderFailedException
                     || t instanceof SMTPSendFailedException) && t.getMessage() != null) {
-                return t.getMessage().strip();
+                // The reply code is reported separately; the text is what follows it.
+                return REPLY_CODE_PREFIX.matcher(t.getMessage().strip()).replaceFirst("");
             }
         }
         StringBuilder text = new StringBuilder();
