@@ -1,0 +1,28 @@
+package dev.mailrun.mail.message;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything that goes into one message's headers, apart from the rendered subject.
+ *
+ * @param messageId         with angle brackets, e.g. from {@link MessageIds#derive}
+ * @param listId            the list identifier, e.g. {@code c12.lists.example.com}
+ * @param listName          the human-readable List-Id phrase, e.g. the campaign name; may be empty
+ * @param unsubscribeUrl    the https one-click URL carrying a signed token
+ * @param unsubscribeMailto e.g. {@code mailto:unsubscribe@example.com?subject=c12.r3456}
+ */
+public record MessageFields(Mailbox from, Optional<Mailbox> replyTo, Mailbox to, String messageId,
+                            String listId, String listName, String unsubscribeUrl, String unsubscribeMailto) {
+
+    public MessageFields {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(replyTo, "replyTo");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(messageId, "messageId");
+        Objects.requireNonNull(listId, "listId");
+        Objects.requireNonNull(listName, "listName");
+        Objects.requireNonNull(unsubscribeUrl, "unsubscribeUrl");
+        Objects.requireNonNull(unsubscribeMailto, "unsubscribeMailto");
+    }
+}

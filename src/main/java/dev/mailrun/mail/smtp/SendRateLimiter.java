@@ -1,0 +1,79 @@
+package dev.mailrun.mail.smtp;
+
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The message rate towards one relay, shared by all of its connections.
+ *
+ * <p>Configured as one permit per {@code 1/rate} seconds rather than {@code rate} permits per
+ * second: with N permits per period, N can go out at the end of one period and N more at the start
+ * of the next. The rate can change while sending (the campaign layer leases each live worker a
+ * share of the relay's rate); since a limiter's period is fixed, a change builds a new limiter,
+ * which may let one extra message through at the moment of the change.
+ *
+ * <p>{@link #reserve} never waits itself: it books a permit and says how long to wait, or refuses
+ * at once when no permit is free within the allowed wait. Waiting is then up to the caller, who
+ * can stop waiting when asked to stop.
+ */
+public final class SendRateLimiter {
+
+    private final Supplier<Long> nanoTime;
+    private volatile double rate;
+    private volatile RateLimiter limiter;
+
+    public SendRateLimiter(double ratePerSecond) {
+        this(ratePerSecond, System::nanoTime);
+    }
+
+    /** @param nanoTime the limiter's clock, injectable so tests need not wait for real time */
+    public SendRateLimiter(double ratePerSecond, Supplier<Long> nanoTime) {
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        setRate(ratePerSecond);
+    }
+
+    public static SendRateLimiter unlimited() {
+        return new SendRateLimiter(0);
+    }
+
+    /** Changes the rate from now on; 0 means unlimited. */
+    public synchronized void setRate(double ratePerSecond) {
+        SmtpSettings.requireRate(ratePerSecond);
+        this.rate = ratePerSecond;
+        this.limiter = ratePerSecond == 0 ? null : new AtomicRateLimiter("smtp", RateLimiterConfig.custom()
+                .limitForPeriod(1)
+                .limitRefreshPeriod(Duration.ofNanos(Math.max(1, Math.round(1e9 / ratePerSecond))))
+                .timeoutDuration(Duration.ZERO)
+                .build(), nanoTime);
+    }
+
+    public double rate() {
+        return rate;
+    }
+
+    /**
+     * Books the next permit if it comes within {@code maxWait}.
+     *
+     * @return how long to wait before sending ({@link Duration#ZERO}: now), or empty when no permit
+     *         is free within {@code maxWait}; nothing is booked then
+     */
+    public synchronized Optional<Duration> reserve(Duration maxWait) {
+        RateLimiter current = limiter;
+        if (current == null) {
+            return Optional.of(Duration.ZERO);
+        }
+        if (maxWait.isNegative()) {
+            return Optional.empty();
+        }
+        // The limiter reads its timeout from its configuration; callers have different deadlines,
+        // so it is set per call, under this object's lock, right before the reservation.
+        current.changeTimeoutDuration(maxWait);
+        long nanos = current.reservePermission();
+        return nanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(nanos));
+    }
+}

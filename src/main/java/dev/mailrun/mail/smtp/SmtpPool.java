@@ -1,0 +1,296 @@
+package dev.mailrun.mail.smtp;
+
+import dev.mailrun.mail.HeaderValues;
+import dev.mailrun.mail.RejectedMessageException;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.AddressException;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.eclipse.angus.mail.smtp.SMTPMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends batches over {@code smtp.connections} parallel SMTP connections to one relay.
+ *
+ * <ol>
+ *   <li>Each connection has its own thread and transport, opened on first use and reused for
+ *       many messages and batches.</li>
+ *   <li>Threads take the next item of the batch under one lock, so items are handed out in
+ *       order while the slow SMTP conversations run in parallel.</li>
+ *   <li>Before sending, a thread checks stop and deadline, builds the message, and books a permit
+ *       from the shared rate limiter, waiting no longer than the deadline allows.</li>
+ *   <li>A connection lost mid-message (421, EOF, "Not connected") is reopened and the message tried
+ *       once more before it counts as a transient failure.</li>
+ *   <li>A fatal failure (authentication, TLS) halts the batch: messages not yet taken are reported
+ *       {@link SendResult.NotAttempted}.</li>
+ * </ol>
+ * Every item gets exactly one result, delivered to the callback from the sending threads as each
+ * message finishes (items never taken are reported from the calling thread at the end).
+ */
+public final class SmtpPool implements AutoCloseable {
+
+    /** Less time than this left and a message is not started: it would likely time out half-sent. */
+    static final Duration MIN_BUDGET = Duration.ofMillis(250);
+    /** How often a thread waiting for a rate permit checks whether it was asked to stop. */
+    private static final long STOP_CHECK_NANOS = Duration.ofMillis(50).toNanos();
+
+    private static final Logger log = LoggerFactory.getLogger(SmtpPool.class);
+
+    private final SmtpSettings settings;
+    private final SendRateLimiter limiter;
+    private final Clock clock;
+    private final Session compositionSession;
+    private final List<SmtpConnection> connections = new ArrayList<>();
+    private final ExecutorService threads;
+    private final Object batchLock = new Object();
+
+    public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.limiter = Objects.requireNonNull(limiter, "limiter");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.compositionSession = Session.getInstance(SmtpConnection.properties(settings,
+                ConnectionTimeouts.within(settings, Duration.ofDays(1))));
+        for (int i = 0; i < settings.connections(); i++) {
+            connections.add(new SmtpConnection(settings));
+        }
+        this.threads = Executors.newFixedThreadPool(settings.connections(), namedDaemonThreads());
+        if (settings.username().isPresent() && (settings.tls() == TlsMode.NONE || settings.tls() == TlsMode.STARTTLS_OPTIONAL)) {
+            log.warn("smtp.tls={} with AUTH: the password may cross the network in plain text", settings.tls());
+        }
+    }
+
+    /** The session messages are built with; it never triggers DNS lookups. */
+    public Session session() {
+        return compositionSession;
+    }
+
+    /**
+     * Sends one batch and returns when every item has its result. One batch at a time per pool.
+     *
+     * @param deadline nothing is started, and no rate permit waited for, past this instant
+     * @param stop     checked before each message and while waiting for a permit
+     * @param results  called once per item, concurrently from the sending threads
+     */
+    public void sendBatch(List<? extends Outgoing> batch, Instant deadline, BooleanSupplier stop,
+                          Consumer<SendResult> results) {
+        Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(stop, "stop");
+        Objects.requireNonNull(results, "results");
+        synchronized (batchLock) {
+            BatchCursor<Outgoing> cursor = new BatchCursor<>(batch);
+            AtomicReference<RuntimeException> callbackFailure = new AtomicReference<>();
+            List<Future<?>> running = new ArrayList<>();
+            int workers = Math.min(connections.size(), batch.size());
+            for (int i = 0; i < workers; i++) {
+                SmtpConnection connection = connections.get(i);
+                running.add(threads.submit(() -> work(connection, cursor, deadline, stop, results, callbackFailure)));
+            }
+            awaitAll(running, cursor);
+            for (Outgoing item : cursor.remaining()) {
+                results.accept(new SendResult.NotAttempted(item.key()));
+            }
+            if (callbackFailure.get() != null) {
+                throw new IllegalStateException("the results callback failed; the batch was halted",
+                        callbackFailure.get());
+            }
+        }
+    }
+
+    private void work(SmtpConnection connection, BatchCursor<Outgoing> cursor, Instant deadline,
+                      BooleanSupplier stop, Consumer<SendResult> results,
+                      AtomicReference<RuntimeException> callbackFailure) {
+        Optional<Outgoing> item;
+        while ((item = cursor.next()).isPresent()) {
+            Outcome outcome = sendOne(connection, item.get(), deadline, stop, cursor);
+            try {
+                results.accept(outcome.result());
+            } catch (RuntimeException e) {
+                callbackFailure.compareAndSet(null, e);
+                cursor.halt();
+                return;
+            }
+            if (outcome.result() instanceof SendResult.Fatal fatal) {
+                log.error("halting the batch: {}", fatal.reason());
+                cursor.halt();
+            }
+            if (outcome.retireConnection()) {
+                // The relay could not be reached: leave the rest to connections that work, or to
+                // the caller's next batch, instead of failing every remaining message here.
+                return;
+            }
+        }
+    }
+
+    /** @param retireConnection this connection could not be opened; it takes no more items */
+    private record Outcome(SendResult result, boolean retireConnection) {
+        static Outcome of(SendResult result) {
+            return new Outcome(result, false);
+        }
+    }
+
+    private Outcome sendOne(SmtpConnection connection, Outgoing item, Instant deadline, BooleanSupplier stop,
+                            BatchCursor<Outgoing> cursor) {
+        long key = item.key();
+        if (stop.getAsBoolean() || cursor.halted() || remaining(deadline).compareTo(MIN_BUDGET) < 0) {
+            return Outcome.of(new SendResult.NotAttempted(key));
+        }
+        MimeMessage message;
+        try {
+            message = item.build(compositionSession);
+            Optional<String> envelopeProblem = applyEnvelopeFrom(message, item.envelopeFrom());
+            if (envelopeProblem.isPresent()) {
+                return Outcome.of(new SendResult.Permanent(key, 0, envelopeProblem.get(), false));
+            }
+        } catch (RejectedMessageException e) {
+            return Outcome.of(new SendResult.Permanent(key, 0, e.getMessage(), false));
+        } catch (RuntimeException e) {
+            // Not the recipient's data but the code building messages: it would fail for all of them.
+            return Outcome.of(new SendResult.Fatal(key, "building the message failed: " + e));
+        }
+        if (!awaitPermit(deadline, stop)) {
+            return Outcome.of(new SendResult.NotAttempted(key));
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                connection.ensureOpen(remaining(deadline));
+            } catch (MessagingException e) {
+                connection.close();
+                Failure failure = FailureClassifier.classify(e);
+                return new Outcome(failure.toResult(key), failure.kind() != Failure.Kind.FATAL);
+            }
+            try {
+                connection.send(message);
+                return Outcome.of(new SendResult.Sent(key, messageId(message), clock.instant()));
+            } catch (MessagingException e) {
+                Failure failure = FailureClassifier.classify(e);
+                if (failure.connectionLost()) {
+                    connection.close();
+                }
+                boolean retry = attempt == 1 && failure.retryOnNewConnection()
+                        && remaining(deadline).compareTo(MIN_BUDGET) >= 0 && !stop.getAsBoolean();
+                if (!retry) {
+                    return Outcome.of(failure.toResult(key));
+                }
+                log.debug("connection lost while sending {}, retrying on a new connection: {}", key, failure.text());
+            }
+        }
+    }
+
+    private static Optional<String> applyEnvelopeFrom(MimeMessage message, Optional<String> envelopeFrom) {
+        if (envelopeFrom.isEmpty()) {
+            return Optional.empty();
+        }
+        String sender = envelopeFrom.get();
+        Optional<String> problem = HeaderValues.problem("envelope sender", sender);
+        if (problem.isPresent()) {
+            return problem;
+        }
+        try {
+            InternetAddress parsed = new InternetAddress(sender, true);
+            if (parsed.getPersonal() != null || !parsed.getAddress().equals(sender)) {
+                return Optional.of("envelope sender: '" + sender + "' must be a bare address");
+            }
+        } catch (AddressException e) {
+            return Optional.of("envelope sender: '" + sender + "' is not a valid address (" + e.getMessage() + ")");
+        }
+        if (!(message instanceof SMTPMessage smtpMessage)) {
+            throw new IllegalStateException("an envelope sender needs an SMTPMessage, got " + message.getClass().getName());
+        }
+        smtpMessage.setEnvelopeFrom(sender);
+        return Optional.empty();
+    }
+
+    /** Books a rate permit and waits for it; false when none comes in time or a stop was requested. */
+    private boolean awaitPermit(Instant deadline, BooleanSupplier stop) {
+        Optional<Duration> wait = limiter.reserve(remaining(deadline).minus(MIN_BUDGET));
+        if (wait.isEmpty()) {
+            return false;
+        }
+        long until = System.nanoTime() + wait.get().toNanos();
+        for (long left = wait.get().toNanos(); left > 0; left = until - System.nanoTime()) {
+            if (stop.getAsBoolean()) {
+                return false;
+            }
+            LockSupport.parkNanos(Math.min(left, STOP_CHECK_NANOS));
+        }
+        return !stop.getAsBoolean();
+    }
+
+    private Duration remaining(Instant deadline) {
+        return Duration.between(clock.instant(), deadline);
+    }
+
+    private static String messageId(MimeMessage message) {
+        try {
+            String id = message.getMessageID();
+            return id == null ? "" : id;
+        } catch (MessagingException e) {
+            return "";
+        }
+    }
+
+    private static void awaitAll(List<Future<?>> running, BatchCursor<Outgoing> cursor) {
+        boolean interrupted = false;
+        for (Future<?> future : running) {
+            while (true) {
+                try {
+                    future.get();
+                    break;
+                } catch (InterruptedException e) {
+                    // Stop handing out work, but wait for messages in flight: each needs its result.
+                    interrupted = true;
+                    cursor.halt();
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("a sending thread failed unexpectedly", e.getCause());
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Connections opened so far, summed over all connections (reconnects included). */
+    int connectionsOpened() {
+        synchronized (batchLock) {
+            return connections.stream().mapToInt(SmtpConnection::timesOpened).sum();
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (batchLock) {
+            threads.shutdownNow();
+            connections.forEach(SmtpConnection::close);
+        }
+    }
+
+    private static ThreadFactory namedDaemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "smtp-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,107 @@
+package dev.mailrun.mail.smtp;
+
+import dev.mailrun.mail.HeaderValues;
+import dev.mailrun.mail.Secret;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How to reach one relay. Validated on construction; {@code toString} shows the password as {@code ***}.
+ *
+ * @param heloName      the name this host announces in EHLO; also keeps the mail library from
+ *                      looking up the local host name
+ * @param connections   parallel SMTP connections ({@code smtp.connections}, default 4)
+ * @param ratePerSecond messages per second across all connections ({@code smtp.rate}); 0 = unlimited
+ */
+public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> username, Optional<Secret> password,
+                           Duration connectTimeout, Duration readTimeout, Duration writeTimeout,
+                           String heloName, int connections, double ratePerSecond) {
+
+    public static final int DEFAULT_CONNECTIONS = 4;
+    public static final int MAX_CONNECTIONS = 64;
+    public static final double MAX_RATE = 100_000;
+    private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?");
+
+    public SmtpSettings {
+        Objects.requireNonNull(host, "smtp.host");
+        Objects.requireNonNull(tls, "smtp.tls");
+        Objects.requireNonNull(username, "smtp.username");
+        Objects.requireNonNull(password, "smtp.password");
+        Objects.requireNonNull(heloName, "smtp.helo");
+        if (host.isBlank() || HeaderValues.problem("smtp.host", host).isPresent() || host.contains(" ")) {
+            throw new IllegalArgumentException("smtp.host must be a host name or address, got '" + host + "'");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("smtp.port must be 1..65535, got " + port);
+        }
+        if (username.isPresent() != password.isPresent()) {
+            throw new IllegalArgumentException("smtp.username and smtp.password must be given together");
+        }
+        if (username.isPresent() && (username.get().isBlank()
+                || HeaderValues.problem("smtp.username", username.get()).isPresent())) {
+            throw new IllegalArgumentException("smtp.username must be non-blank without control characters");
+        }
+        requireTimeout("smtp.connect-timeout", connectTimeout);
+        requireTimeout("smtp.read-timeout", readTimeout);
+        requireTimeout("smtp.write-timeout", writeTimeout);
+        if (!HOST_NAME.matcher(heloName).matches()) {
+            throw new IllegalArgumentException("smtp.helo must be a host name like mail.example.com, got '" + heloName + "'");
+        }
+        if (connections < 1 || connections > MAX_CONNECTIONS) {
+            throw new IllegalArgumentException("smtp.connections must be 1.." + MAX_CONNECTIONS + ", got " + connections);
+        }
+        requireRate(ratePerSecond);
+    }
+
+    /** Settings for a relay without AUTH, 4 connections, no rate limit and 30 s timeouts. */
+    public static SmtpSettings of(String host, int port, TlsMode tls, String heloName) {
+        Duration thirtySeconds = Duration.ofSeconds(30);
+        return new SmtpSettings(host, port, tls, Optional.empty(), Optional.empty(),
+                thirtySeconds, thirtySeconds, thirtySeconds, heloName, DEFAULT_CONNECTIONS, 0);
+    }
+
+    public SmtpSettings withAuth(String user, Secret secret) {
+        return new SmtpSettings(host, port, tls, Optional.of(user), Optional.of(secret), connectTimeout,
+                readTimeout, writeTimeout, heloName, connections, ratePerSecond);
+    }
+
+    public SmtpSettings withTimeouts(Duration connect, Duration read, Duration write) {
+        return new SmtpSettings(host, port, tls, username, password, connect, read, write, heloName,
+                connections, ratePerSecond);
+    }
+
+    public SmtpSettings withConnections(int count) {
+        return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
+                writeTimeout, heloName, count, ratePerSecond);
+    }
+
+    public SmtpSettings withRate(double perSecond) {
+        return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
+                writeTimeout, heloName, connections, perSecond);
+    }
+
+    static void requireRate(double ratePerSecond) {
+        if (!Double.isFinite(ratePerSecond) || ratePerSecond < 0 || ratePerSecond > MAX_RATE) {
+            throw new IllegalArgumentException("smtp.rate must be 0 (unlimited) to " + (long) MAX_RATE
+                    + " messages per second, got " + ratePerSecond);
+        }
+    }
+
+    private static void requireTimeout(String name, Duration timeout) {
+        Objects.requireNonNull(timeout, name);
+        if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException(name + " must be between 1 ms and 10 minutes, got " + timeout);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SmtpSettings[host=" + host + ", port=" + port + ", tls=" + tls + ", username=" + username.orElse("-")
+                + ", password=" + (password.isPresent() ? "***" : "-") + ", connectTimeout=" + connectTimeout
+                + ", readTimeout=" + readTimeout + ", writeTimeout=" + writeTimeout + ", heloName=" + heloName
+                + ", connections=" + connections + ", ratePerSecond=" + ratePerSecond + "]";
+    }
+}

@@ -1,0 +1,121 @@
+package dev.mailrun.mail.template;
+
+import dev.mailrun.mail.HeaderValues;
+import io.pebbletemplates.pebble.error.PebbleException;
+import io.pebbletemplates.pebble.template.PebbleTemplate;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A template whose three files compiled; compile once per run, then {@link #render} per recipient.
+ * Safe to render from several threads at once.
+ */
+public final class CompiledTemplate {
+
+    private final String name;
+    private final PebbleTemplate subject;
+    private final PebbleTemplate text;
+    private final PebbleTemplate html;
+    private final Map<String, String> sources;
+    private final Map<String, List<FieldUse>> usesByFile;
+    private final TemplateDefaults defaults;
+
+    CompiledTemplate(String name, PebbleTemplate subject, PebbleTemplate text, PebbleTemplate html,
+                     Map<String, String> sources, TemplateDefaults defaults) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.subject = subject;
+        this.text = text;
+        this.html = html;
+        this.sources = Map.copyOf(sources);
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
+        Map<String, List<FieldUse>> uses = new LinkedHashMap<>();
+        uses.put(TemplateLoader.SUBJECT, FieldScanner.scan(subject.getRootNode()));
+        uses.put(TemplateLoader.TEXT, FieldScanner.scan(text.getRootNode()));
+        uses.put(TemplateLoader.HTML, FieldScanner.scan(html.getRootNode()));
+        this.usesByFile = Map.copyOf(uses);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public TemplateDefaults defaults() {
+        return defaults;
+    }
+
+    /** Fields used without a default anywhere in the template: every recipient must have them. */
+    public Set<String> requiredFields() {
+        Set<String> required = new LinkedHashSet<>();
+        for (String file : TemplateLoader.FILES) {
+            usesByFile.get(file).stream().filter(use -> !use.optional()).forEach(use -> required.add(use.name()));
+        }
+        return Set.copyOf(required);
+    }
+
+    /** Every field the template reads, with or without a default. */
+    public Set<String> usedFields() {
+        Set<String> used = new LinkedHashSet<>();
+        usesByFile.values().forEach(uses -> uses.forEach(use -> used.add(use.name())));
+        return Set.copyOf(used);
+    }
+
+    /**
+     * Every required field that is not in {@code availableFields}, reported once per file at its
+     * first use, so a campaign cannot start with a template its recipients cannot fill.
+     */
+    public List<TemplateProblem> check(Set<String> availableFields) {
+        List<TemplateProblem> problems = new ArrayList<>();
+        for (String file : TemplateLoader.FILES) {
+            Set<String> reported = new LinkedHashSet<>();
+            for (FieldUse use : usesByFile.get(file)) {
+                if (!use.optional() && !availableFields.contains(use.name()) && reported.add(use.name())) {
+                    int column = Columns.ofName(sources.get(file), use.line(), use.name());
+                    problems.add(new TemplateProblem(name + "/" + file, use.line(), column,
+                            "unknown field '" + use.name() + "': recipients do not have it; add it to the import, "
+                                    + "or write {{ " + use.name() + " | default(\"...\") }}"));
+                }
+            }
+        }
+        return List.copyOf(problems);
+    }
+
+    /**
+     * Renders one recipient. The HTML part escapes inserted values; the text part and the subject
+     * do not. A missing field or a line break in the subject rejects the recipient.
+     */
+    public RenderResult render(Map<String, Object> values) {
+        Objects.requireNonNull(values, "values");
+        try {
+            String renderedSubject = evaluate(subject, values);
+            Optional<String> headerProblem = HeaderValues.problem("Subject", renderedSubject);
+            if (headerProblem.isPresent()) {
+                return new RenderResult.Rejected(headerProblem.get());
+            }
+            return new RenderResult.Rendered(
+                    new RenderedContent(renderedSubject, evaluate(text, values), evaluate(html, values)));
+        } catch (PebbleException e) {
+            return new RenderResult.Rejected(name + "/" + e.getFileName() + ":" + e.getLineNumber()
+                    + ": " + e.getPebbleMessage());
+        }
+    }
+
+    private static String evaluate(PebbleTemplate template, Map<String, Object> values) {
+        StringWriter out = new StringWriter();
+        try {
+            template.evaluate(out, values, Locale.ROOT);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to a string cannot fail", e);
+        }
+        return out.toString();
+    }
+}

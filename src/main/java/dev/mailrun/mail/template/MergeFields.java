@@ -1,0 +1,54 @@
+package dev.mailrun.mail.template;
+
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The names every template can use, and the one place the per-recipient value map is assembled.
+ *
+ * <p>Imported columns come first so that the built-in fields always win: a CSV column called
+ * {@code email} must not be able to change where the unsubscribe link or the envelope points.
+ */
+public final class MergeFields {
+
+    public static final String EMAIL = "email";
+    public static final String NAME = "name";
+    public static final String UNSUBSCRIBE_URL = "unsubscribe_url";
+    public static final String CAMPAIGN = "campaign";
+
+    /** Fields present for every recipient, whatever was imported. */
+    public static final Set<String> BUILT_IN = Set.of(EMAIL, NAME, UNSUBSCRIBE_URL, CAMPAIGN);
+
+    private MergeFields() {
+    }
+
+    /** The field names a template may rely on, given the imported column names. */
+    public static Set<String> available(Set<String> importedColumns) {
+        Set<String> all = new LinkedHashSet<>(BUILT_IN);
+        all.addAll(importedColumns);
+        return Set.copyOf(all);
+    }
+
+    /**
+     * The values for one recipient.
+     *
+     * @param name may be empty; it is still defined so templates can test it with {@code {% if name %}}
+     */
+    public static Map<String, Object> of(String email, String name, Map<String, String> columns,
+                                         String unsubscribeUrl, String campaign) {
+        Objects.requireNonNull(email, "email");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(columns, "columns");
+        Objects.requireNonNull(unsubscribeUrl, "unsubscribeUrl");
+        Objects.requireNonNull(campaign, "campaign");
+        Map<String, Object> values = new HashMap<>(columns);
+        values.put(EMAIL, email);
+        values.put(NAME, name);
+        values.put(UNSUBSCRIBE_URL, unsubscribeUrl);
+        values.put(CAMPAIGN, campaign);
+        return values;
+    }
+}

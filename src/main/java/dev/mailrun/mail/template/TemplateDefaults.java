@@ -1,0 +1,20 @@
+package dev.mailrun.mail.template;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Per-template defaults from {@code template.properties}; the campaign's own settings win over these.
+ *
+ * @param from    e.g. {@code ACME News <news@example.com>}
+ * @param replyTo e.g. {@code support@example.com}
+ */
+public record TemplateDefaults(Optional<String> from, Optional<String> replyTo) {
+
+    public static final TemplateDefaults NONE = new TemplateDefaults(Optional.empty(), Optional.empty());
+
+    public TemplateDefaults {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(replyTo, "replyTo");
+    }
+}

@@ -1,0 +1,145 @@
+package dev.mailrun.mail.template;
+
+import io.pebbletemplates.pebble.PebbleEngine;
+import io.pebbletemplates.pebble.error.PebbleException;
+import io.pebbletemplates.pebble.template.PebbleTemplate;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and compiles {@code <templatesDir>/<name>/}: {@code subject.txt}, {@code body.txt},
+ * {@code body.html} and the optional {@code template.properties}.
+ *
+ * <p>Every problem is collected before anything is returned, so an author fixes a template in
+ * one pass rather than one error per run.
+ */
+public final class TemplateLoader {
+
+    public static final String SUBJECT = "subject.txt";
+    public static final String TEXT = "body.txt";
+    public static final String HTML = "body.html";
+    public static final String PROPERTIES = "template.properties";
+    static final List<String> FILES = List.of(SUBJECT, TEXT, HTML);
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+
+    private final Path templatesDir;
+
+    public TemplateLoader(Path templatesDir) {
+        this.templatesDir = Objects.requireNonNull(templatesDir, "templatesDir");
+    }
+
+    /** Compiles the template, or lists every missing file, encoding error and syntax error. */
+    public LoadResult load(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            return new LoadResult.Invalid(List.of(new TemplateProblem(String.valueOf(name), 0, 0,
+                    "template names are letters, digits, '-' and '_' (at most 64), starting with a letter or digit")));
+        }
+        List<TemplateProblem> problems = new ArrayList<>();
+        Map<String, String> sources = new HashMap<>();
+        for (String file : FILES) {
+            readFile(name, file, true, problems).ifPresent(source -> sources.put(file, source));
+        }
+        TemplateDefaults defaults = readFile(name, PROPERTIES, false, problems)
+                .map(source -> TemplateProperties.parse(name + "/" + PROPERTIES, source, problems))
+                .orElse(TemplateDefaults.NONE);
+        if (sources.containsKey(SUBJECT)) {
+            // The file's final newline is not part of the subject; any other line break is an error
+            // here rather than a rejected recipient later.
+            String subject = sources.get(SUBJECT).stripTrailing();
+            sources.put(SUBJECT, subject);
+            int newline = subject.indexOf('\n');
+            if (newline >= 0) {
+                int line = (int) subject.substring(0, newline).chars().filter(c -> c == '\n').count() + 2;
+                problems.add(new TemplateProblem(name + "/" + SUBJECT, line, 1, "the subject must be a single line"));
+            }
+        }
+        Map<String, PebbleTemplate> compiled = compile(name, sources, problems);
+        if (!problems.isEmpty()) {
+            return new LoadResult.Invalid(problems);
+        }
+        return new LoadResult.Loaded(new CompiledTemplate(name, compiled.get(SUBJECT), compiled.get(TEXT),
+                compiled.get(HTML), sources, defaults));
+    }
+
+    /**
+     * Everything that would stop a campaign from starting with this template and these recipient
+     * fields: what {@link #load} reports, then every field used without a default that is missing.
+     */
+    public List<TemplateProblem> check(String name, Set<String> availableFields) {
+        LoadResult result = load(name);
+        if (result instanceof LoadResult.Invalid invalid) {
+            return invalid.problems();
+        }
+        return ((LoadResult.Loaded) result).template().check(availableFields);
+    }
+
+    private Map<String, PebbleTemplate> compile(String name, Map<String, String> sources,
+                                                List<TemplateProblem> problems) {
+        SourceLoader loader = new SourceLoader(sources);
+        PebbleEngine html = engine(loader, true);
+        PebbleEngine plain = engine(loader, false);
+        Map<String, PebbleTemplate> compiled = new HashMap<>();
+        for (String file : FILES) {
+            if (!sources.containsKey(file)) {
+                continue;
+            }
+            try {
+                compiled.put(file, (file.equals(HTML) ? html : plain).getTemplate(file));
+            } catch (PebbleException e) {
+                int line = e.getLineNumber() == null ? 1 : Math.max(1, e.getLineNumber());
+                problems.add(new TemplateProblem(name + "/" + file, line,
+                        Columns.ofFirstTag(sources.get(file), line), e.getPebbleMessage()));
+            }
+        }
+        return compiled;
+    }
+
+    private static PebbleEngine engine(SourceLoader loader, boolean escapeHtml) {
+        return new PebbleEngine.Builder()
+                .loader(loader)
+                .strictVariables(true)
+                .autoEscaping(escapeHtml)
+                .defaultEscapingStrategy("html")
+                // Keep every newline the author wrote: trimming after tags would also join a line
+                // ending in {{ field }} to the next one in the text part. {%- -%} trims on request.
+                .newLineTrimming(false)
+                // Compiled once per run by the caller; a cache would only keep sources alive.
+                .cacheActive(false)
+                .build();
+    }
+
+    private java.util.Optional<String> readFile(String name, String file, boolean required,
+                                                List<TemplateProblem> problems) {
+        Path path = templatesDir.resolve(name).resolve(file);
+        try {
+            byte[] bytes = Files.readAllBytes(path);
+            return java.util.Optional.of(StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString());
+        } catch (NoSuchFileException e) {
+            if (required) {
+                problems.add(new TemplateProblem(name + "/" + file, 0, 0, "missing file " + path));
+            }
+        } catch (CharacterCodingException e) {
+            problems.add(new TemplateProblem(name + "/" + file, 0, 0, "not valid UTF-8"));
+        } catch (IOException e) {
+            problems.add(new TemplateProblem(name + "/" + file, 0, 0, "cannot read " + path + ": " + e));
+        }
+        return java.util.Optional.empty();
+    }
+}

@@ -1,0 +1,27 @@
+package dev.mailrun.mail.template;
+
+import java.util.Objects;
+
+/**
+ * One thing wrong with a template, located precisely enough for an author to fix it.
+ *
+ * @param file   the file inside the template directory, e.g. {@code body.html}
+ * @param line   1-based line; 0 when the problem concerns the whole file (a missing file)
+ * @param column 1-based column; 0 when the problem concerns the whole file
+ */
+public record TemplateProblem(String file, int line, int column, String message) {
+
+    public TemplateProblem {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(message, "message");
+        if (line < 0 || column < 0) {
+            throw new IllegalArgumentException("line and column must be >= 0, got " + line + ":" + column);
+        }
+    }
+
+    /** The conventional {@code file:line:column: message} form, as compilers print it. */
+    @Override
+    public String toString() {
+        return file + ":" + line + ":" + column + ": " + message;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.mailrun.mail;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+class MailPackageArchitectureTest {
+
+    private final JavaClasses mail = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.mailrun.mail");
+
+    @Test
+    void the_mail_package_uses_neither_jdbc_nor_any_other_mailrun_package() {
+        noClasses().that().resideInAPackage("dev.mailrun.mail..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..")
+                .orShould().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
+                        "are in another mailrun package",
+                        c -> c.getPackageName().startsWith("dev.mailrun.") && !(c.getPackageName().equals("dev.mailrun.mail") || c.getPackageName().startsWith("dev.mailrun.mail."))))
+                .check(mail);
+    }
+}

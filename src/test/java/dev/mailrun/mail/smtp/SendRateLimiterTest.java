@@ -1,0 +1,74 @@
+package dev.mailrun.mail.smtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class SendRateLimiterTest {
+
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+    @Test
+    void one_permit_per_period_means_the_next_one_is_a_period_away() {
+        SendRateLimiter limiter = new SendRateLimiter(2, nanos::get);
+
+        assertThat(limiter.reserve(Duration.ofSeconds(10))).contains(Duration.ZERO);
+        assertThat(limiter.reserve(Duration.ofSeconds(10))).hasValueSatisfying(wait ->
+                assertThat(wait).isGreaterThan(Duration.ZERO).isLessThanOrEqualTo(Duration.ofMillis(500)));
+    }
+
+    @Test
+    void a_permit_beyond_the_allowed_wait_is_refused_at_once_and_not_booked() {
+        SendRateLimiter limiter = new SendRateLimiter(1, nanos::get);
+        limiter.reserve(Duration.ofSeconds(10));
+
+        assertThat(limiter.reserve(Duration.ofMillis(100))).isEmpty();
+        assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
+        // Nothing was booked by the refusals: the next permit is still one period away, not three.
+        assertThat(limiter.reserve(Duration.ofSeconds(10))).hasValueSatisfying(wait ->
+                assertThat(wait).isLessThanOrEqualTo(Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void permits_come_back_as_the_injected_clock_advances() {
+        SendRateLimiter limiter = new SendRateLimiter(1, nanos::get);
+        limiter.reserve(Duration.ZERO);
+        assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
+
+        nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+
+        assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+    }
+
+    @Test
+    void a_negative_allowed_wait_past_the_deadline_is_refused() {
+        assertThat(new SendRateLimiter(5, nanos::get).reserve(Duration.ofMillis(-1))).isEmpty();
+    }
+
+    @Test
+    void rate_zero_is_unlimited_and_the_rate_can_change_while_running() {
+        SendRateLimiter limiter = new SendRateLimiter(1, nanos::get);
+        limiter.reserve(Duration.ZERO);
+        assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
+
+        limiter.setRate(0);
+        for (int i = 0; i < 1000; i++) {
+            assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+        }
+
+        limiter.setRate(10);
+        assertThat(limiter.rate()).isEqualTo(10);
+        assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+        assertThat(limiter.reserve(Duration.ofMillis(50))).isEmpty();
+        assertThat(limiter.reserve(Duration.ofMillis(100))).isPresent();
+    }
+
+    @Test
+    void an_invalid_rate_fails_fast() {
+        assertThatThrownBy(() -> new SendRateLimiter(-1)).hasMessageStartingWith("smtp.rate");
+        assertThatThrownBy(() -> new SendRateLimiter(Double.NaN)).hasMessageStartingWith("smtp.rate");
+    }
+}
