@@ -194,6 +194,36 @@ public final class RecipientQueue {
         }
     }
 
+    /**
+     * At the start of a run: rows of this campaign still in sending belong to an earlier run of
+     * its task that died or failed (runs of one task never overlap), so their fate is unknown.
+     */
+    public int markStaleSendingUnknown(Connection c, long campaignId, String currentRunToken, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET status = 'unknown', run_token = NULL, updated_at = ?
+                WHERE campaign_id = ? AND status = 'sending' AND run_token <> ?""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, campaignId);
+            ps.setString(3, currentRunToken);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** Whether a recipient is pending or a retry is already due. */
+    public boolean hasPendingNow(Connection c, long campaignId, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT EXISTS (SELECT 1 FROM recipient WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at IS NULL)
+                    OR EXISTS (SELECT 1 FROM recipient WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?)""")) {
+            ps.setLong(1, campaignId);
+            ps.setLong(2, campaignId);
+            SqlTime.set(ps, 3, now);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
     /** Operator's decision to send unknown recipients again. */
     public int requeueUnknown(Connection c, long campaignId, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""

@@ -1,0 +1,327 @@
+package dev.mailrun.campaign;
+
+import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.message.MessageComposer;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.SendRateLimiter;
+import dev.mailrun.mail.smtp.SmtpPool;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.template.CompiledTemplate;
+import dev.mailrun.mail.template.LoadResult;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.RunContext;
+import dev.mailrun.scheduler.RunReport;
+import dev.mailrun.scheduler.TaskHandler;
+import dev.mailrun.timebox.Algorithm;
+import dev.mailrun.timebox.BatchBudget;
+import dev.mailrun.timebox.BatchFailedException;
+import dev.mailrun.timebox.BatchResult;
+import dev.mailrun.timebox.EstimatorState;
+import dev.mailrun.timebox.Timebox;
+import dev.mailrun.timebox.TimeboxConfig;
+import dev.mailrun.timebox.TimeboxReport;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sending task: one task per campaign (named {@code campaign-<id>}), so campaigns run side by
+ * side and the scheduler guarantees that two runs of one campaign never overlap.
+ *
+ * <p>A run:
+ * <ol>
+ *   <li>turns rows left in {@code sending} by an earlier run of this task into {@code unknown}
+ *       (that run died or failed; whether those messages went out cannot be known);</li>
+ *   <li>starts a scheduled campaign whose time has come; stops at once unless the campaign is running;</li>
+ *   <li>compiles the template once;</li>
+ *   <li>drains the queue in timeboxed batches — each batch renews the run's relay share, re-reads
+ *       the campaign status (pause, resume and cancel act at batch boundaries), claims as many
+ *       recipients as the timebox says fit, sends them through the SMTP pool and writes the results
+ *       back in flushes that also checkpoint the counters;</li>
+ *   <li>stores the timebox estimator so the next run starts calibrated, and completes the
+ *       campaign (disabling the task) when nothing is pending or waiting for a retry.</li>
+ * </ol>
+ */
+public final class CampaignSendHandler implements TaskHandler {
+
+    public static final String NAME = "campaign-send";
+    static final String CAMPAIGN_KEY = "campaignId";
+    static final String TIMEBOX_KEY = "timebox";
+
+    private static final Logger log = LoggerFactory.getLogger(CampaignSendHandler.class);
+    private static final Duration SHARE_TTL = Duration.ofSeconds(60);
+
+    /** What the handler needs from the outside world; built once by the application. */
+    public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, MessageIds messageIds,
+                               UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random) {}
+
+    private final Dependencies deps;
+    private final CampaignStore campaigns = new CampaignStore();
+    private final SuppressionStore suppressions = new SuppressionStore();
+    private final RecipientQueue queue = new RecipientQueue(suppressions);
+    private final RelayShares shares = new RelayShares();
+
+    public CampaignSendHandler(Dependencies deps) {
+        this.deps = deps;
+    }
+
+    public static String taskName(long campaignId) {
+        return "campaign-" + campaignId;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void onAbandoned(Connection connection, String abandonedRunToken) throws SQLException {
+        int unknown = queue.markUnknown(connection, abandonedRunToken, Instant.now());
+        if (unknown > 0) {
+            log.warn("Run {} died while sending; {} recipient(s) marked unknown (never resent automatically)",
+                    abandonedRunToken, unknown);
+        }
+    }
+
+    @Override
+    public void run(RunContext ctx) throws Exception {
+        long campaignId = ctx.metadata().getLong(CAMPAIGN_KEY)
+                .orElseThrow(() -> new IllegalStateException("task " + ctx.taskName() + " has no campaignId in its metadata"));
+        Instant now = ctx.clock().instant();
+        Optional<Campaign> found = Transactions.inTransaction(deps.dataSource(), c -> {
+            queue.markStaleSendingUnknown(c, campaignId, ctx.runToken(), now);
+            Optional<Campaign> campaign = campaigns.find(c, campaignId);
+            if (campaign.isPresent() && campaign.get().status() == CampaignStatus.SCHEDULED
+                    && campaign.get().startAt().map(at -> !at.isAfter(now)).orElse(true)) {
+                campaigns.transition(c, campaignId, EnumSet.of(CampaignStatus.SCHEDULED), CampaignStatus.RUNNING, null, now);
+                campaign = campaigns.find(c, campaignId);
+            }
+            return campaign;
+        });
+        if (found.isEmpty() || found.get().status().isFinal()) {
+            ctx.disableAfterThisRun();
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status",
+                    found.map(f -> f.status().dbValue()).orElse("deleted")));
+            return;
+        }
+        Campaign campaign = found.get();
+        if (campaign.status() != CampaignStatus.RUNNING) {
+            campaign.startAt().filter(at -> campaign.status() == CampaignStatus.SCHEDULED).ifPresent(ctx::runNextAt);
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status", campaign.status().dbValue()));
+            return;
+        }
+        LoadResult loaded = deps.templates().load(campaign.template());
+        if (loaded instanceof LoadResult.Invalid invalid) {
+            String reason = "paused: template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
+            Transactions.inTransaction(deps.dataSource(), c -> campaigns.transition(c, campaignId,
+                    EnumSet.of(CampaignStatus.RUNNING), CampaignStatus.PAUSED, reason, ctx.clock().instant()));
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            return;
+        }
+        CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
+        new Run(ctx, campaign, template).drain();
+    }
+
+    /** One run of one campaign. */
+    private final class Run {
+        private final RunContext ctx;
+        private final Campaign campaign;
+        private final MessageFactory messages;
+        private final ResultWriter writer;
+        private final SendRateLimiter limiter;
+        private long claimed;
+
+        Run(RunContext ctx, Campaign campaign, CompiledTemplate template) {
+            this.ctx = ctx;
+            this.campaign = campaign;
+            this.messages = new MessageFactory(campaign, template, new MessageComposer(ctx.clock()), deps.messageIds(), deps.links());
+            Progress progress = ctx.metadata().get(ResultWriter.PROGRESS_KEY, Progress.class).orElse(Progress.start(campaign.id()));
+            SendSettings s = deps.settings();
+            this.writer = new ResultWriter(deps.dataSource(), queue, suppressions, campaigns,
+                    new RetryPolicy(s.maxAttempts(), s.retryBase(), deps.random().get()), ctx, ctx.clock(), s, progress);
+            this.limiter = new SendRateLimiter(0);
+        }
+
+        void drain() throws Exception {
+            SendSettings s = deps.settings();
+            Instant started = ctx.clock().instant();
+            EstimatorState estimator = ctx.metadata().get(TIMEBOX_KEY, Map.class)
+                    .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
+            double rate = renewShare();
+            Timebox timebox = new Timebox(ctx.clock(), timeboxConfig(rate));
+            ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "mailrun-flush-" + campaign.id());
+                t.setDaemon(true);
+                return t;
+            });
+            flusher.scheduleWithFixedDelay(this::flushQuietly, 50, 50, TimeUnit.MILLISECONDS);
+            TimeboxReport report;
+            try (SmtpPool pool = new SmtpPool(deps.smtp(), limiter, ctx.clock())) {
+                try {
+                    report = timebox.runUntil(ctx.deadline(), budget -> batch(budget, pool), Algorithm.PREDICTIVE,
+                            estimator, () -> ctx.stopRequested() || writer.mustStop());
+                } catch (BatchFailedException e) {
+                    report = e.partialReport();
+                    finish(report);
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            } finally {
+                flusher.shutdownNow();
+                flusher.awaitTermination(5, TimeUnit.SECONDS);
+                releaseShare();
+            }
+            finish(report);
+            log.debug("Campaign {} run started {} ended {}", campaign.id(), started, report.ended());
+        }
+
+        private BatchResult batch(BatchBudget budget, SmtpPool pool) throws Exception {
+            if (writer.mustStop()) {
+                return BatchResult.done(0);
+            }
+            renewShare();
+            Optional<RecipientQueue.Claim> claim = claim(budget.maxItems());
+            if (claim.isEmpty() || claim.get().recipients().isEmpty()) {
+                return BatchResult.done(0);
+            }
+            List<ClaimedRecipient> recipients = claim.get().recipients();
+            claimed += recipients.size();
+            writer.hold(recipients);
+            Instant sendDeadline = budget.deadline().minus(deps.settings().batchOverhead());
+            pool.sendBatch(recipients.stream().map(messages::outgoing).toList(), sendDeadline,
+                    () -> ctx.stopRequested() || writer.mustStop() || !budget.hasTimeForAnotherItem(),
+                    result -> {
+                        try {
+                            writer.accept(result);
+                        } catch (SQLException e) {
+                            throw new IllegalStateException("could not write send results: " + e.getMessage(), e);
+                        }
+                    });
+            writer.flush();
+            return BatchResult.more(recipients.size());
+        }
+
+        /**
+         * Claims up to {@code max} recipients; empty when the campaign is no longer running or the
+         * lease is lost. A claim that found only suppressed recipients is repeated, so a run of
+         * suppressed addresses never looks like an empty queue.
+         */
+        private Optional<RecipientQueue.Claim> claim(int max) throws SQLException {
+            while (true) {
+                Instant now = ctx.clock().instant();
+                Optional<RecipientQueue.Claim> claim = Transactions.inTransaction(deps.dataSource(), c -> {
+                    Optional<CampaignStatus> status = campaigns.status(c, campaign.id());
+                    if (status.isEmpty() || status.get() != CampaignStatus.RUNNING) {
+                        return Optional.empty();
+                    }
+                    RecipientQueue.Claim cl = queue.claim(c, campaign.id(), ctx.runToken(), now, max);
+                    if (!writer.checkpointClaim(c, cl.suppressed())) {
+                        c.rollback();
+                        return Optional.empty();
+                    }
+                    return Optional.of(cl);
+                });
+                if (claim.isEmpty() || !claim.get().recipients().isEmpty() || claim.get().suppressed() == 0) {
+                    return claim;
+                }
+            }
+        }
+
+        /** What the end of a run found: whether the campaign completed, and when the next retry is due. */
+        private record Ending(boolean completed, Optional<Instant> nextRetry) {}
+
+        private void finish(TimeboxReport report) throws SQLException {
+            writer.flush();
+            Progress p = writer.progress();
+            Instant now = ctx.clock().instant();
+            Ending ending = new Ending(false, Optional.empty());
+            if (!writer.leaseLost()) {
+                ctx.metadata().putValue(TIMEBOX_KEY, report.estimator().toMap());
+                ending = Transactions.inTransaction(deps.dataSource(), c -> {
+                    Ending e = queue.hasWorkLeft(c, campaign.id())
+                            ? new Ending(false, queue.hasPendingNow(c, campaign.id(), now) ? Optional.empty()
+                                    : queue.nextRetryAt(c, campaign.id()))
+                            : new Ending(campaigns.transition(c, campaign.id(), EnumSet.of(CampaignStatus.RUNNING),
+                                    CampaignStatus.COMPLETED, null, now), Optional.empty());
+                    if (!ctx.checkpoint(c)) {
+                        c.rollback();
+                        return new Ending(false, Optional.empty());
+                    }
+                    return e;
+                });
+            }
+            if (ending.completed()) {
+                ctx.disableAfterThisRun();
+            } else {
+                // Only retries due later are left: sleep until the first of them rather than tick idly.
+                ending.nextRetry().filter(at -> at.isAfter(ctx.deadline())).ifPresent(ctx::runNextAt);
+            }
+            Map<String, Object> summary = new java.util.LinkedHashMap<>();
+            summary.put("campaign", campaign.id());
+            summary.put("sent", p.sent());
+            summary.put("failed", p.failed());
+            summary.put("retried", p.retried());
+            summary.put("suppressed", p.suppressed());
+            summary.put("claimed", claimed);
+            summary.put("end", report.endReason().name().toLowerCase(java.util.Locale.ROOT));
+            summary.put("completed", ending.completed());
+            writer.pausedFor().ifPresent(reason -> {
+                summary.put("paused", reason);
+                log.warn("Campaign {} {}", campaign.id(), reason);
+            });
+            ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
+        }
+
+        private double renewShare() throws SQLException {
+            int holders = Transactions.inTransaction(deps.dataSource(),
+                    c -> shares.renew(c, deps.settings().relay(), ctx.runToken(), SHARE_TTL));
+            double rate = RelayShares.shareOf(deps.settings().relayRate(), holders, campaign.rateCap().orElse(0.0));
+            if (limiter.rate() != rate) {
+                limiter.setRate(rate);
+            }
+            return rate;
+        }
+
+        private void releaseShare() {
+            try {
+                Transactions.inTransaction(deps.dataSource(), c -> {
+                    shares.release(c, deps.settings().relay(), ctx.runToken());
+                    return null;
+                });
+            } catch (SQLException e) {
+                log.warn("Could not release the relay share of run {} (it expires by itself): {}", ctx.runToken(), e.getMessage());
+            }
+        }
+
+        private void flushQuietly() {
+            try {
+                writer.flushIfDue();
+            } catch (SQLException | RuntimeException e) {
+                log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());
+            }
+        }
+
+        private TimeboxConfig timeboxConfig(double rate) {
+            SendSettings s = deps.settings();
+            return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), rate, 1.5, s.batchOverhead(),
+                    Duration.ofMillis(10));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> castMap(Map<?, ?> m) {
+        return (Map<String, ?>) m;
+    }
+}

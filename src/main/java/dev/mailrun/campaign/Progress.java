@@ -1,0 +1,18 @@
+package dev.mailrun.campaign;
+
+/**
+ * The campaign's counters as checkpointed in its task's metadata, always in the same transaction
+ * as the recipient rows they count.
+ */
+public record Progress(long campaignId, long sent, long failed, long retried, long released, long suppressed,
+                       long hardBounces, String recent) {
+
+    public static Progress start(long campaignId) {
+        return new Progress(campaignId, 0, 0, 0, 0, 0, 0, "");
+    }
+
+    Progress plus(long sent, long failed, long retried, long released, long suppressed, long hardBounces, String recent) {
+        return new Progress(campaignId, this.sent + sent, this.failed + failed, this.retried + retried,
+                this.released + released, this.suppressed + suppressed, this.hardBounces + hardBounces, recent);
+    }
+}

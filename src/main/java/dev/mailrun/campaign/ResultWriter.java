@@ -1,0 +1,206 @@
+package dev.mailrun.campaign;
+
+import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.smtp.SendResult;
+import dev.mailrun.scheduler.RunContext;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+
+/**
+ * Collects send results from the SMTP workers and writes them back in batches: after
+ * {@code flushEvery} results or {@code flushInterval}, whichever comes first, so a crash leaves only
+ * a small window of recipients whose fate is unknown.
+ *
+ * <p>Each flush is one transaction: the recipients' outcomes (one batched statement per kind), the
+ * suppression of hard-bounced addresses, the campaign pause if the failure rate crossed its limit,
+ * and the checkpoint of the counters into the task metadata — never before the results it counts.
+ * If the checkpoint finds the lease lost, the whole flush rolls back: a zombie run writes nothing.
+ */
+final class ResultWriter {
+
+    static final String PROGRESS_KEY = "progress";
+
+    private final DataSource dataSource;
+    private final RecipientQueue queue;
+    private final SuppressionStore suppressions;
+    private final CampaignStore campaigns;
+    private final RetryPolicy retry;
+    private final RunContext run;
+    private final Clock clock;
+    private final SendSettings settings;
+    private final Map<Long, ClaimedRecipient> held = new ConcurrentHashMap<>();
+    private final FailureWindow window;
+
+    private final List<Outcome> pending = new ArrayList<>();
+    private final List<SuppressionStore.Entry> pendingSuppressions = new ArrayList<>();
+    private long pSent, pFailed, pRetried, pReleased, pHard;
+    private Instant oldestPending;
+    private Progress progress;
+    private Optional<String> fatal = Optional.empty();
+    private Optional<String> pausedFor = Optional.empty();
+    private boolean leaseLost;
+
+    ResultWriter(DataSource dataSource, RecipientQueue queue, SuppressionStore suppressions, CampaignStore campaigns,
+                 RetryPolicy retry, RunContext run, Clock clock, SendSettings settings, Progress progress) {
+        this.dataSource = dataSource;
+        this.queue = queue;
+        this.suppressions = suppressions;
+        this.campaigns = campaigns;
+        this.retry = retry;
+        this.run = run;
+        this.clock = clock;
+        this.settings = settings;
+        this.progress = progress;
+        this.window = new FailureWindow(settings.failureWindow(), progress.recent());
+    }
+
+    /** Recipients of the batch about to be sent, so results can be matched to their attempts. */
+    void hold(List<ClaimedRecipient> recipients) {
+        recipients.forEach(r -> held.put(r.id(), r));
+    }
+
+    synchronized void accept(SendResult result) throws SQLException {
+        Instant now = clock.instant();
+        ClaimedRecipient r = held.remove(result.key());
+        if (r == null) {
+            throw new IllegalStateException("a send result for recipient " + result.key() + " that this run does not hold");
+        }
+        if (result instanceof SendResult.Sent s) {
+            pending.add(new Outcome.Sent(r.id(), s.messageId(), s.at()));
+            pSent++;
+            window.record(false);
+        } else if (result instanceof SendResult.Transient t) {
+            Optional<Instant> next = retry.nextAttempt(r.attempts(), now, t.retryAfter());
+            String error = smtpError(t.code(), t.text());
+            if (next.isPresent()) {
+                pending.add(new Outcome.Retry(r.id(), next.get(), t.code(), error));
+                pRetried++;
+            } else {
+                pending.add(new Outcome.Failed(r.id(), t.code(), error + " (gave up after " + (r.attempts() + 1) + " attempts)"));
+                pFailed++;
+            }
+            window.record(true);
+        } else if (result instanceof SendResult.Permanent p) {
+            pending.add(new Outcome.Failed(r.id(), p.code(), smtpError(p.code(), p.text())));
+            pFailed++;
+            window.record(true);
+            if (p.hardBounce()) {
+                pHard++;
+                pendingSuppressions.add(new SuppressionStore.Entry(EmailAddress.of(r.email()).suppressionKey(),
+                        SuppressionReason.HARD_BOUNCE, "smtp " + p.code() + " in campaign " + progress.campaignId()));
+            }
+        } else if (result instanceof SendResult.Fatal f) {
+            pending.add(new Outcome.Released(r.id()));
+            pReleased++;
+            fatal = fatal.or(() -> Optional.of(f.reason()));
+        } else {
+            pending.add(new Outcome.Released(r.id()));
+            pReleased++;
+        }
+        if (oldestPending == null) {
+            oldestPending = now;
+        }
+        if (pending.size() >= settings.flushEvery()) {
+            flush();
+        }
+    }
+
+    /** Called periodically: flushes when the oldest unwritten result is older than the interval. */
+    synchronized void flushIfDue() throws SQLException {
+        if (oldestPending != null && !Duration.between(oldestPending, clock.instant()).minus(settings.flushInterval()).isNegative()) {
+            flush();
+        }
+    }
+
+    synchronized void flush() throws SQLException {
+        if (leaseLost) {
+            return;
+        }
+        Instant now = clock.instant();
+        Progress next = progress.plus(pSent, pFailed, pRetried, pReleased, 0, pHard, window.stored());
+        Optional<String> pause = fatal.isPresent() ? fatal.map(f -> "paused: " + f)
+                : failureRateExceeded() ? Optional.of(String.format(java.util.Locale.ROOT,
+                        "paused: %.1f%% of the last %d attempts failed (limit %.1f%%)",
+                        window.failureRate() * 100, window.attempts(), settings.pauseOnFailureRate() * 100))
+                : Optional.empty();
+        boolean committed = Transactions.inTransaction(dataSource, c -> {
+            int changed = queue.record(c, run.runToken(), pending, now);
+            if (changed < pending.size()) {
+                c.rollback();
+                return false;
+            }
+            suppressions.add(c, pendingSuppressions, now);
+            if (pause.isPresent() && pausedFor.isEmpty()) {
+                campaigns.transition(c, progress.campaignId(), EnumSet.of(CampaignStatus.RUNNING), CampaignStatus.PAUSED,
+                        pause.get(), now);
+            }
+            run.metadata().putValue(PROGRESS_KEY, next);
+            if (!run.checkpoint(c)) {
+                c.rollback();
+                return false;
+            }
+            return true;
+        });
+        if (!committed) {
+            leaseLost = true;
+            return;
+        }
+        progress = next;
+        pause.ifPresent(p -> pausedFor = Optional.of(p));
+        pending.clear();
+        pendingSuppressions.clear();
+        pSent = pFailed = pRetried = pReleased = pHard = 0;
+        oldestPending = null;
+    }
+
+    private boolean failureRateExceeded() {
+        return window.isFull() && window.failureRate() > settings.pauseOnFailureRate();
+    }
+
+    /**
+     * Checkpoints, inside the claim's transaction, the recipients that claim found suppressed, so
+     * the counters match the table even if the run dies right after the claim. Call between
+     * batches only (no results pending). False when the lease is lost.
+     */
+    synchronized boolean checkpointClaim(Connection c, int suppressed) throws SQLException {
+        Progress next = progress.plus(0, 0, 0, 0, suppressed, 0, window.stored());
+        run.metadata().putValue(PROGRESS_KEY, next);
+        if (!run.checkpoint(c)) {
+            leaseLost = true;
+            return false;
+        }
+        progress = next;
+        return true;
+    }
+
+    synchronized Progress progress() {
+        return progress;
+    }
+
+    /** True once the campaign was paused (fatal error or failure rate) or the lease was lost. */
+    synchronized boolean mustStop() {
+        return pausedFor.isPresent() || leaseLost || fatal.isPresent();
+    }
+
+    synchronized boolean leaseLost() {
+        return leaseLost;
+    }
+
+    synchronized Optional<String> pausedFor() {
+        return pausedFor;
+    }
+
+    private static String smtpError(int code, String text) {
+        return code == 0 ? text : code + " " + text;
+    }
+}
