@@ -59,10 +59,9 @@ final class TaskTable {
                 List<DueTask> due = new ArrayList<>();
                 while (rs.next()) {
                     Duration interval = Duration.ofMillis(rs.getLong("interval_ms"));
-                    long threshold = rs.getLong("misfire_threshold_ms");
+                    Duration threshold = misfireThreshold(rs, interval);
                     due.add(new DueTask(rs.getLong("id"), rs.getString("name"), rs.getString("handler"), interval,
-                            MisfirePolicy.valueOf(rs.getString("misfire_policy")),
-                            rs.wasNull() ? interval : Duration.ofMillis(threshold),
+                            MisfirePolicy.valueOf(rs.getString("misfire_policy")), threshold,
                             SqlTime.get(rs, "next_run_at"), rs.getString("run_token"), rs.getString("owner"),
                             SqlTime.get(rs, "heartbeat_at"), rs.getBoolean("lease_expired")));
                 }
@@ -302,8 +301,7 @@ final class TaskTable {
 
     private static Task task(ResultSet rs) throws SQLException {
         Duration interval = Duration.ofMillis(rs.getLong("interval_ms"));
-        long threshold = rs.getLong("misfire_threshold_ms");
-        Duration misfireThreshold = rs.wasNull() ? interval : Duration.ofMillis(threshold);
+        Duration misfireThreshold = misfireThreshold(rs, interval);
         return new Task(rs.getLong("id"), rs.getString("name"), rs.getString("description"), rs.getString("handler"),
                 interval, MisfirePolicy.valueOf(rs.getString("misfire_policy")), misfireThreshold,
                 Metadata.parse(rs.getString("metadata")), errorLog(rs.getString("error_log")),
@@ -311,6 +309,12 @@ final class TaskTable {
                 Optional.ofNullable(SqlTime.get(rs, "last_finished_at")), SqlTime.get(rs, "next_run_at"),
                 rs.getBoolean("enabled"),
                 rs.getString("run_token") == null ? Optional.empty() : Optional.of(lease(rs)));
+    }
+
+    /** NULL means one interval. */
+    private static Duration misfireThreshold(ResultSet rs, Duration interval) throws SQLException {
+        long ms = rs.getLong("misfire_threshold_ms");
+        return rs.wasNull() ? interval : Duration.ofMillis(ms);
     }
 
     private static RunLease lease(ResultSet rs) throws SQLException {
