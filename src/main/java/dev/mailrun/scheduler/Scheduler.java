@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -190,8 +191,13 @@ public final class Scheduler implements AutoCloseable {
             run.requestShutdown();
         }
         long period = config.heartbeatInterval().toMillis();
-        ScheduledFuture<?> heartbeat = heartbeats.scheduleAtFixedRate(run::heartbeatQuietly, period, period,
-                TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> heartbeat = null;
+        try {
+            heartbeat = heartbeats.scheduleAtFixedRate(run::heartbeatQuietly, period, period, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // Shut down past its grace while claiming: the lease was cut short and the stop is requested.
+            run.requestShutdown();
+        }
         Throwable failure = null;
         try {
             TaskHandler handler = handlers.find(task.handler()).orElseThrow(() -> new IllegalStateException(
@@ -203,7 +209,9 @@ public final class Scheduler implements AutoCloseable {
         } catch (Throwable t) {
             failure = t;
         } finally {
-            heartbeat.cancel(false);
+            if (heartbeat != null) {
+                heartbeat.cancel(false);
+            }
         }
         try {
             return finish(run, failure);
