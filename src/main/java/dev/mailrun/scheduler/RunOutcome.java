@@ -1,0 +1,27 @@
+package dev.mailrun.scheduler;
+
+import java.util.Locale;
+
+/** The outcome column of {@code task_run}. */
+public enum RunOutcome {
+    /** The run holds the lease now (or died and nobody has noticed yet). */
+    RUNNING,
+    SUCCEEDED,
+    FAILED,
+    /** The handler was asked to stop (shutdown) and returned. */
+    STOPPED,
+    /** The run's lease expired without a heartbeat and another tick took the task over. */
+    ABANDONED,
+    /** Slots that were skipped because the task was too late for them; one row per decision. */
+    MISFIRED,
+    /** A tick found the task already running and left it alone. */
+    SKIPPED_OVERLAP;
+
+    public String dbValue() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static RunOutcome fromDb(String value) {
+        return valueOf(value.toUpperCase(Locale.ROOT));
+    }
+}

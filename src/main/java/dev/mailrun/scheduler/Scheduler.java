@@ -1,0 +1,330 @@
+package dev.mailrun.scheduler;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mailrun.db.Transactions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs due tasks, one tick at a time, with at most one live run per task across all workers.
+ *
+ * <p>A tick, for each enabled task whose {@code next_run_at} is at or before the clock's now:
+ * <ol>
+ *   <li>If another run holds a live lease, record {@code skipped_overlap} and move on.</li>
+ *   <li>Plan the slot (misfire policy, see {@link Slots#plan}).</li>
+ *   <li>Claim: one conditional UPDATE that sets a fresh run token and a lease measured by the database
+ *       clock. Zero rows means another worker won; that is normal and yields nothing. Taking over an
+ *       expired lease marks the dead run {@code abandoned} and calls the handler's
+ *       {@link TaskHandler#onAbandoned} in the same transaction.</li>
+ *   <li>Run the handler on this thread while a heartbeat thread extends the lease.</li>
+ *   <li>Finish: one UPDATE conditional on the run token clears the run and sets the next slot
+ *       (slot + interval, the handler's override, or a backoff after failure) and, on success, the
+ *       metadata. Zero rows means the run was a zombie: nothing it wrote after losing the lease stuck.</li>
+ * </ol>
+ *
+ * <p>Clocks: due-ness, slots and deadlines use the injected {@link Clock}; leases and run start/finish
+ * times use the database's {@code UTC_TIMESTAMP(3)}. Ticks of one scheduler are serialised.
+ */
+public final class Scheduler implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Scheduler.class);
+
+    private final DataSource dataSource;
+    private final HandlerRegistry handlers;
+    private final SchedulerConfig config;
+    private final Clock clock;
+    private final TaskTable tasks = new TaskTable();
+    private final TaskRunTable runs = new TaskRunTable();
+    private final ReentrantLock tickLock = new ReentrantLock();
+    private final ScheduledExecutorService heartbeats;
+    private volatile boolean stopping;
+    private volatile LiveRun current;
+
+    /** The pool needs two connections per scheduler: the handler's and the heartbeat's. */
+    public Scheduler(DataSource dataSource, HandlerRegistry handlers, SchedulerConfig config, Clock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.handlers = Objects.requireNonNull(handlers, "handlers");
+        this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mailrun-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public SchedulerConfig config() {
+        return config;
+    }
+
+    /**
+     * Runs every due task this worker can claim, one after another, and returns what happened.
+     * Problems with one task are logged and reported in the summary; the others still run. After
+     * {@link #shutdown} it does nothing.
+     *
+     * @throws SQLException when the due tasks cannot even be listed
+     */
+    public TickSummary tick() throws SQLException {
+        tickLock.lock();
+        try {
+            Instant at = clock.instant();
+            List<TickSummary.Entry> entries = new ArrayList<>();
+            if (stopping) {
+                return new TickSummary(at, entries);
+            }
+            List<TaskTable.DueTask> due;
+            try (Connection c = dataSource.getConnection()) {
+                due = tasks.due(c, at, config.maxTasksPerTick());
+            }
+            for (TaskTable.DueTask task : due) {
+                if (stopping) {
+                    break;
+                }
+                try {
+                    process(task, entries);
+                } catch (SQLException | RuntimeException e) {
+                    log.error("Tick could not handle task '{}': {}", task.name(), e.toString(), e);
+                    entries.add(new TickSummary.Entry(task.name(), RunOutcome.FAILED, Optional.empty(),
+                            "tick error: " + e));
+                }
+            }
+            return new TickSummary(at, entries);
+        } finally {
+            tickLock.unlock();
+        }
+    }
+
+    private void process(TaskTable.DueTask task, List<TickSummary.Entry> entries) throws SQLException {
+        if (task.isLive()) {
+            entries.add(recordOverlap(task, new RunLease(task.runToken(), task.owner(), null, null, task.heartbeatAt(), null)));
+            return;
+        }
+        Slots.Plan plan = Slots.plan(task.nextRunAt(), task.interval(), task.misfireThreshold(), task.misfirePolicy(),
+                clock.instant());
+        String token = UUID.randomUUID().toString();
+        Optional<LiveRun> claimed = claim(task, plan, token);
+        if (claimed.isEmpty()) {
+            Optional<RunLease> holder;
+            try (Connection c = dataSource.getConnection()) {
+                holder = tasks.liveRun(c, task.id());
+            }
+            holder.ifPresent(h -> entries.add(recordOverlapQuietly(task, h)));
+            return;
+        }
+        if (task.runToken() != null) {
+            entries.add(new TickSummary.Entry(task.name(), RunOutcome.ABANDONED, Optional.of(task.runToken()),
+                    "lease of " + task.owner() + " expired; taken over"));
+        }
+        if (plan.missedSlots() > 0) {
+            entries.add(new TickSummary.Entry(task.name(), RunOutcome.MISFIRED, Optional.empty(),
+                    plan.missedSlots() + " slot(s) from " + plan.firstMissed() + " skipped"));
+        }
+        if (plan.run()) {
+            entries.add(run(claimed.get()));
+        }
+    }
+
+    /** The claim transaction; empty when another worker won. */
+    private Optional<LiveRun> claim(TaskTable.DueTask task, Slots.Plan plan, String token) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> {
+            if (tasks.claim(c, task, token, config.owner(), plan.slot(), config.lease(), plan.run()) == 0) {
+                return Optional.empty();
+            }
+            TaskTable.Claimed row = tasks.readClaimed(c, task.id());
+            if (task.runToken() != null) {
+                takeOverAbandoned(c, task, row.startedAt());
+            }
+            if (!plan.run()) {
+                // SKIP_TO_NEXT_SLOT: the claim only serialises the decision; release it at once.
+                runs.insertDecision(c, task.id(), token, config.owner(), plan.firstMissed(), RunOutcome.MISFIRED,
+                        misfireSummary(plan, task.misfirePolicy()));
+                tasks.finish(c, task.id(), token, plan.nextIfSkipped(), false, row.consecutiveFailures(), null, null);
+                return Optional.of(newRun(task, token, plan.slot(), row));
+            }
+            if (plan.missedSlots() > 0) {
+                runs.insertDecision(c, task.id(), null, config.owner(), plan.firstMissed(), RunOutcome.MISFIRED,
+                        misfireSummary(plan, task.misfirePolicy()));
+            }
+            LiveRun run = newRun(task, token, plan.slot(), row);
+            runs.insertRunning(c, task.id(), token, config.owner(), plan.slot(), row.startedAt(), run.deadline());
+            return Optional.of(run);
+        });
+    }
+
+    private void takeOverAbandoned(Connection c, TaskTable.DueTask task, Instant takenOverAt) throws SQLException {
+        log.warn("Task '{}': run {} of {} stopped heartbeating (last at {}) and its lease expired; taking over",
+                task.name(), task.runToken(), task.owner(), task.heartbeatAt());
+        runs.markAbandoned(c, task.runToken(), takenOverAt, "lease expired without a heartbeat from " + task.owner()
+                + " (last heartbeat " + task.heartbeatAt() + "); taken over by " + config.owner());
+        Optional<TaskHandler> handler = handlers.find(task.handler());
+        if (handler.isPresent()) {
+            handler.get().onAbandoned(c, task.runToken());
+        }
+    }
+
+    private LiveRun newRun(TaskTable.DueTask task, String token, Instant slot, TaskTable.Claimed row) {
+        Instant deadline = slot.plus(task.interval()).minus(config.safetyMargin().of(task.interval()));
+        return new LiveRun(dataSource, tasks, task, token, slot, deadline, config.lease(), clock, row);
+    }
+
+    private TickSummary.Entry run(LiveRun run) throws SQLException {
+        TaskTable.DueTask task = run.task();
+        current = run;
+        if (stopping) {
+            run.requestShutdown();
+        }
+        long period = config.heartbeatInterval().toMillis();
+        ScheduledFuture<?> heartbeat = null;
+        try {
+            heartbeat = heartbeats.scheduleAtFixedRate(run::heartbeatQuietly, period, period, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // Shut down past its grace while claiming: the lease was cut short and the stop is requested.
+            run.requestShutdown();
+        }
+        Throwable failure = null;
+        try {
+            TaskHandler handler = handlers.find(task.handler()).orElseThrow(() -> new IllegalStateException(
+                    "no handler named '" + task.handler() + "' is registered in this worker (registered: "
+                            + handlers.names() + "); the task was not run"));
+            handler.run(run);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            if (heartbeat != null) {
+                heartbeat.cancel(false);
+            }
+        }
+        try {
+            return finish(run, failure);
+        } finally {
+            run.markFinished();
+            current = null;
+        }
+    }
+
+    private TickSummary.Entry finish(LiveRun run, Throwable failure) throws SQLException {
+        TaskTable.DueTask task = run.task();
+        String token = run.runToken();
+        RunOutcome outcome = failure != null ? RunOutcome.FAILED
+                : run.shutdownRequested() ? RunOutcome.STOPPED : RunOutcome.SUCCEEDED;
+        ErrorLog error = failure == null ? null : ErrorLog.of(failure, token, clock.instant());
+        int failures = failure == null ? 0 : run.failuresBefore() + 1;
+        Instant next = failure != null
+                ? Slots.afterFailure(run.scheduledFor(), task.interval(), failures, config.maxBackoff())
+                : run.nextRunOverride().orElse(run.scheduledFor().plus(task.interval()));
+        boolean disable = failure == null && run.disableRequested();
+        String metadata = failure == null ? run.metadata().toJson() : null;
+        boolean finished = Transactions.inTransaction(dataSource, c -> {
+            if (tasks.finish(c, task.id(), token, next, disable, failures, error == null ? null : Json.write(error),
+                    metadata) == 0) {
+                return false;
+            }
+            runs.finish(c, token, outcome, tasks.lastFinishedAt(c, task.id()), run.lastReport(),
+                    error == null ? null : error.describe());
+            return true;
+        });
+        if (!finished) {
+            log.warn("Task '{}' run {} lost its lease before finishing; its outcome ({}) was discarded",
+                    task.name(), token, outcome);
+            return new TickSummary.Entry(task.name(), RunOutcome.ABANDONED, Optional.of(token),
+                    "lease lost before finish; " + outcome.dbValue() + " discarded");
+        }
+        if (failure != null) {
+            log.error("Task '{}' run {} failed ({} in a row); next run at {}", task.name(), token, failures, next,
+                    failure);
+        } else {
+            log.info("Task '{}' run {} {}; next run at {}{}", task.name(), token, outcome.dbValue(), next,
+                    disable ? " (task disabled)" : "");
+        }
+        return new TickSummary.Entry(task.name(), outcome, Optional.of(token),
+                failure == null ? "next " + next : failure.toString());
+    }
+
+    private TickSummary.Entry recordOverlap(TaskTable.DueTask task, RunLease holder) throws SQLException {
+        ObjectNode summary = Json.object().put("heldBy", holder.owner()).put("runToken", holder.runToken());
+        try (Connection c = dataSource.getConnection()) {
+            runs.insertDecision(c, task.id(), null, config.owner(), task.nextRunAt(), RunOutcome.SKIPPED_OVERLAP, summary);
+        }
+        return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_OVERLAP, Optional.of(holder.runToken()),
+                "running on " + holder.owner());
+    }
+
+    private TickSummary.Entry recordOverlapQuietly(TaskTable.DueTask task, RunLease holder) {
+        try {
+            return recordOverlap(task, holder);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not record the skipped overlap of task '" + task.name() + "'", e);
+        }
+    }
+
+    private static ObjectNode misfireSummary(Slots.Plan plan, MisfirePolicy policy) {
+        return Json.object().put("policy", policy.name()).put("missedSlots", plan.missedSlots())
+                .put("firstMissed", plan.firstMissed().toString())
+                .put(plan.run() ? "runningSlot" : "nextRunAt",
+                        (plan.run() ? plan.slot() : plan.nextIfSkipped()).toString());
+    }
+
+    /** Asks the live run (if any) to stop at its next safe point; later ticks do nothing. */
+    public void requestStop() {
+        stopping = true;
+        LiveRun run = current;
+        if (run != null) {
+            run.requestShutdown();
+        }
+    }
+
+    /**
+     * Stops: asks the live run to stop, waits up to {@code grace} for it to checkpoint, finish and
+     * release its lease. If it does not finish in time its lease is cut short so that the next tick
+     * anywhere takes the task over (recording it abandoned) without waiting for the lease to run out.
+     *
+     * @return true when nothing was running at the end of the grace period
+     */
+    public boolean shutdown(Duration grace) {
+        requestStop();
+        boolean idle = false;
+        try {
+            idle = tickLock.tryLock(Math.max(0, grace.toMillis()), TimeUnit.MILLISECONDS);
+            if (idle) {
+                tickLock.unlock();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!idle) {
+            LiveRun run = current;
+            if (run != null) {
+                log.warn("Task '{}' run {} did not stop within {}; releasing its lease", run.taskName(),
+                        run.runToken(), grace);
+                run.expireLeaseQuietly();
+            }
+        }
+        heartbeats.shutdownNow();
+        return idle;
+    }
+
+    /** {@code shutdown(Duration.ZERO)}. */
+    @Override
+    public void close() {
+        shutdown(Duration.ZERO);
+    }
+}

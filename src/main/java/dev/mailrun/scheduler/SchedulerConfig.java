@@ -1,0 +1,103 @@
+package dev.mailrun.scheduler;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link Scheduler} runs tasks. Immutable; validated on construction.
+ *
+ * @param owner             who runs here, written on the task row and in {@code task_run} (host/pid)
+ * @param lease             how long a run holds its task without a heartbeat before others may take it over
+ * @param heartbeatInterval how often a live run extends its lease; must be below {@code lease / 3}
+ * @param safetyMargin      how long before the next slot a run's deadline falls
+ * @param maxBackoff        the longest delay consecutive failures add (rounded up to whole intervals)
+ * @param maxTasksPerTick   how many due tasks one tick looks at
+ */
+public record SchedulerConfig(String owner, Duration lease, Duration heartbeatInterval, SafetyMargin safetyMargin,
+                              Duration maxBackoff, int maxTasksPerTick) {
+
+    public SchedulerConfig {
+        if (owner == null || owner.isBlank() || owner.length() > 255) {
+            throw new IllegalArgumentException("owner must be 1–255 characters, was: " + owner);
+        }
+        NewTask.requirePositive(lease, "lease");
+        NewTask.requirePositive(heartbeatInterval, "heartbeatInterval");
+        if (heartbeatInterval.multipliedBy(3).compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("heartbeatInterval (" + heartbeatInterval + ") must be below a third of "
+                    + "the lease (" + lease + "), so one late heartbeat cannot lose the lease");
+        }
+        Objects.requireNonNull(safetyMargin, "safetyMargin");
+        NewTask.requirePositive(maxBackoff, "maxBackoff");
+        if (maxTasksPerTick < 1) {
+            throw new IllegalArgumentException("maxTasksPerTick must be at least 1, was " + maxTasksPerTick);
+        }
+    }
+
+    /** Lease 2 min, heartbeat every 20 s, margin 10% of the interval up to 1 min, backoff up to 1 h. */
+    public static SchedulerConfig defaults() {
+        return new SchedulerConfig(thisProcess(), Duration.ofMinutes(2), Duration.ofSeconds(20),
+                SafetyMargin.DEFAULT, Duration.ofHours(1), 100);
+    }
+
+    public SchedulerConfig withOwner(String value) {
+        return new SchedulerConfig(value, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick);
+    }
+
+    public SchedulerConfig withLease(Duration lease, Duration heartbeatInterval) {
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick);
+    }
+
+    public SchedulerConfig withSafetyMargin(SafetyMargin value) {
+        return new SchedulerConfig(owner, lease, heartbeatInterval, value, maxBackoff, maxTasksPerTick);
+    }
+
+    public SchedulerConfig withMaxBackoff(Duration value) {
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, value, maxTasksPerTick);
+    }
+
+    /** {@code host/pid} of this JVM. */
+    public static String thisProcess() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "unknown-host");
+        }
+        String pid = String.valueOf(ProcessHandle.current().pid());
+        String owner = host + "/" + pid;
+        return owner.length() <= 255 ? owner : owner.substring(owner.length() - 255);
+    }
+
+    /**
+     * The part of an interval a run may not use: {@code min(interval × fraction, max)}, and never
+     * more than half the interval. A run's deadline is {@code slot + interval − margin}.
+     */
+    public record SafetyMargin(double fraction, Duration max) {
+
+        public static final SafetyMargin DEFAULT = new SafetyMargin(0.10, Duration.ofMinutes(1));
+
+        public SafetyMargin {
+            if (!(fraction >= 0 && fraction <= 0.5)) {
+                throw new IllegalArgumentException("safety margin fraction must be within [0, 0.5], was " + fraction);
+            }
+            Objects.requireNonNull(max, "max");
+            if (max.isNegative()) {
+                throw new IllegalArgumentException("safety margin cannot be negative: " + max);
+            }
+        }
+
+        /** A fixed margin (still at most half the interval). */
+        public static SafetyMargin fixed(Duration margin) {
+            return new SafetyMargin(0.5, margin);
+        }
+
+        public Duration of(Duration interval) {
+            Duration byFraction = Duration.ofMillis((long) (interval.toMillis() * fraction));
+            Duration margin = byFraction.compareTo(max) < 0 ? byFraction : max;
+            Duration half = interval.dividedBy(2);
+            return margin.compareTo(half) < 0 ? margin : half;
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.mailrun.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Slot arithmetic: misfires and backoff. Pure functions of the task's own slot and interval, so a
+ * schedule never drifts with run length, and UTC arithmetic means daylight-saving changes cannot
+ * skip or double a slot.
+ */
+final class Slots {
+
+    private Slots() {}
+
+    /** What a tick does with a due task. */
+    record Plan(boolean run, Instant slot, long missedSlots, Instant firstMissed, Instant nextIfSkipped) {}
+
+    /**
+     * 1. Lateness = now − slot. Below the threshold the slot runs as scheduled.
+     * 2. Otherwise it is a misfire. {@code latest} = the last slot that has started by now.
+     * 3. FIRE_ONCE_NOW runs once for {@code latest}; the slots before it are recorded as missed.
+     * 4. SKIP_TO_NEXT_SLOT runs nothing; every slot up to {@code latest} is missed and the task
+     *    waits for {@code latest + interval}, the first slot after now.
+     */
+    static Plan plan(Instant slot, Duration interval, Duration threshold, MisfirePolicy policy, Instant now) {
+        Duration lateness = Duration.between(slot, now);
+        if (lateness.compareTo(threshold) < 0) {
+            return new Plan(true, slot, 0, null, null);
+        }
+        long intervalMs = interval.toMillis();
+        long behind = lateness.toMillis() / intervalMs;
+        Instant latest = slot.plusMillis(behind * intervalMs);
+        return switch (policy) {
+            case FIRE_ONCE_NOW -> new Plan(true, latest, behind, slot, null);
+            case SKIP_TO_NEXT_SLOT -> new Plan(false, latest, behind + 1, slot, latest.plus(interval));
+        };
+    }
+
+    /**
+     * The slot after the {@code failures}-th consecutive failure of the run for {@code slot}:
+     * {@code slot + interval × min(2^(failures−1), ⌈maxBackoff / interval⌉)}. The first failure keeps
+     * the normal schedule; each further one doubles the gap, up to about {@code maxBackoff}; the
+     * result stays on the task's slot grid.
+     */
+    static Instant afterFailure(Instant slot, Duration interval, int failures, Duration maxBackoff) {
+        long capSlots = Math.max(1, ceilDiv(maxBackoff.toMillis(), interval.toMillis()));
+        long slots = failures <= 1 ? 1 : failures >= 62 ? capSlots : Math.min(1L << (failures - 1), capSlots);
+        return slot.plusMillis(slots * interval.toMillis());
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
+    }
+}

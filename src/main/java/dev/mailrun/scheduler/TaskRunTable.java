@@ -1,0 +1,113 @@
+package dev.mailrun.scheduler;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mailrun.db.SqlTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Every statement on the {@code task_run} table: the history an operator reads. */
+final class TaskRunTable {
+
+    void insertRunning(Connection c, long taskId, String token, String owner, Instant slot, Instant startedAt,
+                       Instant deadline) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO task_run (task_id, run_token, owner, scheduled_for, started_at, deadline, outcome)
+                VALUES (?, ?, ?, ?, ?, ?, 'running')""")) {
+            ps.setLong(1, taskId);
+            ps.setString(2, token);
+            ps.setString(3, owner);
+            SqlTime.set(ps, 4, slot);
+            SqlTime.set(ps, 5, startedAt);
+            SqlTime.set(ps, 6, deadline);
+            ps.executeUpdate();
+        }
+    }
+
+    /** A row for a decision rather than a run (misfired, skipped_overlap): it starts and ends now. */
+    void insertDecision(Connection c, long taskId, String token, String owner, Instant slot, RunOutcome outcome,
+                        ObjectNode summary) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO task_run (task_id, run_token, owner, scheduled_for, started_at, finished_at, outcome, summary)
+                VALUES (?, ?, ?, ?, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), ?, ?)""")) {
+            ps.setLong(1, taskId);
+            ps.setString(2, token);
+            ps.setString(3, owner);
+            SqlTime.set(ps, 4, slot);
+            ps.setString(5, outcome.dbValue());
+            ps.setString(6, Json.write(summary));
+            ps.executeUpdate();
+        }
+    }
+
+    /** Marks a dead run abandoned; it ends, as far as anyone can know, when it was taken over. */
+    int markAbandoned(Connection c, String token, Instant takenOverAt, String reason) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE task_run SET outcome = 'abandoned', finished_at = ?, error = ?
+                 WHERE run_token = ? AND outcome = 'running'""")) {
+            SqlTime.set(ps, 1, takenOverAt);
+            ps.setString(2, reason);
+            ps.setString(3, token);
+            return ps.executeUpdate();
+        }
+    }
+
+    void finish(Connection c, String token, RunOutcome outcome, Instant finishedAt, RunReport report, String error)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE task_run
+                   SET outcome = ?, finished_at = ?, summary = ?, batches = ?, items = ?, utilisation = ?,
+                       overrun_ms = ?, error = ?
+                 WHERE run_token = ?""")) {
+            ps.setString(1, outcome.dbValue());
+            SqlTime.set(ps, 2, finishedAt);
+            ps.setString(3, Json.write(report.summary()));
+            ps.setLong(4, report.batches());
+            ps.setLong(5, report.items());
+            if (report.utilisation() == null) {
+                ps.setNull(6, Types.DOUBLE);
+            } else {
+                ps.setDouble(6, report.utilisation());
+            }
+            ps.setLong(7, report.overrun().toMillis());
+            ps.setString(8, error);
+            ps.setString(9, token);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The last {@code limit} rows of a task, newest first. */
+    List<TaskRun> recent(Connection c, long taskId, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT id, task_id, run_token, owner, scheduled_for, started_at, finished_at, deadline, outcome,
+                       summary, batches, items, utilisation, overrun_ms, error
+                  FROM task_run WHERE task_id = ? ORDER BY id DESC LIMIT ?""")) {
+            ps.setLong(1, taskId);
+            ps.setInt(2, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<TaskRun> runs = new ArrayList<>();
+                while (rs.next()) {
+                    runs.add(new TaskRun(rs.getLong("id"), rs.getLong("task_id"),
+                            Optional.ofNullable(rs.getString("run_token")), rs.getString("owner"),
+                            Optional.ofNullable(SqlTime.get(rs, "scheduled_for")), SqlTime.get(rs, "started_at"),
+                            Optional.ofNullable(SqlTime.get(rs, "finished_at")),
+                            Optional.ofNullable(SqlTime.get(rs, "deadline")), RunOutcome.fromDb(rs.getString("outcome")),
+                            Optional.ofNullable(Json.parseObject(rs.getString("summary"))),
+                            Optional.ofNullable(rs.getObject("batches", Long.class)),
+                            Optional.ofNullable(rs.getObject("items", Long.class)),
+                            Optional.ofNullable(rs.getObject("utilisation", Double.class)),
+                            Optional.ofNullable(rs.getObject("overrun_ms", Long.class)).map(Duration::ofMillis),
+                            Optional.ofNullable(rs.getString("error"))));
+                }
+                return runs;
+            }
+        }
+    }
+}

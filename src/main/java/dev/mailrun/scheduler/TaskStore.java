@@ -1,0 +1,92 @@
+package dev.mailrun.scheduler;
+
+import dev.mailrun.db.Transactions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/** Creating, reading and steering tasks: the operator's side of the task table. */
+public final class TaskStore {
+
+    private final DataSource dataSource;
+    private final TaskTable tasks = new TaskTable();
+    private final TaskRunTable runs = new TaskRunTable();
+
+    public TaskStore(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Creates a task; fails if one with that name exists. */
+    public Task create(NewTask task) throws SQLException {
+        try {
+            return Transactions.inTransaction(dataSource, c -> {
+                tasks.insert(c, task);
+                return tasks.findByName(c, task.name()).orElseThrow();
+            });
+        } catch (SQLIntegrityConstraintViolationException e) {
+            throw new IllegalStateException("a task named '" + task.name() + "' already exists; use upsert to change "
+                    + "its definition", e);
+        }
+    }
+
+    /**
+     * Creates the task, or updates the definition (description, handler, interval, misfire policy and
+     * threshold) of an existing one, leaving its metadata, schedule, enabled flag and live run alone.
+     */
+    public Task upsert(NewTask task) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> {
+            tasks.upsert(c, task);
+            return tasks.findByName(c, task.name()).orElseThrow();
+        });
+    }
+
+    public Optional<Task> find(String name) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return tasks.findByName(c, name);
+        }
+    }
+
+    public Optional<Task> find(long id) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return tasks.findById(c, id);
+        }
+    }
+
+    public List<Task> list() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return tasks.list(c);
+        }
+    }
+
+    /** False when no task has that name. A live run finishes; a disabled task is not picked again. */
+    public boolean setEnabled(String name, boolean enabled) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return tasks.setEnabled(c, name, enabled) == 1;
+        }
+    }
+
+    /**
+     * Moves the next slot (e.g. to now: "run now"); later slots follow from it. A live run's finish
+     * overwrites it. False when no task has that name.
+     */
+    public boolean setNextRunAt(String name, Instant at) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return tasks.setNextRunAt(c, name, at) == 1;
+        }
+    }
+
+    /** The last {@code limit} task_run rows of a task, newest first; empty when no task has that name. */
+    public List<TaskRun> recentRuns(String name, int limit) throws SQLException {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        try (Connection c = dataSource.getConnection()) {
+            Optional<Task> task = tasks.findByName(c, name);
+            return task.isEmpty() ? List.of() : runs.recent(c, task.get().id(), limit);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.mailrun.scheduler;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code worker} mode: a tick at start, then one at every slot aligned to {@code tickInterval}
+ * since the epoch (UTC: with 5 minutes, at :00, :05, …). The next slot is computed from the clock
+ * after each tick, so run length never shifts the grid; a tick that outlasts a slot makes the loop
+ * skip to the next one instead of firing a burst. Errors of a tick are logged and the loop goes on.
+ */
+public final class Worker implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(Worker.class);
+
+    private final Scheduler scheduler;
+    private final Duration tickInterval;
+    private final Clock clock;
+    private final Sleeper sleeper;
+    private volatile boolean stopped;
+    private volatile Thread thread;
+
+    public Worker(Scheduler scheduler, Duration tickInterval, Clock clock, Sleeper sleeper) {
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        NewTask.requirePositive(tickInterval, "tickInterval");
+        this.tickInterval = tickInterval;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    }
+
+    /** A worker that really waits, with the default 5-minute tick interval. */
+    public static Worker of(Scheduler scheduler, Clock clock) {
+        return new Worker(scheduler, Duration.ofMinutes(5), clock, Sleeper.onClock(clock));
+    }
+
+    /** The first tick slot strictly after {@code now}. */
+    public static Instant nextSlot(Instant now, Duration tickInterval) {
+        long ms = tickInterval.toMillis();
+        return Instant.ofEpochMilli(Math.floorDiv(now.toEpochMilli(), ms) * ms + ms);
+    }
+
+    /** Ticks on the calling thread until {@link #stop()}. */
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        log.info("Worker started: a tick every {} on aligned slots", tickInterval);
+        while (!stopped) {
+            tickSafely();
+            if (stopped) {
+                break;
+            }
+            try {
+                sleeper.sleepUntil(nextSlot(clock.instant(), tickInterval));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        log.info("Worker stopped");
+    }
+
+    /** Runs {@link #run()} on a new thread named {@code mailrun-worker}. */
+    public Thread start() {
+        Thread t = new Thread(this, "mailrun-worker");
+        thread = t;
+        t.start();
+        return t;
+    }
+
+    /** Ends the loop after the current tick; the live run, if any, is asked to stop. */
+    public void stop() {
+        stopped = true;
+        sleeper.wakeUp();
+        scheduler.requestStop();
+    }
+
+    /**
+     * Stops within about {@code grace}: the live run is asked to stop, then given the grace period to
+     * checkpoint and release its lease (see {@link Scheduler#shutdown}).
+     *
+     * @return true when the loop ended and nothing was left running
+     */
+    public boolean shutdown(Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        stop();
+        boolean idle = scheduler.shutdown(grace);
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return idle && !t.isAlive();
+        }
+        return idle;
+    }
+
+    private void tickSafely() {
+        try {
+            TickSummary summary = scheduler.tick();
+            if (!summary.entries().isEmpty()) {
+                log.debug("Tick at {}: {}", summary.at(), summary.entries());
+            }
+        } catch (Exception | LinkageError | AssertionError e) {
+            log.error("Tick failed; the worker keeps running and tries again at the next slot", e);
+        }
+    }
+}

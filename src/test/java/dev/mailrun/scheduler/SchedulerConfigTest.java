@@ -1,0 +1,30 @@
+package dev.mailrun.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mailrun.scheduler.SchedulerConfig.SafetyMargin;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SchedulerConfigTest {
+
+    @Test
+    void a_heartbeat_that_is_not_well_inside_the_lease_is_rejected() {
+        assertThatThrownBy(() -> SchedulerConfig.defaults().withLease(Duration.ofSeconds(30), Duration.ofSeconds(10)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("third of the lease");
+    }
+
+    @Test
+    void the_safety_margin_is_a_share_of_the_interval_capped_and_never_more_than_half() {
+        assertThat(SafetyMargin.DEFAULT.of(Duration.ofMinutes(5))).isEqualTo(Duration.ofSeconds(30));
+        assertThat(SafetyMargin.DEFAULT.of(Duration.ofHours(1))).isEqualTo(Duration.ofMinutes(1));
+        assertThat(SafetyMargin.fixed(Duration.ofMinutes(2)).of(Duration.ofMinutes(3))).isEqualTo(Duration.ofSeconds(90));
+        assertThatThrownBy(() -> new SafetyMargin(0.9, Duration.ofMinutes(1))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void the_default_owner_names_this_host_and_process() {
+        assertThat(SchedulerConfig.defaults().owner()).endsWith("/" + ProcessHandle.current().pid());
+    }
+}
