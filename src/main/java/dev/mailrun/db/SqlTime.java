@@ -27,13 +27,21 @@ public final class SqlTime {
         return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
 
+    /**
+     * Binds an instant as a UTC {@code 'yyyy-MM-dd HH:mm:ss.SSS'} literal. Bound as a temporal type,
+     * the driver drops the milliseconds for MariaDB 10.x servers (their version string begins with
+     * the compatibility prefix 5.5.5, which the driver reads as "no fractional seconds").
+     */
     public static void set(PreparedStatement ps, int index, Instant instant) throws SQLException {
         if (instant == null) {
             ps.setNull(index, Types.TIMESTAMP);
         } else {
-            ps.setObject(index, toDb(instant));
+            ps.setString(index, LITERAL.format(toDb(instant)));
         }
     }
+
+    private static final java.time.format.DateTimeFormatter LITERAL =
+            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS");
 
     public static Instant get(ResultSet rs, String column) throws SQLException {
         return fromDb(rs.getObject(column, LocalDateTime.class));

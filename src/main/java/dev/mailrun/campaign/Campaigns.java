@@ -1,0 +1,227 @@
+package dev.mailrun.campaign;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.template.LoadResult;
+import dev.mailrun.mail.template.MergeFields;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.mail.template.TemplateProblem;
+import dev.mailrun.scheduler.Metadata;
+import dev.mailrun.scheduler.NewTask;
+import dev.mailrun.scheduler.TaskStore;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+
+/**
+ * What an operator does to campaigns: create, start, pause, resume, cancel, requeue unknown
+ * recipients. Each change is a conditional update, so two operators (or an operator and a running
+ * task) cannot leave a campaign in a state neither asked for.
+ */
+public final class Campaigns {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final DataSource dataSource;
+    private final TaskStore tasks;
+    private final TemplateLoader templates;
+    private final Clock clock;
+    private final Duration tickInterval;
+    private final CampaignStore store = new CampaignStore();
+    private final RecipientQueue queue = new RecipientQueue(new SuppressionStore());
+
+    public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
+        this.dataSource = dataSource;
+        this.tasks = tasks;
+        this.templates = templates;
+        this.clock = clock;
+        this.tickInterval = tickInterval;
+    }
+
+    public long create(NewCampaign campaign) throws SQLException {
+        if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
+            throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
+        }
+        return Transactions.inTransaction(dataSource, c -> store.insert(c, campaign, clock.instant()));
+    }
+
+    public Campaign get(long id) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return store.find(c, id).orElseThrow(() -> new CampaignException("no campaign with id " + id));
+        }
+    }
+
+    public List<Campaign> list() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return store.list(c);
+        }
+    }
+
+    /**
+     * Starts a draft campaign: checks that it has recipients and that its template compiles and
+     * uses only fields every recipient has, then schedules its sending task. With a start time in
+     * the future the campaign waits as scheduled.
+     */
+    public CampaignStatus start(long id) throws SQLException {
+        Campaign campaign = get(id);
+        if (campaign.status() != CampaignStatus.DRAFT) {
+            throw new CampaignException("campaign " + id + " is " + campaign.status().dbValue()
+                    + "; only a draft campaign can be started" + (campaign.status() == CampaignStatus.PAUSED ? " (use resume)" : ""));
+        }
+        Set<String> columns = commonColumns(id);
+        List<TemplateProblem> problems = templates.check(campaign.template(), MergeFields.available(columns));
+        if (!problems.isEmpty()) {
+            throw new CampaignException("campaign " + id + " cannot start: " + problems.size() + " template problem(s), first: "
+                    + first(problems) + " (run: mailrun template check " + campaign.template() + ")");
+        }
+        Instant now = clock.instant();
+        boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
+        CampaignStatus target = later ? CampaignStatus.SCHEDULED : CampaignStatus.RUNNING;
+        ensureTask(campaign, later ? campaign.startAt().get() : now);
+        boolean moved = Transactions.inTransaction(dataSource,
+                c -> store.transition(c, id, EnumSet.of(CampaignStatus.DRAFT), target, null, now));
+        if (!moved) {
+            throw new CampaignException("campaign " + id + " changed while starting; check its status");
+        }
+        return target;
+    }
+
+    public void pause(long id, String reason) throws SQLException {
+        transition(id, EnumSet.of(CampaignStatus.RUNNING, CampaignStatus.SCHEDULED), CampaignStatus.PAUSED, reason, "paused");
+    }
+
+    public CampaignStatus resume(long id) throws SQLException {
+        Campaign campaign = get(id);
+        Instant now = clock.instant();
+        boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
+        CampaignStatus target = later ? CampaignStatus.SCHEDULED : CampaignStatus.RUNNING;
+        transition(id, EnumSet.of(CampaignStatus.PAUSED), target, null, "resumed");
+        String task = CampaignSendHandler.taskName(id);
+        tasks.setEnabled(task, true);
+        tasks.setNextRunAt(task, slotStart(later ? campaign.startAt().get() : now));
+        return target;
+    }
+
+    public void cancel(long id) throws SQLException {
+        transition(id, EnumSet.of(CampaignStatus.DRAFT, CampaignStatus.SCHEDULED, CampaignStatus.RUNNING, CampaignStatus.PAUSED),
+                CampaignStatus.CANCELLED, null, "cancelled");
+        tasks.setEnabled(CampaignSendHandler.taskName(id), false);
+    }
+
+    /** Sends the recipients whose delivery is unknown again; returns how many were requeued. */
+    public int requeueUnknown(long id) throws SQLException {
+        Campaign campaign = get(id);
+        if (campaign.status() == CampaignStatus.CANCELLED) {
+            throw new CampaignException("campaign " + id + " is cancelled; nothing is sent for it");
+        }
+        Instant now = clock.instant();
+        int n = Transactions.inTransaction(dataSource, c -> {
+            int requeued = queue.requeueUnknown(c, id, now);
+            if (requeued > 0 && campaign.status() == CampaignStatus.COMPLETED) {
+                store.transition(c, id, EnumSet.of(CampaignStatus.COMPLETED), CampaignStatus.RUNNING, null, now);
+            }
+            return requeued;
+        });
+        if (n > 0 && campaign.taskId().isPresent() && campaign.status() != CampaignStatus.PAUSED) {
+            tasks.setEnabled(CampaignSendHandler.taskName(id), true);
+            tasks.setNextRunAt(CampaignSendHandler.taskName(id), slotStart(now));
+        }
+        return n;
+    }
+
+    private void transition(long id, Set<CampaignStatus> from, CampaignStatus to, String reason, String verb) throws SQLException {
+        Instant now = clock.instant();
+        boolean moved = Transactions.inTransaction(dataSource, c -> store.transition(c, id, from, to, reason, now));
+        if (!moved) {
+            Campaign campaign = get(id);
+            throw new CampaignException("campaign " + id + " is " + campaign.status().dbValue() + " and cannot be " + verb
+                    + " (it must be " + from.stream().map(CampaignStatus::dbValue).collect(Collectors.joining(" or ")) + ")");
+        }
+    }
+
+    private void ensureTask(Campaign campaign, Instant firstRun) throws SQLException {
+        String name = CampaignSendHandler.taskName(campaign.id());
+        if (tasks.find(name).isPresent()) {
+            tasks.setEnabled(name, true);
+            tasks.setNextRunAt(name, slotStart(firstRun));
+            return;
+        }
+        Metadata metadata = Metadata.empty().put(CampaignSendHandler.CAMPAIGN_KEY, campaign.id());
+        long taskId = tasks.create(NewTask.of(name, CampaignSendHandler.NAME, tickInterval, slotStart(firstRun))
+                .withDescription("Send campaign " + campaign.id() + " (" + campaign.name() + ")")
+                .withMetadata(metadata)).id();
+        Transactions.inTransaction(dataSource, c -> {
+            store.setTask(c, campaign.id(), taskId, clock.instant());
+            return null;
+        });
+    }
+
+    /**
+     * The start of the tick slot holding {@code at}: a run that begins mid-slot gets the rest of
+     * that slot as its window and still ends before the next tick.
+     */
+    Instant slotStart(Instant at) {
+        long interval = tickInterval.toMillis();
+        long ms = at.toEpochMilli();
+        return Instant.ofEpochMilli(ms - Math.floorMod(ms, interval));
+    }
+
+    /** The merge-field columns every recipient of the campaign has; fails when it has none. */
+    Set<String> commonColumns(long campaignId) throws SQLException {
+        Set<String> common = null;
+        boolean any = false;
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT DISTINCT JSON_KEYS(fields) FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    any = true;
+                    Set<String> keys = parseKeys(rs.getString(1));
+                    if (common == null) {
+                        common = new HashSet<>(keys);
+                    } else {
+                        common.retainAll(keys);
+                    }
+                }
+            }
+        }
+        if (!any) {
+            throw new CampaignException("campaign " + campaignId + " has no recipients; import some first");
+        }
+        return common == null ? Set.of() : common;
+    }
+
+    private static Set<String> parseKeys(String json) {
+        if (json == null) {
+            return Set.of();
+        }
+        try {
+            return new HashSet<>(JSON.readValue(json, new TypeReference<List<String>>() {}));
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable merge-field keys: " + json, e);
+        }
+    }
+
+    private static String first(List<TemplateProblem> problems) {
+        return problems.isEmpty() ? "unknown problem" : problems.get(0).toString();
+    }
+
+    /** Returns the campaign's task name; exposed for status and tests. */
+    public static Optional<String> taskNameOf(Campaign campaign) {
+        return campaign.taskId().map(t -> CampaignSendHandler.taskName(campaign.id()));
+    }
+}

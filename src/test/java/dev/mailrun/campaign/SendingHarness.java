@@ -1,0 +1,43 @@
+package dev.mailrun.campaign;
+
+import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.TlsMode;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.HandlerRegistry;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.TaskStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Random;
+import javax.sql.DataSource;
+
+/** The real sending stack — scheduler, campaign task, SMTP pool — wired for a test. */
+final class SendingHarness implements AutoCloseable {
+
+    final CampaignSendHandler handler;
+    final Scheduler scheduler;
+    final Campaigns campaigns;
+    final TaskStore tasks;
+
+    SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner) {
+        SmtpSettings smtp = SmtpSettings.of("127.0.0.1", smtpPort, TlsMode.NONE, "mailrun.test")
+                .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
+                .withConnections(4);
+        TemplateLoader templates = new TemplateLoader(Path.of("templates"));
+        handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
+                new MessageIds("sender.example", Secret.of("message-id-key-for-tests-0123456789")), new TestLinks(),
+                settings, () -> new Random(42)));
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
+        tasks = new TaskStore(ds);
+        campaigns = new Campaigns(ds, tasks, templates, clock, interval);
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+    }
+}

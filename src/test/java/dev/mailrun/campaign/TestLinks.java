@@ -1,0 +1,22 @@
+package dev.mailrun.campaign;
+
+import java.util.Optional;
+
+/** Deterministic unsubscribe links for sending tests; the signed ones are tested on their own. */
+final class TestLinks implements UnsubscribeLinks {
+
+    @Override
+    public String url(long campaignId, long recipientId, String email) {
+        return "https://unsubscribe.sender.example/u/c" + campaignId + "r" + recipientId;
+    }
+
+    @Override
+    public String mailto(long campaignId, long recipientId, String email) {
+        return "mailto:unsubscribe@sender.example?subject=c" + campaignId + ".r" + recipientId;
+    }
+
+    @Override
+    public Optional<String> envelopeFrom(long campaignId, long recipientId, String email) {
+        return Optional.empty();
+    }
+}
