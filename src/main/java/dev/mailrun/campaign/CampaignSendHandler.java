@@ -233,6 +233,7 @@ public final class CampaignSendHandler implements TaskHandler {
                     }
                     return Optional.of(cl);
                 });
+                claim.ifPresent(cl -> writer.claimCommitted(cl.suppressed()));
                 if (claim.isEmpty() || !claim.get().recipients().isEmpty() || claim.get().suppressed() == 0) {
                     return claim;
                 }
@@ -265,8 +266,11 @@ public final class CampaignSendHandler implements TaskHandler {
             if (ending.completed()) {
                 ctx.disableAfterThisRun();
             } else {
-                // Only retries due later are left: sleep until the first of them rather than tick idly.
-                ending.nextRetry().filter(at -> at.isAfter(ctx.deadline())).ifPresent(ctx::runNextAt);
+                // Only retries due later are left: sleep until the slot holding the first of them
+                // rather than tick idly. Slots stay on the tick grid so runs keep their full window.
+                ending.nextRetry().map(at -> slotAtOrAfter(at, ctx.interval()))
+                        .filter(at -> at.isAfter(ctx.scheduledFor().plus(ctx.interval())))
+                        .ifPresent(ctx::runNextAt);
             }
             Map<String, Object> summary = new java.util.LinkedHashMap<>();
             summary.put("campaign", campaign.id());
@@ -318,6 +322,14 @@ public final class CampaignSendHandler implements TaskHandler {
             return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), rate, 1.5, s.batchOverhead(),
                     Duration.ofMillis(10));
         }
+    }
+
+    /** The first tick slot starting at or after {@code at}. */
+    static Instant slotAtOrAfter(Instant at, Duration interval) {
+        long ms = interval.toMillis();
+        long t = at.toEpochMilli();
+        long floor = t - Math.floorMod(t, ms);
+        return Instant.ofEpochMilli(floor == t ? t : floor + ms);
     }
 
     @SuppressWarnings("unchecked")

@@ -170,7 +170,8 @@ final class ResultWriter {
     /**
      * Checkpoints, inside the claim's transaction, the recipients that claim found suppressed, so
      * the counters match the table even if the run dies right after the claim. Call between
-     * batches only (no results pending). False when the lease is lost.
+     * batches only (no results pending); call {@link #claimCommitted} once the transaction commits.
+     * False when the lease is lost.
      */
     synchronized boolean checkpointClaim(Connection c, int suppressed) throws SQLException {
         Progress next = progress.plus(0, 0, 0, 0, suppressed, 0, window.stored());
@@ -179,8 +180,11 @@ final class ResultWriter {
             leaseLost = true;
             return false;
         }
-        progress = next;
         return true;
+    }
+
+    synchronized void claimCommitted(int suppressed) {
+        progress = progress.plus(0, 0, 0, 0, suppressed, 0, window.stored());
     }
 
     synchronized Progress progress() {

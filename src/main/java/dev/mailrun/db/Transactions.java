@@ -2,10 +2,17 @@ package dev.mailrun.db;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
-/** Runs a unit of work in one transaction: commit on success, roll back on any failure. */
+/**
+ * Runs a unit of work in one transaction: commit on success, roll back on any failure. A deadlock
+ * or lock wait timeout chosen as victim by the database rolls the whole unit back; it is then run
+ * again from the start (a few times), so the work must not depend on state outside the transaction.
+ */
 public final class Transactions {
+
+    private static final int ATTEMPTS = 5;
 
     @FunctionalInterface
     public interface Work<T> {
@@ -15,6 +22,39 @@ public final class Transactions {
     private Transactions() {}
 
     public static <T> T inTransaction(DataSource dataSource, Work<T> work) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return once(dataSource, work);
+            } catch (SQLException e) {
+                if (attempt >= ATTEMPTS || !isRetryable(e)) {
+                    throw e;
+                }
+                pause(attempt);
+            }
+        }
+    }
+
+    /** Deadlock victim (SQLSTATE 40001, MySQL error 1213) or lock wait timeout (1205). */
+    static boolean isRetryable(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && ("40001".equals(s.getSQLState()) || s.getErrorCode() == 1213
+                    || s.getErrorCode() == 1205)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void pause(int attempt) throws SQLException {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * attempt));
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while retrying a transaction", ie);
+        }
+    }
+
+    private static <T> T once(DataSource dataSource, Work<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
