@@ -1,6 +1,7 @@
 package dev.mailrun.campaign;
 
 import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SendRateLimiter;
@@ -65,7 +66,7 @@ public final class CampaignSendHandler implements TaskHandler {
     private static final Duration SHARE_TTL = Duration.ofSeconds(60);
 
     /** What the handler needs from the outside world; built once by the application. */
-    public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, MessageIds messageIds,
+    public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
                                UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random) {}
 
     private final Dependencies deps;
@@ -147,7 +148,8 @@ public final class CampaignSendHandler implements TaskHandler {
         Run(RunContext ctx, Campaign campaign, CompiledTemplate template) {
             this.ctx = ctx;
             this.campaign = campaign;
-            this.messages = new MessageFactory(campaign, template, new MessageComposer(ctx.clock()), deps.messageIds(), deps.links());
+            this.messages = new MessageFactory(campaign, template, new MessageComposer(ctx.clock()),
+                    new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), deps.messageIdKey()), deps.links());
             Progress progress = ctx.metadata().get(ResultWriter.PROGRESS_KEY, Progress.class).orElse(Progress.start(campaign.id()));
             SendSettings s = deps.settings();
             this.writer = new ResultWriter(deps.dataSource(), queue, suppressions, campaigns,

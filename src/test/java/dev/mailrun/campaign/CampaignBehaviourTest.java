@@ -189,7 +189,7 @@ class CampaignBehaviourTest {
                     dev.mailrun.mail.smtp.TlsMode.NONE, "mailrun.test").withAuth("user", dev.mailrun.mail.Secret.of("wrong"));
             var templates = new dev.mailrun.mail.template.TemplateLoader(java.nio.file.Path.of("templates"));
             var handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(db.dataSource(), templates, smtpSettings,
-                    new dev.mailrun.mail.message.MessageIds("sender.example", dev.mailrun.mail.Secret.of("k-0123456789abcdef0123456789")),
+                    dev.mailrun.mail.Secret.of("k-0123456789abcdef0123456789"),
                     new TestLinks(), settings, () -> new java.util.Random(1)));
             try (var scheduler = new dev.mailrun.scheduler.Scheduler(db.dataSource(),
                     dev.mailrun.scheduler.HandlerRegistry.of(handler), dev.mailrun.scheduler.SchedulerConfig.defaults().withOwner("w1"), clock)) {

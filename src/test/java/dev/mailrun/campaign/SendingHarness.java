@@ -1,7 +1,6 @@
 package dev.mailrun.campaign;
 
 import dev.mailrun.mail.Secret;
-import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -29,7 +28,7 @@ final class SendingHarness implements AutoCloseable {
                 .withConnections(4);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
-                new MessageIds("sender.example", Secret.of("message-id-key-for-tests-0123456789")), new TestLinks(),
+                Secret.of("message-id-key-for-tests-0123456789"), new TestLinks(),
                 settings, () -> new Random(42)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
         tasks = new TaskStore(ds);

@@ -1,10 +1,17 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.TlsMode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The whole validated configuration, built once at start. */
-public record MailrunConfig(DbConfig db, TickConfig tick, Path templatesDir, LogConfig log) {
+public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+                            UnsubscribeConfig unsubscribe, LogConfig log) {
 
     static MailrunConfig from(RawConfig raw) {
         DbConfig db = new DbConfig(
@@ -17,9 +24,57 @@ public record MailrunConfig(DbConfig db, TickConfig tick, Path templatesDir, Log
                 raw.duration("tick.interval", Duration.ofSeconds(1)),
                 raw.duration("tick.safety-margin", Duration.ZERO),
                 raw.duration("tick.shutdown-grace", Duration.ofSeconds(1)));
+        SmtpSettings smtp = smtp(raw);
+        SendSettings send = validated(() -> new SendSettings(
+                smtp.host() + ":" + smtp.port(),
+                smtp.ratePerSecond(),
+                raw.integer("send.batch-max", 1, 10_000),
+                raw.integer("send.max-attempts", 1, 100),
+                raw.duration("send.retry-base", Duration.ofSeconds(1)),
+                raw.decimal("send.pause-on-failure-rate", 0.001, 1),
+                raw.integer("send.failure-window", 1, 100_000),
+                100, Duration.ofMillis(250), Duration.ofMillis(200)));
+        UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
+                raw.optional("unsubscribe.secret").map(Secret::of),
+                raw.optional("unsubscribe.base-url"),
+                raw.optional("unsubscribe.mailto"),
+                raw.optionalInteger("http.port", 0, 65535));
         LogConfig log = new LogConfig(
                 raw.choice("log.format", LogConfig.Format.class),
                 raw.choice("log.level", LogConfig.Level.class));
-        return new MailrunConfig(db, tick, Path.of(raw.string("templates.dir")), log);
+        return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe, log);
+    }
+
+    private static SmtpSettings smtp(RawConfig raw) {
+        String host = raw.string("smtp.host");
+        int port = raw.integer("smtp.port", 1, 65535);
+        TlsMode tls = raw.choice("smtp.tls", TlsMode.class);
+        Optional<String> user = raw.optional("smtp.username");
+        Optional<Secret> password = raw.optional("smtp.password").map(Secret::of);
+        if (user.isPresent() && password.isEmpty()) {
+            throw ConfigException.invalid("smtp.password", "must be set when smtp.username is set");
+        }
+        return validated(() -> new SmtpSettings(host, port, tls, user, user.isPresent() ? password : Optional.empty(),
+                raw.duration("smtp.connect-timeout", Duration.ofMillis(100)),
+                raw.duration("smtp.read-timeout", Duration.ofMillis(100)),
+                raw.duration("smtp.write-timeout", Duration.ofMillis(100)),
+                raw.string("smtp.helo-name"),
+                raw.integer("smtp.connections", 1, SmtpSettings.MAX_CONNECTIONS),
+                raw.decimal("smtp.rate", 0, SmtpSettings.MAX_RATE)));
+    }
+
+    /** Records of other packages validate with IllegalArgumentException; the operator sees a config error. */
+    private static <T> T validated(Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("configuration: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
+                + templatesDir + ", unsubscribe=" + unsubscribe + ", log=" + log + "]";
     }
 }

@@ -30,7 +30,7 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
         Objects.requireNonNull(tls, "smtp.tls");
         Objects.requireNonNull(username, "smtp.username");
         Objects.requireNonNull(password, "smtp.password");
-        Objects.requireNonNull(heloName, "smtp.helo");
+        Objects.requireNonNull(heloName, "smtp.helo-name");
         if (host.isBlank() || HeaderValues.problem("smtp.host", host).isPresent() || host.contains(" ")) {
             throw new IllegalArgumentException("smtp.host must be a host name or address, got '" + host + "'");
         }
@@ -48,7 +48,7 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
         requireTimeout("smtp.read-timeout", readTimeout);
         requireTimeout("smtp.write-timeout", writeTimeout);
         if (!HOST_NAME.matcher(heloName).matches()) {
-            throw new IllegalArgumentException("smtp.helo must be a host name like mail.example.com, got '" + heloName + "'");
+            throw new IllegalArgumentException("smtp.helo-name must be a host name like mail.example.com, got '" + heloName + "'");
         }
         if (connections < 1 || connections > MAX_CONNECTIONS) {
             throw new IllegalArgumentException("smtp.connections must be 1.." + MAX_CONNECTIONS + ", got " + connections);

@@ -1,0 +1,164 @@
+package dev.mailrun.app.cli;
+
+import dev.mailrun.app.Services;
+import dev.mailrun.campaign.Campaign;
+import dev.mailrun.campaign.CampaignException;
+import dev.mailrun.campaign.CampaignStatus;
+import dev.mailrun.campaign.NewCampaign;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "campaign", mixinStandardHelpOptions = true, description = "Create and operate campaigns.",
+        subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pause.class,
+                CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
+                CampaignCommand.ListCampaigns.class, StatusCommand.class})
+final class CampaignCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Operator mistakes (wrong state, unknown id) are usage errors: exit 2, one line. */
+    abstract static class CampaignAction extends ContextCommand {
+        @Override
+        final int run(Services s) throws Exception {
+            try {
+                return act(s);
+            } catch (CampaignException | IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+
+        abstract int act(Services s) throws Exception;
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Create a draft campaign; prints its id alone on stdout.")
+    static final class Create extends CampaignAction {
+        @Option(names = "--name", required = true, paramLabel = "N") String name;
+        @Option(names = "--template", required = true, paramLabel = "T", description = "Folder under templates.dir.") String template;
+        @Option(names = "--from", required = true, paramLabel = "ADDR", description = "Sender address.") String from;
+        @Option(names = "--from-name", paramLabel = "NAME", description = "Sender display name.") String fromName;
+        @Option(names = "--reply-to", paramLabel = "ADDR") String replyTo;
+        @Option(names = "--subject", paramLabel = "S", description = "Replaces the template's subject.") String subject;
+        @Option(names = "--start-at", paramLabel = "ISO-8601", description = "Earliest start, e.g. 2026-12-01T09:00:00Z.") String startAt;
+        @Option(names = "--rate", paramLabel = "R", description = "Messages per second for this campaign (at most the relay's).") Double rate;
+
+        @Override
+        int act(Services s) throws Exception {
+            Optional<Instant> start = Optional.ofNullable(startAt).map(CampaignCommand::instant);
+            long id = s.campaigns().create(new NewCampaign(name, template, from, Optional.ofNullable(fromName),
+                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate)));
+            out().println(id);
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "start", mixinStandardHelpOptions = true,
+            description = "Start a draft campaign (checks recipients and template first).")
+    static final class Start extends CampaignAction {
+        @Parameters(paramLabel = "ID") long id;
+
+        @Override
+        int act(Services s) throws Exception {
+            CampaignStatus status = s.campaigns().start(id);
+            out().println("campaign " + id + " is " + status.dbValue()
+                    + (status == CampaignStatus.SCHEDULED ? " (waits for its start time)" : "; the next tick sends"));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause at the next batch boundary.")
+    static final class Pause extends CampaignAction {
+        @Parameters(paramLabel = "ID") long id;
+        @Option(names = "--reason", paramLabel = "TEXT") String reason = "paused by operator";
+
+        @Override
+        int act(Services s) throws Exception {
+            s.campaigns().pause(id, reason);
+            out().println("campaign " + id + " paused");
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused campaign.")
+    static final class Resume extends CampaignAction {
+        @Parameters(paramLabel = "ID") long id;
+
+        @Override
+        int act(Services s) throws Exception {
+            out().println("campaign " + id + " is " + s.campaigns().resume(id).dbValue());
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true, description = "Cancel for good; nothing more is sent.")
+    static final class Cancel extends CampaignAction {
+        @Parameters(paramLabel = "ID") long id;
+
+        @Override
+        int act(Services s) throws Exception {
+            s.campaigns().cancel(id);
+            out().println("campaign " + id + " cancelled");
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "requeue-unknown", mixinStandardHelpOptions = true,
+            description = {"Send again the recipients whose delivery is unknown (a run died mid-send).",
+                    "Some of them may have received the message already: this is your call."})
+    static final class RequeueUnknown extends CampaignAction {
+        @Parameters(paramLabel = "ID") long id;
+
+        @Override
+        int act(Services s) throws Exception {
+            out().println("requeued " + s.campaigns().requeueUnknown(id) + " recipient(s) of campaign " + id);
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List campaigns.")
+    static final class ListCampaigns extends CampaignAction {
+        @Override
+        int act(Services s) throws Exception {
+            List<Campaign> all = s.campaigns().list();
+            out().printf("%-6s %-10s %-14s %s%n", "ID", "STATUS", "TEMPLATE", "NAME");
+            for (Campaign c : all) {
+                out().printf("%-6d %-10s %-14s %s%s%n", c.id(), c.status().dbValue(), c.template(), c.name(),
+                        c.pauseReason().map(r -> "  (" + r + ")").orElse(""));
+            }
+            return Cli.OK;
+        }
+    }
+
+    static Instant instant(String iso) {
+        try {
+            return Instant.parse(iso);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("--start-at must be an ISO-8601 instant such as 2026-12-01T09:00:00Z, got '" + iso + "'");
+        }
+    }
+
+    static String duration(Duration d) {
+        long s = d.toSeconds();
+        return s >= 3600 ? String.format("%dh%02dm", s / 3600, (s % 3600) / 60)
+                : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : String.format("%.1fs", d.toMillis() / 1000.0);
+    }
+
+    static String rate(Optional<Double> r) {
+        return r.map(v -> String.format("%.1f/s", v)).orElse("-");
+    }
+
+}

@@ -1,0 +1,70 @@
+package dev.mailrun.app.cli;
+
+import dev.mailrun.app.Services;
+import dev.mailrun.campaign.ImportFileException;
+import dev.mailrun.campaign.ImportReport;
+import dev.mailrun.campaign.RejectReason;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "recipients", mixinStandardHelpOptions = true, description = "Recipient lists.",
+        subcommands = {RecipientsCommand.Import.class})
+final class RecipientsCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "import", mixinStandardHelpOptions = true,
+            description = {"Import an RFC 4180 CSV file with a header row: email (required), name (optional),",
+                    "any other column becomes a merge field. Every rejected row is reported with its line and reason."})
+    static final class Import extends ContextCommand {
+
+        @Option(names = "--campaign", required = true, paramLabel = "ID", description = "Campaign to import into.")
+        long campaign;
+
+        @Parameters(paramLabel = "FILE", description = "CSV file (UTF-8).")
+        Path file;
+
+        @Option(names = "--rejects", paramLabel = "FILE", description = "Also write every rejected row to this CSV file.")
+        Path rejects;
+
+        @Override
+        int run(Services s) throws Exception {
+            s.campaigns().get(campaign);
+            Progress progress = Progress.on(spec.commandLine().getErr(), "import");
+            ImportReport r;
+            try {
+                r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
+            } catch (ImportFileException e) {
+                throw new UsageException(e.getMessage());
+            } finally {
+                progress.done();
+            }
+            out().println("read " + r.rows() + " rows: imported " + r.imported() + ", rejected " + r.rejected());
+            for (Map.Entry<RejectReason, Long> e : r.rejectedByReason().entrySet()) {
+                if (e.getValue() > 0) {
+                    out().println("  " + e.getKey().label() + ": " + e.getValue());
+                }
+            }
+            for (ImportReport.Reject rej : r.firstRejects()) {
+                out().println("  line " + rej.line() + ": " + rej.email() + " - " + rej.reason().label() + " (" + rej.detail() + ")");
+            }
+            if (r.rejected() > r.firstRejects().size()) {
+                out().println("  … " + (r.rejected() - r.firstRejects().size()) + " more"
+                        + (rejects == null ? " (use --rejects FILE to list them all)" : " in " + rejects));
+            }
+            return Cli.OK;
+        }
+    }
+}

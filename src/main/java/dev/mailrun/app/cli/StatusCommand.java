@@ -1,0 +1,181 @@
+package dev.mailrun.app.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mailrun.app.Services;
+import dev.mailrun.campaign.Campaign;
+import dev.mailrun.campaign.CampaignException;
+import dev.mailrun.campaign.CampaignReport;
+import dev.mailrun.campaign.RecipientStatus;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"Counts by status, rates, ETA, pause reason and the last runs of one campaign (or of all).",
+                "--json prints the stable machine-readable form documented in README.md."})
+final class StatusCommand extends ContextCommand {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Parameters(paramLabel = "ID", arity = "0..1", description = "Campaign id; all campaigns when omitted.")
+    Long id;
+
+    @Option(names = "--json", description = "Machine-readable JSON.")
+    boolean json;
+
+    @Option(names = "--watch", description = "Redraw every --every until the campaign ends (or Ctrl-C).")
+    boolean watch;
+
+    @Option(names = "--every", paramLabel = "SECONDS", description = "Refresh period for --watch (default 2).")
+    int every = 2;
+
+    @Override
+    int run(Services s) throws Exception {
+        if (every < 1) {
+            throw new UsageException("--every must be at least 1 second");
+        }
+        while (true) {
+            List<CampaignReport> reports = reports(s);
+            boolean ended = reports.stream().allMatch(r -> r.campaign().status().isFinal() || r.remaining() == 0);
+            if (!watch || Progress.isTerminal() || ended) {
+                if (watch && Progress.isTerminal()) {
+                    out().print("\033[H\033[2J");
+                }
+                print(reports);
+                out().flush();
+            }
+            if (!watch || ended) {
+                return Cli.OK;
+            }
+            Thread.sleep(every * 1000L);
+        }
+    }
+
+    private List<CampaignReport> reports(Services s) throws Exception {
+        List<CampaignReport> reports = new ArrayList<>();
+        try {
+            if (id != null) {
+                reports.add(s.reports().report(id));
+            } else {
+                for (Campaign c : s.campaigns().list()) {
+                    reports.add(s.reports().report(c.id()));
+                }
+            }
+        } catch (CampaignException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return reports;
+    }
+
+    private void print(List<CampaignReport> reports) throws Exception {
+        PrintWriter out = out();
+        if (json) {
+            if (id != null) {
+                out.println(JSON.writeValueAsString(toJson(reports.get(0))));
+            } else {
+                ArrayNode all = JSON.createArrayNode();
+                reports.forEach(r -> all.add(toJson(r)));
+                out.println(JSON.writeValueAsString(all));
+            }
+            return;
+        }
+        for (CampaignReport r : reports) {
+            text(out, r);
+        }
+    }
+
+    static ObjectNode toJson(CampaignReport r) {
+        ObjectNode root = JSON.createObjectNode();
+        Campaign c = r.campaign();
+        ObjectNode campaign = root.putObject("campaign");
+        campaign.put("id", c.id());
+        campaign.put("name", c.name());
+        campaign.put("template", c.template());
+        campaign.put("status", c.status().dbValue());
+        campaign.put("pause_reason", c.pauseReason().orElse(null));
+        campaign.put("start_at", c.startAt().map(Object::toString).orElse(null));
+        if (c.rateCap().isPresent()) {
+            campaign.put("rate_cap", c.rateCap().get());
+        } else {
+            campaign.putNull("rate_cap");
+        }
+        ObjectNode counts = root.putObject("counts");
+        for (RecipientStatus st : RecipientStatus.values()) {
+            counts.put(st.dbValue(), r.counts().get(st));
+        }
+        counts.put("total", r.total());
+        ObjectNode rate = root.putObject("rate");
+        rate.put("configured", r.configuredRate());
+        putOptional(rate, "current", r.currentRate().orElse(null));
+        putOptional(rate, "average", r.averageRate().orElse(null));
+        if (r.eta().isPresent()) {
+            root.put("eta_seconds", r.eta().get().toSeconds());
+        } else {
+            root.putNull("eta_seconds");
+        }
+        ArrayNode runs = root.putArray("runs");
+        for (CampaignReport.RunLine run : r.runs()) {
+            ObjectNode n = runs.addObject();
+            n.put("started_at", run.startedAt().toString());
+            n.put("finished_at", run.finishedAt().map(Object::toString).orElse(null));
+            n.put("outcome", run.outcome());
+            n.put("items", run.items());
+            if (run.duration().isPresent()) {
+                n.put("duration_ms", run.duration().get().toMillis());
+            } else {
+                n.putNull("duration_ms");
+            }
+            putOptional(n, "utilisation", run.utilisation().orElse(null));
+            if (run.overrun().isPresent()) {
+                n.put("overrun_ms", run.overrun().get().toMillis());
+            } else {
+                n.putNull("overrun_ms");
+            }
+            n.put("error", run.error().orElse(null));
+        }
+        root.put("generated_at", r.at().toString());
+        return root;
+    }
+
+    private static void putOptional(ObjectNode n, String key, Double value) {
+        if (value == null) {
+            n.putNull(key);
+        } else {
+            n.put(key, Math.round(value * 1000) / 1000.0);
+        }
+    }
+
+    private static void text(PrintWriter out, CampaignReport r) {
+        Campaign c = r.campaign();
+        long done = r.total() - r.remaining();
+        out.printf("campaign %d \"%s\" (%s) — %s%s%n", c.id(), c.name(), c.template(), c.status().dbValue(),
+                c.pauseReason().map(p -> ": " + p).orElse(""));
+        out.printf("  %s %d/%d done%n", Progress.bar(r.total() == 0 ? 0 : (double) done / r.total(), 30), done, r.total());
+        StringBuilder counts = new StringBuilder("  ");
+        for (RecipientStatus st : RecipientStatus.values()) {
+            counts.append(st.dbValue()).append(' ').append(r.counts().get(st)).append("  ");
+        }
+        out.println(counts.toString().stripTrailing());
+        out.printf("  rate: current %s, average %s, configured %s; ETA %s%n", CampaignCommand.rate(r.currentRate()),
+                CampaignCommand.rate(r.averageRate()),
+                r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
+                r.eta().map(CampaignCommand::duration).orElse("-"));
+        if (!r.runs().isEmpty()) {
+            out.println("  last runs (newest first):");
+            for (CampaignReport.RunLine run : r.runs()) {
+                out.printf("    %s  %-15s items %-6d duration %-8s utilisation %-6s overrun %s%s%n", run.startedAt(),
+                        run.outcome(), run.items(), run.duration().map(CampaignCommand::duration).orElse("-"),
+                        run.utilisation().map(u -> String.format(Locale.ROOT, "%.0f%%", u * 100)).orElse("-"),
+                        run.overrun().map(o -> o.toMillis() + "ms").orElse("-"),
+                        run.error().map(e -> "  error: " + e.lines().findFirst().orElse("")).orElse(""));
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.mailrun.app.cli;
+
+import dev.mailrun.app.AppContext;
+import dev.mailrun.app.config.MailrunConfig;
+import dev.mailrun.mail.template.LoadResult;
+import dev.mailrun.mail.template.MergeFields;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.mail.template.TemplateProblem;
+import java.io.PrintWriter;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(name = "template", mixinStandardHelpOptions = true, description = "Message templates.",
+        subcommands = {TemplateCommand.Check.class})
+final class TemplateCommand implements Runnable {
+
+    @ParentCommand
+    MailrunCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = {"Compile a template and report every problem as file:line:column: message.",
+                    "Exit 0 when it is usable, 1 when it has problems."})
+    static final class Check implements java.util.concurrent.Callable<Integer> {
+        @ParentCommand
+        TemplateCommand template;
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(paramLabel = "NAME", description = "Template folder name under templates.dir.")
+        String name;
+
+        @Option(names = "--fields", split = ",", paramLabel = "COLUMN",
+                description = "Imported columns the recipients will have (besides email and name).")
+        List<String> fields = List.of();
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (AppContext ctx = template.root.context()) {
+                MailrunConfig config = ctx.config();
+                TemplateLoader loader = new TemplateLoader(config.templatesDir());
+                Set<String> available = MergeFields.available(new LinkedHashSet<>(fields));
+                List<TemplateProblem> problems = loader.check(name, available);
+                if (!problems.isEmpty()) {
+                    problems.forEach(p -> out.println(p.toString()));
+                    out.println(problems.size() + " problem(s) in template " + name);
+                    return Cli.RUNTIME_FAILURE;
+                }
+                LoadResult loaded = loader.load(name);
+                Set<String> required = ((LoadResult.Loaded) loaded).template().requiredFields();
+                out.println("template " + name + ": OK; fields used without a default: "
+                        + (required.isEmpty() ? "(none)" : String.join(", ", required)));
+                return Cli.OK;
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.mailrun.app.config;
+
+import dev.mailrun.mail.Secret;
+import java.net.URI;
+import java.util.Optional;
+
+/**
+ * Unsubscribe links and the endpoint that serves them. The secret signs tokens; without it
+ * mailrun cannot send (every bulk message must carry a working unsubscribe link).
+ */
+public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUrl, Optional<String> mailto,
+                                Optional<Integer> httpPort) {
+
+    public static final int MIN_SECRET_LENGTH = 32;
+
+    public UnsubscribeConfig {
+        secret.ifPresent(s -> {
+            if (s.reveal().length() < MIN_SECRET_LENGTH) {
+                throw ConfigException.invalid("unsubscribe.secret", "must be at least " + MIN_SECRET_LENGTH
+                        + " characters (secret value not shown)");
+            }
+        });
+        baseUrl.ifPresent(u -> {
+            URI uri;
+            try {
+                uri = URI.create(u);
+            } catch (IllegalArgumentException e) {
+                throw ConfigException.invalid("unsubscribe.base-url", "is not a URL: '" + u + "'");
+            }
+            boolean local = "http".equals(uri.getScheme()) && ("localhost".equals(uri.getHost()) || "127.0.0.1".equals(uri.getHost()));
+            if (!"https".equals(uri.getScheme()) && !local) {
+                throw ConfigException.invalid("unsubscribe.base-url", "must be an https URL (one-click unsubscribe requires it), got '" + u + "'");
+            }
+        });
+        mailto.ifPresent(m -> {
+            if (!m.matches("[^@\\s<>]+@[^@\\s<>]+")) {
+                throw ConfigException.invalid("unsubscribe.mailto", "must be an address like unsubscribe@example.com, got '" + m + "'");
+            }
+        });
+    }
+
+    /** What sending needs; fails with a config error naming the missing key. */
+    public Secret requireSecret() {
+        return secret.orElseThrow(() -> ConfigException.invalid("unsubscribe.secret",
+                "must be set to send (at least " + MIN_SECRET_LENGTH + " random characters, e.g. openssl rand -base64 33)"));
+    }
+
+    public String requireBaseUrl() {
+        return baseUrl.orElseThrow(() -> ConfigException.invalid("unsubscribe.base-url",
+                "must be set to send (the public https URL of the unsubscribe endpoint)"));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.mailrun.campaign;
+
+import dev.mailrun.scheduler.TaskRun;
+import dev.mailrun.scheduler.TaskStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/** Builds {@link CampaignReport}s from the recipient table and the campaign task's run history. */
+public final class CampaignReports {
+
+    private static final int RUNS_SHOWN = 10;
+    private static final int RUNS_FOR_RATE = 200;
+
+    private final DataSource dataSource;
+    private final TaskStore tasks;
+    private final Clock clock;
+    private final double relayRate;
+    private final CampaignStore campaigns = new CampaignStore();
+    private final RecipientQueue queue = new RecipientQueue(new SuppressionStore());
+
+    public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, double relayRate) {
+        this.dataSource = dataSource;
+        this.tasks = tasks;
+        this.clock = clock;
+        this.relayRate = relayRate;
+    }
+
+    public CampaignReport report(long campaignId) throws SQLException {
+        Campaign campaign;
+        Map<RecipientStatus, Long> counts;
+        try (Connection c = dataSource.getConnection()) {
+            campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
+            counts = queue.counts(c, campaignId);
+        }
+        List<TaskRun> history = tasks.recentRuns(CampaignSendHandler.taskName(campaignId), RUNS_FOR_RATE);
+        List<CampaignReport.RunLine> runs = new ArrayList<>();
+        double busySeconds = 0;
+        long itemsTotal = 0;
+        Optional<Double> current = Optional.empty();
+        for (TaskRun r : history) {
+            if (runs.size() < RUNS_SHOWN) {
+                runs.add(new CampaignReport.RunLine(r.startedAt(), r.finishedAt(), r.outcome().dbValue(), r.items().orElse(0L),
+                        r.duration(), r.utilisation(), r.overrun(), r.error()));
+            }
+            long items = r.items().orElse(0L);
+            Optional<Duration> d = r.duration();
+            if (items > 0 && d.isPresent() && !d.get().isZero()) {
+                double seconds = d.get().toMillis() / 1000.0;
+                if (current.isEmpty()) {
+                    current = Optional.of(items / seconds);
+                }
+                busySeconds += seconds;
+                itemsTotal += items;
+            }
+        }
+        Optional<Double> average = busySeconds > 0 ? Optional.of(itemsTotal / busySeconds) : Optional.empty();
+        double configured = campaign.rateCap().map(cap -> relayRate > 0 ? Math.min(cap, relayRate) : cap).orElse(relayRate);
+        long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY);
+        Optional<Duration> eta = configured > 0 && remaining > 0
+                ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
+        return new CampaignReport(campaign, counts, configured, current, average, eta, runs, clock.instant());
+    }
+}
