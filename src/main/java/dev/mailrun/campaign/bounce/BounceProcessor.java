@@ -1,0 +1,107 @@
+package dev.mailrun.campaign.bounce;
+
+import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.bounce.BounceKind;
+import dev.mailrun.mail.bounce.BounceMailbox;
+import dev.mailrun.mail.bounce.BounceParser;
+import dev.mailrun.mail.bounce.BounceReport;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of bounce processing: read unprocessed messages from the bounce mailbox, parse each,
+ * apply its reports in one transaction, then let the mailbox mark it processed; finally check the
+ * bounce rate of every campaign that got new hard bounces.
+ *
+ * <p>Crash safety: a message is marked processed only after its transaction committed, and applying
+ * a message twice changes nothing (see {@link BounceApplier}), so a crash at any point loses no
+ * bounce and double-counts none. A database failure stops the run with the message unmarked.
+ *
+ * <p>Messages with nothing recognisable in them are logged at WARN and marked processed but left
+ * unread, so they are not parsed again every run and a person looking at the mailbox sees them.
+ */
+public final class BounceProcessor {
+
+    private static final Logger log = LoggerFactory.getLogger(BounceProcessor.class);
+
+    private final BounceMailbox mailbox;
+    private final BounceParser parser;
+    private final BounceApplier applier;
+    private final BounceRateBreaker breaker;
+    private final DataSource dataSource;
+    private final Clock clock;
+
+    public BounceProcessor(BounceMailbox mailbox, BounceParser parser, BounceApplier applier, BounceRateBreaker breaker,
+                           DataSource dataSource, Clock clock) {
+        this.mailbox = mailbox;
+        this.parser = parser;
+        this.applier = applier;
+        this.breaker = breaker;
+        this.dataSource = dataSource;
+        this.clock = clock;
+    }
+
+    /** Processes up to {@code limit} messages. */
+    public BounceSummary process(int limit) throws MessagingException, SQLException {
+        Map<BounceApplier.Effect, Integer> counts = new EnumMap<>(BounceApplier.Effect.class);
+        Set<Long> hardBounced = new TreeSet<>();
+        BounceMailbox.Run run = mailbox.readUnprocessed(limit, message -> {
+            List<BounceReport> reports = parser.parse(message);
+            List<BounceApplier.Applied> applied = Transactions.inTransaction(dataSource,
+                    c -> applier.apply(c, reports, clock.instant()));
+            for (int i = 0; i < applied.size(); i++) {
+                BounceApplier.Applied a = applied.get(i);
+                counts.merge(a.effect(), 1, Integer::sum);
+                a.hardBouncedCampaign().ifPresent(hardBounced::add);
+                logReport(message, reports.get(i), a.effect());
+            }
+            boolean recognised = reports.stream().anyMatch(r -> r.kind() != BounceKind.UNRECOGNISED);
+            return recognised ? BounceMailbox.Disposition.DONE : BounceMailbox.Disposition.FOR_REVIEW;
+        });
+        List<Long> paused = new ArrayList<>();
+        for (long campaignId : hardBounced) {
+            if (breaker.pauseIfTooHigh(campaignId).isPresent()) {
+                paused.add(campaignId);
+            }
+        }
+        return new BounceSummary(run.read(), count(counts, BounceApplier.Effect.HARD), count(counts, BounceApplier.Effect.SOFT),
+                count(counts, BounceApplier.Effect.COMPLAINT), count(counts, BounceApplier.Effect.UNRECOGNISED),
+                count(counts, BounceApplier.Effect.UNMATCHED), count(counts, BounceApplier.Effect.DUPLICATE), paused);
+    }
+
+    private static int count(Map<BounceApplier.Effect, Integer> counts, BounceApplier.Effect effect) {
+        return counts.getOrDefault(effect, 0);
+    }
+
+    private static void logReport(MimeMessage message, BounceReport report, BounceApplier.Effect effect) {
+        switch (effect) {
+            case UNRECOGNISED -> log.warn("bounce mailbox: left for review: {} (subject '{}', from {}, id {})",
+                    report.diagnostic(), header(message, "Subject"), header(message, "From"), header(message, "Message-ID"));
+            case UNMATCHED -> log.info("bounce mailbox: {} for {} traces to no send of ours (id {}, original {})",
+                    report.kind(), report.recipient().orElse("?"), header(message, "Message-ID"),
+                    report.originalMessageId().orElse("?"));
+            default -> log.debug("bounce mailbox: {} {} {} -> {}", report.kind(), report.recipient().orElse("?"),
+                    report.status(), effect);
+        }
+    }
+
+    private static String header(MimeMessage message, String name) {
+        try {
+            return Optional.ofNullable(message.getHeader(name, ", ")).orElse("-");
+        } catch (MessagingException e) {
+            return "-";
+        }
+    }
+}

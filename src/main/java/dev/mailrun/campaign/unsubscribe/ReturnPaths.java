@@ -1,0 +1,83 @@
+package dev.mailrun.campaign.unsubscribe;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Per-recipient envelope senders ({@code bounces+<token>@<domain>}, "VERP"): a bounce sent to that
+ * address names the campaign and recipient it belongs to, whatever the bounce's format.
+ *
+ * <p>The token is lower-case base32 of {@code version(1) · campaign(varint) · recipient(varint) ·
+ * HMAC-SHA256(purpose "return-path/1", the preceding bytes)[0..10)}: at most 47 characters for the
+ * largest ids, so the local part stays within the 64 octets RFC 5321 allows. Base32 survives relays
+ * that change the case of the local part. 80 bits of signature stop anyone from suppressing
+ * addresses by mailing forged bounces to the bounce mailbox.
+ */
+public final class ReturnPaths {
+
+    public static final String LOCAL_PREFIX = "bounces";
+    public static final int MAX_LOCAL_PART_OCTETS = 64;
+
+    static final String PURPOSE = "return-path/1";
+    private static final byte VERSION = 1;
+    private static final int SIGNATURE_BYTES = 10;
+
+    private final SigningKey key;
+
+    public ReturnPaths(SigningKey key) {
+        this.key = key;
+    }
+
+    public String token(long campaignId, long recipientId) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(VERSION);
+        Varints.write(out, campaignId);
+        Varints.write(out, recipientId);
+        byte[] payload = out.toByteArray();
+        out.writeBytes(key.sign(PURPOSE, payload, SIGNATURE_BYTES));
+        return Base32.encode(out.toByteArray());
+    }
+
+    /** The envelope sender (MAIL FROM) for one recipient's message. */
+    public String address(String domain, long campaignId, long recipientId) {
+        String local = LOCAL_PREFIX + "+" + token(campaignId, recipientId);
+        // Cannot happen with 63-bit ids (at most 55 octets); checked so a format change cannot slip past.
+        if (local.length() > MAX_LOCAL_PART_OCTETS) {
+            throw new IllegalStateException("return-path local part exceeds 64 octets: " + local.length());
+        }
+        return local + "@" + domain;
+    }
+
+    public Optional<ReturnPathTarget> verify(String token) {
+        if (token == null || token.length() < 8 || token.length() > MAX_LOCAL_PART_OCTETS) {
+            return Optional.empty();
+        }
+        Optional<byte[]> decoded = Base32.decode(token);
+        if (decoded.isEmpty()) {
+            return Optional.empty();
+        }
+        byte[] raw = decoded.get();
+        // Unused trailing bits would let two spellings decode alike; accept only the one we issue.
+        if (!Base32.encode(raw).equalsIgnoreCase(token)) {
+            return Optional.empty();
+        }
+        if (raw.length < 1 + 2 + SIGNATURE_BYTES || raw[0] != VERSION) {
+            return Optional.empty();
+        }
+        byte[] payload = Arrays.copyOfRange(raw, 0, raw.length - SIGNATURE_BYTES);
+        byte[] signature = Arrays.copyOfRange(raw, raw.length - SIGNATURE_BYTES, raw.length);
+        if (!key.verify(PURPOSE, payload, signature)) {
+            return Optional.empty();
+        }
+        ByteBuffer in = ByteBuffer.wrap(payload, 1, payload.length - 1);
+        OptionalLong campaign = Varints.read(in);
+        OptionalLong recipient = Varints.read(in);
+        if (campaign.isEmpty() || recipient.isEmpty() || in.hasRemaining()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ReturnPathTarget(campaign.getAsLong(), recipient.getAsLong()));
+    }
+}

@@ -1,0 +1,60 @@
+package dev.mailrun.campaign.unsubscribe;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The configured {@code unsubscribe.secret}, used to sign unsubscribe and return-path tokens.
+ *
+ * <p>Every signature covers a purpose label as well as the payload, so a token made for one use
+ * (a return path) can never be replayed as another (an unsubscribe link).
+ */
+public final class SigningKey {
+
+    public static final int MIN_LENGTH = 32;
+
+    private final SecretKeySpec key;
+
+    private SigningKey(byte[] secret) {
+        this.key = new SecretKeySpec(secret, "HmacSHA256");
+    }
+
+    /** Fails fast on a short secret; the message never contains the secret itself. */
+    public static SigningKey of(String secret) {
+        if (secret == null || secret.isBlank()) {
+            throw new IllegalArgumentException("unsubscribe.secret is not set: give at least " + MIN_LENGTH + " random characters");
+        }
+        if (secret.length() < MIN_LENGTH) {
+            throw new IllegalArgumentException("unsubscribe.secret is too short: " + secret.length()
+                    + " characters, at least " + MIN_LENGTH + " are required");
+        }
+        return new SigningKey(secret.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** HMAC-SHA256 over purpose and payload, cut to {@code length} bytes. */
+    byte[] sign(String purpose, byte[] payload, int length) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            mac.update(purpose.getBytes(StandardCharsets.US_ASCII));
+            mac.update((byte) 0);
+            return Arrays.copyOf(mac.doFinal(payload), length);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+        }
+    }
+
+    /** Constant-time check, so response timing says nothing about how much of a forgery was right. */
+    boolean verify(String purpose, byte[] payload, byte[] signature) {
+        return MessageDigest.isEqual(sign(purpose, payload, signature.length), signature);
+    }
+
+    @Override
+    public String toString() {
+        return "SigningKey[hidden]";
+    }
+}
