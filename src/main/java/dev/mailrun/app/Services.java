@@ -1,6 +1,24 @@
 package dev.mailrun.app;
 
+import dev.mailrun.app.config.BounceConfig;
+import dev.mailrun.app.config.ImportConfig;
 import dev.mailrun.app.config.MailrunConfig;
+import dev.mailrun.campaign.RejectReason;
+import dev.mailrun.campaign.bounce.BounceApplier;
+import dev.mailrun.campaign.bounce.BounceProcessor;
+import dev.mailrun.campaign.bounce.BounceRateBreaker;
+import dev.mailrun.campaign.bounce.BounceTaskHandler;
+import dev.mailrun.campaign.hygiene.AddressHygiene;
+import dev.mailrun.campaign.unsubscribe.ReturnPaths;
+import dev.mailrun.campaign.unsubscribe.SigningKey;
+import dev.mailrun.mail.bounce.BounceMailbox;
+import dev.mailrun.mail.bounce.BounceParser;
+import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.scheduler.NewTask;
+import dev.mailrun.scheduler.TaskHandler;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
 import dev.mailrun.campaign.AddressFilter;
 import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.CampaignSendHandler;
@@ -66,8 +84,18 @@ public final class Services {
     }
 
     public RecipientImporter importer() {
-        return new RecipientImporter(dataSource(), new SuppressionStore(), AddressFilter.none(), clock(),
+        return new RecipientImporter(dataSource(), new SuppressionStore(), addressFilter(), clock(),
                 RecipientImporter.DEFAULT_BATCH);
+    }
+
+    private AddressFilter addressFilter() {
+        ImportConfig c = config.imports();
+        if (!c.rejectDisposable() && !c.rejectRole()) {
+            return AddressFilter.none();
+        }
+        AddressHygiene hygiene = AddressHygiene.withBundledLists(c.rejectDisposable(), c.rejectRole(), c.disposableList());
+        return address -> hygiene.rejectReason(address).map(reason -> new AddressFilter.Rejection(
+                AddressHygiene.DISPOSABLE.equals(reason) ? RejectReason.DISPOSABLE_DOMAIN : RejectReason.ROLE_ADDRESS, reason));
     }
 
     /** The Message-ID signing key is derived from the unsubscribe secret, so one secret covers both. */
@@ -77,12 +105,31 @@ public final class Services {
 
     public CampaignSendHandler sendHandler() {
         return new CampaignSendHandler(new CampaignSendHandler.Dependencies(dataSource(), templates(), config.smtp(),
-                messageIdKey(), links.apply(this), config.send(), SecureRandom::new));
+                messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new)));
     }
 
-    public Scheduler scheduler() {
+    /**
+     * The scheduler with every handler; when a bounce mailbox is configured its task is created
+     * (or its interval updated) here, so starting a worker is all it takes.
+     */
+    public Scheduler scheduler() throws SQLException {
         SchedulerConfig sc = SchedulerConfig.defaults()
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()));
-        return new Scheduler(dataSource(), HandlerRegistry.of(List.of(sendHandler())), sc, clock());
+        List<TaskHandler> handlers = new ArrayList<>(List.of(sendHandler()));
+        if (config.bounce().mailbox().isPresent()) {
+            handlers.add(new BounceTaskHandler(this::bounceProcessor));
+            Instant now = clock().instant();
+            tasks().upsert(NewTask.of(BounceTaskHandler.TASK, BounceTaskHandler.NAME, config.bounce().interval(), now)
+                    .withDescription("Read the bounce mailbox " + config.bounce().mailbox().get().user()));
+        }
+        return new Scheduler(dataSource(), HandlerRegistry.of(handlers), sc, clock());
+    }
+
+    private BounceProcessor bounceProcessor() {
+        BounceConfig b = config.bounce();
+        ReturnPaths returnPaths = new ReturnPaths(SigningKey.of(config.unsubscribe().requireSecret().reveal()));
+        return new BounceProcessor(new BounceMailbox(b.mailbox().orElseThrow()), new BounceParser(),
+                new BounceApplier(returnPaths, new SuppressionStore(), b.settings()),
+                new BounceRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock());
     }
 }

@@ -2,6 +2,7 @@ package dev.mailrun.campaign;
 
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SendRateLimiter;
@@ -67,7 +68,15 @@ public final class CampaignSendHandler implements TaskHandler {
 
     /** What the handler needs from the outside world; built once by the application. */
     public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
-                               UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random) {}
+                               UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                               Optional<DkimSigner> dkim) {
+
+        /** Without DKIM signing. */
+        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random) {
+            this(dataSource, templates, smtp, messageIdKey, links, settings, random, Optional.empty());
+        }
+    }
 
     private final Dependencies deps;
     private final CampaignStore campaigns = new CampaignStore();
@@ -149,7 +158,7 @@ public final class CampaignSendHandler implements TaskHandler {
             this.ctx = ctx;
             this.campaign = campaign;
             this.messages = new MessageFactory(campaign, template, new MessageComposer(ctx.clock()),
-                    new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), deps.messageIdKey()), deps.links());
+                    new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), deps.messageIdKey()), deps.links(), deps.dkim());
             Progress progress = ctx.metadata().get(ResultWriter.PROGRESS_KEY, Progress.class).orElse(Progress.start(campaign.id()));
             SendSettings s = deps.settings();
             this.writer = new ResultWriter(deps.dataSource(), queue, suppressions, campaigns,

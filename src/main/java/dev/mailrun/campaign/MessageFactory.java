@@ -3,6 +3,7 @@ package dev.mailrun.campaign;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.mail.RejectedMessageException;
+import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.Mailbox;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageFields;
@@ -35,9 +36,11 @@ public final class MessageFactory {
     private final Mailbox from;
     private final Optional<Mailbox> replyTo;
     private final String listId;
+    private final Optional<DkimSigner> dkim;
 
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
-                          UnsubscribeLinks links) {
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim) {
+        this.dkim = dkim;
         this.campaign = campaign;
         this.template = template;
         this.composer = composer;
@@ -85,7 +88,15 @@ public final class MessageFactory {
         }
         MessageFields fields = new MessageFields(from, replyTo, new Mailbox(r.email(), r.name() == null ? "" : r.name()),
                 messageId(r.id()), listId, campaign.name(), unsubscribeUrl, links.mailto(campaign.id(), r.id(), r.email()));
-        return composer.compose(session, fields, content);
+        MimeMessage message = composer.compose(session, fields, content);
+        if (dkim.isEmpty()) {
+            return message;
+        }
+        try {
+            return dkim.get().sign(message);
+        } catch (jakarta.mail.MessagingException e) {
+            throw new IllegalStateException("DKIM signing failed: " + e.getMessage(), e);
+        }
     }
 
     private static Map<String, String> columns(ClaimedRecipient r) throws RejectedMessageException {

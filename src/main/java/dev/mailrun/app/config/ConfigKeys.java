@@ -44,7 +44,29 @@ public final class ConfigKeys {
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
         key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint, e.g. https://mail.example.com/u.");
         key("unsubscribe.mailto", "", "Address for mailto: unsubscribe; empty: unsubscribe@<sender domain>.");
-        key("http.port", "", "Port of the unsubscribe endpoint started by worker; empty: not started.");
+        key("http.port", "", "Port of the unsubscribe endpoint started by worker (and serve); empty: worker starts none.");
+        key("http.bind", "127.0.0.1", "Address the unsubscribe endpoint listens on; put an https proxy in front of it.");
+        // bounces
+        key("bounce.imap.host", "", "IMAP server of the bounce mailbox; empty: no bounce processing.");
+        key("bounce.imap.port", "993", "IMAP port.");
+        key("bounce.imap.tls", "true", "true: IMAP over TLS (imaps); false: plain IMAP (local servers only).");
+        key("bounce.imap.user", "", "IMAP user.");
+        secret("bounce.imap.password", "", "IMAP password.");
+        key("bounce.imap.folder", "INBOX", "Folder where bounces arrive.");
+        key("bounce.imap.processed-folder", "", "Move processed messages here; empty: flag them in place.");
+        key("bounce.interval", "5m", "How often the bounce task reads the mailbox.");
+        key("bounce.return-path-domain", "", "Domain for signed return paths (bounces+TOKEN@domain); empty: use the From address.");
+        key("bounce.soft-limit", "3", "Suppress an address after this many soft bounces.");
+        key("bounce.pause-rate", "0.05", "Pause a campaign whose hard-bounce rate exceeds this…");
+        key("bounce.min-sample", "100", "…once it has at least this many sends.");
+        // DKIM
+        key("dkim.domain", "", "Signing domain (d=); empty: no DKIM signing.");
+        key("dkim.selector", "", "Selector (s=); the public key lives at <selector>._domainkey.<domain>.");
+        key("dkim.private-key-file", "", "RSA private key, PKCS#8 PEM or DER.");
+        // import hygiene
+        key("import.reject-disposable", "false", "Reject addresses at known disposable-mail domains.");
+        key("import.reject-role", "false", "Reject role addresses (postmaster@, abuse@, noreply@ …).");
+        key("import.disposable-list", "", "Extra disposable domains file, one per line, added to the bundled list.");
         // logging
         key("log.format", "text", "text | json (one JSON object per line).");
         key("log.level", "info", "trace | debug | info | warn | error.");

@@ -1,7 +1,10 @@
 package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.bounce.MailboxSettings;
+import dev.mailrun.mail.dkim.DkimSettings;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import java.nio.file.Path;
@@ -11,7 +14,8 @@ import java.util.function.Supplier;
 
 /** The whole validated configuration, built once at start. */
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                            UnsubscribeConfig unsubscribe, LogConfig log) {
+                            UnsubscribeConfig unsubscribe, String httpBind, BounceConfig bounce,
+                            Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log) {
 
     static MailrunConfig from(RawConfig raw) {
         DbConfig db = new DbConfig(
@@ -42,7 +46,36 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         LogConfig log = new LogConfig(
                 raw.choice("log.format", LogConfig.Format.class),
                 raw.choice("log.level", LogConfig.Level.class));
-        return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe, log);
+        return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
+                raw.string("http.bind"), bounce(raw), dkim(raw), imports(raw), log);
+    }
+
+    private static BounceConfig bounce(RawConfig raw) {
+        Optional<MailboxSettings> mailbox = raw.optional("bounce.imap.host").map(host -> validated(() -> new MailboxSettings(
+                host, raw.integer("bounce.imap.port", 1, 65535), raw.bool("bounce.imap.tls"),
+                raw.required("bounce.imap.user"), raw.string("bounce.imap.password"), raw.string("bounce.imap.folder"),
+                raw.optional("bounce.imap.processed-folder"))));
+        BounceSettings settings = validated(() -> new BounceSettings(raw.integer("bounce.soft-limit", 1, 1000),
+                raw.decimal("bounce.pause-rate", 0.0001, 1), raw.integer("bounce.min-sample", 1, 10_000_000)));
+        return new BounceConfig(mailbox, raw.duration("bounce.interval", Duration.ofSeconds(10)),
+                raw.optional("bounce.return-path-domain"), settings);
+    }
+
+    private static Optional<DkimSettings> dkim(RawConfig raw) {
+        Optional<String> domain = raw.optional("dkim.domain");
+        if (domain.isEmpty()) {
+            if (raw.optional("dkim.selector").isPresent() || raw.optional("dkim.private-key-file").isPresent()) {
+                throw ConfigException.invalid("dkim.domain", "must be set when dkim.selector or dkim.private-key-file is");
+            }
+            return Optional.empty();
+        }
+        return Optional.of(validated(() -> new DkimSettings(domain.get(), raw.required("dkim.selector"),
+                Path.of(raw.required("dkim.private-key-file")))));
+    }
+
+    private static ImportConfig imports(RawConfig raw) {
+        return new ImportConfig(raw.bool("import.reject-disposable"), raw.bool("import.reject-role"),
+                raw.optional("import.disposable-list").map(Path::of));
     }
 
     private static SmtpSettings smtp(RawConfig raw) {
@@ -75,6 +108,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     @Override
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
-                + templatesDir + ", unsubscribe=" + unsubscribe + ", log=" + log + "]";
+                + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", bounce=" + bounce + ", dkim=" + dkim
+                + ", imports=" + imports + ", log=" + log + "]";
     }
 }

@@ -69,6 +69,15 @@ public final class RawConfig {
         }
     }
 
+    public boolean bool(String key) {
+        String v = string(key).toLowerCase(java.util.Locale.ROOT);
+        return switch (v) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw ConfigException.invalid(key, "must be true or false, got " + shown(key, v));
+        };
+    }
+
     /** Accepts 250ms, 30s, 5m, 2h, 1d or ISO-8601 (PT5M). */
     public Duration duration(String key, Duration min) {
         String v = string(key);

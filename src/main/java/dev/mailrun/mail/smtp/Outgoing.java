@@ -15,8 +15,8 @@ public interface Outgoing {
     long key();
 
     /**
-     * Builds the message, usually with a template and the message composer. To set an envelope
-     * sender the message must be an {@code SMTPMessage}, as the composer's messages are.
+     * Builds the message, usually with a template and the message composer. Any MimeMessage works,
+     * including a DKIM-signed copy: the envelope sender travels with the connection, not the message.
      *
      * @param session a session that performs no DNS lookups; use it for the message
      * @throws RejectedMessageException when this recipient's data cannot make a valid message

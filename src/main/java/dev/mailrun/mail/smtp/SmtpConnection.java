@@ -18,6 +18,7 @@ final class SmtpConnection implements AutoCloseable {
     private Transport transport;
     private ConnectionTimeouts timeouts;
     private int opened;
+    private Session session;
 
     SmtpConnection(SmtpSettings settings) {
         this.settings = settings;
@@ -30,17 +31,33 @@ final class SmtpConnection implements AutoCloseable {
         }
         close();
         ConnectionTimeouts bounded = ConnectionTimeouts.within(settings, remaining);
-        Transport fresh = Session.getInstance(properties(settings, bounded)).getTransport("smtp");
+        Session fresh0 = Session.getInstance(properties(settings, bounded));
+        Transport fresh = fresh0.getTransport("smtp");
         fresh.connect(settings.host(), settings.port(), settings.username().orElse(null),
                 settings.password().map(secret -> secret.reveal()).orElse(null));
         transport = fresh;
+        session = fresh0;
         timeouts = bounded;
         opened++;
     }
 
     void send(MimeMessage message) throws MessagingException {
+        send(message, java.util.Optional.empty());
+    }
+
+    /**
+     * Sends with an envelope sender (MAIL FROM). The transport reads {@code mail.smtp.from} from its
+     * own session for each message, and each connection has a session of its own used by one
+     * thread at a time, so this works for any MimeMessage (a DKIM-signed copy is not an SMTPMessage).
+     */
+    void send(MimeMessage message, java.util.Optional<String> envelopeFrom) throws MessagingException {
         if (transport == null) {
             throw new MessagingException("Not connected");
+        }
+        if (envelopeFrom.isPresent()) {
+            session.getProperties().setProperty("mail.smtp.from", envelopeFrom.get());
+        } else {
+            session.getProperties().remove("mail.smtp.from");
         }
         transport.sendMessage(message, message.getAllRecipients());
     }

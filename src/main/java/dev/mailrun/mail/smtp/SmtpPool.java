@@ -179,7 +179,7 @@ public final class SmtpPool implements AutoCloseable {
                 return new Outcome(failure.toResult(key), failure.kind() != Failure.Kind.FATAL);
             }
             try {
-                connection.send(message);
+                connection.send(message, item.envelopeFrom());
                 return Outcome.of(new SendResult.Sent(key, messageId(message), clock.instant()));
             } catch (MessagingException e) {
                 Failure failure = FailureClassifier.classify(e);
@@ -213,10 +213,9 @@ public final class SmtpPool implements AutoCloseable {
         } catch (AddressException e) {
             return Optional.of("envelope sender: '" + sender + "' is not a valid address (" + e.getMessage() + ")");
         }
-        if (!(message instanceof SMTPMessage smtpMessage)) {
-            throw new IllegalStateException("an envelope sender needs an SMTPMessage, got " + message.getClass().getName());
+        if (message instanceof SMTPMessage smtpMessage) {
+            smtpMessage.setEnvelopeFrom(sender);
         }
-        smtpMessage.setEnvelopeFrom(sender);
         return Optional.empty();
     }
 

@@ -1,0 +1,51 @@
+package dev.mailrun.app.cli;
+
+import dev.mailrun.app.Services;
+import dev.mailrun.campaign.CampaignException;
+import dev.mailrun.campaign.EmailAddress;
+import dev.mailrun.campaign.TestSend;
+import dev.mailrun.mail.smtp.SendResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "send-test", mixinStandardHelpOptions = true,
+        description = {"Render one message of a campaign and send it to one address, now, through the configured relay.",
+                "The campaign and its recipients are not changed."})
+final class SendTestCommand extends ContextCommand {
+
+    @Option(names = "--campaign", required = true, paramLabel = "ID") long campaign;
+    @Option(names = "--to", required = true, paramLabel = "ADDR") String to;
+    @Option(names = "--name", paramLabel = "NAME", description = "Recipient name for the merge.") String name = "";
+    @Option(names = "--field", paramLabel = "KEY=VALUE", description = "A merge field; repeatable.")
+    List<String> fields = List.of();
+
+    @Override
+    int run(Services s) throws Exception {
+        if (EmailAddress.check(to) instanceof EmailAddress.Invalid invalid) {
+            throw new UsageException("--to " + to + ": " + invalid.reason());
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String f : fields) {
+            int eq = f.indexOf('=');
+            if (eq <= 0) {
+                throw new UsageException("--field must be KEY=VALUE, got '" + f + "'");
+            }
+            values.put(f.substring(0, eq), f.substring(eq + 1));
+        }
+        SendResult result;
+        try {
+            result = new TestSend(s.sendHandler().dependencies(), s.clock()).send(s.campaigns().get(campaign), to, name, values);
+        } catch (CampaignException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (result instanceof SendResult.Sent sent) {
+            out().println("sent to " + to + " with Message-ID " + sent.messageId());
+            return Cli.OK;
+        }
+        err().println("mailrun: not sent: " + result);
+        return Cli.RUNTIME_FAILURE;
+    }
+}

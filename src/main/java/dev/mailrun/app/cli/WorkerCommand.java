@@ -1,0 +1,53 @@
+package dev.mailrun.app.cli;
+
+import dev.mailrun.app.Services;
+import dev.mailrun.app.UnsubscribeEndpoint;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.scheduler.Sleeper;
+import dev.mailrun.scheduler.Worker;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+
+@Command(name = "worker", mixinStandardHelpOptions = true,
+        description = {"Fire a tick every tick.interval, aligned to the clock, until SIGTERM or SIGINT.",
+                "On a signal the running task checkpoints and stops within tick.shutdown-grace.",
+                "With http.port set it also serves the unsubscribe endpoint."})
+final class WorkerCommand extends ContextCommand {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerCommand.class);
+
+    @Override
+    int run(Services s) throws Exception {
+        Duration grace = s.config().tick().shutdownGrace();
+        CountDownLatch finished = new CountDownLatch(1);
+        try (Scheduler scheduler = s.scheduler();
+             UnsubscribeEndpoint endpoint = s.config().unsubscribe().httpPort().isPresent()
+                     ? UnsubscribeEndpoint.start(s) : UnsubscribeEndpoint.none()) {
+            Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()));
+            Thread hook = new Thread(() -> {
+                log.info("Stopping: the running task checkpoints and releases its lease (at most {})", grace);
+                worker.shutdown(grace);
+                try {
+                    // Let the main thread close the pool and the embedded database before the JVM exits.
+                    finished.await(grace.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "mailrun-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            log.info("Worker started: tick every {}{}", s.config().tick().interval(),
+                    endpoint.port().map(p -> ", unsubscribe endpoint on port " + p).orElse(""));
+            worker.run();
+            log.info("Worker stopped");
+            return Cli.OK;
+        } finally {
+            finished.countDown();
+        }
+    }
+
+}
