@@ -30,6 +30,18 @@ public final class AppContext implements AutoCloseable {
         return new AppContext(config, clock);
     }
 
+    /**
+     * The same database and clock with other settings (the demo's relay and tick). The copy shares
+     * this context's database and must not outlive it; closing the copy closes nothing.
+     */
+    public AppContext with(MailrunConfig other) {
+        AppContext copy = new AppContext(other, clock);
+        copy.parent = this;
+        return copy;
+    }
+
+    private AppContext parent;
+
     public MailrunConfig config() {
         return config;
     }
@@ -47,6 +59,9 @@ public final class AppContext implements AutoCloseable {
 
     /** The database without the schema check: only {@code db migrate} and {@code db status} use it. */
     public synchronized DataSource rawDataSource() {
+        if (parent != null) {
+            return parent.rawDataSource();
+        }
         if (database == null) {
             database = Database.open(config.db());
         }
@@ -54,6 +69,9 @@ public final class AppContext implements AutoCloseable {
     }
 
     public String describeDatabase() {
+        if (parent != null) {
+            return parent.describeDatabase();
+        }
         rawDataSource();
         return database.describe();
     }

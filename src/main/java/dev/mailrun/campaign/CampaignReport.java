@@ -15,7 +15,10 @@ import java.util.Optional;
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                              Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
-                             List<RunLine> runs, Instant at) {
+                             List<RunLine> runs, List<ErrorCount> topErrors, Instant at) {
+
+    /** How many recipients (failed or waiting for a retry) share one last error. */
+    public record ErrorCount(String status, int code, String error, long count) {}
 
     /** One run of the campaign's task, newest first. */
     public record RunLine(Instant startedAt, Optional<Instant> finishedAt, String outcome, long items,

@@ -35,9 +35,11 @@ public final class CampaignReports {
     public CampaignReport report(long campaignId) throws SQLException {
         Campaign campaign;
         Map<RecipientStatus, Long> counts;
+        List<CampaignReport.ErrorCount> errors;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = queue.counts(c, campaignId);
+            errors = queue.topErrors(c, campaignId, 5);
         }
         List<TaskRun> history = tasks.recentRuns(CampaignSendHandler.taskName(campaignId), RUNS_FOR_RATE);
         List<CampaignReport.RunLine> runs = new ArrayList<>();
@@ -65,6 +67,6 @@ public final class CampaignReports {
         long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY);
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
-        return new CampaignReport(campaign, counts, configured, current, average, eta, runs, clock.instant());
+        return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant());
     }
 }

@@ -88,6 +88,10 @@ public final class CampaignSendHandler implements TaskHandler {
         this.deps = deps;
     }
 
+    public Dependencies dependencies() {
+        return deps;
+    }
+
     public static String taskName(long campaignId) {
         return "campaign-" + campaignId;
     }
@@ -142,6 +146,11 @@ public final class CampaignSendHandler implements TaskHandler {
             return;
         }
         CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
+        if (!ctx.clock().instant().isBefore(ctx.deadline())) {
+            // Started after its window closed (a late tick): sending now would only overrun.
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
+            return;
+        }
         new Run(ctx, campaign, template).drain();
     }
 
@@ -210,6 +219,7 @@ public final class CampaignSendHandler implements TaskHandler {
             List<ClaimedRecipient> recipients = claim.get().recipients();
             claimed += recipients.size();
             writer.hold(recipients);
+            long attemptedBefore = writer.attempted();
             Instant sendDeadline = budget.deadline().minus(deps.settings().batchOverhead());
             pool.sendBatch(recipients.stream().map(messages::outgoing).toList(), sendDeadline,
                     () -> ctx.stopRequested() || writer.mustStop() || !budget.hasTimeForAnotherItem(),
@@ -221,7 +231,8 @@ public final class CampaignSendHandler implements TaskHandler {
                         }
                     });
             writer.flush();
-            return BatchResult.more(recipients.size());
+            // The timebox learns from what was tried, not from what was claimed and handed back.
+            return BatchResult.more((int) (writer.attempted() - attemptedBefore));
         }
 
         /**

@@ -111,7 +111,7 @@ public final class Campaigns {
         transition(id, EnumSet.of(CampaignStatus.PAUSED), target, null, "resumed");
         String task = CampaignSendHandler.taskName(id);
         tasks.setEnabled(task, true);
-        tasks.setNextRunAt(task, slotStart(later ? campaign.startAt().get() : now));
+        tasks.setNextRunAt(task, firstSlot(later ? campaign.startAt().get() : now));
         return target;
     }
 
@@ -137,7 +137,7 @@ public final class Campaigns {
         });
         if (n > 0 && campaign.taskId().isPresent() && campaign.status() != CampaignStatus.PAUSED) {
             tasks.setEnabled(CampaignSendHandler.taskName(id), true);
-            tasks.setNextRunAt(CampaignSendHandler.taskName(id), slotStart(now));
+            tasks.setNextRunAt(CampaignSendHandler.taskName(id), firstSlot(now));
         }
         return n;
     }
@@ -152,15 +152,16 @@ public final class Campaigns {
         }
     }
 
-    private void ensureTask(Campaign campaign, Instant firstRun) throws SQLException {
+    private void ensureTask(Campaign campaign, Instant at) throws SQLException {
         String name = CampaignSendHandler.taskName(campaign.id());
+        Instant firstRun = firstSlot(at);
         if (tasks.find(name).isPresent()) {
             tasks.setEnabled(name, true);
-            tasks.setNextRunAt(name, slotStart(firstRun));
+            tasks.setNextRunAt(name, firstRun);
             return;
         }
         Metadata metadata = Metadata.empty().put(CampaignSendHandler.CAMPAIGN_KEY, campaign.id());
-        long taskId = tasks.create(NewTask.of(name, CampaignSendHandler.NAME, tickInterval, slotStart(firstRun))
+        long taskId = tasks.create(NewTask.of(name, CampaignSendHandler.NAME, tickInterval, firstRun)
                 .withDescription("Send campaign " + campaign.id() + " (" + campaign.name() + ")")
                 .withMetadata(metadata)).id();
         Transactions.inTransaction(dataSource, c -> {
@@ -170,9 +171,16 @@ public final class Campaigns {
     }
 
     /**
-     * The start of the tick slot holding {@code at}: a run that begins mid-slot gets the rest of
-     * that slot as its window and still ends before the next tick.
+     * The slot a campaign's first run belongs to: the slot holding {@code at}, so a run that
+     * begins mid-slot gets the rest of that slot as its window and still ends before the next
+     * tick — unless less than a quarter of the slot is left, then the next slot.
      */
+    Instant firstSlot(Instant at) {
+        Instant slot = slotStart(at);
+        return at.isAfter(slot.plus(tickInterval.multipliedBy(3).dividedBy(4))) ? slot.plus(tickInterval) : slot;
+    }
+
+    /** The start of the tick slot holding {@code at}. */
     Instant slotStart(Instant at) {
         long interval = tickInterval.toMillis();
         long ms = at.toEpochMilli();

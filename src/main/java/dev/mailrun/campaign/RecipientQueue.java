@@ -253,6 +253,24 @@ public final class RecipientQueue {
         return counts;
     }
 
+    /** The most common last errors among failed and retrying recipients. */
+    public List<CampaignReport.ErrorCount> topErrors(Connection c, long campaignId, int limit) throws SQLException {
+        List<CampaignReport.ErrorCount> top = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT status, COALESCE(last_code, 0), COALESCE(last_error, ''), COUNT(*) n FROM recipient
+                WHERE campaign_id = ? AND status IN ('failed', 'retry')
+                GROUP BY status, last_code, last_error ORDER BY n DESC LIMIT ?""")) {
+            ps.setLong(1, campaignId);
+            ps.setInt(2, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    top.add(new CampaignReport.ErrorCount(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getLong(4)));
+                }
+            }
+        }
+        return top;
+    }
+
     /** Whether anything is left to send now or later (pending or retry). */
     public boolean hasWorkLeft(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""

@@ -49,6 +49,7 @@ final class ResultWriter {
     private Optional<String> fatal = Optional.empty();
     private Optional<String> pausedFor = Optional.empty();
     private boolean leaseLost;
+    private long attempted;
 
     ResultWriter(DataSource dataSource, RecipientQueue queue, SuppressionStore suppressions, CampaignStore campaigns,
                  RetryPolicy retry, RunContext run, Clock clock, SendSettings settings, Progress progress) {
@@ -106,6 +107,9 @@ final class ResultWriter {
         } else {
             pending.add(new Outcome.Released(r.id()));
             pReleased++;
+        }
+        if (!(result instanceof SendResult.Fatal || result instanceof SendResult.NotAttempted)) {
+            attempted++;
         }
         if (oldestPending == null) {
             oldestPending = now;
@@ -185,6 +189,11 @@ final class ResultWriter {
 
     synchronized void claimCommitted(int suppressed) {
         progress = progress.plus(0, 0, 0, 0, suppressed, 0, window.stored());
+    }
+
+    /** Messages this run actually tried to send (not those handed back untried). */
+    synchronized long attempted() {
+        return attempted;
     }
 
     synchronized Progress progress() {

@@ -13,7 +13,8 @@ import picocli.CommandLine.ScopeType;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Bulk email campaign worker: timeboxed, checkpointed sending driven by a task table.",
-        subcommands = {DbCommand.class, DemoCommand.class},
+        subcommands = {DbCommand.class, TemplateCommand.class, CampaignCommand.class, RecipientsCommand.class,
+                WorkerCommand.class, TickCommand.class, SendTestCommand.class, ServeCommand.class, DemoCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:usage or configuration error"})
 public final class MailrunCommand implements Runnable {

@@ -140,6 +140,14 @@ final class StatusCommand extends ContextCommand {
             }
             n.put("error", run.error().orElse(null));
         }
+        ArrayNode errors = root.putArray("top_errors");
+        for (CampaignReport.ErrorCount e : r.topErrors()) {
+            ObjectNode n = errors.addObject();
+            n.put("status", e.status());
+            n.put("code", e.code());
+            n.put("error", e.error());
+            n.put("count", e.count());
+        }
         root.put("generated_at", r.at().toString());
         return root;
     }
@@ -167,6 +175,12 @@ final class StatusCommand extends ContextCommand {
                 CampaignCommand.rate(r.averageRate()),
                 r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
                 r.eta().map(CampaignCommand::duration).orElse("-"));
+        if (!r.topErrors().isEmpty()) {
+            out.println("  most common errors:");
+            for (CampaignReport.ErrorCount e : r.topErrors()) {
+                out.printf("    %6d  %-6s %s%n", e.count(), e.status(), e.error());
+            }
+        }
         if (!r.runs().isEmpty()) {
             out.println("  last runs (newest first):");
             for (CampaignReport.RunLine run : r.runs()) {

@@ -162,7 +162,11 @@ public final class MessageComposer {
         checkUri("List-Unsubscribe", url);
         try {
             URI uri = new URI(url);
-            if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+            // Plain http only for a loopback endpoint (the demo, local tests); anything reachable from
+            // a mailbox provider must be https.
+            boolean loopbackHttp = "http".equalsIgnoreCase(uri.getScheme())
+                    && ("127.0.0.1".equals(uri.getHost()) || "localhost".equalsIgnoreCase(String.valueOf(uri.getHost())));
+            if (!("https".equalsIgnoreCase(uri.getScheme()) || loopbackHttp) || uri.getHost() == null) {
                 throw new RejectedMessageException("List-Unsubscribe: one-click unsubscribe needs an https URL with a host, got '" + url + "'");
             }
         } catch (URISyntaxException e) {

@@ -1,0 +1,54 @@
+package dev.mailrun.campaign;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.mail.message.MessageComposer;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.SendRateLimiter;
+import dev.mailrun.mail.smtp.SendResult;
+import dev.mailrun.mail.smtp.SmtpPool;
+import dev.mailrun.mail.template.LoadResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One rendered message of a campaign to one address, through the same template, composer and
+ * SMTP code as the sending task, without touching the campaign's recipients. Recipient id 0 marks
+ * it in the Message-ID and links.
+ */
+public final class TestSend {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(1);
+
+    private final CampaignSendHandler.Dependencies deps;
+    private final Clock clock;
+
+    public TestSend(CampaignSendHandler.Dependencies deps, Clock clock) {
+        this.deps = deps;
+        this.clock = clock;
+    }
+
+    public SendResult send(Campaign campaign, String to, String name, Map<String, String> fields) {
+        LoadResult loaded = deps.templates().load(campaign.template());
+        if (loaded instanceof LoadResult.Invalid invalid) {
+            throw new CampaignException("template " + campaign.template() + " does not compile: " + invalid.problems().get(0));
+        }
+        MessageFactory factory = new MessageFactory(campaign, ((LoadResult.Loaded) loaded).template(), new MessageComposer(clock),
+                new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), deps.messageIdKey()), deps.links(), deps.dkim());
+        String json;
+        try {
+            json = fields.isEmpty() ? null : new ObjectMapper().writeValueAsString(fields);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        ClaimedRecipient recipient = new ClaimedRecipient(0, EmailAddress.of(to).value(), name, json, 0);
+        AtomicReference<SendResult> result = new AtomicReference<>();
+        try (SmtpPool pool = new SmtpPool(deps.smtp(), SendRateLimiter.unlimited(), clock)) {
+            pool.sendBatch(List.of(factory.outgoing(recipient)), clock.instant().plus(TIMEOUT), () -> false, result::set);
+        }
+        return result.get();
+    }
+}
