@@ -76,17 +76,24 @@ public final class CompiledTemplate {
     public List<TemplateProblem> check(Set<String> availableFields) {
         List<TemplateProblem> problems = new ArrayList<>();
         for (String file : TemplateLoader.FILES) {
-            Set<String> reported = new LinkedHashSet<>();
-            for (FieldUse use : usesByFile.get(file)) {
-                if (!use.optional() && !availableFields.contains(use.name()) && reported.add(use.name())) {
-                    int column = Columns.ofName(sources.get(file), use.line(), use.name());
-                    problems.add(new TemplateProblem(name + "/" + file, use.line(), column,
-                            "unknown field '" + use.name() + "': recipients do not have it; add it to the import, "
-                                    + "or write {{ " + use.name() + " | default(\"...\") }}"));
-                }
-            }
+            problems.addAll(unknownFields(name, file, sources.get(file), usesByFile.get(file), availableFields));
         }
         return List.copyOf(problems);
+    }
+
+    static List<TemplateProblem> unknownFields(String name, String file, String source, List<FieldUse> uses,
+                                               Set<String> availableFields) {
+        List<TemplateProblem> problems = new ArrayList<>();
+        Set<String> reported = new LinkedHashSet<>();
+        for (FieldUse use : uses) {
+            if (!use.optional() && !availableFields.contains(use.name()) && reported.add(use.name())) {
+                int column = Columns.ofName(source, use.line(), use.name());
+                problems.add(new TemplateProblem(name + "/" + file, use.line(), column,
+                        "unknown field '" + use.name() + "': recipients do not have it; add it to the import, "
+                                + "or write {{ " + use.name() + " | default(\"...\") }}"));
+            }
+        }
+        return problems;
     }
 
     /**

@@ -44,9 +44,17 @@ public final class TemplateLoader {
 
     /** Compiles the template, or lists every missing file, encoding error and syntax error. */
     public LoadResult load(String name) {
+        return attempt(name).result();
+    }
+
+    /** What one compilation produced, including the files that compiled when others did not. */
+    private record Attempt(LoadResult result, Map<String, String> sources, Map<String, PebbleTemplate> compiled) {}
+
+    private Attempt attempt(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
-            return new LoadResult.Invalid(List.of(new TemplateProblem(String.valueOf(name), 0, 0,
-                    "template names are letters, digits, '-' and '_' (at most 64), starting with a letter or digit")));
+            return new Attempt(new LoadResult.Invalid(List.of(new TemplateProblem(String.valueOf(name), 0, 0,
+                    "template names are letters, digits, '-' and '_' (at most 64), starting with a letter or digit"))),
+                    Map.of(), Map.of());
         }
         List<TemplateProblem> problems = new ArrayList<>();
         Map<String, String> sources = new HashMap<>();
@@ -69,10 +77,10 @@ public final class TemplateLoader {
         }
         Map<String, PebbleTemplate> compiled = compile(name, sources, problems);
         if (!problems.isEmpty()) {
-            return new LoadResult.Invalid(problems);
+            return new Attempt(new LoadResult.Invalid(problems), sources, compiled);
         }
-        return new LoadResult.Loaded(new CompiledTemplate(name, compiled.get(SUBJECT), compiled.get(TEXT),
-                compiled.get(HTML), sources, defaults));
+        return new Attempt(new LoadResult.Loaded(new CompiledTemplate(name, compiled.get(SUBJECT), compiled.get(TEXT),
+                compiled.get(HTML), sources, defaults)), sources, compiled);
     }
 
     /**
@@ -80,11 +88,20 @@ public final class TemplateLoader {
      * fields: what {@link #load} reports, then every field used without a default that is missing.
      */
     public List<TemplateProblem> check(String name, Set<String> availableFields) {
-        LoadResult result = load(name);
-        if (result instanceof LoadResult.Invalid invalid) {
-            return invalid.problems();
+        Attempt attempt = attempt(name);
+        if (attempt.result() instanceof LoadResult.Loaded loaded) {
+            return loaded.template().check(availableFields);
         }
-        return ((LoadResult.Loaded) result).template().check(availableFields);
+        // Report unknown fields in the files that did compile too: every problem at once.
+        List<TemplateProblem> problems = new ArrayList<>(((LoadResult.Invalid) attempt.result()).problems());
+        for (String file : FILES) {
+            PebbleTemplate t = attempt.compiled().get(file);
+            if (t != null) {
+                problems.addAll(CompiledTemplate.unknownFields(name, file, attempt.sources().get(file),
+                        FieldScanner.scan(t.getRootNode()), availableFields));
+            }
+        }
+        return List.copyOf(problems);
     }
 
     private Map<String, PebbleTemplate> compile(String name, Map<String, String> sources,

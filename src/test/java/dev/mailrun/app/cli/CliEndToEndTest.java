@@ -1,0 +1,163 @@
+package dev.mailrun.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.icegreen.greenmail.junit5.GreenMailExtension;
+import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.TestDatabase;
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real command line, in-process, against the real database and a real SMTP server. */
+class CliEndToEndTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    @RegisterExtension
+    static final GreenMailExtension greenMail = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
+
+    @TempDir
+    Path dir;
+
+    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+
+    private Map<String, String> env() {
+        Map<String, String> env = new HashMap<>();
+        env.put("MAILRUN_DB_URL", db.url());
+        env.put("MAILRUN_DB_USER", db.user());
+        env.put("MAILRUN_DB_PASSWORD", db.password());
+        env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
+        env.put("MAILRUN_SMTP_PORT", Integer.toString(greenMail.getSmtp().getPort()));
+        env.put("MAILRUN_SMTP_TLS", "none");
+        env.put("MAILRUN_SMTP_RATE", "0");
+        env.put("MAILRUN_SMTP_HELO_NAME", "mailrun.test");
+        env.put("MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789");
+        env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.sender.example");
+        env.put("MAILRUN_TICK_INTERVAL", "10m");
+        env.put("MAILRUN_TICK_SAFETY_MARGIN", "30s");
+        return env;
+    }
+
+    private CliHarness cli() {
+        return new CliHarness(env(), clock);
+    }
+
+    @Test
+    void create_import_start_tick_until_complete_then_status_json_shows_everything_sent() throws Exception {
+        CliHarness.Result created = cli().run("campaign", "create", "--name", "Autumn news", "--template", "newsletter",
+                "--from", "news@sender.example", "--from-name", "Sender News");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+        assertThat(id).matches("\\d+");
+
+        Path csv = dir.resolve("list.csv");
+        try (BufferedWriter w = Files.newBufferedWriter(csv)) {
+            w.write("email,name,city\n");
+            for (int i = 0; i < 300; i++) {
+                w.write("reader" + i + "@list.example,Reader " + i + ",Oslo\n");
+            }
+            w.write("not-an-address,Broken,Oslo\n");
+        }
+        Path rejects = dir.resolve("rejects.csv");
+        CliHarness.Result imported = cli().run("recipients", "import", "--campaign", id, csv.toString(), "--rejects", rejects.toString());
+        assertThat(imported.exitCode()).as(imported.err()).isZero();
+        assertThat(imported.out()).contains("read 301 rows: imported 300, rejected 1").contains("line 302: not-an-address");
+        assertThat(Files.readAllLines(rejects)).hasSize(2);
+
+        CliHarness.Result started = cli().run("campaign", "start", id);
+        assertThat(started.exitCode()).as(started.err()).isZero();
+
+        for (int i = 0; i < 5; i++) {
+            CliHarness.Result tick = cli().run("tick");
+            assertThat(tick.exitCode()).as(tick.err()).isZero();
+            if (statusJson(id).path("campaign").path("status").asText().equals("completed")) {
+                break;
+            }
+            clock.advance(Duration.ofMinutes(10));
+        }
+        JsonNode status = statusJson(id);
+        assertThat(status.path("campaign").path("status").asText()).isEqualTo("completed");
+        assertThat(status.path("counts").path("sent").asLong()).isEqualTo(300);
+        assertThat(status.path("counts").path("total").asLong()).isEqualTo(300);
+        assertThat(status.path("runs").size()).isGreaterThanOrEqualTo(1);
+        assertThat(status.path("runs").get(0).has("utilisation")).isTrue();
+        assertThat(greenMail.getReceivedMessages()).hasSize(300);
+
+        CliHarness.Result text = cli().run("campaign", "status", id);
+        assertThat(text.out()).contains("completed").contains("sent 300");
+        CliHarness.Result nothing = cli().run("tick");
+        assertThat(nothing.exitCode()).isZero();
+    }
+
+    private JsonNode statusJson(String id) throws Exception {
+        CliHarness.Result r = cli().run("campaign", "status", id, "--json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return new ObjectMapper().readTree(r.out());
+    }
+
+    @Test
+    void operator_mistakes_exit_2_with_one_line() {
+        CliHarness.Result unknown = cli().run("campaign", "start", "999999");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err().lines()).containsExactly("mailrun: no campaign with id 999999");
+
+        CliHarness.Result missing = cli().run("campaign", "create", "--name", "x", "--template", "newsletter");
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err()).contains("Missing required option: '--from=ADDR'");
+
+        CliHarness.Result badFrom = cli().run("campaign", "create", "--name", "x", "--template", "newsletter", "--from", "nobody");
+        assertThat(badFrom.exitCode()).isEqualTo(2);
+        assertThat(badFrom.err().lines()).hasSize(1).first().asString().contains("from address 'nobody' is not valid");
+
+        CliHarness.Result noTemplate = cli().run("campaign", "create", "--name", "x", "--template", "nope", "--from", "a@b.example");
+        assertThat(noTemplate.exitCode()).isEqualTo(2);
+        assertThat(noTemplate.err().lines()).hasSize(1).first().asString().contains("template nope");
+
+        CliHarness.Result notCsv = cli().run("recipients", "import", "--campaign", "1", dir.resolve("missing.csv").toString());
+        assertThat(notCsv.exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void bad_configuration_exits_2_with_one_line_naming_the_key() {
+        Map<String, String> env = env();
+        env.put("MAILRUN_SMTP_PORT", "lots");
+        CliHarness.Result r = new CliHarness(env, clock).run("campaign", "list");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().lines()).containsExactly("mailrun: configuration key smtp.port: must be a whole number, got 'lots'");
+
+        env = env();
+        env.put("MAILRUN_UNSUBSCRIBE_SECRET", "short");
+        r = new CliHarness(env, clock).run("campaign", "list");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("unsubscribe.secret").doesNotContain("short'");
+    }
+
+    @Test
+    void template_check_reports_file_line_and_column_and_exits_1_on_problems() throws Exception {
+        Path templates = dir.resolve("templates");
+        Files.createDirectories(templates.resolve("broken"));
+        Files.writeString(templates.resolve("broken/subject.txt"), "Hello {{ name }}\n");
+        Files.writeString(templates.resolve("broken/body.txt"), "Hi {{ nickname }}\nUnsubscribe: {{ unsubscribe_url }}\n");
+        Files.writeString(templates.resolve("broken/body.html"), "<p>{% if %}</p>\n");
+        Map<String, String> env = env();
+        env.put("MAILRUN_TEMPLATES_DIR", templates.toString());
+        CliHarness.Result r = new CliHarness(env, clock).run("template", "check", "broken");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).contains("body.txt:1:").contains("nickname").contains("body.html:1:");
+
+        CliHarness.Result ok = cli().run("template", "check", "welcome");
+        assertThat(ok.exitCode()).as(ok.out()).isZero();
+    }
+}
