@@ -162,6 +162,7 @@ public final class CampaignSendHandler implements TaskHandler {
         private final ResultWriter writer;
         private final SendRateLimiter limiter;
         private long claimed;
+        private final Progress startProgress;
 
         Run(RunContext ctx, Campaign campaign, CompiledTemplate template) {
             this.ctx = ctx;
@@ -169,6 +170,7 @@ public final class CampaignSendHandler implements TaskHandler {
             this.messages = new MessageFactory(campaign, template, new MessageComposer(ctx.clock()),
                     new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), deps.messageIdKey()), deps.links(), deps.dkim());
             Progress progress = ctx.metadata().get(ResultWriter.PROGRESS_KEY, Progress.class).orElse(Progress.start(campaign.id()));
+            this.startProgress = progress;
             SendSettings s = deps.settings();
             this.writer = new ResultWriter(deps.dataSource(), queue, suppressions, campaigns,
                     new RetryPolicy(s.maxAttempts(), s.retryBase(), deps.random().get()), ctx, ctx.clock(), s, progress);
@@ -307,6 +309,11 @@ public final class CampaignSendHandler implements TaskHandler {
                 summary.put("paused", reason);
                 log.warn("Campaign {} {}", campaign.id(), reason);
             });
+            log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}",
+                    ctx.taskName(), campaign.id(), p.sent() - startProgress.sent(), p.failed() - startProgress.failed(),
+                    p.retried() - startProgress.retried(), Duration.between(report.started(), report.ended()).toMillis(),
+                    String.format(java.util.Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(),
+                    report.endReason().name().toLowerCase(java.util.Locale.ROOT));
             ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
         }
 

@@ -136,7 +136,7 @@ final class ResultWriter {
                 : failureRateExceeded() ? Optional.of(String.format(java.util.Locale.ROOT,
                         "paused: %.1f%% of the last %d attempts failed (limit %.1f%%)",
                         window.failureRate() * 100, window.attempts(), settings.pauseOnFailureRate() * 100))
-                : Optional.empty();
+                : hardBounceRate(next);
         boolean committed = Transactions.inTransaction(dataSource, c -> {
             int changed = queue.record(c, run.runToken(), pending, now);
             if (changed < pending.size()) {
@@ -165,6 +165,18 @@ final class ResultWriter {
         pendingSuppressions.clear();
         pSent = pFailed = pRetried = pReleased = pHard = 0;
         oldestPending = null;
+    }
+
+    /** Hard bounces refused at SMTP time count against the campaign's bounce rate, like bounces read back later. */
+    private Optional<String> hardBounceRate(Progress p) {
+        long attempts = p.sent() + p.failed();
+        if (attempts < settings.hardBounceMinSample() || attempts == 0) {
+            return Optional.empty();
+        }
+        double rate = (double) p.hardBounces() / attempts;
+        return rate > settings.hardBounceRate() ? Optional.of(String.format(java.util.Locale.ROOT,
+                "paused: hard-bounce rate %.1f%% over %d sends exceeds %.1f%%", rate * 100, attempts,
+                settings.hardBounceRate() * 100)) : Optional.empty();
     }
 
     private boolean failureRateExceeded() {

@@ -16,10 +16,19 @@ import java.time.Duration;
  * @param flushEvery         write results after this many messages…
  * @param flushInterval      …or after this long, whichever comes first
  * @param batchOverhead      expected cost of one claim + commit; kept free before the deadline
+ * @param hardBounceRate     pause a campaign whose hard bounces exceed this share of its attempts…
+ * @param hardBounceMinSample …once it has at least this many attempts
  */
 public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
                            double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                           Duration batchOverhead) {
+                           Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
+
+    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                        Duration batchOverhead) {
+        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
+                flushInterval, batchOverhead, 0.05, 100);
+    }
 
     public SendSettings {
         if (relay == null || relay.isBlank()) {
@@ -49,6 +58,9 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
         if (flushInterval.isNegative() || flushInterval.isZero() || batchOverhead.isNegative()) {
             throw new IllegalArgumentException("flush interval must be positive and batch overhead not negative");
         }
+        if (!(hardBounceRate > 0 && hardBounceRate <= 1) || hardBounceMinSample < 1) {
+            throw new IllegalArgumentException("bounce.pause-rate must be above 0 and at most 1 and bounce.min-sample at least 1");
+        }
     }
 
     public static SendSettings defaults(String relay, double relayRate) {
@@ -58,16 +70,16 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
 
     public SendSettings withBatchMax(int value) {
         return new SendSettings(relay, relayRate, value, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead);
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
     }
 
     public SendSettings withFailureRule(double rate, int window) {
         return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, rate, window, flushEvery,
-                flushInterval, batchOverhead);
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
     }
 
     public SendSettings withRetries(int attempts, Duration base) {
         return new SendSettings(relay, relayRate, batchMax, attempts, base, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead);
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
     }
 }

@@ -12,9 +12,25 @@ final class TickCommand extends ContextCommand {
 
     @Override
     int run(Services s) throws Exception {
+        java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+        java.time.Duration grace = s.config().tick().shutdownGrace();
         try (Scheduler scheduler = s.scheduler()) {
-            Runtime.getRuntime().addShutdownHook(new Thread(scheduler::requestStop, "mailrun-tick-stop"));
-            TickSummary summary = scheduler.tick();
+            // SIGTERM/SIGINT: the running task checkpoints and releases its lease before the JVM exits.
+            Thread hook = new Thread(() -> {
+                scheduler.shutdown(grace);
+                try {
+                    finished.await(grace.toMillis() + 5_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "mailrun-tick-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+            TickSummary summary;
+            try {
+                summary = scheduler.tick();
+            } finally {
+                ShutdownHooks.remove(hook);
+            }
             for (TickSummary.Entry e : summary.entries()) {
                 out().println(e.taskName() + ": " + e.outcome().dbValue() + (e.detail().isEmpty() ? "" : " (" + e.detail() + ")"));
             }
@@ -22,6 +38,8 @@ final class TickCommand extends ContextCommand {
                 out().println("nothing due");
             }
             return Cli.OK;
+        } finally {
+            finished.countDown();
         }
     }
 }

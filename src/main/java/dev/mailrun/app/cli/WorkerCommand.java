@@ -42,7 +42,11 @@ final class WorkerCommand extends ContextCommand {
             Runtime.getRuntime().addShutdownHook(hook);
             log.info("Worker started: tick every {}{}", s.config().tick().interval(),
                     endpoint.port().map(p -> ", unsubscribe endpoint on port " + p).orElse(""));
-            worker.run();
+            try {
+                worker.run();
+            } finally {
+                ShutdownHooks.remove(hook);
+            }
             log.info("Worker stopped");
             return Cli.OK;
         } finally {

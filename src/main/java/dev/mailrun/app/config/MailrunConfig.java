@@ -37,7 +37,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("send.retry-base", Duration.ofSeconds(1)),
                 raw.decimal("send.pause-on-failure-rate", 0.001, 1),
                 raw.integer("send.failure-window", 1, 100_000),
-                100, Duration.ofMillis(250), Duration.ofMillis(200)));
+                100, Duration.ofMillis(250), Duration.ofMillis(200),
+                raw.decimal("bounce.pause-rate", 0.0001, 1), raw.integer("bounce.min-sample", 1, 10_000_000)));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),
