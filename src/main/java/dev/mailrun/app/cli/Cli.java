@@ -63,7 +63,7 @@ public final class Cli {
 
     static int exitCodeFor(Throwable e) {
         if (e instanceof ConfigException || e instanceof Migrations.SchemaNotCurrentException
-                || e instanceof UsageException) {
+                || e instanceof UsageException || e instanceof dev.mailrun.mail.dkim.DkimKeyException) {
             return USAGE;
         }
         return RUNTIME_FAILURE;
