@@ -21,11 +21,13 @@ public interface Sleeper {
             @Override
             public synchronized void sleepUntil(Instant wakeAt) throws InterruptedException {
                 while (!woken) {
-                    long ms = Duration.between(clock.instant(), wakeAt).toMillis();
-                    if (ms <= 0) {
+                    long nanos = Duration.between(clock.instant(), wakeAt).toNanos();
+                    if (nanos <= 0) {
                         return;
                     }
-                    wait(ms);
+                    // Round up: returning even a fraction of a millisecond early would tick before
+                    // the slot, find nothing due, and then sleep through the whole slot.
+                    wait((nanos + 999_999) / 1_000_000);
                 }
             }
 
