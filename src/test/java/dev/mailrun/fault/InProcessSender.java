@@ -1,0 +1,52 @@
+package dev.mailrun.fault;
+
+import dev.mailrun.campaign.CampaignSendHandler;
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.NewCampaign;
+import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.TlsMode;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.HandlerRegistry;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.TaskStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Random;
+import javax.sql.DataSource;
+
+/** The real sending stack (scheduler, campaign task, SMTP pool) in this JVM, as the worker wires it. */
+final class InProcessSender implements AutoCloseable {
+
+    final Scheduler scheduler;
+    final Campaigns campaigns;
+
+    InProcessSender(DataSource ds, Clock clock, SmtpSettings smtp, Path templatesDir, Duration interval,
+                    SendSettings settings, String owner) {
+        TemplateLoader templates = new TemplateLoader(templatesDir);
+        CampaignSendHandler handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
+                Secret.of("message-id-key-for-fault-tests-0123456789"), new FaultLinks(), settings, () -> new Random(7)));
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
+        campaigns = new Campaigns(ds, new TaskStore(ds), templates, clock, interval);
+    }
+
+    static SmtpSettings smtp(int port, Duration timeouts) {
+        return SmtpSettings.of("127.0.0.1", port, TlsMode.NONE, "mailrun.test")
+                .withTimeouts(timeouts, timeouts, timeouts)
+                .withConnections(4);
+    }
+
+    long newCampaign(String name, String template) throws Exception {
+        return campaigns.create(new NewCampaign(name, template, "news@sender.example", Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.mailrun.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.NewCampaign;
+import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.testing.TestDatabase;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * kill -9 of a real worker JVM in the middle of sending, again and again, then a clean finish:
+ * nobody is lost, nobody is mailed twice, and what is unknown stays within the documented window.
+ */
+class KillNineTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    /** Connections (4) plus one flush (100): what one kill may leave unknown. */
+    private static final int UNKNOWN_PER_KILL = 4 + 100;
+    private static final Set<String> NO_SUCH_USER = Set.of("r7@list.example", "r70@list.example", "r700@list.example");
+
+    @Test
+    void two_kills_mid_batch_lose_nobody_and_mail_nobody_twice() throws Exception {
+        killAndRestart("kill2", 2, 800, Long.getLong("mailrun.fault.seed", 20261121L), false);
+    }
+
+    @Test
+    @Tag("slow")
+    void ten_kills_at_random_points_lose_nobody_and_mail_nobody_twice() throws Exception {
+        killAndRestart("kill10", 10, 3000, Long.getLong("mailrun.fault.seed", 424242L), false);
+    }
+
+    @Test
+    @Disabled("bug: recipients claimed by a killed run but never handed to SMTP become 'unknown' (not pending), so a kill "
+            + "can leave a whole claimed batch (up to send.batch-max) unknown, above the documented connections + one flush; "
+            + "see docs/FAULTS.md")
+    void a_kill_leaves_unknown_only_recipients_whose_delivery_was_attempted_and_at_most_connections_plus_one_flush()
+            throws Exception {
+        killAndRestart("kill-bound", 2, 800, Long.getLong("mailrun.fault.seed", 20261121L), true);
+    }
+
+    private void killAndRestart(String name, int kills, int size, long seed, boolean documentedBound) throws Exception {
+        Random random = new Random(seed);
+        AtomicInteger accepted = new AtomicInteger();
+        try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder()
+                .on("RCPT", cmd -> NO_SUCH_USER.stream().anyMatch(a -> cmd.argument().contains("<" + a + ">"))
+                        ? Reply.of(550, "5.1.1 no such user") : Reply.ok())
+                .onMessage(cmd -> {
+                    if (!Fixtures.isComplete(cmd.argument())) {
+                        // The test server hands over content cut off by a kill; a real server discards it.
+                        return Reply.drop();
+                    }
+                    accepted.incrementAndGet();
+                    // A little time per message so that kills land in the middle of batches.
+                    return Reply.of(250, "2.0.0 queued").after(Duration.ofMillis(2));
+                })
+                .start()) {
+            Campaigns campaigns = new Campaigns(db.dataSource(), new TaskStore(db.dataSource()),
+                    new TemplateLoader(Path.of("templates")), Clock.systemUTC(), Duration.ofSeconds(3));
+            long id = campaigns.create(new NewCampaign("Kill " + name, "welcome", "news@sender.example", Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+            Fixtures.recipients(db.dataSource(), id, 0, size);
+            campaigns.start(id);
+            Map<String, String> env = WorkerProcess.env(db, smtp.port(), "0");
+
+            List<Long> unknownPerKill = new ArrayList<>();
+            List<Integer> killedAt = new ArrayList<>();
+            for (int k = 0; k < kills; k++) {
+                int target = accepted.get() + 20 + random.nextInt(200);
+                try (WorkerProcess worker = WorkerProcess.start(name + "-" + k, env)) {
+                    waitFor(() -> accepted.get() >= target || !worker.isAlive(), Duration.ofSeconds(90));
+                    assertThat(worker.isAlive()).as("seed %d: worker %d died by itself, see %s", seed, k, worker.log).isTrue();
+                    worker.kill9();
+                }
+                killedAt.add(accepted.get());
+                // Rows this dead run left in 'sending' are exactly those the next run marks unknown.
+                long inFlight = Fixtures.scalar(db.dataSource(),
+                        "SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sending'", id);
+                unknownPerKill.add(inFlight);
+                Fixtures.expireLeases(db.dataSource());
+            }
+            try (WorkerProcess worker = WorkerProcess.start(name + "-final", env)) {
+                waitFor(() -> "completed".equals(Fixtures.campaignStatus(db.dataSource(), id)) || !worker.isAlive(),
+                        Duration.ofSeconds(180));
+                assertThat(worker.stop()).as("worker stops on SIGTERM").isTrue();
+            }
+
+            Map<String, Long> counts = Fixtures.counts(db.dataSource(), id);
+            Map<String, String> statuses = Fixtures.statuses(db.dataSource(), id);
+            Map<String, Integer> received = Fixtures.perAddress(smtp.messages());
+            List<String> twice = received.entrySet().stream().filter(e -> e.getValue() > 1)
+                    .map(e -> e.getKey() + "×" + e.getValue()).sorted().toList();
+            long unknown = counts.getOrDefault("unknown", 0L);
+            Set<String> attempted = smtp.transcripts().stream().flatMap(List::stream)
+                    .filter(l -> l.regionMatches(true, 0, "RCPT TO:", 0, 8)).map(Fixtures::addressIn)
+                    .collect(Collectors.toSet());
+            List<String> unknownNeverAttempted = statuses.entrySet().stream()
+                    .filter(e -> e.getValue().equals("unknown") && !attempted.contains(e.getKey())).map(Map.Entry::getKey).toList();
+            long unknownButReceived = statuses.entrySet().stream()
+                    .filter(e -> e.getValue().equals("unknown") && received.containsKey(e.getKey())).count();
+            System.out.printf("[fault] %s seed=%d kills=%d killedAtMessage=%s inFlightPerKill=%s counts=%s "
+                            + "messages=%d unknownThatReceivedOne=%d unknownNeverAttempted=%d duplicates=%d%n",
+                    name, seed, kills, killedAt, unknownPerKill, counts, smtp.messages().size(), unknownButReceived,
+                    unknownNeverAttempted.size(), twice.size());
+
+            assertThat(Fixtures.campaignStatus(db.dataSource(), id)).as("seed %d", seed).isEqualTo("completed");
+            assertThat(counts.keySet()).as("seed %d: every recipient ends in a final state", seed)
+                    .isSubsetOf("sent", "failed", "suppressed", "unknown");
+            assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(size);
+            assertThat(twice).as("seed %d: addresses mailed more than once", seed).isEmpty();
+            assertThat(received.keySet()).as("seed %d: only list addresses", seed).doesNotContain("?");
+            Set<String> sent = statuses.entrySet().stream().filter(e -> e.getValue().equals("sent"))
+                    .map(Map.Entry::getKey).collect(Collectors.toSet());
+            assertThat(received.keySet()).as("seed %d: every sent recipient received its message", seed).containsAll(sent);
+            assertThat(received.keySet().stream().filter(a -> !sent.contains(a) && !"unknown".equals(statuses.get(a))).toList())
+                    .as("seed %d: messages for recipients that are neither sent nor unknown", seed).isEmpty();
+            assertThat(NO_SUCH_USER.stream().map(statuses::get).toList()).as("seed %d", seed)
+                    .allMatch(s -> s.equals("failed") || s.equals("suppressed") || s.equals("unknown"));
+            assertThat(unknown).as("seed %d: unknown = what the killed runs left in sending", seed)
+                    .isEqualTo(unknownPerKill.stream().mapToLong(Long::longValue).sum());
+            if (documentedBound) {
+                assertThat(unknownNeverAttempted).as("seed %d: unknown recipients never offered to the relay", seed).isEmpty();
+                assertThat(unknownPerKill).as("seed %d: unknown per kill", seed).allMatch(n -> n <= UNKNOWN_PER_KILL);
+            }
+            var progress = Fixtures.progress(db.dataSource(), id);
+            assertThat(progress.path("sent").asLong()).as("seed %d: checkpointed sent counter", seed)
+                    .isEqualTo(counts.getOrDefault("sent", 0L));
+            assertThat(progress.path("failed").asLong()).as("seed %d: checkpointed failed counter", seed)
+                    .isEqualTo(counts.getOrDefault("failed", 0L));
+        }
+    }
+
+    @FunctionalInterface
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    static void waitFor(Condition condition, Duration timeout) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.holds()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("condition not met within " + timeout);
+            }
+            Thread.sleep(5);
+        }
+    }
+}
