@@ -65,6 +65,8 @@ public final class CampaignSendHandler implements TaskHandler {
 
     private static final Logger log = LoggerFactory.getLogger(CampaignSendHandler.class);
     private static final Duration SHARE_TTL = Duration.ofSeconds(60);
+    /** How often a sending run re-reads its relay share, also in the middle of a batch. */
+    private static final Duration SHARE_RENEWAL = Duration.ofSeconds(1);
 
     /** What the handler needs from the outside world; built once by the application. */
     public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
@@ -163,6 +165,8 @@ public final class CampaignSendHandler implements TaskHandler {
         private final SendRateLimiter limiter;
         private long claimed;
         private final Progress startProgress;
+        private volatile int holders;
+        private volatile long lastRenewal;
 
         Run(RunContext ctx, Campaign campaign, CompiledTemplate template) {
             this.ctx = ctx;
@@ -183,6 +187,12 @@ public final class CampaignSendHandler implements TaskHandler {
             EstimatorState estimator = ctx.metadata().get(TIMEBOX_KEY, Map.class)
                     .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
             double rate = renewShare();
+            if (holders > 1) {
+                // Others already send through this relay at their old share; give them one renewal
+                // period to see this run and slow down, so the relay's rate holds while it joins.
+                Thread.sleep(SHARE_RENEWAL.toMillis() + 100);
+                rate = renewShare();
+            }
             Timebox timebox = new Timebox(ctx.clock(), timeboxConfig(rate));
             ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "mailrun-flush-" + campaign.id());
@@ -222,8 +232,11 @@ public final class CampaignSendHandler implements TaskHandler {
             claimed += recipients.size();
             writer.hold(recipients);
             long attemptedBefore = writer.attempted();
+            SendingMarker marker = new SendingMarker(deps.dataSource(), queue, ctx.runToken(), ctx.clock(),
+                    2 * deps.smtp().connections(), recipients.stream().map(ClaimedRecipient::id).toList());
+            writer.watch(marker);
             Instant sendDeadline = budget.deadline().minus(deps.settings().batchOverhead());
-            pool.sendBatch(recipients.stream().map(messages::outgoing).toList(), sendDeadline,
+            pool.sendBatch(recipients.stream().map(r -> marked(messages.outgoing(r), marker)).toList(), sendDeadline,
                     () -> ctx.stopRequested() || writer.mustStop() || !budget.hasTimeForAnotherItem(),
                     result -> {
                         try {
@@ -235,6 +248,28 @@ public final class CampaignSendHandler implements TaskHandler {
             writer.flush();
             // The timebox learns from what was tried, not from what was claimed and handed back.
             return BatchResult.more((int) (writer.attempted() - attemptedBefore));
+        }
+
+        /** The recipient is marked sending (with a few after it) before its message is built. */
+        private dev.mailrun.mail.smtp.Outgoing marked(dev.mailrun.mail.smtp.Outgoing out, SendingMarker marker) {
+            return new dev.mailrun.mail.smtp.Outgoing() {
+                @Override
+                public long key() {
+                    return out.key();
+                }
+
+                @Override
+                public jakarta.mail.internet.MimeMessage build(jakarta.mail.Session session)
+                        throws dev.mailrun.mail.RejectedMessageException {
+                    marker.beforeSend(out.key());
+                    return out.build(session);
+                }
+
+                @Override
+                public Optional<String> envelopeFrom() {
+                    return out.envelopeFrom();
+                }
+            };
         }
 
         /**
@@ -309,6 +344,11 @@ public final class CampaignSendHandler implements TaskHandler {
                 summary.put("paused", reason);
                 log.warn("Campaign {} {}", campaign.id(), reason);
             });
+            writer.unreachable().ifPresent(reason -> {
+                summary.put("relay_unreachable", reason);
+                log.warn("Campaign {}: the relay is unreachable ({}); nobody was charged an attempt, the next tick tries again",
+                        campaign.id(), reason);
+            });
             log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}",
                     ctx.taskName(), campaign.id(), p.sent() - startProgress.sent(), p.failed() - startProgress.failed(),
                     p.retried() - startProgress.retried(), Duration.between(report.started(), report.ended()).toMillis(),
@@ -317,9 +357,10 @@ public final class CampaignSendHandler implements TaskHandler {
             ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
         }
 
-        private double renewShare() throws SQLException {
-            int holders = Transactions.inTransaction(deps.dataSource(),
+        private synchronized double renewShare() throws SQLException {
+            holders = Transactions.inTransaction(deps.dataSource(),
                     c -> shares.renew(c, deps.settings().relay(), ctx.runToken(), SHARE_TTL));
+            lastRenewal = System.nanoTime();
             double rate = RelayShares.shareOf(deps.settings().relayRate(), holders, campaign.rateCap().orElse(0.0));
             if (limiter.rate() != rate) {
                 limiter.setRate(rate);
@@ -340,6 +381,9 @@ public final class CampaignSendHandler implements TaskHandler {
 
         private void flushQuietly() {
             try {
+                if (System.nanoTime() - lastRenewal >= SHARE_RENEWAL.toNanos()) {
+                    renewShare();
+                }
                 writer.flushIfDue();
             } catch (SQLException | RuntimeException e) {
                 log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());

@@ -34,20 +34,23 @@ public final class RecipientQueue {
 
     /**
      * Claims up to {@code limit} due recipients — retries whose time has come first, then pending
-     * ones in id order — and marks them sending with the run token. Rows locked by another
-     * claimer are skipped, never waited for. Recipients on the suppression list become
-     * suppressed instead. Call inside a transaction; commit promptly.
+     * ones in id order — by stamping them with the run token. They keep their status (pending or
+     * retry) until {@link #markSending} just before their message is handed to SMTP, so after a
+     * crash only recipients that may really have been sent become unknown; the others go back to
+     * the queue. Rows locked by another claimer are skipped, never waited for; rows held by a run
+     * are not claimed again. Recipients on the suppression list become suppressed instead. Call
+     * inside a transaction; commit promptly.
      */
     public Claim claim(Connection c, long campaignId, String runToken, Instant now, int limit) throws SQLException {
         List<ClaimedRecipient> rows = new ArrayList<>(limit);
         select(c, """
                 SELECT id, email, name, fields, attempts FROM recipient
-                WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?
+                WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ? AND run_token IS NULL
                 ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, now, limit, rows);
         if (rows.size() < limit) {
             select(c, """
                     SELECT id, email, name, fields, attempts FROM recipient
-                    WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at IS NULL
+                    WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at IS NULL AND run_token IS NULL
                     ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, null, limit - rows.size(), rows);
         }
         if (rows.isEmpty()) {
@@ -64,8 +67,45 @@ public final class RecipientQueue {
             (suppressedKeys.contains(EmailAddress.of(r.email()).suppressionKey()) ? suppressed : claimed).add(r);
         }
         setStatus(c, suppressed, RecipientStatus.SUPPRESSED, null, now);
-        setStatus(c, claimed, RecipientStatus.SENDING, runToken, now);
+        hold(c, claimed, runToken, now);
         return new Claim(claimed, suppressed.size());
+    }
+
+    private static void hold(Connection c, List<ClaimedRecipient> rows, String runToken, Instant now) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE recipient SET run_token = ?, updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ")")) {
+            ps.setString(1, runToken);
+            SqlTime.set(ps, 2, now);
+            int i = 3;
+            for (ClaimedRecipient r : rows) {
+                ps.setLong(i++, r.id());
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Marks held recipients as sending, just before their messages go to SMTP — one statement for
+     * a few of them at a time. Returns how many changed; fewer than asked means the run no longer
+     * holds them (its lease was lost) and it must stop.
+     */
+    public int markSending(Connection c, String runToken, List<Long> ids, Instant now) throws SQLException {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = 'sending', updated_at = ? WHERE id IN ("
+                + Sql.placeholders(ids.size()) + ") AND run_token = ? AND status IN ('pending', 'retry')")) {
+            SqlTime.set(ps, 1, now);
+            int i = 2;
+            for (long id : ids) {
+                ps.setLong(i++, id);
+            }
+            ps.setString(i, runToken);
+            return ps.executeUpdate();
+        }
     }
 
     private static void select(Connection c, String sql, long campaignId, Instant now, int limit,
@@ -183,15 +223,27 @@ public final class RecipientQueue {
         }
     }
 
-    /** After a run was abandoned: its sending rows become unknown (delivery cannot be known). */
+    /**
+     * After a run was abandoned: its sending rows become unknown (delivery cannot be known), and
+     * the rows it held but never handed to SMTP go back to the queue. Returns the unknown count.
+     */
     public int markUnknown(Connection c, String abandonedRunToken, Instant now) throws SQLException {
+        int unknown;
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET status = 'unknown', run_token = NULL, updated_at = ?
                 WHERE run_token = ? AND status = 'sending'""")) {
             SqlTime.set(ps, 1, now);
             ps.setString(2, abandonedRunToken);
-            return ps.executeUpdate();
+            unknown = ps.executeUpdate();
         }
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET run_token = NULL, updated_at = ?
+                WHERE run_token = ? AND status IN ('pending', 'retry')""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setString(2, abandonedRunToken);
+            ps.executeUpdate();
+        }
+        return unknown;
     }
 
     /**
@@ -199,14 +251,24 @@ public final class RecipientQueue {
      * its task that died or failed (runs of one task never overlap), so their fate is unknown.
      */
     public int markStaleSendingUnknown(Connection c, long campaignId, String currentRunToken, Instant now) throws SQLException {
+        int unknown;
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET status = 'unknown', run_token = NULL, updated_at = ?
                 WHERE campaign_id = ? AND status = 'sending' AND run_token <> ?""")) {
             SqlTime.set(ps, 1, now);
             ps.setLong(2, campaignId);
             ps.setString(3, currentRunToken);
-            return ps.executeUpdate();
+            unknown = ps.executeUpdate();
         }
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET run_token = NULL, updated_at = ?
+                WHERE campaign_id = ? AND status IN ('pending', 'retry') AND run_token IS NOT NULL AND run_token <> ?""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, campaignId);
+            ps.setString(3, currentRunToken);
+            ps.executeUpdate();
+        }
+        return unknown;
     }
 
     /** Whether a recipient is pending or a retry is already due. */

@@ -48,6 +48,9 @@ final class ResultWriter {
     private Progress progress;
     private Optional<String> fatal = Optional.empty();
     private Optional<String> pausedFor = Optional.empty();
+    private Optional<String> unreachable = Optional.empty();
+    private SendingMarker marker;
+    private boolean markerFailed;
     private boolean leaseLost;
     private long attempted;
 
@@ -62,7 +65,20 @@ final class ResultWriter {
         this.clock = clock;
         this.settings = settings;
         this.progress = progress;
-        this.window = new FailureWindow(settings.failureWindow(), progress.recent());
+        FailureWindow stored = new FailureWindow(settings.failureWindow(), progress.recent());
+        // A run only sends for a running campaign. If the stored window is over the limit, the
+        // campaign was paused for it and an operator has since resumed it: start a fresh window,
+        // or it would pause again before a single new attempt.
+        this.window = stored.isFull() && stored.failureRate() > settings.pauseOnFailureRate()
+                ? new FailureWindow(settings.failureWindow(), "") : stored;
+        // The same for the hard-bounce rate: counted again from the resume on.
+        if (hardBounceRate(progress).isPresent()) {
+            this.progress = progress.rebased();
+        }
+    }
+
+    synchronized void watch(SendingMarker marker) {
+        this.marker = marker;
     }
 
     /** Recipients of the batch about to be sent, so results can be matched to their attempts. */
@@ -100,15 +116,27 @@ final class ResultWriter {
                 pendingSuppressions.add(new SuppressionStore.Entry(EmailAddress.of(r.email()).suppressionKey(),
                         SuppressionReason.HARD_BOUNCE, "smtp " + p.code() + " in campaign " + progress.campaignId()));
             }
+        } else if (result instanceof SendResult.Unreachable u) {
+            // Nothing reached the relay: back to the queue with no attempt charged, and this run
+            // stops (the next tick tries again) instead of claiming batch after batch.
+            pending.add(new Outcome.Released(r.id()));
+            pReleased++;
+            unreachable = unreachable.or(() -> Optional.of(u.text()));
         } else if (result instanceof SendResult.Fatal f) {
             pending.add(new Outcome.Released(r.id()));
             pReleased++;
-            fatal = fatal.or(() -> Optional.of(f.reason()));
+            if (marker != null && marker.failed()) {
+                // Not the relay's fault: the database or the lease is gone. Stop without pausing.
+                markerFailed = true;
+            } else {
+                fatal = fatal.or(() -> Optional.of(f.reason()));
+            }
         } else {
             pending.add(new Outcome.Released(r.id()));
             pReleased++;
         }
-        if (!(result instanceof SendResult.Fatal || result instanceof SendResult.NotAttempted)) {
+        if (!(result instanceof SendResult.Fatal || result instanceof SendResult.NotAttempted
+                || result instanceof SendResult.Unreachable)) {
             attempted++;
         }
         if (oldestPending == null) {
@@ -169,11 +197,11 @@ final class ResultWriter {
 
     /** Hard bounces refused at SMTP time count against the campaign's bounce rate, like bounces read back later. */
     private Optional<String> hardBounceRate(Progress p) {
-        long attempts = p.sent() + p.failed();
+        long attempts = p.attemptsForRate();
         if (attempts < settings.hardBounceMinSample() || attempts == 0) {
             return Optional.empty();
         }
-        double rate = (double) p.hardBounces() / attempts;
+        double rate = (double) p.hardBouncesForRate() / attempts;
         return rate > settings.hardBounceRate() ? Optional.of(String.format(java.util.Locale.ROOT,
                 "paused: hard-bounce rate %.1f%% over %d sends exceeds %.1f%%", rate * 100, attempts,
                 settings.hardBounceRate() * 100)) : Optional.empty();
@@ -212,9 +240,13 @@ final class ResultWriter {
         return progress;
     }
 
-    /** True once the campaign was paused (fatal error or failure rate) or the lease was lost. */
+    /** True once the campaign was paused (fatal error or failure rate), the relay was unreachable, or the lease was lost. */
     synchronized boolean mustStop() {
-        return pausedFor.isPresent() || leaseLost || fatal.isPresent();
+        return pausedFor.isPresent() || leaseLost || fatal.isPresent() || unreachable.isPresent() || markerFailed;
+    }
+
+    synchronized Optional<String> unreachable() {
+        return unreachable;
     }
 
     synchronized boolean leaseLost() {

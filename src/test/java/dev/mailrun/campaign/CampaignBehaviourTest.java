@@ -68,6 +68,12 @@ class CampaignBehaviourTest {
         }
     }
 
+    private static String counts(long campaignId) throws Exception {
+        try (Connection c = db.dataSource().getConnection()) {
+            return new RecipientQueue(new SuppressionStore()).counts(c, campaignId).toString();
+        }
+    }
+
     private static long count(long campaignId, String status) throws Exception {
         try (Connection c = db.dataSource().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
@@ -161,9 +167,10 @@ class CampaignBehaviourTest {
     }
 
     @Test
-    void a_failure_rate_over_the_limit_pauses_the_campaign_with_the_reason() throws Exception {
+    void a_failure_rate_over_the_limit_pauses_the_campaign_with_the_reason_and_resume_starts_a_fresh_window() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder()
-                .on("RCPT", cmd -> Reply.of(550, "5.7.1 rejected by policy"))
+                .on("RCPT", cmd -> refusing.get() ? Reply.of(550, "5.7.1 rejected by policy") : Reply.ok())
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
                      SendSettings.defaults("relay-failing", 0).withFailureRule(0.10, 20).withBatchMax(10), "w1")) {
@@ -176,6 +183,15 @@ class CampaignBehaviourTest {
             assertThat(count(id, "failed")).isBetween(20L, 60L);
             assertThat(count(id, "pending")).isGreaterThan(100L);
             assertThat(count(id, "sending")).isZero();
+
+            refusing.set(false);   // the operator fixed the cause and resumes
+            h.campaigns.resume(id);
+            for (int i = 0; i < 5 && h.campaigns.get(id).status() != CampaignStatus.COMPLETED; i++) {
+                tick(h);
+            }
+            assertThat(h.campaigns.get(id).status()).as(h.campaigns.get(id).toString() + " " + counts(id)).isEqualTo(CampaignStatus.COMPLETED);
+            // r2 may be suppressed by the hard-bounce test: the database is shared by this class.
+            assertThat(count(id, "sent") + count(id, "failed") + count(id, "suppressed")).as(counts(id)).isEqualTo(200);
         }
     }
 

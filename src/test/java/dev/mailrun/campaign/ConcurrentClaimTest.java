@@ -83,13 +83,19 @@ class ConcurrentClaimTest {
         Instant now = Instant.parse("2026-11-21T12:00:00Z");
         RecipientQueue.Claim claim = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, zombie, now, 10));
         assertThat(claim.recipients()).hasSize(3);
+        List<Long> ids = claim.recipients().stream().map(ClaimedRecipient::id).toList();
+        int sending = Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, zombie, ids.subList(0, 2), now));
+        assertThat(sending).isEqualTo(2);
         int unknown = Transactions.inTransaction(db.dataSource(), c -> queue.markUnknown(c, zombie, now));
-        assertThat(unknown).isEqualTo(3);
+        assertThat(unknown).isEqualTo(2);   // handed to SMTP: fate unknown
+        try (var c = db.dataSource().getConnection()) {
+            assertThat(queue.counts(c, id).get(RecipientStatus.PENDING)).isEqualTo(1);   // only held: back in the queue
+        }
         List<Outcome> late = claim.recipients().stream().<Outcome>map(r -> new Outcome.Sent(r.id(), "<x>", now)).toList();
         int written = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, zombie, late, now));
         assertThat(written).isZero();
         try (var c = db.dataSource().getConnection()) {
-            assertThat(queue.counts(c, id).get(RecipientStatus.UNKNOWN)).isEqualTo(3);
+            assertThat(queue.counts(c, id).get(RecipientStatus.UNKNOWN)).isEqualTo(2);
         }
     }
 }

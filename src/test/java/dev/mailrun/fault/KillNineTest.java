@@ -20,7 +20,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,7 +34,10 @@ class KillNineTest {
     static final TestDatabase db = new TestDatabase();
 
     /** Connections (4) plus one flush (100): what one kill may leave unknown. */
-    private static final int UNKNOWN_PER_KILL = 4 + 100;
+    /** Recipients are marked sending a window ahead of the SMTP workers: twice the connections. */
+    private static final int MARKING_WINDOW = 2 * 4;
+    /** connections in flight + one flush of unwritten results + the marking window. */
+    private static final int UNKNOWN_PER_KILL = 4 + 100 + MARKING_WINDOW;
     private static final Set<String> NO_SUCH_USER = Set.of("r7@list.example", "r70@list.example", "r700@list.example");
 
     @Test
@@ -50,10 +52,7 @@ class KillNineTest {
     }
 
     @Test
-    @Disabled("bug: recipients claimed by a killed run but never handed to SMTP become 'unknown' (not pending), so a kill "
-            + "can leave a whole claimed batch (up to send.batch-max) unknown, above the documented connections + one flush; "
-            + "see docs/FAULTS.md")
-    void a_kill_leaves_unknown_only_recipients_whose_delivery_was_attempted_and_at_most_connections_plus_one_flush()
+    void a_kill_leaves_unknown_at_most_the_marking_window_of_untried_recipients_and_connections_plus_one_flush_in_all()
             throws Exception {
         killAndRestart("kill-bound", 2, 800, Long.getLong("mailrun.fault.seed", 20261121L), true);
     }
@@ -138,7 +137,8 @@ class KillNineTest {
             assertThat(unknown).as("seed %d: unknown = what the killed runs left in sending", seed)
                     .isEqualTo(unknownPerKill.stream().mapToLong(Long::longValue).sum());
             if (documentedBound) {
-                assertThat(unknownNeverAttempted).as("seed %d: unknown recipients never offered to the relay", seed).isEmpty();
+                assertThat(unknownNeverAttempted).as("seed %d: unknown recipients never offered to the relay", seed)
+                        .hasSizeLessThanOrEqualTo(kills * MARKING_WINDOW);
                 assertThat(unknownPerKill).as("seed %d: unknown per kill", seed).allMatch(n -> n <= UNKNOWN_PER_KILL);
             }
             var progress = Fixtures.progress(db.dataSource(), id);

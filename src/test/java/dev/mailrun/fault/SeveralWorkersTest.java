@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,8 +52,6 @@ class SeveralWorkersTest {
     }
 
     @Test
-    @Disabled("bug: a run keeps its whole relay share until its next batch renews it, so when a second run joins, "
-            + "the relay gets up to ~1.4x smtp.rate for about a batch; see docs/FAULTS.md")
     void two_workers_hold_the_relay_rate_in_total() throws Exception {
         runWorkers("rate", 2, 300, true);
     }

@@ -54,6 +54,13 @@ public sealed interface SendResult {
      * Not tried: the deadline came, a stop was requested, or an earlier message was fatal.
      * Put it back to pending without counting an attempt.
      */
+    /**
+     * The relay could not be reached (connection refused, timed out, or turned away at the greeting)
+     * before this message's first try: nothing was sent, so no attempt should be charged. The
+     * connection takes no more items in this batch.
+     */
+    record Unreachable(long key, String text) implements SendResult {}
+
     record NotAttempted(long key) implements SendResult {
     }
 }

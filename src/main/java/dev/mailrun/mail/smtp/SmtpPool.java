@@ -176,7 +176,12 @@ public final class SmtpPool implements AutoCloseable {
             } catch (MessagingException e) {
                 connection.close();
                 Failure failure = FailureClassifier.classify(e);
-                return new Outcome(failure.toResult(key), failure.kind() != Failure.Kind.FATAL);
+                if (failure.kind() == Failure.Kind.FATAL) {
+                    return new Outcome(failure.toResult(key), false);
+                }
+                // Before the first try nothing reached the relay; after a lost connection it may have.
+                SendResult result = attempt == 1 ? new SendResult.Unreachable(key, failure.text()) : failure.toResult(key);
+                return new Outcome(result, true);
             }
             try {
                 connection.send(message, item.envelopeFrom());

@@ -120,6 +120,11 @@ public final class TemplateLoader {
                 int line = e.getLineNumber() == null ? 1 : Math.max(1, e.getLineNumber());
                 problems.add(new TemplateProblem(name + "/" + file, line,
                         Columns.ofFirstTag(sources.get(file), line), e.getPebbleMessage()));
+            } catch (RuntimeException e) {
+                // The engine's parser fails this way on some unterminated constructs (an unclosed
+                // macro runs off the end of the token stream); it is still the author's syntax error.
+                problems.add(new TemplateProblem(name + "/" + file, 1, 1,
+                        "syntax error: the template ends inside an unclosed tag or block (" + e.getClass().getSimpleName() + ")"));
             }
         }
         return compiled;

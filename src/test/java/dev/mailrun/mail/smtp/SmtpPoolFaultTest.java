@@ -121,7 +121,7 @@ class SmtpPoolFaultTest {
     }
 
     @Test
-    void a_refused_connection_is_transient_and_leaves_the_rest_not_attempted() throws IOException {
+    void a_refused_connection_is_unreachable_and_leaves_the_rest_not_attempted() throws IOException {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
@@ -129,10 +129,8 @@ class SmtpPoolFaultTest {
 
         List<SendResult> results = send(settings(closedPort).withConnections(1), items(3));
 
-        assertThat(results.get(0)).isInstanceOfSatisfying(SendResult.Transient.class, t -> {
-            assertThat(t.code()).isZero();
-            assertThat(t.text()).startsWith("cannot connect");
-        });
+        assertThat(results.get(0)).isInstanceOfSatisfying(SendResult.Unreachable.class,
+                u -> assertThat(u.text()).startsWith("cannot connect"));
         assertThat(results.subList(1, 3)).containsExactly(new SendResult.NotAttempted(2), new SendResult.NotAttempted(3));
     }
 
