@@ -82,7 +82,10 @@ class DatabaseLostTest {
                         received.values().stream().filter(n -> n > 1).count());
 
                 assertThat(kills.get()).as("connections killed").isPositive();
-                assertThat(outcomes.get(0)).as("the run that lost its database").isIn("failed", "abandoned");
+                // Usually the run fails when its statements hit the killed connections; now and then
+                // the pool hands it fresh connections between two statements and it rides the outage
+                // out. Either way what must hold is below: nobody lost, nobody mailed twice.
+                assertThat(outcomes.get(0)).as("the run that lost its database").isIn("failed", "abandoned", "succeeded");
                 assertThat(Fixtures.campaignStatus(check, id)).isEqualTo("completed");
                 assertThat(counts.keySet()).isSubsetOf("sent", "unknown");
                 assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(SIZE);
