@@ -37,6 +37,35 @@ final class SampleMessages {
                 new MessageIds("sender.example", PipelineHarness.MESSAGE_ID_KEY), new BenchLinks());
     }
 
+    private final ThreadLocal<jakarta.mail.internet.MimeMessage> perThread = new ThreadLocal<>();
+
+    /** An item whose message is built once per sending thread and then reused. */
+    Outgoing prebuiltPerThread(long i) {
+        Outgoing real = outgoing(i);
+        return new Outgoing() {
+            @Override
+            public long key() {
+                return i;
+            }
+
+            @Override
+            public jakarta.mail.internet.MimeMessage build(jakarta.mail.Session session)
+                    throws dev.mailrun.mail.RejectedMessageException {
+                jakarta.mail.internet.MimeMessage m = perThread.get();
+                if (m == null) {
+                    m = real.build(session);
+                    perThread.set(m);
+                }
+                return m;
+            }
+
+            @Override
+            public Optional<String> envelopeFrom() {
+                return Optional.empty();
+            }
+        };
+    }
+
     Outgoing outgoing(long i) {
         return factory.outgoing(new ClaimedRecipient(i, "r" + i + "@list.example", "Reader " + i,
                 "{\"company\": \"ACME\"}", 0));
