@@ -10,8 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The rate limiter alone: {@code threads} threads book permits from one shared limiter and wait
  * for them the way the SMTP pool does (reserve, then park for the returned wait); the time each
- * wait ends is the grant timestamp, and the time the limiter said the permit is due (time asked
- * plus the wait it returned, taken just before the call) the booked timestamp. Nothing is sent.
+ * wait ends is the grant timestamp, and the time the limiter said the permit is due (the
+ * clock read right after the call plus the wait it returned) the booked timestamp. Nothing is sent.
  */
 final class PermitGrants {
 
@@ -28,9 +28,9 @@ final class PermitGrants {
         for (int t = 0; t < threadCount; t++) {
             threads[t] = new Thread(() -> {
                 while (true) {
-                    long asked = System.nanoTime();
                     Optional<Duration> wait = limiter.reserve(Duration.ofHours(1));
-                    long until = asked + wait.orElseThrow().toNanos();
+                    // Taken after the call, so time spent waiting for the limiter's lock is not counted.
+                    long until = System.nanoTime() + wait.orElseThrow().toNanos();
                     for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
                         LockSupport.parkNanos(left);
                     }
@@ -63,7 +63,7 @@ final class PermitGrants {
         return sorted;
     }
 
-    /** When each permit was due by the limiter's answer (time asked + wait returned), sorted; after {@link #awaitGrants}. */
+    /** When each permit was due by the limiter's answer (clock after the call + wait returned), sorted; after {@link #awaitGrants}. */
     long[] booked() {
         long[] sorted = booked.clone();
         Arrays.sort(sorted);
