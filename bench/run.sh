@@ -22,8 +22,10 @@ case "$name" in
 esac
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f target/cp.txt ]; then
-  mvn -B -q -o test-compile
-  mvn -B -q -o dependency:build-classpath -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test
+  # Offline first (fast, no network); online when the local repository lacks something.
+  mvn -B -q -o test-compile || mvn -B -q test-compile
+  cp_args=(dependency:build-classpath -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test)
+  mvn -B -q -o "${cp_args[@]}" || mvn -B -q "${cp_args[@]}"
 fi
 
 exec java ${BENCH_JAVA_OPTS:-} -Dlogback.configurationFile=bench/logback.xml \

@@ -8,7 +8,6 @@ import dev.mailrun.scheduler.Worker;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +22,8 @@ import javax.sql.DataSource;
  * as the scheduler recorded them.
  *
  * <p>Arguments: {@code --runs 20 --interval-s 20 --delay-min-ms 0 --delay-max-ms 50 --connections 4
- * --recipients 50000}. The safety margin is the default (10% of the interval).
+ * --recipients 50000 --driver worker|self}: {@code worker} ticks with {@link Worker}, {@code self} ticks
+ * from this thread after sleeping until each slot has begun. The safety margin is the default (10% of the interval).
  */
 public final class TimeboxRunsBenchmark {
 
@@ -37,6 +37,7 @@ public final class TimeboxRunsBenchmark {
         int maxDelay = args.integer("delay-max-ms", 50);
         int connections = args.integer("connections", 4);
         int recipients = args.integer("recipients", 50_000);
+        boolean ownTicks = args.text("driver", "worker").equals("self");
         Clock clock = Clock.systemUTC();
         try (Sink sink = Sink.start(); DelayProxy proxy = new DelayProxy(sink.port(), minDelay, maxDelay, 20261121L);
              BenchDatabase db = BenchDatabase.create("mailrun_bench_timebox", 8);
@@ -54,13 +55,27 @@ public final class TimeboxRunsBenchmark {
             if (h.campaigns.start(id) != CampaignStatus.RUNNING) {
                 throw new IllegalStateException("campaign did not start");
             }
-            Worker worker = new Worker(h.scheduler, interval, clock, Sleeper.onClock(clock));
-            worker.start();
             String task = "campaign-" + id;
-            while (finishedRuns(ds, task) < runs) {
-                Thread.sleep(1000);
+            if (ownTicks) {
+                // Tick at each slot, never before it: sleep until the clock has reached the slot.
+                Instant slot = clock.instant();
+                while (finishedRuns(ds, task) < runs) {
+                    h.scheduler.tick();
+                    slot = Worker.nextSlot(slot, interval);
+                    while (clock.instant().isBefore(slot)) {
+                        Thread.sleep(Math.max(1, Duration.between(clock.instant(), slot).toMillis()));
+                    }
+                }
+            } else {
+                Worker worker = new Worker(h.scheduler, interval, clock, Sleeper.onClock(clock));
+                worker.start();
+                while (finishedRuns(ds, task) < runs) {
+                    Thread.sleep(1000);
+                }
+                worker.shutdown(Duration.ofSeconds(30));
             }
-            worker.shutdown(Duration.ofSeconds(30));
+            System.out.println("ticks driven by " + (ownTicks ? "this benchmark (sleeping until each slot has begun)"
+                    : "dev.mailrun.scheduler.Worker"));
             print(ds, task, runs);
         }
     }
@@ -69,6 +84,17 @@ public final class TimeboxRunsBenchmark {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 SELECT COUNT(*) FROM task_run r JOIN task t ON t.id = r.task_id
                 WHERE t.name = ? AND r.finished_at IS NOT NULL AND r.items IS NOT NULL""")) {
+            ps.setString(1, task);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static long misfires(DataSource ds, String task) throws Exception {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                SELECT COUNT(*) FROM task_run r JOIN task t ON t.id = r.task_id WHERE t.name = ? AND r.outcome = 'misfired'""")) {
             ps.setString(1, task);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -107,7 +133,8 @@ public final class TimeboxRunsBenchmark {
         }
         double mean = utilisations.stream().mapToDouble(Double::doubleValue).average().orElse(0);
         double min = utilisations.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-        System.out.printf("%nruns %d, runs with overrun > 0: %d, max overrun %d ms, utilisation mean %.2f%% min %.2f%%%n",
-                utilisations.size(), overruns, maxOverrun, 100 * mean, 100 * min);
+        System.out.printf("%nruns %d, runs with overrun > 0: %d, max overrun %d ms, utilisation mean %.2f%% min %.2f%%, "
+                + "misfired slots recorded: %d%n", utilisations.size(), overruns, maxOverrun, 100 * mean, 100 * min,
+                misfires(ds, task));
     }
 }
