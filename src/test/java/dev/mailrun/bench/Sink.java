@@ -37,6 +37,8 @@ public final class Sink implements AutoCloseable {
             List<String> command = new ArrayList<>(List.of(PROGRAM, "-u", "root", "127.0.0.1:" + port, "1000"));
             Process p = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            // A benchmark stopped by a signal still takes its sink down with it.
+            Runtime.getRuntime().addShutdownHook(new Thread(p::destroy, "sink-stop"));
             awaitListening(port, p);
             return new Sink("smtp-sink (system program, pid " + p.pid() + ")", port, p, null);
         }

@@ -45,7 +45,7 @@ public final class TimeboxRunsBenchmark {
                      SendSettings.defaults("bench-relay", 0), SchedulerConfig.defaults().withOwner("bench-timebox"))) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf("interval %d s, safety margin %s, reply lines delayed uniformly %d-%d ms, %d connections, "
-                    + "%d recipients, real clock, worker ticking at aligned slots%n%n", interval.toSeconds(),
+                    + "%d recipients, real clock, ticks at aligned slots%n%n", interval.toSeconds(),
                     SchedulerConfig.defaults().safetyMargin().of(interval), minDelay, maxDelay, connections, recipients);
             DataSource ds = db.dataSource();
             long id = h.newCampaign("timebox runs");
