@@ -1,0 +1,60 @@
+package dev.mailrun.bench;
+
+import dev.mailrun.campaign.CampaignSendHandler;
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.NewCampaign;
+import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.TlsMode;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.HandlerRegistry;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.TaskStore;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Random;
+import javax.sql.DataSource;
+
+/** The real sending stack — scheduler, campaign task, SMTP pool — wired as the worker wires it. */
+public final class PipelineHarness implements AutoCloseable {
+
+    public static final String TEMPLATE = "welcome";
+    public static final Secret MESSAGE_ID_KEY = Secret.of("message-id-key-for-benchmarks-0123456789");
+
+    public final Scheduler scheduler;
+    public final Campaigns campaigns;
+    public final TaskStore tasks;
+
+    public PipelineHarness(DataSource ds, Clock clock, int smtpPort, int connections, Duration interval,
+                           SendSettings settings, SchedulerConfig schedulerConfig) {
+        TemplateLoader templates = new TemplateLoader(Path.of("templates"));
+        CampaignSendHandler handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates,
+                smtp(smtpPort, connections), new MessageIds("sender.example", MESSAGE_ID_KEY), new BenchLinks(),
+                settings, () -> new Random(42)));
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);
+        tasks = new TaskStore(ds);
+        campaigns = new Campaigns(ds, tasks, templates, clock, interval);
+    }
+
+    public static SmtpSettings smtp(int port, int connections) {
+        return SmtpSettings.of("127.0.0.1", port, TlsMode.NONE, "mailrun.bench")
+                .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10))
+                .withConnections(connections);
+    }
+
+    public long newCampaign(String name) throws SQLException {
+        return campaigns.create(new NewCampaign(name, TEMPLATE, "news@sender.example", Optional.of("Sender News"),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+    }
+}

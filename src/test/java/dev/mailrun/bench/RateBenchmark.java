@@ -1,0 +1,72 @@
+package dev.mailrun.bench;
+
+import dev.mailrun.mail.smtp.SendRateLimiter;
+
+/**
+ * Rate accuracy: the SMTP pool with 4 connections and one shared rate limiter sends to the sink for
+ * a fixed time at each rate; the completion time of every accepted message (when its result reached
+ * the pool's callback) is recorded.
+ *
+ * <ul>
+ *   <li>achieved rate: (messages − 1) / (last completion − first completion);</li>
+ *   <li>max in 1 s: the most completions in any window [t, t + 1 s) starting at a completion.</li>
+ * </ul>
+ * Alongside each send run, {@link PermitGrants} measures the limiter alone.
+ * Arguments: {@code --seconds 60 --rates 10,100,1000 --connections 4 --message composed|prebuilt}.
+ */
+public final class RateBenchmark {
+
+    private RateBenchmark() {}
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        int seconds = args.integer("seconds", 60);
+        int connections = args.integer("connections", 4);
+        int[] rates = args.integers("rates", 10, 100, 1000);
+        boolean prebuilt = args.text("message", "composed").equals("prebuilt");
+        try (Sink sink = Sink.start()) {
+            System.out.println(Machine.describe("(not used)", sink.description()));
+            PoolRun warm = PoolRun.send(PipelineHarness.smtp(sink.port(), connections), SendRateLimiter.unlimited(),
+                    100_000, 3, prebuilt);
+            System.out.printf("%d connections, %d s per rate, %s messages; unlimited rate in the 3 s warm-up: %.0f msg/s%n",
+                    connections, seconds, prebuilt ? "prebuilt (one per thread)" : "composed per message", warm.rate());
+            System.out.println("Send: completion timestamps of sent messages. Grants: the limiter alone, "
+                    + connections + " threads, timestamp when each permit's wait ended, and the due time the limiter returned (run alongside, own limiter).");
+            System.out.println();
+            System.out.println("| rate setting | measured | events | achieved /s | error | max in any 1 s | limit + 1 | within 1% | window ok |");
+            System.out.println("|---:|---|---:|---:|---:|---:|---:|:---:|:---:|");
+            for (int rate : rates) {
+                int count = rate * seconds;
+                PermitGrants grants = new PermitGrants(rate, connections, count).start();
+                PoolRun run = PoolRun.send(PipelineHarness.smtp(sink.port(), connections), new SendRateLimiter(rate),
+                        count, seconds + 30, prebuilt);
+                row(rate, "send", run.completions);
+                row(rate, "grants (wait ended)", grants.awaitGrants());
+                row(rate, "booked (limiter's due time)", grants.booked());
+                if (run.other > 0) {
+                    System.out.printf("  (%d messages not sent)%n", run.other);
+                }
+            }
+        }
+    }
+
+    private static void row(int rate, String what, long[] t) {
+        double achieved = (t.length - 1) / ((t[t.length - 1] - t[0]) / 1e9);
+        double error = (achieved - rate) / rate;
+        int window = maxInWindow(t, 1_000_000_000L);
+        System.out.printf("| %d | %s | %d | %.3f | %+.3f%% | %d | %d | %s | %s |%n", rate, what, t.length, achieved,
+                100 * error, window, rate + 1, Math.abs(error) <= 0.01 ? "yes" : "no", window <= rate + 1 ? "yes" : "no");
+    }
+
+    static int maxInWindow(long[] sorted, long windowNanos) {
+        int best = 0;
+        int j = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            while (j < sorted.length && sorted[j] - sorted[i] < windowNanos) {
+                j++;
+            }
+            best = Math.max(best, j - i);
+        }
+        return best;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.mailrun.bench;
+
+import dev.mailrun.campaign.Campaign;
+import dev.mailrun.campaign.CampaignStatus;
+import dev.mailrun.campaign.ClaimedRecipient;
+import dev.mailrun.campaign.MessageFactory;
+import dev.mailrun.mail.message.MessageComposer;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.Outgoing;
+import dev.mailrun.mail.template.CompiledTemplate;
+import dev.mailrun.mail.template.LoadResult;
+import dev.mailrun.mail.template.TemplateLoader;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Messages made exactly as the sending task makes them (same template, composer, Message-IDs),
+ * for benchmarks that drive the SMTP layer without the database.
+ */
+final class SampleMessages {
+
+    private final MessageFactory factory;
+
+    SampleMessages(Clock clock) {
+        LoadResult loaded = new TemplateLoader(Path.of("templates")).load(PipelineHarness.TEMPLATE);
+        if (!(loaded instanceof LoadResult.Loaded ok)) {
+            throw new IllegalStateException("template " + PipelineHarness.TEMPLATE + " does not load: " + loaded);
+        }
+        CompiledTemplate template = ok.template();
+        Instant t = Instant.parse("2026-11-21T00:00:00Z");
+        Campaign campaign = new Campaign(1, "Benchmark", PipelineHarness.TEMPLATE, "news@sender.example",
+                Optional.of("Sender News"), Optional.empty(), Optional.empty(), CampaignStatus.RUNNING, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), t, t);
+        factory = new MessageFactory(campaign, template, new MessageComposer(clock),
+                new MessageIds("sender.example", PipelineHarness.MESSAGE_ID_KEY), new BenchLinks());
+    }
+
+    private final ThreadLocal<jakarta.mail.internet.MimeMessage> perThread = new ThreadLocal<>();
+
+    /** An item whose message is built once per sending thread and then reused. */
+    Outgoing prebuiltPerThread(long i) {
+        Outgoing real = outgoing(i);
+        return new Outgoing() {
+            @Override
+            public long key() {
+                return i;
+            }
+
+            @Override
+            public jakarta.mail.internet.MimeMessage build(jakarta.mail.Session session)
+                    throws dev.mailrun.mail.RejectedMessageException {
+                jakarta.mail.internet.MimeMessage m = perThread.get();
+                if (m == null) {
+                    m = real.build(session);
+                    perThread.set(m);
+                }
+                return m;
+            }
+
+            @Override
+            public Optional<String> envelopeFrom() {
+                return Optional.empty();
+            }
+        };
+    }
+
+    Outgoing outgoing(long i) {
+        return factory.outgoing(new ClaimedRecipient(i, "r" + i + "@list.example", "Reader " + i,
+                "{\"company\": \"ACME\"}", 0));
+    }
+}

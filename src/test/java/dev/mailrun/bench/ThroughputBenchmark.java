@@ -1,0 +1,91 @@
+package dev.mailrun.bench;
+
+import dev.mailrun.campaign.CampaignStatus;
+import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.scheduler.SchedulerConfig;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/**
+ * End-to-end throughput: a campaign drained by the real pipeline (scheduler tick → campaign task:
+ * claim → render → SMTP → mark) against the sink with no rate limit, next to the bare mail-library
+ * loop at the same connection count, in the same run.
+ *
+ * <p>Arguments: {@code --recipients 50000 --connections 1,2,4,8 --warmup 5000}. The task's tick
+ * interval is one day on the real clock, so one run drains the whole campaign (its deadline is the
+ * end of the UTC day less the safety margin).
+ */
+public final class ThroughputBenchmark {
+
+    private static final Duration INTERVAL = Duration.ofDays(1);
+
+    private ThroughputBenchmark() {}
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        int recipients = args.integer("recipients", 50_000);
+        int warmup = args.integer("warmup", 5_000);
+        int[] connections = args.integers("connections", 1, 2, 4, 8);
+        try (Sink sink = Sink.start(); BenchDatabase db = BenchDatabase.create("mailrun_bench_throughput", 12)) {
+            System.out.println(Machine.describe(db.serverVersion(), sink.description()));
+            System.out.printf("%d recipients per pipeline row, as many messages per bare row; warm-up %d of each at 4 connections%n",
+                    recipients, warmup);
+            if (warmup > 0) {
+                BareSender.run(sink.port(), 4, warmup);
+                pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup");
+            }
+            System.out.println();
+            System.out.println("| connections | bare msg/s | pipeline msg/s | pipeline / bare | runs | batches |");
+            System.out.println("|---:|---:|---:|---:|---:|---:|");
+            for (int n : connections) {
+                double bare = BareSender.run(sink.port(), n, recipients);
+                Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n);
+                System.out.printf("| %d | %.0f | %.0f | %.2f | %d | %d |%n", n, bare, drain.rate, drain.rate / bare,
+                        drain.runs, drain.batches);
+            }
+        }
+    }
+
+    record Drain(double rate, long sent, long runs, long batches) {}
+
+    static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name) throws Exception {
+        SendSettings settings = SendSettings.defaults("bench-relay", 0);
+        try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, INTERVAL, settings,
+                SchedulerConfig.defaults().withOwner("bench-" + name))) {
+            long id = h.newCampaign("throughput " + name);
+            Recipients.insertPending(ds, id, 0, recipients);
+            if (h.campaigns.start(id) != CampaignStatus.RUNNING) {
+                throw new IllegalStateException("campaign did not start running");
+            }
+            long start = System.nanoTime();
+            int ticks = 0;
+            while (h.campaigns.get(id).status() != CampaignStatus.COMPLETED && ticks < 3) {
+                h.scheduler.tick();
+                ticks++;
+            }
+            long nanos = System.nanoTime() - start;
+            long sent = Recipients.count(ds, id, "sent");
+            if (sent != recipients) {
+                throw new IllegalStateException("only " + sent + " of " + recipients + " sent after " + ticks + " ticks");
+            }
+            long[] runs = runsAndBatches(ds, id);
+            return new Drain(sent / (nanos / 1e9), sent, runs[0], runs[1]);
+        }
+    }
+
+    private static long[] runsAndBatches(DataSource ds, long campaignId) throws Exception {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                SELECT COUNT(*), COALESCE(SUM(r.batches), 0) FROM task_run r JOIN task t ON t.id = r.task_id
+                WHERE t.name = ? AND r.items > 0""")) {
+            ps.setString(1, "campaign-" + campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+}
