@@ -31,6 +31,11 @@ import java.util.regex.Pattern;
  */
 public final class MessageComposer {
 
+    static {
+        dev.mailrun.mail.StreamProviders.pin();
+    }
+
+
     private static final Pattern MESSAGE_ID = Pattern.compile("<[^<>\\s@\"]+@[^<>\\s@\"]+>");
     private static final Pattern LIST_ID = Pattern.compile("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)+");
     /** Characters that would end or split an entry of List-Unsubscribe's {@code <uri>, <uri>} list. */

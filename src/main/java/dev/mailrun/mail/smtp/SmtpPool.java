@@ -48,6 +48,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class SmtpPool implements AutoCloseable {
 
+    static {
+        dev.mailrun.mail.StreamProviders.pin();
+    }
+
+
     /** Less time than this left and a message is not started: it would likely time out half-sent. */
     static final Duration MIN_BUDGET = Duration.ofMillis(250);
     /** How often a thread waiting for a rate permit checks whether it was asked to stop. */
