@@ -5,7 +5,6 @@ import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.NewCampaign;
 import dev.mailrun.campaign.SendSettings;
 import dev.mailrun.mail.Secret;
-import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -35,7 +34,7 @@ public final class PipelineHarness implements AutoCloseable {
                            SendSettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         CampaignSendHandler handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates,
-                smtp(smtpPort, connections), new MessageIds("sender.example", MESSAGE_ID_KEY), new BenchLinks(),
+                smtp(smtpPort, connections), MESSAGE_ID_KEY, new BenchLinks(),
                 settings, () -> new Random(42)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);
         tasks = new TaskStore(ds);
