@@ -32,6 +32,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.LongConsumer;
 import javax.sql.DataSource;
 import org.apache.commons.csv.CSVFormat;
@@ -55,6 +60,7 @@ import org.apache.commons.csv.CSVRecord;
 public final class RecipientImporter {
 
     public static final int DEFAULT_BATCH = 5_000;
+    private static final int ROWS_PER_INSERT = 1_000;
     private static final int FIRST_REJECTS_KEPT = 20;
     private static final Set<String> BUILT_IN_FIELDS = Set.of("unsubscribe_url", "campaign");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -85,6 +91,11 @@ public final class RecipientImporter {
         Header header = checkStructure(file);
         String importId = UUID.randomUUID().toString();
         Run run = new Run(campaignId, importId, header, rejectsFile.isPresent() ? openRejects(rejectsFile.get()) : null);
+        // Parsing and checking the next batch overlaps with writing the previous one: the reader
+        // and the database each get a core. Batches are written one at a time, in file order, so a
+        // batch's duplicate check sees every earlier batch committed.
+        ExecutorService writer = Executors.newSingleThreadExecutor(r -> new Thread(r, "mailrun-import-writer"));
+        Future<?> writing = CompletableFuture.completedFuture(null);
         try (CSVParser parser = parser(file)) {
             Iterator<CSVRecord> records = parser.iterator();
             long startLine = parser.getCurrentLineNumber() + 1;
@@ -93,18 +104,43 @@ public final class RecipientImporter {
                 run.accept(record, startLine);
                 startLine = parser.getCurrentLineNumber() + 1;
                 if (run.batch.size() >= batchSize) {
-                    run.flush();
+                    awaitWrite(writing);
+                    List<Row> next = run.take();
+                    writing = writer.submit(() -> run.write(next));
                     progress.accept(run.rows);
                 }
             }
-            run.flush();
+            awaitWrite(writing);
+            run.write(run.take());
             progress.accept(run.rows);
         } finally {
+            writer.shutdownNow();
             if (run.rejects != null) {
                 run.rejects.close(true);
             }
         }
         return new ImportReport(run.rows, run.imported, run.counts, run.firstRejects);
+    }
+
+    private static void awaitWrite(Future<?> writing) throws SQLException, IOException {
+        try {
+            writing.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("import interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SQLException sql) {
+                throw sql;
+            }
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(cause);
+        }
     }
 
     // ---- pass 1: structure -------------------------------------------------------------------
@@ -225,7 +261,7 @@ public final class RecipientImporter {
         final List<ImportReport.Reject> firstRejects = new ArrayList<>();
         final Map<String, Row> batch = new LinkedHashMap<>();
         long rows;
-        long imported;
+        volatile long imported;
 
         Run(long campaignId, String importId, Header header, CSVPrinter rejects) {
             this.campaignId = campaignId;
@@ -282,12 +318,18 @@ public final class RecipientImporter {
             }
         }
 
-        void flush() throws SQLException, IOException {
-            if (batch.isEmpty()) {
-                return;
-            }
+        /** The rows read since the last call, for {@link #write}; the reader thread's side. */
+        List<Row> take() {
             List<Row> rowsInBatch = new ArrayList<>(batch.values());
             batch.clear();
+            return rowsInBatch;
+        }
+
+        /** Writes one batch: the writer thread's side. Returns null (a Callable for the executor). */
+        Void write(List<Row> rowsInBatch) throws SQLException, IOException {
+            if (rowsInBatch.isEmpty()) {
+                return null;
+            }
             Instant now = clock.instant();
             Sorted sorted = Transactions.inTransaction(dataSource, c -> {
                 lockCampaign(c);
@@ -317,6 +359,7 @@ public final class RecipientImporter {
             for (RowReject r : sorted.rejected()) {
                 reject(r.row().line(), r.row().rawEmail(), r.reason(), r.detail());
             }
+            return null;
         }
 
         /** Serialises imports into one campaign, so the existence check and the insert agree. */
@@ -352,28 +395,38 @@ public final class RecipientImporter {
             return found;
         }
 
+        /**
+         * Multi-row INSERT statements of up to {@link #ROWS_PER_INSERT} rows, every value a bound
+         * parameter. Building the multi-row text ourselves costs the driver far less than
+         * rewriting a JDBC batch of single-row inserts, which dominated the import's CPU time.
+         */
         private void insert(Connection c, List<Row> rows, Instant now) throws SQLException {
-            if (rows.isEmpty()) {
-                return;
-            }
-            try (PreparedStatement ps = c.prepareStatement("""
-                    INSERT INTO recipient (campaign_id, email, name, fields, status, import_id, import_line, updated_at)
-                    VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)""")) {
-                for (Row r : rows) {
-                    ps.setLong(1, campaignId);
-                    ps.setString(2, r.address().value());
-                    ps.setString(3, r.name());
-                    ps.setString(4, r.fieldsJson());
-                    ps.setString(5, importId);
-                    ps.setLong(6, r.line());
-                    SqlTime.set(ps, 7, now);
-                    ps.addBatch();
+            String stamp = SqlTime.literal(now);
+            for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
+                List<Row> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT));
+                StringBuilder sql = new StringBuilder(64 + chunk.size() * 24).append(
+                        "INSERT INTO recipient (campaign_id, email, name, fields, status, import_id, import_line, updated_at) VALUES ");
+                for (int i = 0; i < chunk.size(); i++) {
+                    sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, 'pending', ?, ?, ?)");
                 }
-                ps.executeBatch();
+                try (PreparedStatement ps = serverPrepared(c, sql.toString())) {
+                    int p = 1;
+                    for (Row r : chunk) {
+                        ps.setLong(p++, campaignId);
+                        ps.setString(p++, r.address().value());
+                        ps.setString(p++, r.name());
+                        ps.setString(p++, r.fieldsJson());
+                        ps.setString(p++, importId);
+                        ps.setLong(p++, r.line());
+                        ps.setString(p++, stamp);
+                    }
+                    ps.executeUpdate();
+                }
             }
         }
 
-        void reject(long line, String email, RejectReason reason, String detail) throws IOException {
+        /** Called by both the reader (row checks) and the writer (database checks). */
+        synchronized void reject(long line, String email, RejectReason reason, String detail) throws IOException {
             counts.merge(reason, 1L, Long::sum);
             ImportReport.Reject r = new ImportReport.Reject(line, email, reason, detail);
             if (firstRejects.size() < FIRST_REJECTS_KEPT) {
@@ -383,6 +436,18 @@ public final class RecipientImporter {
                 rejects.printRecord(line, email, reason.label(), detail);
             }
         }
+    }
+
+    /**
+     * A server-side prepared statement when the driver offers one: thousands of values then travel
+     * in the binary protocol instead of being escaped into SQL text by the client, which was most
+     * of the import's CPU time. Any other driver gets an ordinary prepared statement.
+     */
+    private static PreparedStatement serverPrepared(Connection c, String sql) throws SQLException {
+        if (c.isWrapperFor(com.mysql.cj.jdbc.JdbcConnection.class)) {
+            return c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).serverPrepareStatement(sql);
+        }
+        return c.prepareStatement(sql);
     }
 
     private static boolean hasControl(String s) {

@@ -40,6 +40,11 @@ public final class SqlTime {
         }
     }
 
+    /** The UTC literal {@link #set} binds, for callers binding many rows with the same instant. */
+    public static String literal(Instant instant) {
+        return LITERAL.format(toDb(instant));
+    }
+
     private static final java.time.format.DateTimeFormatter LITERAL =
             java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS");
 
