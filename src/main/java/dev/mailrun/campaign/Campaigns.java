@@ -173,11 +173,15 @@ public final class Campaigns {
     /**
      * The slot a campaign's first run belongs to: the slot holding {@code at}, so a run that
      * begins mid-slot gets the rest of that slot as its window and still ends before the next
-     * tick — unless less than a quarter of the slot is left, then the next slot.
+     * tick — unless too little of it is left (less than a quarter of the slot, or than a minute
+     * for long intervals), then the next slot.
      */
     Instant firstSlot(Instant at) {
         Instant slot = slotStart(at);
-        return at.isAfter(slot.plus(tickInterval.multipliedBy(3).dividedBy(4))) ? slot.plus(tickInterval) : slot;
+        Duration quarter = tickInterval.dividedBy(4);
+        Duration enough = quarter.compareTo(Duration.ofMinutes(1)) < 0 ? quarter : Duration.ofMinutes(1);
+        Instant next = slot.plus(tickInterval);
+        return Duration.between(at, next).compareTo(enough) < 0 ? next : slot;
     }
 
     /** The start of the tick slot holding {@code at}. */
