@@ -43,7 +43,9 @@ final class WorkerCommand extends ContextCommand {
             log.info("Worker started: tick every {}{}", s.config().tick().interval(),
                     endpoint.port().map(p -> ", unsubscribe endpoint on port " + p).orElse(""));
             try {
-                worker.run();
+                // The loop runs on its own thread: the shutdown hook joins it, and must never join
+                // this thread, which ends in System.exit and would wait for the hook in turn.
+                worker.start().join();
             } finally {
                 ShutdownHooks.remove(hook);
             }
