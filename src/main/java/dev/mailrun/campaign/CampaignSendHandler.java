@@ -166,6 +166,7 @@ public final class CampaignSendHandler implements TaskHandler {
         private long claimed;
         private final Progress startProgress;
         private volatile int holders;
+        private volatile ScheduledExecutorService flusher;
         private volatile long lastRenewal;
 
         Run(RunContext ctx, Campaign campaign, CompiledTemplate template) {
@@ -177,7 +178,8 @@ public final class CampaignSendHandler implements TaskHandler {
             this.startProgress = progress;
             SendSettings s = deps.settings();
             this.writer = new ResultWriter(deps.dataSource(), queue, suppressions, campaigns,
-                    new RetryPolicy(s.maxAttempts(), s.retryBase(), deps.random().get()), ctx, ctx.clock(), s, progress);
+                    new RetryPolicy(s.maxAttempts(), s.retryBase(), deps.random().get()), ctx, ctx.clock(), s, progress,
+                    this::requestFlush);
             this.limiter = new SendRateLimiter(0);
         }
 
@@ -194,7 +196,7 @@ public final class CampaignSendHandler implements TaskHandler {
                 rate = renewShare();
             }
             Timebox timebox = new Timebox(ctx.clock(), timeboxConfig(rate));
-            ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+            flusher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "mailrun-flush-" + campaign.id());
                 t.setDaemon(true);
                 return t;
@@ -238,13 +240,7 @@ public final class CampaignSendHandler implements TaskHandler {
             Instant sendDeadline = budget.deadline().minus(deps.settings().batchOverhead());
             pool.sendBatch(recipients.stream().map(r -> marked(messages.outgoing(r), marker)).toList(), sendDeadline,
                     () -> ctx.stopRequested() || writer.mustStop() || !budget.hasTimeForAnotherItem(),
-                    result -> {
-                        try {
-                            writer.accept(result);
-                        } catch (SQLException e) {
-                            throw new IllegalStateException("could not write send results: " + e.getMessage(), e);
-                        }
-                    });
+                    writer::accept);
             writer.flush();
             // The timebox learns from what was tried, not from what was claimed and handed back.
             return BatchResult.more((int) (writer.attempted() - attemptedBefore));
@@ -376,6 +372,18 @@ public final class CampaignSendHandler implements TaskHandler {
                 });
             } catch (SQLException e) {
                 log.warn("Could not release the relay share of run {} (it expires by itself): {}", ctx.runToken(), e.getMessage());
+            }
+        }
+
+        /** Asked by the result writer when enough results wait: the flush thread writes them. */
+        private void requestFlush() {
+            ScheduledExecutorService f = flusher;
+            if (f != null && !f.isShutdown()) {
+                try {
+                    f.execute(this::flushQuietly);
+                } catch (java.util.concurrent.RejectedExecutionException ignored) {
+                    // Shutting down: the run's final flush writes what is left.
+                }
             }
         }
 

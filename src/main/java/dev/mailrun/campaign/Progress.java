@@ -26,6 +26,11 @@ public record Progress(long campaignId, long sent, long failed, long retried, lo
         return hardBounces - rateBaseHardBounces;
     }
 
+    Progress withRecent(String value) {
+        return new Progress(campaignId, sent, failed, retried, released, suppressed, hardBounces, value,
+                rateBaseAttempts, rateBaseHardBounces);
+    }
+
     /** Starts the hard-bounce rate afresh from here. */
     Progress rebased() {
         return new Progress(campaignId, sent, failed, retried, released, suppressed, hardBounces, recent,

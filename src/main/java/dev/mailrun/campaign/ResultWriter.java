@@ -53,9 +53,14 @@ final class ResultWriter {
     private boolean markerFailed;
     private boolean leaseLost;
     private long attempted;
+    private boolean flushRequested;
+    private final Object flushLock = new Object();
+    private final Runnable flushRequest;
 
     ResultWriter(DataSource dataSource, RecipientQueue queue, SuppressionStore suppressions, CampaignStore campaigns,
-                 RetryPolicy retry, RunContext run, Clock clock, SendSettings settings, Progress progress) {
+                 RetryPolicy retry, RunContext run, Clock clock, SendSettings settings, Progress progress,
+                 Runnable flushRequest) {
+        this.flushRequest = flushRequest;
         this.dataSource = dataSource;
         this.queue = queue;
         this.suppressions = suppressions;
@@ -86,7 +91,13 @@ final class ResultWriter {
         recipients.forEach(r -> held.put(r.id(), r));
     }
 
-    synchronized void accept(SendResult result) throws SQLException {
+    void accept(SendResult result) {
+        synchronized (this) {
+            acceptLocked(result);
+        }
+    }
+
+    private void acceptLocked(SendResult result) {
         Instant now = clock.instant();
         ClaimedRecipient r = held.remove(result.key());
         if (r == null) {
@@ -142,57 +153,105 @@ final class ResultWriter {
         if (oldestPending == null) {
             oldestPending = now;
         }
-        if (pending.size() >= settings.flushEvery()) {
+        if (pending.size() >= settings.flushEvery() && !flushRequested) {
+            // The SMTP threads never wait for the database: the run's flush thread writes.
+            flushRequested = true;
+            flushRequest.run();
+        }
+    }
+
+    /** Called by the flush thread: flushes when asked to or when the oldest unwritten result is old enough. */
+    void flushIfDue() throws SQLException {
+        boolean due;
+        synchronized (this) {
+            due = flushRequested || (oldestPending != null
+                    && !Duration.between(oldestPending, clock.instant()).minus(settings.flushInterval()).isNegative());
+        }
+        if (due) {
             flush();
         }
     }
 
-    /** Called periodically: flushes when the oldest unwritten result is older than the interval. */
-    synchronized void flushIfDue() throws SQLException {
-        if (oldestPending != null && !Duration.between(oldestPending, clock.instant()).minus(settings.flushInterval()).isNegative()) {
-            flush();
+    /** The results taken out of the buffer for one flush, and what they make of the counters. */
+    private record Taken(List<Outcome> outcomes, List<SuppressionStore.Entry> suppressions, long sent, long failed,
+                         long retried, long released, long hard, Instant oldest, Progress next, Optional<String> pause) {}
+
+    /**
+     * Writes the buffered results. Flushes are serialised by {@code flushLock}; the buffer's lock is
+     * held only to take the results out and to record the outcome, never during the database
+     * round trip, so the SMTP threads keep adding results meanwhile.
+     */
+    void flush() throws SQLException {
+        synchronized (flushLock) {
+            Taken t;
+            synchronized (this) {
+                flushRequested = false;
+                if (leaseLost || (pending.isEmpty() && pendingSuppressions.isEmpty())) {
+                    return;
+                }
+                Progress next = progress.plus(pSent, pFailed, pRetried, pReleased, 0, pHard, window.stored());
+                Optional<String> pause = pausedFor.isPresent() ? Optional.empty()
+                        : fatal.isPresent() ? fatal.map(f -> "paused: " + f)
+                        : failureRateExceeded() ? Optional.of(String.format(java.util.Locale.ROOT,
+                                "paused: %.1f%% of the last %d attempts failed (limit %.1f%%)",
+                                window.failureRate() * 100, window.attempts(), settings.pauseOnFailureRate() * 100))
+                        : hardBounceRate(next);
+                t = new Taken(new ArrayList<>(pending), new ArrayList<>(pendingSuppressions), pSent, pFailed, pRetried,
+                        pReleased, pHard, oldestPending, next, pause);
+                pending.clear();
+                pendingSuppressions.clear();
+                pSent = pFailed = pRetried = pReleased = pHard = 0;
+                oldestPending = null;
+            }
+            Instant now = clock.instant();
+            boolean committed;
+            try {
+                committed = Transactions.inTransaction(dataSource, c -> {
+                    int changed = queue.record(c, run.runToken(), t.outcomes(), now);
+                    if (changed < t.outcomes().size()) {
+                        c.rollback();
+                        return false;
+                    }
+                    suppressions.add(c, t.suppressions(), now);
+                    if (t.pause().isPresent()) {
+                        campaigns.transition(c, t.next().campaignId(), EnumSet.of(CampaignStatus.RUNNING),
+                                CampaignStatus.PAUSED, t.pause().get(), now);
+                    }
+                    run.metadata().putValue(PROGRESS_KEY, t.next());
+                    if (!run.checkpoint(c)) {
+                        c.rollback();
+                        return false;
+                    }
+                    return true;
+                });
+            } catch (SQLException | RuntimeException e) {
+                restore(t);   // nothing was written: keep the results for the next flush
+                throw e;
+            }
+            synchronized (this) {
+                if (!committed) {
+                    leaseLost = true;
+                    return;
+                }
+                // Results accepted during the round trip counted from the old progress; they are
+                // still in the buffer and go into the next flush on top of this one.
+                progress = t.next().withRecent(window.stored());
+                t.pause().ifPresent(reason -> pausedFor = Optional.of(reason));
+            }
         }
     }
 
-    synchronized void flush() throws SQLException {
-        if (leaseLost) {
-            return;
+    private synchronized void restore(Taken t) {
+        pending.addAll(0, t.outcomes());
+        pendingSuppressions.addAll(0, t.suppressions());
+        pSent += t.sent();
+        pFailed += t.failed();
+        pRetried += t.retried();
+        pReleased += t.released();
+        pHard += t.hard();
+        if (t.oldest() != null && (oldestPending == null || t.oldest().isBefore(oldestPending))) {
+            oldestPending = t.oldest();
         }
-        Instant now = clock.instant();
-        Progress next = progress.plus(pSent, pFailed, pRetried, pReleased, 0, pHard, window.stored());
-        Optional<String> pause = fatal.isPresent() ? fatal.map(f -> "paused: " + f)
-                : failureRateExceeded() ? Optional.of(String.format(java.util.Locale.ROOT,
-                        "paused: %.1f%% of the last %d attempts failed (limit %.1f%%)",
-                        window.failureRate() * 100, window.attempts(), settings.pauseOnFailureRate() * 100))
-                : hardBounceRate(next);
-        boolean committed = Transactions.inTransaction(dataSource, c -> {
-            int changed = queue.record(c, run.runToken(), pending, now);
-            if (changed < pending.size()) {
-                c.rollback();
-                return false;
-            }
-            suppressions.add(c, pendingSuppressions, now);
-            if (pause.isPresent() && pausedFor.isEmpty()) {
-                campaigns.transition(c, progress.campaignId(), EnumSet.of(CampaignStatus.RUNNING), CampaignStatus.PAUSED,
-                        pause.get(), now);
-            }
-            run.metadata().putValue(PROGRESS_KEY, next);
-            if (!run.checkpoint(c)) {
-                c.rollback();
-                return false;
-            }
-            return true;
-        });
-        if (!committed) {
-            leaseLost = true;
-            return;
-        }
-        progress = next;
-        pause.ifPresent(p -> pausedFor = Optional.of(p));
-        pending.clear();
-        pendingSuppressions.clear();
-        pSent = pFailed = pRetried = pReleased = pHard = 0;
-        oldestPending = null;
     }
 
     /** Hard bounces refused at SMTP time count against the campaign's bounce rate, like bounces read back later. */
@@ -217,7 +276,15 @@ final class ResultWriter {
      * batches only (no results pending); call {@link #claimCommitted} once the transaction commits.
      * False when the lease is lost.
      */
-    synchronized boolean checkpointClaim(Connection c, int suppressed) throws SQLException {
+    boolean checkpointClaim(Connection c, int suppressed) throws SQLException {
+        synchronized (flushLock) {
+            synchronized (this) {
+                return checkpointClaimLocked(c, suppressed);
+            }
+        }
+    }
+
+    private boolean checkpointClaimLocked(Connection c, int suppressed) throws SQLException {
         Progress next = progress.plus(0, 0, 0, 0, suppressed, 0, window.stored());
         run.metadata().putValue(PROGRESS_KEY, next);
         if (!run.checkpoint(c)) {
@@ -227,8 +294,12 @@ final class ResultWriter {
         return true;
     }
 
-    synchronized void claimCommitted(int suppressed) {
-        progress = progress.plus(0, 0, 0, 0, suppressed, 0, window.stored());
+    void claimCommitted(int suppressed) {
+        synchronized (flushLock) {
+            synchronized (this) {
+                progress = progress.plus(0, 0, 0, 0, suppressed, 0, window.stored());
+            }
+        }
     }
 
     /** Messages this run actually tried to send (not those handed back untried). */
