@@ -34,8 +34,8 @@ class KillNineTest {
     static final TestDatabase db = new TestDatabase();
 
     /** Connections (4) plus one flush (100): what one kill may leave unknown. */
-    /** Recipients are marked sending a window ahead of the SMTP workers: twice the connections. */
-    private static final int MARKING_WINDOW = 2 * 4;
+    /** Recipients are marked sending up to two windows (of twice the connections) ahead of the SMTP workers. */
+    private static final int MARKING_WINDOW = 2 * 2 * 4;
     /** connections in flight + one flush of unwritten results + the marking window. */
     private static final int UNKNOWN_PER_KILL = 4 + 100 + MARKING_WINDOW;
     private static final Set<String> NO_SUCH_USER = Set.of("r7@list.example", "r70@list.example", "r700@list.example");
