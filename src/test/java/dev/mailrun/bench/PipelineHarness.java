@@ -34,7 +34,7 @@ public final class PipelineHarness implements AutoCloseable {
                            SendSettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         CampaignSendHandler handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates,
-                smtp(smtpPort, connections), MESSAGE_ID_KEY, new BenchLinks(),
+                smtp(smtpPort, connections), MESSAGE_ID_KEY, new dev.mailrun.testing.FixedLinks(),
                 settings, () -> new Random(42)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);
         tasks = new TaskStore(ds);

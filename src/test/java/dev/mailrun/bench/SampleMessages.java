@@ -34,7 +34,7 @@ final class SampleMessages {
                 Optional.of("Sender News"), Optional.empty(), Optional.empty(), CampaignStatus.RUNNING, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), t, t);
         factory = new MessageFactory(campaign, template, new MessageComposer(clock),
-                new MessageIds("sender.example", PipelineHarness.MESSAGE_ID_KEY), new BenchLinks(), Optional.empty());
+                new MessageIds("sender.example", PipelineHarness.MESSAGE_ID_KEY), new dev.mailrun.testing.FixedLinks(), Optional.empty());
     }
 
     private final ThreadLocal<jakarta.mail.internet.MimeMessage> perThread = new ThreadLocal<>();

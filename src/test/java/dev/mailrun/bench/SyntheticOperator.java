@@ -1,9 +1,9 @@
 package dev.mailrun.bench;
 
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.timebox.BatchBudget;
 import dev.mailrun.timebox.BatchOperator;
 import dev.mailrun.timebox.BatchResult;
-import dev.mailrun.timebox.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.SplittableRandom;

@@ -1,9 +1,9 @@
 package dev.mailrun.bench;
 
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.timebox.Algorithm;
 import dev.mailrun.timebox.BatchFailedException;
 import dev.mailrun.timebox.EstimatorState;
-import dev.mailrun.timebox.SettableClock;
 import dev.mailrun.timebox.Timebox;
 import dev.mailrun.timebox.TimeboxConfig;
 import dev.mailrun.timebox.TimeboxReport;

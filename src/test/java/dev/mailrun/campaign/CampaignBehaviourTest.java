@@ -206,7 +206,7 @@ class CampaignBehaviourTest {
             var templates = new dev.mailrun.mail.template.TemplateLoader(java.nio.file.Path.of("templates"));
             var handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(db.dataSource(), templates, smtpSettings,
                     dev.mailrun.mail.Secret.of("k-0123456789abcdef0123456789"),
-                    new TestLinks(), settings, () -> new java.util.Random(1)));
+                    new dev.mailrun.testing.FixedLinks(), settings, () -> new java.util.Random(1)));
             try (var scheduler = new dev.mailrun.scheduler.Scheduler(db.dataSource(),
                     dev.mailrun.scheduler.HandlerRegistry.of(handler), dev.mailrun.scheduler.SchedulerConfig.defaults().withOwner("w1"), clock)) {
                 var campaigns = new Campaigns(db.dataSource(), new dev.mailrun.scheduler.TaskStore(db.dataSource()), templates, clock, INTERVAL);

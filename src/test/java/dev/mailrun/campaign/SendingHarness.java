@@ -28,7 +28,7 @@ final class SendingHarness implements AutoCloseable {
                 .withConnections(4);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
-                Secret.of("message-id-key-for-tests-0123456789"), new TestLinks(),
+                Secret.of("message-id-key-for-tests-0123456789"), new dev.mailrun.testing.FixedLinks(),
                 settings, () -> new Random(42)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
         tasks = new TaskStore(ds);

@@ -29,7 +29,7 @@ final class InProcessSender implements AutoCloseable {
                     SendSettings settings, String owner) {
         TemplateLoader templates = new TemplateLoader(templatesDir);
         CampaignSendHandler handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
-                Secret.of("message-id-key-for-fault-tests-0123456789"), new FaultLinks(), settings, () -> new Random(7)));
+                Secret.of("message-id-key-for-fault-tests-0123456789"), new dev.mailrun.testing.FixedLinks(), settings, () -> new Random(7)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
         campaigns = new Campaigns(ds, new TaskStore(ds), templates, clock, interval);
     }

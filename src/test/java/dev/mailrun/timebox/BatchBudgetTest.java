@@ -1,5 +1,6 @@
 package dev.mailrun.timebox;
 
+import dev.mailrun.testing.SettableClock;
 import static dev.mailrun.timebox.TimeboxFixtures.T0;
 import static dev.mailrun.timebox.TimeboxFixtures.at;
 import static dev.mailrun.timebox.TimeboxFixtures.ms;

@@ -1,5 +1,6 @@
 package dev.mailrun.timebox;
 
+import dev.mailrun.testing.SettableClock;
 import static dev.mailrun.timebox.TimeboxFixtures.CONFIG;
 import static dev.mailrun.timebox.TimeboxFixtures.NEVER_STOP;
 import static dev.mailrun.timebox.TimeboxFixtures.T0;

@@ -1,5 +1,6 @@
 package dev.mailrun.timebox;
 
+import dev.mailrun.testing.SettableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

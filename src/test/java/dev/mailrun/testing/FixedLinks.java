@@ -1,9 +1,13 @@
-package dev.mailrun.campaign;
+package dev.mailrun.testing;
 
+import dev.mailrun.campaign.UnsubscribeLinks;
 import java.util.Optional;
 
-/** Deterministic unsubscribe links for sending tests; the signed ones are tested on their own. */
-final class TestLinks implements UnsubscribeLinks {
+/**
+ * Deterministic unsubscribe links for sending tests and benchmarks; the signed production links
+ * are tested on their own (UnsubscribeTokensTest, ReturnPathsTest).
+ */
+public final class FixedLinks implements UnsubscribeLinks {
 
     @Override
     public String url(long campaignId, long recipientId, String email) {
