@@ -1,7 +1,6 @@
 package dev.mailrun.app;
 
 import dev.mailrun.app.config.UnsubscribeConfig;
-import dev.mailrun.campaign.EmailAddress;
 import dev.mailrun.campaign.UnsubscribeLinks;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
@@ -53,9 +52,5 @@ public final class ProductionLinks implements UnsubscribeLinks {
     @Override
     public Optional<String> envelopeFrom(long campaignId, long recipientId, String email) {
         return returnPaths.map(rp -> rp.address(returnPathDomain.orElseThrow(), campaignId, recipientId));
-    }
-
-    static String domainOf(String address) {
-        return EmailAddress.of(address).domain();
     }
 }

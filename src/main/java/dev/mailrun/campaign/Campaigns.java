@@ -231,9 +231,4 @@ public final class Campaigns {
     private static String first(List<TemplateProblem> problems) {
         return problems.isEmpty() ? "unknown problem" : problems.get(0).toString();
     }
-
-    /** Returns the campaign's task name; exposed for status and tests. */
-    public static Optional<String> taskNameOf(Campaign campaign) {
-        return campaign.taskId().map(t -> CampaignSendHandler.taskName(campaign.id()));
-    }
 }

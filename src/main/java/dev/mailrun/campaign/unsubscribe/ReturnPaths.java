@@ -2,7 +2,6 @@ package dev.mailrun.campaign.unsubscribe;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -64,15 +63,11 @@ public final class ReturnPaths {
         if (!Base32.encode(raw).equalsIgnoreCase(token)) {
             return Optional.empty();
         }
-        if (raw.length < 1 + 2 + SIGNATURE_BYTES || raw[0] != VERSION) {
+        Optional<ByteBuffer> opened = key.open(PURPOSE, VERSION, raw, 2, SIGNATURE_BYTES);
+        if (opened.isEmpty()) {
             return Optional.empty();
         }
-        byte[] payload = Arrays.copyOfRange(raw, 0, raw.length - SIGNATURE_BYTES);
-        byte[] signature = Arrays.copyOfRange(raw, raw.length - SIGNATURE_BYTES, raw.length);
-        if (!key.verify(PURPOSE, payload, signature)) {
-            return Optional.empty();
-        }
-        ByteBuffer in = ByteBuffer.wrap(payload, 1, payload.length - 1);
+        ByteBuffer in = opened.get();
         OptionalLong campaign = Varints.read(in);
         OptionalLong recipient = Varints.read(in);
         if (campaign.isEmpty() || recipient.isEmpty() || in.hasRemaining()) {

@@ -49,6 +49,23 @@ public final class SigningKey {
     }
 
     /** Constant-time check, so response timing says nothing about how much of a forgery was right. */
+    /**
+     * Checks a decoded token laid out as {@code version · payload · signature(signatureBytes)}:
+     * returns the ids part (after the version byte) when the version matches, at least
+     * {@code minIdBytes} precede the signature, and the signature is genuine; empty otherwise.
+     */
+    java.util.Optional<java.nio.ByteBuffer> open(String purpose, byte version, byte[] raw, int minIdBytes, int signatureBytes) {
+        if (raw.length < 1 + minIdBytes + signatureBytes || raw[0] != version) {
+            return java.util.Optional.empty();
+        }
+        byte[] payload = java.util.Arrays.copyOfRange(raw, 0, raw.length - signatureBytes);
+        byte[] signature = java.util.Arrays.copyOfRange(raw, raw.length - signatureBytes, raw.length);
+        if (!verify(purpose, payload, signature)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(java.nio.ByteBuffer.wrap(payload, 1, payload.length - 1));
+    }
+
     boolean verify(String purpose, byte[] payload, byte[] signature) {
         return MessageDigest.isEqual(sign(purpose, payload, signature.length), signature);
     }
