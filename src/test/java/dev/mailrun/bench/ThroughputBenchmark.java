@@ -35,17 +35,20 @@ public final class ThroughputBenchmark {
             System.out.printf("%d recipients per pipeline row, as many messages per bare row; warm-up %d of each at 4 connections%n",
                     recipients, warmup);
             if (warmup > 0) {
-                BareSender.run(sink.port(), 4, warmup);
+                BareSender.run(sink.port(), 4, warmup, false);
+                BareSender.run(sink.port(), 4, warmup, true);
                 pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup");
             }
             System.out.println();
-            System.out.println("| connections | bare msg/s | pipeline msg/s | pipeline / bare | runs | batches |");
-            System.out.println("|---:|---:|---:|---:|---:|---:|");
+            System.out.println("| connections | bare msg/s | bare, serialised once, msg/s | pipeline msg/s "
+                    + "| pipeline / bare | pipeline / bare serialised | runs | batches |");
+            System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
             for (int n : connections) {
-                double bare = BareSender.run(sink.port(), n, recipients);
+                double bare = BareSender.run(sink.port(), n, recipients, false);
+                double bareSerialized = BareSender.run(sink.port(), n, recipients, true);
                 Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n);
-                System.out.printf("| %d | %.0f | %.0f | %.2f | %d | %d |%n", n, bare, drain.rate, drain.rate / bare,
-                        drain.runs, drain.batches);
+                System.out.printf("| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %d | %d |%n", n, bare, bareSerialized,
+                        drain.rate, drain.rate / bare, drain.rate / bareSerialized, drain.runs, drain.batches);
             }
         }
     }

@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  *       many messages and batches.</li>
  *   <li>Threads take the next item of the batch under one lock, so items are handed out in
  *       order while the slow SMTP conversations run in parallel.</li>
- *   <li>Before sending, a thread checks stop and deadline, builds the message, and books a permit
- *       from the shared rate limiter, waiting no longer than the deadline allows.</li>
+ *   <li>Before sending, a thread checks stop and deadline, builds the message and serialises it
+ *       once ({@link WireMessage}), and books a permit from the shared rate limiter, waiting no
+ *       longer than the deadline allows.</li>
  *   <li>A connection lost mid-message (421, EOF, "Not connected") is reopened and the message tried
  *       once more before it counts as a transient failure.</li>
  *   <li>A fatal failure (authentication, TLS) halts the batch: messages not yet taken are reported
@@ -161,14 +162,14 @@ public final class SmtpPool implements AutoCloseable {
         }
         MimeMessage message;
         try {
-            message = item.build(compositionSession);
+            message = WireMessage.of(compositionSession, item.build(compositionSession));
             Optional<String> envelopeProblem = applyEnvelopeFrom(message, item.envelopeFrom());
             if (envelopeProblem.isPresent()) {
                 return Outcome.of(new SendResult.Permanent(key, 0, envelopeProblem.get(), false));
             }
         } catch (RejectedMessageException e) {
             return Outcome.of(new SendResult.Permanent(key, 0, e.getMessage(), false));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | MessagingException e) {
             // Not the recipient's data but the code building messages: it would fail for all of them.
             return Outcome.of(new SendResult.Fatal(key, "building the message failed: " + e));
         }

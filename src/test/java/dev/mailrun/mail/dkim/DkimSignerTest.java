@@ -132,12 +132,61 @@ class DkimSignerTest {
                 .hasMessageStartingWith("dkim.selector must be");
     }
 
+    @Test
+    void a_signed_message_sent_through_the_smtp_pool_verifies_too() throws Exception {
+        // The pool serialises each message once before sending; the signature must survive that.
+        DkimSigner signer = new DkimSigner(new DkimSettings("mail.example.com", "s2025", pemFile));
+        greenMail.reset();
+        dev.mailrun.mail.smtp.SmtpSettings smtp = dev.mailrun.mail.smtp.SmtpSettings.of("127.0.0.1",
+                greenMail.getSmtp().getPort(), dev.mailrun.mail.smtp.TlsMode.NONE, "sender.example.com");
+        java.util.List<dev.mailrun.mail.smtp.SendResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.time.Clock clock = java.time.Clock.systemUTC();
+        try (dev.mailrun.mail.smtp.SmtpPool pool = new dev.mailrun.mail.smtp.SmtpPool(smtp,
+                dev.mailrun.mail.smtp.SendRateLimiter.unlimited(), clock)) {
+            pool.sendBatch(java.util.List.of(new dev.mailrun.mail.smtp.Outgoing() {
+                @Override
+                public long key() {
+                    return 1;
+                }
+
+                @Override
+                public MimeMessage build(Session session) {
+                    try {
+                        return signer.sign(message(session));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public java.util.Optional<String> envelopeFrom() {
+                    return java.util.Optional.empty();
+                }
+            }), clock.instant().plusSeconds(30), () -> false, results::add);
+        }
+        assertThat(results).singleElement().isInstanceOf(dev.mailrun.mail.smtp.SendResult.Sent.class);
+        assertThat(greenMail.waitForIncomingEmail(5000, 1)).isTrue();
+        String raw = GreenMailUtil.getWholeMessage(greenMail.getReceivedMessages()[0]);
+
+        RelaxedDkimVerifier.Result result = RelaxedDkimVerifier.verify(raw, keys.getPublic());
+
+        assertThat(result.bodyHashMatches()).as("bh=").isTrue();
+        assertThat(result.signatureValid()).as("b=").isTrue();
+    }
+
     private static String sendAndReceive(DkimSigner signer) throws Exception {
         greenMail.reset();
         Properties p = new Properties();
         p.setProperty("mail.smtp.host", "127.0.0.1");
         p.setProperty("mail.smtp.port", Integer.toString(greenMail.getSmtp().getPort()));
         Session session = Session.getInstance(p);
+        Transport.send(signer.sign(message(session)));
+
+        assertThat(greenMail.waitForIncomingEmail(5000, 1)).isTrue();
+        return GreenMailUtil.getWholeMessage(greenMail.getReceivedMessages()[0]);
+    }
+
+    private static MimeMessage message(Session session) throws Exception {
         MimeMessage message = new MimeMessage(session);
         message.setFrom(new InternetAddress("news@mail.example.com", "Example News"));
         message.setRecipients(Message.RecipientType.TO, "Ann Lee <ann@example.org>");
@@ -147,11 +196,7 @@ class DkimSignerTest {
         message.setHeader("List-Unsubscribe-Post", "List-Unsubscribe=One-Click");
         message.setText("Hello Ann,\n\nhere is   the news for March.  \n\n\n", "UTF-8");
         message.saveChanges();
-
-        Transport.send(signer.sign(message));
-
-        assertThat(greenMail.waitForIncomingEmail(5000, 1)).isTrue();
-        return GreenMailUtil.getWholeMessage(greenMail.getReceivedMessages()[0]);
+        return message;
     }
 
     private static String pem(String type, byte[] der) {
