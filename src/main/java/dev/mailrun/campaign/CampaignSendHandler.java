@@ -167,11 +167,6 @@ public final class CampaignSendHandler implements TaskHandler {
         private final Progress startProgress;
         private volatile int holders;
         private volatile ScheduledExecutorService flusher;
-        private final java.util.concurrent.ExecutorService markerThread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "mailrun-mark");
-            t.setDaemon(true);
-            return t;
-        });
         private volatile long lastRenewal;
 
         Run(RunContext ctx, Campaign campaign, CompiledTemplate template) {
@@ -220,7 +215,6 @@ public final class CampaignSendHandler implements TaskHandler {
             } finally {
                 flusher.shutdownNow();
                 flusher.awaitTermination(5, TimeUnit.SECONDS);
-                markerThread.shutdownNow();
                 releaseShare();
             }
             finish(report);
@@ -240,8 +234,8 @@ public final class CampaignSendHandler implements TaskHandler {
             claimed += recipients.size();
             writer.hold(recipients);
             long attemptedBefore = writer.attempted();
-            SendingMarker marker = new SendingMarker(deps.dataSource(), queue, ctx.runToken(), ctx.clock(),
-                    2 * deps.smtp().connections(), recipients.stream().map(ClaimedRecipient::id).toList(), markerThread);
+            SendingMarker marker = new SendingMarker(SendingMarker.ahead(deps.smtp().connections(), deps.settings().flushEvery()),
+                    recipients.stream().map(ClaimedRecipient::id).toList(), writer::requestFlush);
             writer.watch(marker);
             Instant sendDeadline = budget.deadline().minus(deps.settings().batchOverhead());
             pool.sendBatch(recipients.stream().map(r -> marked(messages.outgoing(r), marker)).toList(), sendDeadline,

@@ -22,13 +22,15 @@ import javax.sql.DataSource;
  * a small window of recipients whose fate is unknown.
  *
  * <p>Each flush is one transaction: the recipients' outcomes (one batched statement per kind), the
- * suppression of hard-bounced addresses, the campaign pause if the failure rate crossed its limit,
- * and the checkpoint of the counters into the task metadata — never before the results it counts.
+ * next recipients the {@link SendingMarker} wants marked as sending, the suppression of
+ * hard-bounced addresses, the campaign pause if the failure rate crossed its limit, and the
+ * checkpoint of the counters into the task metadata — never before the results it counts.
  * If the checkpoint finds the lease lost, the whole flush rolls back: a zombie run writes nothing.
  */
 final class ResultWriter {
 
     static final String PROGRESS_KEY = "progress";
+    private static final String LEASE_LOST = "this run no longer holds its recipients (its lease was lost)";
 
     private final DataSource dataSource;
     private final RecipientQueue queue;
@@ -82,8 +84,20 @@ final class ResultWriter {
         }
     }
 
-    synchronized void watch(SendingMarker marker) {
-        this.marker = marker;
+    /** The marker of the batch about to be sent: its marks are written by the next flushes, starting now. */
+    void watch(SendingMarker marker) {
+        synchronized (this) {
+            this.marker = marker;
+        }
+        requestFlush();
+    }
+
+    /** Asks the flush thread for a flush soon (results or marks are waiting). */
+    void requestFlush() {
+        synchronized (this) {
+            flushRequested = true;
+        }
+        flushRequest.run();
     }
 
     /** Recipients of the batch about to be sent, so results can be matched to their attempts. */
@@ -163,10 +177,13 @@ final class ResultWriter {
     /** Called by the flush thread: flushes when asked to or when the oldest unwritten result is old enough. */
     void flushIfDue() throws SQLException {
         boolean due;
+        SendingMarker m;
         synchronized (this) {
+            m = marker;
             due = flushRequested || (oldestPending != null
                     && !Duration.between(oldestPending, clock.instant()).minus(settings.flushInterval()).isNegative());
         }
+        due = due || (m != null && m.wanted());
         if (due) {
             flush();
         }
@@ -184,9 +201,14 @@ final class ResultWriter {
     void flush() throws SQLException {
         synchronized (flushLock) {
             Taken t;
+            SendingMarker m;
             synchronized (this) {
                 flushRequested = false;
-                if (leaseLost || (pending.isEmpty() && pendingSuppressions.isEmpty())) {
+                m = marker;
+                if (leaseLost) {
+                    if (m != null) {
+                        m.fail(LEASE_LOST);
+                    }
                     return;
                 }
                 Progress next = progress.plus(pSent, pFailed, pRetried, pReleased, 0, pHard, window.stored());
@@ -203,12 +225,23 @@ final class ResultWriter {
                 pSent = pFailed = pRetried = pReleased = pHard = 0;
                 oldestPending = null;
             }
+            // Marks for the workers ride on this flush: one commit for results, marks and checkpoint.
+            Optional<SendingMarker.Marks> marks = m == null ? Optional.empty() : m.take();
+            boolean results = !t.outcomes().isEmpty() || !t.suppressions().isEmpty();
+            if (!results && marks.isEmpty() && t.pause().isEmpty()) {
+                return;
+            }
             Instant now = clock.instant();
             boolean committed;
             try {
                 committed = Transactions.inTransaction(dataSource, c -> {
                     int changed = queue.record(c, run.runToken(), t.outcomes(), now);
                     if (changed < t.outcomes().size()) {
+                        c.rollback();
+                        return false;
+                    }
+                    if (marks.isPresent() && queue.markSending(c, run.runToken(), marks.get().ids(), now)
+                            < marks.get().ids().size()) {
                         c.rollback();
                         return false;
                     }
@@ -226,7 +259,11 @@ final class ResultWriter {
                 });
             } catch (SQLException | RuntimeException e) {
                 restore(t);   // nothing was written: keep the results for the next flush
+                marks.ifPresent(x -> m.fail("could not mark recipients as sending: " + e.getMessage()));
                 throw e;
+            }
+            if (!committed) {
+                marks.ifPresent(x -> m.fail(LEASE_LOST));
             }
             synchronized (this) {
                 if (!committed) {
@@ -238,6 +275,7 @@ final class ResultWriter {
                 progress = t.next().withRecent(window.stored());
                 t.pause().ifPresent(reason -> pausedFor = Optional.of(reason));
             }
+            marks.ifPresent(m::committed);
         }
     }
 

@@ -1,120 +1,128 @@
 package dev.mailrun.campaign;
 
-import dev.mailrun.db.Transactions;
-import java.sql.SQLException;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
-import javax.sql.DataSource;
+import java.util.Optional;
 
 /**
- * Marks a batch's recipients as sending just ahead of the SMTP workers, a window (about twice the
- * connection count) at a time in one statement. Marking runs on a helper thread and stays up to two
- * windows ahead, so the workers wait for it only when they outrun it. A run that dies therefore
- * leaves unknown only the recipients whose message may have gone out plus at most two windows of
- * untried ones; the rest of its batch goes back to the queue untouched.
+ * Keeps a batch's recipients marked as sending just ahead of the SMTP workers.
  *
- * <p>Windows are marked in batch order, one statement at a time: everything before
- * {@code markedUpTo} is marked.
+ * <p>The marks are written by the result writer's flushes, in the same transaction as the results
+ * and the checkpoint: marking on its own transactions cost one commit for every two or three
+ * messages, the largest single cost on the database. The marker only decides what to mark: it
+ * asks for {@code ahead} recipients beyond the furthest one handed out, and asks for a flush when
+ * fewer than half of that remain marked, so the workers wait for the database only when they
+ * outrun it (and before the first message of a batch).
+ *
+ * <p>What a crash leaves {@code unknown} is exactly what is marked and not yet recorded: messages
+ * in flight (at most one per connection), results not yet flushed (flushes come at least every
+ * {@code ahead / 2} messages), and at most {@code ahead} recipients never tried. The rest of the
+ * batch goes back to the queue untouched.
+ *
+ * <p>Recipients are marked in batch order: everything before {@code markedUpTo} is marked.
  */
 final class SendingMarker {
 
-    private final DataSource dataSource;
-    private final RecipientQueue queue;
-    private final String runToken;
-    private final Clock clock;
-    private final int window;
-    private final Executor helper;
+    /** The recipients one flush should mark, and where the marks end once it commits. */
+    record Marks(List<Long> ids, int upTo) {}
+
+    private final int ahead;
+    private final Runnable flushRequest;
     private final List<Long> order;
     private final Map<Long, Integer> position = new HashMap<>();
 
-    private int requestedUpTo;   // windows handed to the helper end here (exclusive)
+    private int requestedUpTo;   // marks wanted up to here (exclusive)
     private int markedUpTo;      // committed marks end here (exclusive)
-    private boolean marking;     // a statement is running
+    private boolean taken;       // a flush is writing marks right now
     private volatile String failure;
 
-    SendingMarker(DataSource dataSource, RecipientQueue queue, String runToken, Clock clock, int window,
-                  List<Long> ids, Executor helper) {
-        this.dataSource = dataSource;
-        this.queue = queue;
-        this.runToken = runToken;
-        this.clock = clock;
-        this.window = Math.max(1, window);
-        this.helper = helper;
+    /**
+     * @param ahead        how many recipients to keep marked beyond the furthest one handed out
+     * @param flushRequest asks the run's flush thread to flush soon (the first marks are asked
+     *                     for when the result writer starts watching this marker)
+     */
+    SendingMarker(int ahead, List<Long> ids, Runnable flushRequest) {
+        this.ahead = Math.max(1, ahead);
+        this.flushRequest = flushRequest;
         this.order = List.copyOf(ids);
         for (int i = 0; i < ids.size(); i++) {
             position.put(ids.get(i), i);
         }
         synchronized (this) {
-            requestedUpTo = Math.min(order.size(), 2 * this.window);
-            startNext();
+            requestedUpTo = Math.min(order.size(), this.ahead);
         }
     }
 
+    /** How far ahead the run keeps recipients marked: a multiple of the connections, or half a flush. */
+    static int ahead(int connections, int flushEvery) {
+        return Math.max(2 * connections, flushEvery / 2);
+    }
+
     /**
-     * Returns once {@code recipientId} is marked sending, so its message may be built and sent.
+     * Returns once {@code recipientId} is marked sending, so its message may be sent.
      *
      * @throws IllegalStateException when the rows could not be marked (database lost, or the run
      *                               no longer holds them): the message must not be sent
      */
-    synchronized void beforeSend(long recipientId) {
+    void beforeSend(long recipientId) {
         Integer at = position.get(recipientId);
         if (at == null) {
             throw new IllegalStateException("recipient " + recipientId + " is not part of this batch");
         }
-        // Keep marking up to two windows ahead of the furthest item handed out.
-        int wanted = Math.min(order.size(), at + 1 + 2 * window);
-        if (wanted > requestedUpTo) {
-            requestedUpTo = wanted;
-            startNext();
-        }
-        while (markedUpTo <= at) {
-            if (failure != null) {
-                throw new IllegalStateException(failure);
-            }
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while marking recipients as sending", e);
+        boolean request = false;
+        synchronized (this) {
+            int wanted = Math.min(order.size(), at + 1 + ahead);
+            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < ahead / 2 + 1) {
+                requestedUpTo = wanted;
+                request = true;
             }
         }
-    }
-
-    /** Starts the next window's statement if none is running and one is wanted. Holds the lock. */
-    private void startNext() {
-        if (marking || failure != null || markedUpTo >= requestedUpTo) {
-            return;
-        }
-        int from = markedUpTo;
-        int to = Math.min(requestedUpTo, from + window);
-        List<Long> ids = order.subList(from, to);
-        marking = true;
-        helper.execute(() -> mark(ids, to));
-    }
-
-    private void mark(List<Long> ids, int to) {
-        String problem = null;
-        try {
-            int changed = Transactions.inTransaction(dataSource, c -> queue.markSending(c, runToken, ids, clock.instant()));
-            if (changed < ids.size()) {
-                problem = "this run no longer holds its recipients (its lease was lost)";
-            }
-        } catch (SQLException | RuntimeException e) {
-            problem = "could not mark recipients as sending: " + e.getMessage();
+        if (request) {
+            flushRequest.run();
         }
         synchronized (this) {
-            marking = false;
-            if (problem != null) {
-                failure = problem;
-            } else {
-                markedUpTo = to;
-                startNext();
+            while (markedUpTo <= at) {
+                if (failure != null) {
+                    throw new IllegalStateException(failure);
+                }
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while marking recipients as sending", e);
+                }
             }
-            notifyAll();
         }
+    }
+
+    /** For the flush: the recipients to mark now, if any. Call {@link #committed} or {@link #fail} after. */
+    synchronized Optional<Marks> take() {
+        if (taken || failure != null || markedUpTo >= requestedUpTo) {
+            return Optional.empty();
+        }
+        taken = true;
+        return Optional.of(new Marks(order.subList(markedUpTo, requestedUpTo), requestedUpTo));
+    }
+
+    /** True while marks were asked for and not yet written: the flush is due. */
+    synchronized boolean wanted() {
+        return !taken && failure == null && markedUpTo < requestedUpTo;
+    }
+
+    synchronized void committed(Marks marks) {
+        taken = false;
+        markedUpTo = Math.max(markedUpTo, marks.upTo());
+        notifyAll();
+    }
+
+    /** The marks could not be written: nothing more of this batch may be sent. */
+    synchronized void fail(String problem) {
+        taken = false;
+        if (failure == null) {
+            failure = problem;
+        }
+        notifyAll();
     }
 
     /** True once marking failed: results reported as fatal since then are this, not the relay. */
