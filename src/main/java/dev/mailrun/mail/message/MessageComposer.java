@@ -100,18 +100,50 @@ public final class MessageComposer {
 
     private static MimeBodyPart part(String body, String subtype) throws MessagingException {
         MimeBodyPart part = new MimeBodyPart();
-        part.setText(body, "UTF-8", subtype);
-        part.setHeader("Content-Transfer-Encoding", transferEncoding(body));
+        String encoding = transferEncoding(body);
+        // 7bit content goes out as it is, so its line breaks must already be CRLF (a DKIM body hash
+        // is computed over exactly these bytes); the encoders normalise line breaks themselves.
+        part.setText(encoding.equals(SEVEN_BIT) ? crlf(body) : body, "UTF-8", subtype);
+        part.setHeader("Content-Transfer-Encoding", encoding);
         return part;
     }
 
+    private static final String SEVEN_BIT = "7bit";
+    /** RFC 5322: a line is at most 998 characters, excluding CRLF. */
+    private static final int MAX_LINE = 998;
+
     /**
-     * Quoted-printable keeps mostly-ASCII text readable in the raw source; base64 is smaller once
-     * a third of the text is non-ASCII. Both wrap lines, unlike 7bit/8bit.
+     * 7bit when the text is printable ASCII in lines of at most 998 characters: nothing to encode,
+     * so nothing to pay per byte on every message (the mail API chooses the same way).
+     * Otherwise quoted-printable, which keeps mostly-ASCII text readable in the raw source, or
+     * base64, smaller once a third of the text is non-ASCII. Both wrap long lines.
      */
     static String transferEncoding(String body) {
+        if (sevenBitSafe(body)) {
+            return SEVEN_BIT;
+        }
         long nonAscii = body.chars().filter(c -> c > 0x7e || (c < 0x20 && c != '\r' && c != '\n' && c != '\t')).count();
         return nonAscii * 3 > body.length() ? "base64" : "quoted-printable";
+    }
+
+    private static boolean sevenBitSafe(String body) {
+        int line = 0;
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (c == '\n' || c == '\r') {
+                line = 0;
+            } else if ((c < 0x20 && c != '\t') || c > 0x7e || ++line > MAX_LINE) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String crlf(String body) {
+        if (body.indexOf('\r') < 0 && body.indexOf('\n') < 0) {
+            return body;
+        }
+        return body.replace("\r\n", "\n").replace('\r', '\n').replace("\n", "\r\n");
     }
 
     private static String checked(String header, String value) throws RejectedMessageException {

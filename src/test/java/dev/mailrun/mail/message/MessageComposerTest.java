@@ -96,7 +96,11 @@ class MessageComposerTest {
     }
 
     @Test
-    void transfer_encoding_is_quoted_printable_for_mostly_ascii_and_base64_otherwise() {
+    void transfer_encoding_is_7bit_for_short_ascii_lines_quoted_printable_for_mostly_ascii_and_base64_otherwise() {
+        assertThat(MessageComposer.transferEncoding("Hello Ann,\r\n\tsee you.\n.\n")).isEqualTo("7bit");
+        assertThat(MessageComposer.transferEncoding("a".repeat(998) + "\n" + "b".repeat(998))).isEqualTo("7bit");
+        assertThat(MessageComposer.transferEncoding("a".repeat(999))).isEqualTo("quoted-printable");
+        assertThat(MessageComposer.transferEncoding("bell \u0007 here")).isEqualTo("quoted-printable");
         assertThat(MessageComposer.transferEncoding("Grüße aus Köln")).isEqualTo("quoted-printable");
         assertThat(MessageComposer.transferEncoding("春のお知らせ")).isEqualTo("base64");
     }

@@ -22,7 +22,8 @@ class WireMessageTest {
 
     /** Lines starting with a dot (SMTP dot-stuffing), a lone-dot line, bare LFs, long and non-ASCII text. */
     private static final String TEXT = ".leading dot\n.\nmiddle\r\n..two dots\n" + "y".repeat(3000) + "\nÄpfel — 春\n";
-    private static final String HTML = "<p>.dot</p>\n.\n<p>" + "z".repeat(3000) + "</p>\n";
+    /** Printable ASCII in short lines: sent 7bit, as it is, with a lone dot, a dot-led line and bare LFs. */
+    private static final String HTML = "<p>.dot</p>\n.\n..\n<p>" + "z".repeat(900) + "</p>\r\n<p>end</p>\n";
 
     private static MimeMessage built(Session session, long key) throws Exception {
         return TestMail.COMPOSER.compose(session, TestMail.fields(key, "ann@example.org"),
@@ -87,7 +88,10 @@ class WireMessageTest {
             MimeMultipart parts = (MimeMultipart) m.getContent();
             assertThat(((String) parts.getBodyPart(0).getContent()).replace("\r\n", "\n"))
                     .isEqualTo(TEXT.replace("\r\n", "\n"));
-            assertThat(((String) parts.getBodyPart(1).getContent()).replace("\r\n", "\n")).isEqualTo(HTML);
+            assertThat(((String) parts.getBodyPart(1).getContent()).replace("\r\n", "\n"))
+                    .isEqualTo(HTML.replace("\r\n", "\n"));
+            assertThat(parts.getBodyPart(0).getHeader("Content-Transfer-Encoding")).containsExactly("quoted-printable");
+            assertThat(parts.getBodyPart(1).getHeader("Content-Transfer-Encoding")).containsExactly("7bit");
         }
         assertThat(received).extracting(MimeMessage::getSubject).containsExactlyInAnyOrder("Grüße 1", "Grüße 2");
     }
