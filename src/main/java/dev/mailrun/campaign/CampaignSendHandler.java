@@ -49,10 +49,11 @@ import org.slf4j.LoggerFactory;
  *       (that run died or failed; whether those messages went out cannot be known);</li>
  *   <li>starts a scheduled campaign whose time has come; stops at once unless the campaign is running;</li>
  *   <li>compiles the template once;</li>
- *   <li>drains the queue in timeboxed batches — each batch renews the run's relay share, re-reads
- *       the campaign status (pause, resume and cancel act at batch boundaries), claims as many
- *       recipients as the timebox says fit, sends them through the SMTP pool and writes the results
- *       back in flushes that also checkpoint the counters;</li>
+ *   <li>drains the queue in timeboxed batches — each batch re-reads the campaign status (pause,
+ *       resume and cancel act at batch boundaries), claims as many recipients as the timebox says
+ *       fit and sends them through the SMTP pool. A flush thread writes the results back, marks the
+ *       next recipients as sending and checkpoints the counters, all in one transaction, and renews
+ *       the run's relay share every second;</li>
  *   <li>stores the timebox estimator so the next run starts calibrated, and completes the
  *       campaign (disabling the task) when nothing is pending or waiting for a retry.</li>
  * </ol>
@@ -168,6 +169,10 @@ public final class CampaignSendHandler implements TaskHandler {
         private volatile int holders;
         private volatile ScheduledExecutorService flusher;
         private volatile long lastRenewal;
+        /** Claims the next batch while the current one sends, so the connections do not wait for it. */
+        private final java.util.concurrent.ExecutorService claimer;
+        /** The next batch, claimed ahead; touched by the run's thread only. */
+        private java.util.concurrent.Future<Optional<RecipientQueue.Claim>> nextClaim;
 
         Run(RunContext ctx, Campaign campaign, CompiledTemplate template) {
             this.ctx = ctx;
@@ -181,6 +186,11 @@ public final class CampaignSendHandler implements TaskHandler {
                     new RetryPolicy(s.maxAttempts(), s.retryBase(), deps.random().get()), ctx, ctx.clock(), s, progress,
                     this::requestFlush);
             this.limiter = new SendRateLimiter(0);
+            this.claimer = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "mailrun-claim-" + campaign.id());
+                t.setDaemon(true);
+                return t;
+            });
         }
 
         void drain() throws Exception {
@@ -213,6 +223,7 @@ public final class CampaignSendHandler implements TaskHandler {
                     throw e.getCause() instanceof Exception cause ? cause : e;
                 }
             } finally {
+                claimer.shutdown();
                 flusher.shutdownNow();
                 flusher.awaitTermination(5, TimeUnit.SECONDS);
                 releaseShare();
@@ -225,14 +236,21 @@ public final class CampaignSendHandler implements TaskHandler {
             if (writer.mustStop()) {
                 return BatchResult.done(0);
             }
-            renewShare();
-            Optional<RecipientQueue.Claim> claim = claim(budget.maxItems());
+            // The relay share is renewed by the flush thread every second, mid-batch as well.
+            Optional<RecipientQueue.Claim> claim = takeClaim(budget.maxItems());
             if (claim.isEmpty() || claim.get().recipients().isEmpty()) {
                 return BatchResult.done(0);
             }
             List<ClaimedRecipient> recipients = claim.get().recipients();
+            if (recipients.size() > budget.maxItems()) {
+                // Claimed ahead for a larger batch than the timebox now allows: hand back the rest.
+                release(recipients.subList(budget.maxItems(), recipients.size()));
+                recipients = recipients.subList(0, budget.maxItems());
+            }
             claimed += recipients.size();
             writer.hold(recipients);
+            int nextSize = budget.maxItems();
+            nextClaim = claimer.submit(() -> claim(nextSize));
             long attemptedBefore = writer.attempted();
             SendingMarker marker = new SendingMarker(SendingMarker.ahead(deps.smtp().connections(), deps.settings().flushEvery()),
                     recipients.stream().map(ClaimedRecipient::id).toList(), writer::requestFlush);
@@ -241,7 +259,8 @@ public final class CampaignSendHandler implements TaskHandler {
             pool.sendBatch(recipients.stream().map(r -> marked(messages.outgoing(r), marker)).toList(), sendDeadline,
                     () -> ctx.stopRequested() || writer.mustStop() || !budget.hasTimeForAnotherItem(),
                     writer::accept);
-            writer.flush();
+            // No flush here: the flush thread writes these results together with the next batch's
+            // first marks, so the connections do not wait for an extra round trip between batches.
             // The timebox learns from what was tried, not from what was claimed and handed back.
             return BatchResult.more((int) (writer.attempted() - attemptedBefore));
         }
@@ -274,6 +293,11 @@ public final class CampaignSendHandler implements TaskHandler {
          * suppressed addresses never looks like an empty queue.
          */
         private Optional<RecipientQueue.Claim> claim(int max) throws SQLException {
+            // Flushes wait meanwhile: the claim checkpoints the counters it changed (suppressed).
+            return writer.exclusive(() -> claimNow(max));
+        }
+
+        private Optional<RecipientQueue.Claim> claimNow(int max) throws SQLException {
             while (true) {
                 Instant now = ctx.clock().instant();
                 Optional<RecipientQueue.Claim> claim = Transactions.inTransaction(deps.dataSource(), c -> {
@@ -295,10 +319,61 @@ public final class CampaignSendHandler implements TaskHandler {
             }
         }
 
+        /**
+         * The batch claimed ahead during the previous one, or a fresh claim. A batch claimed ahead
+         * goes back to the queue if the campaign stopped running since (pause and cancel still act
+         * at the batch boundary).
+         */
+        private Optional<RecipientQueue.Claim> takeClaim(int max) throws Exception {
+            Optional<RecipientQueue.Claim> ahead = awaitNextClaim();
+            if (ahead == null) {
+                return claim(max);
+            }
+            if (ahead.isPresent() && !running()) {
+                release(ahead.get().recipients());
+                return Optional.empty();
+            }
+            return ahead;
+        }
+
+        /** The claim made ahead, waited for; null when none was made. */
+        private Optional<RecipientQueue.Claim> awaitNextClaim() throws Exception {
+            java.util.concurrent.Future<Optional<RecipientQueue.Claim>> f = nextClaim;
+            nextClaim = null;
+            if (f == null) {
+                return null;
+            }
+            try {
+                return f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+        }
+
+        /** Recipients claimed but not sent go back to the queue with the next flush. */
+        private void release(List<ClaimedRecipient> recipients) {
+            writer.hold(recipients);
+            recipients.forEach(r -> writer.accept(new dev.mailrun.mail.smtp.SendResult.NotAttempted(r.id())));
+        }
+
+        private boolean running() throws SQLException {
+            return Transactions.inTransaction(deps.dataSource(), c -> campaigns.status(c, campaign.id()))
+                    .filter(st -> st == CampaignStatus.RUNNING).isPresent();
+        }
+
         /** What the end of a run found: whether the campaign completed, and when the next retry is due. */
         private record Ending(boolean completed, Optional<Instant> nextRetry) {}
 
         private void finish(TimeboxReport report) throws SQLException {
+            try {
+                Optional<RecipientQueue.Claim> ahead = awaitNextClaim();
+                if (ahead != null) {
+                    ahead.ifPresent(cl -> release(cl.recipients()));
+                }
+            } catch (Exception e) {
+                // Its rows stay held by this run's token; the next run of this task releases them.
+                log.warn("Campaign {}: the batch claimed ahead could not be handed back: {}", campaign.id(), e.getMessage());
+            }
             writer.flush();
             Progress p = writer.progress();
             Instant now = ctx.clock().instant();

@@ -96,7 +96,7 @@ public final class RecipientQueue {
         if (ids.isEmpty()) {
             return 0;
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = 'sending', updated_at = ? WHERE id IN ("
+        try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'sending', updated_at = ? WHERE id IN ("
                 + Sql.placeholders(ids.size()) + ") AND run_token = ? AND status IN ('pending', 'retry')")) {
             SqlTime.set(ps, 1, now);
             int i = 2;
@@ -205,7 +205,9 @@ public final class RecipientQueue {
         for (int from = 0; from < outcomes.size(); from += SENT_ROWS_PER_STATEMENT) {
             List<Outcome> chunk = outcomes.subList(from, Math.min(outcomes.size(), from + SENT_ROWS_PER_STATEMENT));
             String rows = "SELECT ? AS id, ? AS message_id, ? AS sent_at" + " UNION ALL SELECT ?, ?, ?".repeat(chunk.size() - 1);
-            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient r JOIN (" + rows + ") v ON r.id = v.id "
+            // FORCE INDEX: rows are found by id, never by scanning the run's token, so the statement
+            // locks only its own rows (a batch claimed ahead holds other rows with the same token).
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient r FORCE INDEX (PRIMARY) JOIN (" + rows + ") v ON r.id = v.id "
                     + "SET r.status = 'sent', r.attempts = r.attempts + 1, r.sent_at = v.sent_at, r.message_id = v.message_id, "
                     + "r.last_code = NULL, r.last_error = NULL, r.next_attempt_at = NULL, r.run_token = NULL, r.updated_at = ? "
                     + "WHERE r.run_token = ?")) {

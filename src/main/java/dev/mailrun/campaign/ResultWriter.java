@@ -235,13 +235,15 @@ final class ResultWriter {
             boolean committed;
             try {
                 committed = Transactions.inTransaction(dataSource, c -> {
-                    int changed = queue.record(c, run.runToken(), t.outcomes(), now);
-                    if (changed < t.outcomes().size()) {
+                    // Marks first: a batch cut short hands back untried recipients that may have
+                    // been asked to be marked; recorded after, they end up back in the queue.
+                    if (marks.isPresent() && queue.markSending(c, run.runToken(), marks.get().ids(), now)
+                            < marks.get().ids().size()) {
                         c.rollback();
                         return false;
                     }
-                    if (marks.isPresent() && queue.markSending(c, run.runToken(), marks.get().ids(), now)
-                            < marks.get().ids().size()) {
+                    int changed = queue.record(c, run.runToken(), t.outcomes(), now);
+                    if (changed < t.outcomes().size()) {
                         c.rollback();
                         return false;
                     }
@@ -330,6 +332,18 @@ final class ResultWriter {
             return false;
         }
         return true;
+    }
+
+    /** Runs {@code work} with flushes held off (a claim that checkpoints its own counters). */
+    <T> T exclusive(SqlWork<T> work) throws SQLException {
+        synchronized (flushLock) {
+            return work.run();
+        }
+    }
+
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T run() throws SQLException;
     }
 
     void claimCommitted(int suppressed) {
