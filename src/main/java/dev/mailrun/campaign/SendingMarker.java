@@ -12,12 +12,12 @@ import java.util.Optional;
  * and the checkpoint: marking on its own transactions cost one commit for every two or three
  * messages, the largest single cost on the database. The marker only decides what to mark: it
  * asks for {@code ahead} recipients beyond the furthest one handed out, and asks for a flush when
- * fewer than half of that remain marked, so the workers wait for the database only when they
+ * a quarter of those were used, so the workers wait for the database only when they
  * outrun it (and before the first message of a batch).
  *
  * <p>What a crash leaves {@code unknown} is exactly what is marked and not yet recorded: messages
  * in flight (at most one per connection), results not yet flushed (flushes come at least every
- * {@code ahead / 2} messages), and at most {@code ahead} recipients never tried. The rest of the
+ * {@code ahead / 4} messages), and at most {@code ahead} recipients never tried. The rest of the
  * batch goes back to the queue untouched.
  *
  * <p>Recipients are marked in batch order: everything before {@code markedUpTo} is marked.
@@ -54,7 +54,11 @@ final class SendingMarker {
         }
     }
 
-    /** How far ahead the run keeps recipients marked: a multiple of the connections, or half a flush. */
+    /**
+     * How far ahead the run keeps recipients marked: half a flush, and never less than two per
+     * connection. What a crash may leave unknown is the connections plus this (results not yet
+     * flushed are among the marks), so within the connections plus one flush.
+     */
     static int ahead(int connections, int flushEvery) {
         return Math.max(2 * connections, flushEvery / 2);
     }
@@ -73,7 +77,9 @@ final class SendingMarker {
         boolean request = false;
         synchronized (this) {
             int wanted = Math.min(order.size(), at + 1 + ahead);
-            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < ahead / 2 + 1) {
+            // Ask again once a quarter of the marks ahead were used: a flush takes a few
+            // milliseconds and the workers must not run dry meanwhile.
+            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < ahead - ahead / 4) {
                 requestedUpTo = wanted;
                 request = true;
             }

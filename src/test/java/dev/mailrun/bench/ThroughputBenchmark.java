@@ -30,13 +30,17 @@ public final class ThroughputBenchmark {
         int recipients = args.integer("recipients", 50_000);
         int warmup = args.integer("warmup", 5_000);
         int[] connections = args.integers("connections", 1, 2, 4, 8);
+        // --bare no: pipeline rows only (for profiling the pipeline alone)
+        boolean withBare = !"no".equals(args.text("bare", "yes"));
         try (Sink sink = Sink.start(); BenchDatabase db = BenchDatabase.create("mailrun_bench_throughput", 12)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf("%d recipients per pipeline row, as many messages per bare row; warm-up %d of each at 4 connections%n",
                     recipients, warmup);
             if (warmup > 0) {
-                BareSender.run(sink.port(), 4, warmup, false);
-                BareSender.run(sink.port(), 4, warmup, true);
+                if (withBare) {
+                    BareSender.run(sink.port(), 4, warmup, false);
+                    BareSender.run(sink.port(), 4, warmup, true);
+                }
                 pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup");
             }
             System.out.println();
@@ -44,8 +48,8 @@ public final class ThroughputBenchmark {
                     + "| pipeline / bare | pipeline / bare serialised | runs | batches |");
             System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
             for (int n : connections) {
-                double bare = BareSender.run(sink.port(), n, recipients, false);
-                double bareSerialized = BareSender.run(sink.port(), n, recipients, true);
+                double bare = withBare ? BareSender.run(sink.port(), n, recipients, false) : Double.NaN;
+                double bareSerialized = withBare ? BareSender.run(sink.port(), n, recipients, true) : Double.NaN;
                 Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n);
                 System.out.printf("| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %d | %d |%n", n, bare, bareSerialized,
                         drain.rate, drain.rate / bare, drain.rate / bareSerialized, drain.runs, drain.batches);
