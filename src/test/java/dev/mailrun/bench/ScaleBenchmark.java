@@ -54,7 +54,8 @@ public final class ScaleBenchmark {
             System.out.println(Machine.describe(probe.serverVersion(), sink.description()));
             System.out.println();
             if (part.equals("claims") || part.equals("all")) {
-                claims(args.integer("batch", 500), args.integer("cycles", 50), args.integers("pending", 10_000, 1_000_000));
+                claims(args.integer("batch", 500), args.integer("cycles", 50), args.integers("pending", 10_000, 1_000_000),
+                        args.integer("sent-before", 0));
             }
             if (part.equals("import") || part.equals("all")) {
                 importRows(args.integer("import-rows", 1_000_000));
@@ -68,8 +69,13 @@ public final class ScaleBenchmark {
 
     // ---- claims -------------------------------------------------------------------------------
 
-    private static void claims(int batch, int cycles, int[] pendings) throws Exception {
-        System.out.printf("Claim + record of one %d-recipient batch, %d timed cycles after 5 untimed (ms)%n%n", batch, cycles);
+    /**
+     * @param sentBefore rows inserted and marked sent before the pending ones (lower ids), as in a
+     *                   campaign already part drained; 0 for none
+     */
+    private static void claims(int batch, int cycles, int[] pendings, int sentBefore) throws Exception {
+        System.out.printf("Claim + record of one %d-recipient batch, %d timed cycles after 5 untimed (ms); "
+                + "%,d already sent rows below the pending ones%n%n", batch, cycles, sentBefore);
         System.out.println("| pending | insert rows/s | claim median | claim p95 | record median | record p95 | claim+record median | claim+record p95 |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
         List<Double> medians = new ArrayList<>();
@@ -77,12 +83,16 @@ public final class ScaleBenchmark {
             try (BenchDatabase db = BenchDatabase.create("mailrun_bench_claims", 4)) {
                 DataSource ds = db.dataSource();
                 long id = campaign(ds, "claims " + pending);
+                if (sentBefore > 0) {
+                    Recipients.insertPending(ds, id, 0, sentBefore);
+                    Recipients.markSent(ds, id);
+                }
                 long t0 = System.nanoTime();
-                Recipients.insertPending(ds, id, 0, pending);
+                Recipients.insertPending(ds, id, sentBefore, pending);
                 double insertRate = pending / ((System.nanoTime() - t0) / 1e9);
                 Recipients.analyze(ds);
                 RecipientQueue queue = new RecipientQueue(new SuppressionStore());
-                long nextRow = pending;
+                long nextRow = (long) sentBefore + pending;
                 double[] claim = new double[cycles];
                 double[] record = new double[cycles];
                 double[] total = new double[cycles];
