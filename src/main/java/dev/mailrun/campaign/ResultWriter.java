@@ -312,9 +312,11 @@ final class ResultWriter {
 
     /**
      * Checkpoints, inside the claim's transaction, the recipients that claim found suppressed, so
-     * the counters match the table even if the run dies right after the claim. Call between
-     * batches only (no results pending); call {@link #claimCommitted} once the transaction commits.
-     * False when the lease is lost.
+     * the counters match the table even if the run dies right after the claim. Call within
+     * {@link #exclusive}, so that no flush writes the counters between this checkpoint and
+     * {@link #claimCommitted} (call that once the transaction commits). Results not yet flushed may
+     * be pending: they are not in the checkpointed counters, nor in the table. False when the lease
+     * is lost.
      */
     boolean checkpointClaim(Connection c, int suppressed) throws SQLException {
         synchronized (flushLock) {
