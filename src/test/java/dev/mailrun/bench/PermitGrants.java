@@ -9,9 +9,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The rate limiter alone: {@code threads} threads book permits from one shared limiter and wait
- * for them the way the SMTP pool does (reserve, then park for the returned wait); the time each
- * wait ends is the grant timestamp, and the time the limiter said the permit is due (the
- * clock read right after the call plus the wait it returned) the booked timestamp. Nothing is sent.
+ * for them the way the SMTP pool does (reserve, park for the returned wait, then pass the send
+ * window); the time each passes the window is the grant timestamp, and the time the limiter said
+ * the permit is due (the clock read right after the call plus the wait it returned) the booked
+ * timestamp. Nothing is sent.
  */
 final class PermitGrants {
 
@@ -33,6 +34,10 @@ final class PermitGrants {
                     long until = System.nanoTime() + wait.orElseThrow().toNanos();
                     for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
                         LockSupport.parkNanos(left);
+                    }
+                    // Then the send window, as the pool does: a late wake-up must not bunch up.
+                    for (Duration again = limiter.admit(); !again.isZero(); again = limiter.admit()) {
+                        LockSupport.parkNanos(again.toNanos());
                     }
                     long now = System.nanoTime();
                     int i = next.getAndIncrement();

@@ -4,12 +4,13 @@ import dev.mailrun.mail.smtp.SendRateLimiter;
 
 /**
  * Rate accuracy: the SMTP pool with 4 connections and one shared rate limiter sends to the sink for
- * a fixed time at each rate; the completion time of every accepted message (when its result reached
- * the pool's callback) is recorded.
+ * a fixed time at each rate, through a proxy that records when each MAIL FROM reaches the relay's
+ * side of the wire; the completion time of every accepted message (when its result reached the
+ * pool's callback) is recorded too.
  *
  * <ul>
- *   <li>achieved rate: (messages − 1) / (last completion − first completion);</li>
- *   <li>max in 1 s: the most completions in any window [t, t + 1 s) starting at a completion.</li>
+ *   <li>achieved rate: (events − 1) / (last event − first event);</li>
+ *   <li>max in 1 s: the most events in any window [t, t + 1 s) starting at an event.</li>
  * </ul>
  * Alongside each send run, {@link PermitGrants} measures the limiter alone.
  * Arguments: {@code --seconds 60 --rates 10,100,1000 --connections 4 --message composed|prebuilt}.
@@ -30,18 +31,25 @@ public final class RateBenchmark {
                     100_000, 3, prebuilt);
             System.out.printf("%d connections, %d s per rate, %s messages; unlimited rate in the 3 s warm-up: %.0f msg/s%n",
                     connections, seconds, prebuilt ? "prebuilt (one per thread)" : "composed per message", warm.rate());
-            System.out.println("Send: completion timestamps of sent messages. Grants: the limiter alone, "
-                    + connections + " threads, timestamp when each permit's wait ended, and the due time the limiter returned (run alongside, own limiter).");
+            System.out.println("Relay: when each MAIL FROM reached the relay's side of a proxy. Send completions: when each sent message's result reached the pool's callback. "
+                    + "Grants: the limiter alone, " + connections + " threads, when each passed the send window after its permit's wait, "
+                    + "and the due time the limiter returned (run alongside, own limiter).");
             System.out.println();
             System.out.println("| rate setting | measured | events | achieved /s | error | max in any 1 s | limit + 1 | within 1% | window ok |");
             System.out.println("|---:|---|---:|---:|---:|---:|---:|:---:|:---:|");
             for (int rate : rates) {
                 int count = rate * seconds;
                 PermitGrants grants = new PermitGrants(rate, connections, count).start();
-                PoolRun run = PoolRun.send(PipelineHarness.smtp(sink.port(), connections), new SendRateLimiter(rate),
-                        count, seconds + 30, prebuilt);
-                row(rate, "send", run.completions);
-                row(rate, "grants (wait ended)", grants.awaitGrants());
+                PoolRun run;
+                long[] arrivals;
+                try (MailFromRecorder relay = new MailFromRecorder(sink.port(), count + 1000)) {
+                    run = PoolRun.send(PipelineHarness.smtp(relay.port(), connections), new SendRateLimiter(rate),
+                            count, seconds + 30, prebuilt);
+                    arrivals = relay.takeTimes();
+                }
+                row(rate, "relay (MAIL FROM arrivals)", arrivals);
+                row(rate, "send completions", run.completions);
+                row(rate, "grants (after the send window)", grants.awaitGrants());
                 row(rate, "booked (limiter's due time)", grants.booked());
                 if (run.other > 0) {
                     System.out.printf("  (%d messages not sent)%n", run.other);

@@ -20,12 +20,18 @@ import java.util.function.Supplier;
  * <p>{@link #reserve} never waits itself: it books a permit and says how long to wait, or refuses
  * at once when no permit is free within the allowed wait. Waiting is then up to the caller, who
  * can stop waiting when asked to stop.
+ *
+ * <p>A booked permit is a promise about the average. What a relay counts is messages per second as
+ * they arrive, so when the wait is over the caller asks {@link #admit} at the moment of sending:
+ * a {@link SendWindow} holds every second to at most ⌈rate⌉ messages even when a thread woke up
+ * late and would otherwise go out right next to the punctual ones.
  */
 public final class SendRateLimiter {
 
     private final Supplier<Long> nanoTime;
     private volatile double rate;
     private volatile RateLimiter limiter;
+    private SendWindow window;
 
     public SendRateLimiter(double ratePerSecond) {
         this(ratePerSecond, System::nanoTime);
@@ -50,6 +56,7 @@ public final class SendRateLimiter {
                 .limitRefreshPeriod(Duration.ofNanos(Math.max(1, Math.round(1e9 / ratePerSecond))))
                 .timeoutDuration(Duration.ZERO)
                 .build(), nanoTime);
+        this.window = ratePerSecond == 0 ? null : window == null ? SendWindow.forRate(ratePerSecond) : window.resized(ratePerSecond);
     }
 
     public double rate() {
@@ -75,5 +82,16 @@ public final class SendRateLimiter {
         current.changeTimeoutDuration(maxWait);
         long nanos = current.reservePermission();
         return nanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * The check at the moment of sending, after the booked wait is over.
+     *
+     * @return {@link Duration#ZERO} when the message may go now, and it counts as sent now; else how
+     *         long to wait before asking again (the oldest message of the last second leaves it then)
+     */
+    public synchronized Duration admit() {
+        SendWindow current = window;
+        return current == null ? Duration.ZERO : Duration.ofNanos(current.tryAdmit(nanoTime.get()));
     }
 }

@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Threads take the next item of the batch under one lock, so items are handed out in
  *       order while the slow SMTP conversations run in parallel.</li>
  *   <li>Before sending, a thread checks stop and deadline, builds the message and serialises it
- *       once ({@link WireMessage}), and books a permit from the shared rate limiter, waiting no
- *       longer than the deadline allows.</li>
+ *       once ({@link WireMessage}), makes sure its connection is open, and books a permit from the
+ *       shared rate limiter, waiting no longer than the deadline allows.</li>
  *   <li>A connection lost mid-message (421, EOF, "Not connected") is reopened and the message tried
  *       once more before it counts as a transient failure.</li>
  *   <li>A fatal failure (authentication, TLS) halts the batch: messages not yet taken are reported
@@ -173,21 +173,23 @@ public final class SmtpPool implements AutoCloseable {
             // Not the recipient's data but the code building messages: it would fail for all of them.
             return Outcome.of(new SendResult.Fatal(key, "building the message failed: " + e));
         }
-        if (!awaitPermit(deadline, stop)) {
-            return Outcome.of(new SendResult.NotAttempted(key));
-        }
+        // The connection is opened before the permit is taken: a permit stands for a MAIL FROM at
+        // the relay, and a connect between the two would hold that message back while the next
+        // ones go out on time, bunching them up in the relay's count. A retry takes a new permit,
+        // since the relay counts the second MAIL FROM as well.
+        SendResult previousFailure = null;
         for (int attempt = 1; ; attempt++) {
-            try {
-                connection.ensureOpen(remaining(deadline));
-            } catch (MessagingException e) {
-                connection.close();
-                Failure failure = FailureClassifier.classify(e);
-                if (failure.kind() == Failure.Kind.FATAL) {
-                    return new Outcome(failure.toResult(key), false);
-                }
-                // Before the first try nothing reached the relay; after a lost connection it may have.
-                SendResult result = attempt == 1 ? new SendResult.Unreachable(key, failure.text()) : failure.toResult(key);
-                return new Outcome(result, true);
+            Optional<Outcome> notOpen = open(connection, key, deadline, attempt);
+            if (notOpen.isPresent()) {
+                return notOpen.get();
+            }
+            if (!awaitPermit(deadline, stop)) {
+                return Outcome.of(previousFailure != null ? previousFailure : new SendResult.NotAttempted(key));
+            }
+            // A no-op unless the wait for the permit left too little time for the open connection's timeouts.
+            notOpen = open(connection, key, deadline, attempt);
+            if (notOpen.isPresent()) {
+                return notOpen.get();
             }
             try {
                 connection.send(message, item.envelopeFrom());
@@ -197,13 +199,31 @@ public final class SmtpPool implements AutoCloseable {
                 if (failure.connectionLost()) {
                     connection.close();
                 }
+                previousFailure = failure.toResult(key);
                 boolean retry = attempt == 1 && failure.retryOnNewConnection()
                         && remaining(deadline).compareTo(MIN_BUDGET) >= 0 && !stop.getAsBoolean();
                 if (!retry) {
-                    return Outcome.of(failure.toResult(key));
+                    return Outcome.of(previousFailure);
                 }
                 log.debug("connection lost while sending {}, retrying on a new connection: {}", key, failure.text());
             }
+        }
+    }
+
+    /** Opens the connection if needed; empty when it is open, else the item's outcome. */
+    private Optional<Outcome> open(SmtpConnection connection, long key, Instant deadline, int attempt) {
+        try {
+            connection.ensureOpen(remaining(deadline));
+            return Optional.empty();
+        } catch (MessagingException e) {
+            connection.close();
+            Failure failure = FailureClassifier.classify(e);
+            if (failure.kind() == Failure.Kind.FATAL) {
+                return Optional.of(new Outcome(failure.toResult(key), false));
+            }
+            // Before the first try nothing reached the relay; after a lost connection it may have.
+            SendResult result = attempt == 1 ? new SendResult.Unreachable(key, failure.text()) : failure.toResult(key);
+            return Optional.of(new Outcome(result, true));
         }
     }
 
@@ -230,14 +250,30 @@ public final class SmtpPool implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Books a rate permit and waits for it; false when none comes in time or a stop was requested. */
+    /**
+     * Books a rate permit, waits for it, then passes the send window; false when no permit comes in
+     * time or a stop was requested. Returning true means the message counts as sent from now.
+     */
     private boolean awaitPermit(Instant deadline, BooleanSupplier stop) {
         Optional<Duration> wait = limiter.reserve(remaining(deadline).minus(MIN_BUDGET));
         if (wait.isEmpty()) {
             return false;
         }
-        long until = System.nanoTime() + wait.get().toNanos();
-        for (long left = wait.get().toNanos(); left > 0; left = until - System.nanoTime()) {
+        if (!park(wait.get(), stop)) {
+            return false;
+        }
+        for (Duration again = limiter.admit(); !again.isZero(); again = limiter.admit()) {
+            if (remaining(deadline).compareTo(MIN_BUDGET) < 0 || !park(again, stop)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits for {@code wait}; false when a stop was requested meanwhile. */
+    private static boolean park(Duration wait, BooleanSupplier stop) {
+        long until = System.nanoTime() + wait.toNanos();
+        for (long left = wait.toNanos(); left > 0; left = until - System.nanoTime()) {
             if (stop.getAsBoolean()) {
                 return false;
             }

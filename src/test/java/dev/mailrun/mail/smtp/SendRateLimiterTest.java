@@ -67,6 +67,25 @@ class SendRateLimiterTest {
     }
 
     @Test
+    void admit_holds_each_second_to_the_rate_and_forgets_nothing_when_the_rate_changes() {
+        SendRateLimiter limiter = new SendRateLimiter(2, nanos::get);
+        assertThat(limiter.admit()).isZero();
+        nanos.addAndGet(Duration.ofMillis(100).toNanos());
+        assertThat(limiter.admit()).isZero();
+        nanos.addAndGet(Duration.ofMillis(100).toNanos());
+        assertThat(limiter.admit()).isEqualTo(Duration.ofMillis(800));
+
+        limiter.setRate(3);
+        assertThat(limiter.admit()).isZero();
+        assertThat(limiter.admit()).isEqualTo(Duration.ofMillis(800));
+
+        limiter.setRate(0);
+        for (int i = 0; i < 100; i++) {
+            assertThat(limiter.admit()).isZero();
+        }
+    }
+
+    @Test
     void an_invalid_rate_fails_fast() {
         assertThatThrownBy(() -> new SendRateLimiter(-1)).hasMessageStartingWith("smtp.rate");
         assertThatThrownBy(() -> new SendRateLimiter(Double.NaN)).hasMessageStartingWith("smtp.rate");

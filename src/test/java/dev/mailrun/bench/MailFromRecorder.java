@@ -1,0 +1,136 @@
+package dev.mailrun.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Arrays;
+
+/**
+ * A TCP proxy in front of an SMTP server that passes bytes both ways at once and records, on the
+ * relay's side of the wire, when each {@code MAIL FROM} command arrives: the moment a relay counts
+ * a message against its rate. Client lines inside DATA are not commands and are skipped. Two
+ * threads per connection.
+ */
+final class MailFromRecorder implements AutoCloseable {
+
+    private final ServerSocket server;
+    private final int upstreamPort;
+    private final long[] times;
+    private int count;
+
+    MailFromRecorder(int upstreamPort, int capacity) throws IOException {
+        this.upstreamPort = upstreamPort;
+        this.times = new long[capacity];
+        this.server = new ServerSocket(0, 1000, InetAddress.getLoopbackAddress());
+        daemon("mail-from-accept", this::accept).start();
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    /** Arrival times (System.nanoTime) of MAIL FROM commands so far, sorted; clears the record. */
+    synchronized long[] takeTimes() {
+        long[] sorted = Arrays.copyOf(times, count);
+        Arrays.sort(sorted);
+        count = 0;
+        return sorted;
+    }
+
+    private synchronized void record(long now) {
+        if (count < times.length) {
+            times[count++] = now;
+        }
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket client = server.accept();
+                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
+                client.setTcpNoDelay(true);
+                upstream.setTcpNoDelay(true);
+                daemon("mail-from-up", () -> commands(client, upstream)).start();
+                daemon("mail-from-down", () -> copy(upstream, client)).start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    /** Client to relay: forwards each read at once, then looks for MAIL FROM at line starts. */
+    private void commands(Socket from, Socket to) {
+        byte[] buffer = new byte[64 * 1024];
+        StringBuilder line = new StringBuilder();
+        boolean inData = false;
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                long now = System.nanoTime();
+                out.write(buffer, 0, n);
+                out.flush();
+                for (int i = 0; i < n; i++) {
+                    byte b = buffer[i];
+                    if (b != '\n') {
+                        if (line.length() < 16) {
+                            line.append((char) (b & 0xff));
+                        }
+                        continue;
+                    }
+                    String start = line.toString().toUpperCase(java.util.Locale.ROOT);
+                    line.setLength(0);
+                    if (inData) {
+                        inData = !start.equals(".\r") && !start.equals(".");
+                    } else if (start.startsWith("MAIL FROM:")) {
+                        record(now);
+                    } else if (start.startsWith("DATA")) {
+                        inData = true;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // either side closed
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+        }
+    }
+
+    private static void copy(Socket from, Socket to) {
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // either side closed
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+        }
+    }
+
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+    }
+}

@@ -1,0 +1,98 @@
+package dev.mailrun.mail.smtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class SendWindowTest {
+
+    private static final long MS = 1_000_000L;
+    private static final long START = 5_000 * MS;
+
+    @Test
+    void admits_up_to_the_limit_within_a_second_then_says_when_the_oldest_leaves() {
+        SendWindow window = SendWindow.forRate(5);
+        for (int i = 0; i < 5; i++) {
+            assertThat(window.tryAdmit(START + i * 100 * MS)).isZero();
+        }
+
+        assertThat(window.tryAdmit(START + 500 * MS)).isEqualTo(500 * MS);
+        assertThat(window.tryAdmit(START + 999 * MS)).isEqualTo(1 * MS);
+        assertThat(window.tryAdmit(START + 1000 * MS)).isZero();
+        // The second admission (at +100 ms) is now the oldest.
+        assertThat(window.tryAdmit(START + 1000 * MS)).isEqualTo(100 * MS);
+    }
+
+    @Test
+    void a_refusal_is_not_recorded() {
+        SendWindow window = SendWindow.forRate(1);
+        assertThat(window.tryAdmit(START)).isZero();
+        for (int i = 1; i < 10; i++) {
+            assertThat(window.tryAdmit(START + i * 100 * MS)).isPositive();
+        }
+        assertThat(window.tryAdmit(START + 1000 * MS)).isZero();
+    }
+
+    @Test
+    void a_late_message_cannot_bunch_up_with_the_punctual_ones_after_it() {
+        // 10/s booked at 0, 100, …, 900 ms; the first thread wakes 150 ms late and goes at 150 ms.
+        SendWindow window = SendWindow.forRate(10);
+        long[] sent = new long[20];
+        int n = 0;
+        for (long booked = 100; booked <= 900; booked += 100) {
+            assertThat(window.tryAdmit(START + booked * MS)).isZero();
+            sent[n++] = booked;
+        }
+        assertThat(window.tryAdmit(START + 950 * MS)).isZero(); // the late one, permit booked at 0
+        sent[n++] = 950;
+        // Booked at 1000 ms: [100, 1100) would hold 11. It waits until the one at 100 ms has left.
+        assertThat(window.tryAdmit(START + 1000 * MS)).isEqualTo(100 * MS);
+        assertThat(window.tryAdmit(START + 1100 * MS)).isZero();
+        sent[n++] = 1100;
+
+        assertThat(maxInAnySecond(java.util.Arrays.copyOf(sent, n))).isLessThanOrEqualTo(10);
+    }
+
+    @Test
+    void a_fractional_rate_allows_the_next_whole_number_per_second() {
+        assertThat(SendWindow.forRate(12.5).limit()).isEqualTo(13);
+        assertThat(SendWindow.forRate(0.2).limit()).isEqualTo(1);
+        assertThat(SendWindow.forRate(1000).limit()).isEqualTo(1000);
+    }
+
+    @Test
+    void resizing_keeps_the_last_second_in_mind() {
+        SendWindow window = SendWindow.forRate(3);
+        window.tryAdmit(START);
+        window.tryAdmit(START + 10 * MS);
+        window.tryAdmit(START + 20 * MS);
+
+        SendWindow lower = window.resized(2);
+        // The newest two (10 and 20 ms) are kept: the next may go when the one at 10 ms has left.
+        assertThat(lower.tryAdmit(START + 500 * MS)).isEqualTo(510 * MS);
+
+        SendWindow higher = window.resized(5);
+        assertThat(higher.tryAdmit(START + 500 * MS)).isZero();
+        assertThat(higher.tryAdmit(START + 500 * MS)).isZero();
+        assertThat(higher.tryAdmit(START + 500 * MS)).isEqualTo(500 * MS);
+    }
+
+    @Test
+    void a_window_needs_a_positive_rate() {
+        assertThatThrownBy(() -> SendWindow.forRate(0)).hasMessageContaining("positive rate");
+        assertThatThrownBy(() -> SendWindow.forRate(Double.NaN)).hasMessageContaining("positive rate");
+    }
+
+    private static int maxInAnySecond(long[] sortedMillis) {
+        java.util.Arrays.sort(sortedMillis);
+        int best = 0;
+        for (int i = 0, j = 0; i < sortedMillis.length; i++) {
+            while (j < sortedMillis.length && sortedMillis[j] - sortedMillis[i] < 1000) {
+                j++;
+            }
+            best = Math.max(best, j - i);
+        }
+        return best;
+    }
+}
