@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +133,25 @@ class SmtpPoolFaultTest {
         assertThat(results.get(0)).isInstanceOfSatisfying(SendResult.Unreachable.class,
                 u -> assertThat(u.text()).startsWith("cannot connect"));
         assertThat(results.subList(1, 3)).containsExactly(new SendResult.NotAttempted(2), new SendResult.NotAttempted(3));
+    }
+
+    @Test
+    void a_connection_that_cannot_be_opened_takes_no_rate_permit() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        AtomicLong nanos = new AtomicLong(1_000_000_000L);
+        SendRateLimiter limiter = new SendRateLimiter(1, nanos::get);
+
+        try (SmtpPool pool = new SmtpPool(settings(closedPort).withConnections(1), limiter, TestMail.CLOCK)) {
+            assertThat(TestMail.send(pool, items(3), TestMail.FAR, TestMail.NEVER).get(0))
+                    .isInstanceOf(SendResult.Unreachable.class);
+        }
+
+        // One permit per second and the clock has not moved: had the failed connect taken it, none would be left.
+        assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+        assertThat(limiter.admit()).isZero();
     }
 
     @Test
