@@ -50,9 +50,10 @@ import org.apache.commons.csv.CSVRecord;
  * <ol>
  *   <li>A first pass reads the whole file for structure only (UTF-8, CSV quoting, an {@code email}
  *       column), so a file that is not CSV fails before anything is imported.</li>
- *   <li>A second pass streams the rows, checks each address, and inserts in large batches. Memory
- *       does not grow with the file: duplicates within the file are found in the database by the
- *       import id stamped on every row, not in a set held in memory.</li>
+ *   <li>A second pass streams the rows, checks each address, and inserts in large batches, two
+ *       writer connections taking every other batch. Memory does not grow with the file:
+ *       duplicates within a batch and its neighbour are found by the reader, older ones in the
+ *       database by the import id stamped on every row, not in a set held in memory.</li>
  *   <li>Every row is imported or rejected with its line number and reason; rejects go to the
  *       report and, when asked, to a rejects CSV.</li>
  * </ol>
@@ -91,11 +92,17 @@ public final class RecipientImporter {
         Header header = checkStructure(file);
         String importId = UUID.randomUUID().toString();
         Run run = new Run(campaignId, importId, header, rejectsFile.isPresent() ? openRejects(rejectsFile.get()) : null);
-        // Parsing and checking the next batch overlaps with writing the previous one: the reader
-        // and the database each get a core. Batches are written one at a time, in file order, so a
-        // batch's duplicate check sees every earlier batch committed.
-        ExecutorService writer = Executors.newSingleThreadExecutor(r -> new Thread(r, "mailrun-import-writer"));
-        Future<?> writing = CompletableFuture.completedFuture(null);
+        // Parsing and checking the next batch overlaps with writing the previous ones, and two
+        // writer connections each write every other batch: on one connection the server waits
+        // while the client binds the next statement. Batch i starts only once batch i - 2 has
+        // committed, so at most two neighbouring batches are in flight; the reader finds
+        // duplicates within a batch and against the batch before it, and the database's
+        // duplicate check sees every earlier batch committed.
+        ExecutorService[] writers = {
+                Executors.newSingleThreadExecutor(r -> new Thread(r, "mailrun-import-writer-1")),
+                Executors.newSingleThreadExecutor(r -> new Thread(r, "mailrun-import-writer-2"))};
+        Future<?>[] writing = {CompletableFuture.completedFuture(null), CompletableFuture.completedFuture(null)};
+        int nextWriter = 0;
         try (CSVParser parser = parser(file)) {
             Iterator<CSVRecord> records = parser.iterator();
             long startLine = parser.getCurrentLineNumber() + 1;
@@ -104,22 +111,28 @@ public final class RecipientImporter {
                 run.accept(record, startLine);
                 startLine = parser.getCurrentLineNumber() + 1;
                 if (run.batch.size() >= batchSize) {
-                    awaitWrite(writing);
+                    awaitWrite(writing[nextWriter]);
+                    run.reportDuplicates(false);
                     List<Row> next = run.take();
-                    writing = writer.submit(() -> run.write(next));
+                    writing[nextWriter] = writers[nextWriter].submit(() -> run.write(next));
+                    nextWriter = 1 - nextWriter;
                     progress.accept(run.rows);
                 }
             }
-            awaitWrite(writing);
+            awaitWrite(writing[nextWriter]);
+            awaitWrite(writing[1 - nextWriter]);
             run.write(run.take());
+            run.reportDuplicates(true);
             progress.accept(run.rows);
         } finally {
-            writer.shutdownNow();
+            for (ExecutorService writer : writers) {
+                writer.shutdownNow();
+            }
             if (run.rejects != null) {
                 run.rejects.close(true);
             }
         }
-        return new ImportReport(run.rows, run.imported, run.counts, run.firstRejects);
+        return new ImportReport(run.rows, run.imported.get(), run.counts, run.firstRejects);
     }
 
     private static void awaitWrite(Future<?> writing) throws SQLException, IOException {
@@ -244,9 +257,22 @@ public final class RecipientImporter {
 
     // ---- pass 2: rows --------------------------------------------------------------------------
 
-    private record Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson) {}
+    /**
+     * @param firstLine where this address first occurs in the file: set once the row's batch has
+     *                  committed (this line, or an earlier one the database found), 0 until then
+     */
+    private record Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson,
+                       java.util.concurrent.atomic.AtomicLong firstLine) {}
 
-    private record RowReject(Row row, RejectReason reason, String detail) {}
+    /** A later row with the address of {@code first}, reported once {@code first}'s batch has committed. */
+    private record Duplicate(long line, String rawEmail, Row first) {}
+
+    /** @param firstLine for a duplicate in the file, the line of the first occurrence; else 0 */
+    private record RowReject(Row row, RejectReason reason, String detail, long firstLine) {
+        RowReject(Row row, RejectReason reason, String detail) {
+            this(row, reason, detail, 0);
+        }
+    }
 
     /** A batch split into rows inserted and rows refused after looking at the database. */
     private record Sorted(List<Row> inserted, List<RowReject> rejected) {}
@@ -260,8 +286,13 @@ public final class RecipientImporter {
         final Map<RejectReason, Long> counts = ImportReport.emptyCounts();
         final List<ImportReport.Reject> firstRejects = new ArrayList<>();
         final Map<String, Row> batch = new LinkedHashMap<>();
+        /** Rows repeating an address of the batch being read or the one before; the reader's side. */
+        final java.util.ArrayDeque<Duplicate> duplicates = new java.util.ArrayDeque<>();
+        /** The batch handed to a writer last: it may be written alongside the one being read. */
+        Map<String, Row> previousBatch = Map.of();
         long rows;
-        volatile long imported;
+        /** Added to by both writers. */
+        final java.util.concurrent.atomic.AtomicLong imported = new java.util.concurrent.atomic.AtomicLong();
 
         Run(long campaignId, String importId, Header header, CSVPrinter rejects) {
             this.campaignId = campaignId;
@@ -296,11 +327,17 @@ public final class RecipientImporter {
                 return;
             }
             Row previous = batch.get(address.value());
+            if (previous == null) {
+                previous = previousBatch.get(address.value());
+            }
             if (previous != null) {
-                reject(line, rawEmail, RejectReason.DUPLICATE_IN_FILE, "first at line " + previous.line());
+                // Reported once the earlier row's fate is known: it may itself turn out to repeat a
+                // row from long before, and then that row is the first.
+                duplicates.add(new Duplicate(line, rawEmail, previous));
                 return;
             }
-            batch.put(address.value(), new Row(line, rawEmail, address, name == null || name.isEmpty() ? null : name, fields(record)));
+            batch.put(address.value(), new Row(line, rawEmail, address, name == null || name.isEmpty() ? null : name,
+                    fields(record), new java.util.concurrent.atomic.AtomicLong()));
         }
 
         private String fields(CSVRecord record) {
@@ -318,9 +355,28 @@ public final class RecipientImporter {
             }
         }
 
+        /**
+         * Reports the duplicates whose first row's batch has committed; the reader's side, after
+         * waiting for a batch. With {@code all}, every batch has committed and none may be left.
+         */
+        void reportDuplicates(boolean all) throws IOException {
+            for (java.util.Iterator<Duplicate> it = duplicates.iterator(); it.hasNext(); ) {
+                Duplicate d = it.next();
+                long first = d.first().firstLine().get();
+                if (first > 0) {
+                    reject(d.line(), d.rawEmail(), RejectReason.DUPLICATE_IN_FILE, "first at line " + first);
+                    it.remove();
+                }
+            }
+            if (all && !duplicates.isEmpty()) {
+                throw new IllegalStateException(duplicates.size() + " duplicate rows were left unreported");
+            }
+        }
+
         /** The rows read since the last call, for {@link #write}; the reader thread's side. */
         List<Row> take() {
             List<Row> rowsInBatch = new ArrayList<>(batch.values());
+            previousBatch = new HashMap<>(batch);
             batch.clear();
             return rowsInBatch;
         }
@@ -349,16 +405,21 @@ public final class RecipientImporter {
                 return result;
             });
             // Rejects are written only once the transaction committed, so a failed batch reports nothing twice.
-            imported += sorted.inserted().size();
+            imported.addAndGet(sorted.inserted().size());
+            sorted.inserted().forEach(r -> r.firstLine().set(r.line()));
+            sorted.rejected().forEach(r -> r.row().firstLine().set(r.firstLine() > 0 ? r.firstLine() : r.row().line()));
             for (RowReject r : sorted.rejected()) {
                 reject(r.row().line(), r.row().rawEmail(), r.reason(), r.detail());
             }
             return null;
         }
 
-        /** Serialises imports into one campaign, so the existence check and the insert agree. */
+        /**
+         * Holds the campaign (a shared lock: both writers of an import, and other imports, may
+         * write at once) so that it cannot be deleted under the batch.
+         */
         private void lockCampaign(Connection c) throws SQLException {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM campaign WHERE id = ? FOR UPDATE")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM campaign WHERE id = ? LOCK IN SHARE MODE")) {
                 ps.setLong(1, campaignId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
@@ -451,7 +512,7 @@ public final class RecipientImporter {
                 } else if (line == null) {
                     result.rejected().add(new RowReject(r, RejectReason.INVALID_FIELD, "refused by the database"));
                 } else if (line >= 0) {
-                    result.rejected().add(new RowReject(r, RejectReason.DUPLICATE_IN_FILE, "first at line " + line));
+                    result.rejected().add(new RowReject(r, RejectReason.DUPLICATE_IN_FILE, "first at line " + line, line));
                 } else {
                     result.rejected().add(new RowReject(r, RejectReason.ALREADY_IN_CAMPAIGN,
                             "already a recipient of campaign " + campaignId));

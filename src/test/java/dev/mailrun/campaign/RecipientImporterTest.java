@@ -180,4 +180,54 @@ class RecipientImporterTest {
         assertThat(lastProgress.get()).isEqualTo(100_000);
         assertThat(count(id)).isEqualTo(100_000);
     }
+
+    @Test
+    void duplicates_near_and_far_are_each_reported_against_the_first_line_while_two_writers_insert() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "dups");
+        Path f = dir.resolve("dups.csv");
+        java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+        Map<String, Long> firstLine = new java.util.HashMap<>();
+        Map<Long, Long> duplicateOf = new java.util.HashMap<>();
+        List<String> distinct = new java.util.ArrayList<>();
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write("email\n");
+            for (long line = 2; line < 20_002; line++) {
+                String email;
+                // Every 7th row repeats an address from 1 to 600 rows back: in the same batch of
+                // 50, the neighbouring batch written at the same time, or one committed long before.
+                if (line % 7 == 0 && distinct.size() > 600) {
+                    email = distinct.get(distinct.size() - 1 - random.nextInt(600));
+                    duplicateOf.put(line, firstLine.get(email));
+                } else {
+                    email = "user" + line + "@example.org";
+                    distinct.add(email);
+                    firstLine.put(email, line);
+                }
+                w.write(email + "\n");
+            }
+        }
+        Path rejects = dir.resolve("dups-rejects.csv");
+
+        ImportReport report = importer(50).importCsv(id, f, Optional.of(rejects), n -> {});
+
+        assertThat(report.imported()).isEqualTo(distinct.size());
+        assertThat(report.rejected()).isEqualTo(duplicateOf.size());
+        assertThat(report.rejectedByReason().get(RejectReason.DUPLICATE_IN_FILE)).isEqualTo(duplicateOf.size());
+        assertThat(count(id)).isEqualTo(distinct.size());
+        Map<Long, String> reported = new java.util.HashMap<>();
+        for (String l : Files.readAllLines(rejects).subList(1, 1 + duplicateOf.size())) {
+            String[] parts = l.split(",");
+            reported.put(Long.parseLong(parts[0]), parts[3]);
+        }
+        duplicateOf.forEach((line, first) -> assertThat(reported.get(line)).isEqualTo("first at line " + first));
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT email, import_line FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    assertThat(rs.getLong(2)).isEqualTo(firstLine.get(rs.getString(1)));
+                }
+            }
+        }
+    }
 }
