@@ -29,13 +29,14 @@ import java.util.OptionalLong;
  *       changes nothing more. This is what makes reading a message twice harmless.</li>
  *   <li>HARD: suppress the address (hard_bounce), mark the send failed if it was sent, sending or
  *       retry. SOFT: count one soft bounce for the address and suppress it at the soft limit.
- *       COMPLAINT: suppress the address (complaint).</li>
+ *       COMPLAINT: suppress the address (complaint). REFUSED (a permanent refusal of the sender or
+ *       the message, not of the address): mark the send failed, suppress nothing.</li>
  * </ol>
  */
 public final class BounceApplier {
 
     /** What one report did. */
-    public enum Effect { HARD, SOFT, COMPLAINT, DUPLICATE, UNMATCHED, UNRECOGNISED }
+    public enum Effect { HARD, SOFT, COMPLAINT, REFUSED, DUPLICATE, UNMATCHED, UNRECOGNISED }
 
     /** One report's effect, and for a new hard bounce the campaign whose bounce rate changed. */
     public record Applied(Effect effect, OptionalLong hardBouncedCampaign) {
@@ -83,6 +84,7 @@ public final class BounceApplier {
             case HARD -> hard(c, report, r, key, now);
             case SOFT -> soft(c, report, r, key, now);
             case COMPLAINT -> complaint(c, report, r, key, now);
+            case REFUSED -> refused(c, report, r, now);
             case UNRECOGNISED -> Applied.of(Effect.UNRECOGNISED);
         };
     }
@@ -114,6 +116,17 @@ public final class BounceApplier {
         int code = report.smtpCode().orElse(report.status().startsWith("5") ? 550 : 554);
         recipients.markFailed(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
         return new Applied(Effect.HARD, OptionalLong.of(r.campaignId()));
+    }
+
+    private Applied refused(Connection c, BounceReport report, MatchedRecipient r, Instant now) throws SQLException {
+        if (!events.recordIfNew(c, r, BounceEventStore.Kind.REFUSED, report.status(), report.diagnostic(), now)) {
+            return Applied.of(Effect.DUPLICATE);
+        }
+        // The message failed for good, but the address may be fine: it stays off the suppression
+        // list and out of the campaign's hard-bounce rate.
+        int code = report.smtpCode().orElse(550);
+        recipients.markFailed(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
+        return Applied.of(Effect.REFUSED);
     }
 
     private Applied soft(Connection c, BounceReport report, MatchedRecipient r, String key, Instant now) throws SQLException {

@@ -11,7 +11,7 @@ import java.util.Locale;
 final class BounceEventStore {
 
     enum Kind {
-        HARD, SOFT, COMPLAINT;
+        HARD, SOFT, COMPLAINT, REFUSED;
 
         String dbValue() {
             return name().toLowerCase(Locale.ROOT);

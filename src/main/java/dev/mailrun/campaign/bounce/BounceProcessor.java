@@ -77,7 +77,8 @@ public final class BounceProcessor {
             }
         }
         return new BounceSummary(run.read(), count(counts, BounceApplier.Effect.HARD), count(counts, BounceApplier.Effect.SOFT),
-                count(counts, BounceApplier.Effect.COMPLAINT), count(counts, BounceApplier.Effect.UNRECOGNISED),
+                count(counts, BounceApplier.Effect.COMPLAINT), count(counts, BounceApplier.Effect.REFUSED),
+                count(counts, BounceApplier.Effect.UNRECOGNISED),
                 count(counts, BounceApplier.Effect.UNMATCHED), count(counts, BounceApplier.Effect.DUPLICATE), paused);
     }
 

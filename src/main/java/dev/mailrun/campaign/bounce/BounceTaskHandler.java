@@ -33,7 +33,7 @@ public final class BounceTaskHandler implements TaskHandler {
         BounceSummary summary = processor.get().process(MESSAGES_PER_RUN);
         context.report(new RunReport(1, summary.messagesRead(), null, Duration.ZERO, java.util.Map.of(
                 "read", summary.messagesRead(), "hard", summary.hard(), "soft", summary.soft(),
-                "complaints", summary.complaints(), "unrecognised", summary.unrecognised(),
+                "complaints", summary.complaints(), "refused", summary.refused(), "unrecognised", summary.unrecognised(),
                 "unmatched", summary.unmatched(), "paused", summary.pausedCampaigns())));
     }
 }

@@ -24,7 +24,8 @@ final class DeliveryStatusReports {
             }
             String action = block.getOrDefault("action", "").toLowerCase(Locale.ROOT);
             String status = statusCode(block.getOrDefault("status", ""));
-            Optional<BounceKind> kind = kind(action, status);
+            String diagnosticCode = block.getOrDefault("diagnostic-code", "");
+            Optional<BounceKind> kind = kind(action, status, diagnosticCode);
             if (kind.isEmpty()) {
                 continue;
             }
@@ -32,15 +33,15 @@ final class DeliveryStatusReports {
             String recipient = HeaderBlocks.address(block.getOrDefault("original-recipient", block.get("final-recipient")));
             String diagnostic = HeaderBlocks.diagnostic(block.getOrDefault("diagnostic-code", ""));
             reports.add(new BounceReport(kind.get(), Optional.of(recipient).filter(r -> !r.isEmpty()),
-                    status.isEmpty() ? (kind.get() == BounceKind.HARD ? "5.0.0" : "4.0.0") : status,
+                    status.isEmpty() ? (kind.get() == BounceKind.SOFT ? "4.0.0" : "5.0.0") : status,
                     TextPatterns.smtpCode(diagnostic), diagnostic, originalMessageId, token));
         }
         return reports;
     }
 
-    private static Optional<BounceKind> kind(String action, String status) {
+    private static Optional<BounceKind> kind(String action, String status, String diagnostic) {
         if (status.startsWith("5")) {
-            return Optional.of(BounceKind.HARD);
+            return Optional.of(PermanentFailures.kind(status, diagnostic));
         }
         if (status.startsWith("4")) {
             return Optional.of(BounceKind.SOFT);
@@ -49,7 +50,7 @@ final class DeliveryStatusReports {
             return Optional.empty();
         }
         return switch (action) {
-            case "failed" -> Optional.of(BounceKind.HARD);
+            case "failed" -> Optional.of(PermanentFailures.kind("", diagnostic));
             case "delayed" -> Optional.of(BounceKind.SOFT);
             default -> Optional.empty();
         };

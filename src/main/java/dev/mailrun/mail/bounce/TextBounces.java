@@ -52,7 +52,7 @@ final class TextBounces {
         Matcher id = MESSAGE_ID.matcher(original.isEmpty() ? body : original);
         Optional<String> messageId = id.find() ? Optional.of(id.group(1)) : Optional.empty();
         Optional<String> token = envelopeToken.or(() -> tokens.in(original));
-        String fallbackStatus = kind.get() == BounceKind.HARD ? "5.0.0" : "4.0.0";
+        String fallbackStatus = kind.get() == BounceKind.SOFT ? "4.0.0" : "5.0.0";
         return Optional.of(new BounceReport(kind.get(), recipient, status.orElse(fallbackStatus), code,
                 diagnosticLine(notice, status, code), messageId, token));
     }
@@ -73,13 +73,13 @@ final class TextBounces {
     private static Optional<BounceKind> kind(Optional<String> status, OptionalInt code, String notice) {
         char first = status.map(s -> s.charAt(0)).orElse(code.isPresent() ? Integer.toString(code.getAsInt()).charAt(0) : ' ');
         if (first == '5') {
-            return Optional.of(BounceKind.HARD);
+            return Optional.of(PermanentFailures.kind(status.orElse(""), notice));
         }
         if (first == '4') {
             return Optional.of(BounceKind.SOFT);
         }
         if (PERMANENT.matcher(notice).find()) {
-            return Optional.of(BounceKind.HARD);
+            return Optional.of(PermanentFailures.kind("", notice));
         }
         if (TRANSIENT.matcher(notice).find()) {
             return Optional.of(BounceKind.SOFT);

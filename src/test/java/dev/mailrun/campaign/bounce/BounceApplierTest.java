@@ -76,6 +76,27 @@ class BounceApplierTest {
     }
 
     @Test
+    void a_refusal_fails_the_send_but_suppresses_nothing_and_leaves_the_hard_bounce_count_alone() throws Exception {
+        long campaign = rows.campaign("running");
+        long recipient = rows.recipient(campaign, "fine@example.org", "sent", null);
+        BounceReport refused = new BounceReport(BounceKind.REFUSED, Optional.of("fine@example.org"), "5.7.1",
+                OptionalInt.of(550), "550 5.7.1 client host blocked using zen.spamhaus.org", Optional.empty(),
+                Optional.of(returnPaths.token(campaign, recipient)));
+
+        List<BounceApplier.Applied> applied = apply(refused);
+        List<BounceApplier.Applied> again = apply(refused);
+
+        assertThat(applied).singleElement().satisfies(a -> {
+            assertThat(a.effect()).isEqualTo(BounceApplier.Effect.REFUSED);
+            assertThat(a.hardBouncedCampaign()).isEmpty();
+        });
+        assertThat(again).extracting(BounceApplier.Applied::effect).containsExactly(BounceApplier.Effect.DUPLICATE);
+        assertThat(rows.string("SELECT CONCAT(status, ' ', last_code) FROM recipient WHERE id = ?", recipient)).isEqualTo("failed 550");
+        assertThat(rows.count("SELECT COUNT(*) FROM suppression")).isZero();
+        assertThat(rows.string("SELECT kind FROM bounce_event WHERE recipient_id = ?", recipient)).isEqualTo("refused");
+    }
+
+    @Test
     void a_token_for_a_recipient_of_another_campaign_does_not_match() throws Exception {
         long campaign = rows.campaign("running");
         long other = rows.campaign("running");

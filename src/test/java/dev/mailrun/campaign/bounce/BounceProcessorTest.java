@@ -73,7 +73,7 @@ class BounceProcessorTest {
         BounceSummary first = processor.process(100);
         BounceSummary second = processor.process(100);
 
-        assertThat(first).isEqualTo(new BounceSummary(8, 5, 1, 1, 1, 1, 0, List.of()));
+        assertThat(first).isEqualTo(new BounceSummary(8, 5, 1, 1, 0, 1, 1, 0, List.of()));
         assertThat(second.messagesRead()).isZero();
         for (long id : List.of(hard, multi, notice, ndr, text)) {
             assertThat(rows.string("SELECT status FROM recipient WHERE id = ?", id)).as("recipient %d", id).isEqualTo("failed");
@@ -101,7 +101,7 @@ class BounceProcessorTest {
 
         BounceSummary again = processor.process(100);
 
-        assertThat(again).isEqualTo(new BounceSummary(2, 0, 0, 0, 0, 0, 2, List.of()));
+        assertThat(again).isEqualTo(new BounceSummary(2, 0, 0, 0, 0, 0, 0, 2, List.of()));
         assertThat(rows.count("SELECT COUNT(*) FROM suppression")).isEqualTo(1);
         assertThat(rows.count("SELECT bounces FROM soft_bounce WHERE address = 'full.box@example.net'")).isEqualTo(1);
     }

@@ -33,6 +33,33 @@ class BounceParserTest {
     }
 
     @Test
+    void a_report_of_a_blocklisted_sender_is_a_refusal_not_a_hard_bounce() {
+        List<BounceReport> reports = parser.parse(Samples.message("rfc3464-refused-5.7.1.eml"));
+
+        assertThat(reports).singleElement().satisfies(r -> {
+            assertThat(r.kind()).isEqualTo(BounceKind.REFUSED);
+            assertThat(r.recipient()).contains("nobody.here@example.org");
+            assertThat(r.status()).isEqualTo("5.7.1");
+            assertThat(r.smtpCode()).hasValue(550);
+            assertThat(r.diagnostic()).contains("blocked using zen.spamhaus.org");
+            assertThat(r.returnPathToken()).contains("TOKEN_REFUSED");
+        });
+    }
+
+    @Test
+    void a_text_notice_of_a_message_rejected_as_spam_is_a_refusal() {
+        List<BounceReport> reports = parser.parse(Samples.message("text-refused-spam.eml"));
+
+        assertThat(reports).singleElement().satisfies(r -> {
+            assertThat(r.kind()).isEqualTo(BounceKind.REFUSED);
+            assertThat(r.recipient()).contains("old.user@example.info");
+            assertThat(r.status()).isEqualTo("5.0.0");
+            assertThat(r.smtpCode()).hasValue(554);
+            assertThat(r.originalMessageId()).contains("<notice-spam-1.campaign-12@mail.example.com>");
+        });
+    }
+
+    @Test
     void a_delayed_mailbox_full_report_is_a_soft_bounce() {
         List<BounceReport> reports = parser.parse(Samples.message("rfc3464-soft-4.2.2-delayed.eml"));
 
