@@ -189,7 +189,7 @@ public final class Demo {
                 c.send().retryBase(), c.send().pauseOnFailureRate(), c.send().failureWindow(), c.send().flushEvery(),
                 c.send().flushInterval(), c.send().batchOverhead(), c.send().hardBounceRate(), c.send().hardBounceMinSample());
         Duration margin = Duration.ofMillis(Math.max(500, options.interval().toMillis() / 10));
-        MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10)),
+        MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory()),
                 smtp, send, c.templatesDir(),
                 new UnsubscribeConfig(Optional.of(Secret.of(secret)), Optional.of("http://127.0.0.1:" + httpPort),
                         Optional.of("unsubscribe@" + DOMAIN), Optional.of(httpPort)),

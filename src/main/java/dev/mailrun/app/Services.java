@@ -114,7 +114,8 @@ public final class Services {
      */
     public Scheduler scheduler() throws SQLException {
         SchedulerConfig sc = SchedulerConfig.defaults()
-                .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()));
+                .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()))
+                .withRunHistory(config.tick().runHistory());
         List<TaskHandler> handlers = new ArrayList<>(List.of(sendHandler()));
         if (config.bounce().mailbox().isPresent()) {
             handlers.add(new BounceTaskHandler(this::bounceProcessor));

@@ -53,6 +53,8 @@ public final class Scheduler implements AutoCloseable {
     private final TaskTable tasks = new TaskTable();
     private final TaskRunTable runs = new TaskRunTable();
     private final ReentrantLock tickLock = new ReentrantLock();
+    /** Rows of run history deleted per tick at most; many times what a tick adds. */
+    static final int PRUNE_PER_TICK = 1_000;
     private final ScheduledExecutorService heartbeats;
     private volatile boolean stopping;
     private volatile LiveRun current;
@@ -89,6 +91,7 @@ public final class Scheduler implements AutoCloseable {
             if (stopping) {
                 return new TickSummary(at, entries);
             }
+            pruneHistory();
             List<TaskTable.DueTask> due;
             try (Connection c = dataSource.getConnection()) {
                 due = tasks.due(c, at, config.maxTasksPerTick());
@@ -108,6 +111,25 @@ public final class Scheduler implements AutoCloseable {
             return new TickSummary(at, entries);
         } finally {
             tickLock.unlock();
+        }
+    }
+
+    /**
+     * Deletes run history older than {@code runHistory}, a bounded number of rows per tick so a
+     * tick never waits on a large delete; a tick adds at most {@code maxTasksPerTick} rows, so the
+     * history still shrinks. A failure here is logged and does not stop the tick.
+     */
+    private void pruneHistory() {
+        if (config.runHistory().isZero()) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            int deleted = runs.prune(c, config.runHistory(), PRUNE_PER_TICK);
+            if (deleted > 0) {
+                log.debug("Deleted {} task_run row(s) older than {}", deleted, config.runHistory());
+            }
+        } catch (SQLException e) {
+            log.warn("Could not prune the run history: {}", e.toString());
         }
     }
 

@@ -14,9 +14,13 @@ import java.util.Objects;
  * @param safetyMargin      how long before the next slot a run's deadline falls
  * @param maxBackoff        the longest delay consecutive failures add (rounded up to whole intervals)
  * @param maxTasksPerTick   how many due tasks one tick looks at
+ * @param runHistory        how long {@code task_run} rows are kept (by start time); zero keeps them forever
  */
 public record SchedulerConfig(String owner, Duration lease, Duration heartbeatInterval, SafetyMargin safetyMargin,
-                              Duration maxBackoff, int maxTasksPerTick) {
+                              Duration maxBackoff, int maxTasksPerTick, Duration runHistory) {
+
+    /** Shorter than this and the history of a run could go while its task still refers to it. */
+    public static final Duration MIN_RUN_HISTORY = Duration.ofHours(1);
 
     public SchedulerConfig {
         if (owner == null || owner.isBlank() || owner.length() > 255) {
@@ -33,28 +37,40 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
         if (maxTasksPerTick < 1) {
             throw new IllegalArgumentException("maxTasksPerTick must be at least 1, was " + maxTasksPerTick);
         }
+        Objects.requireNonNull(runHistory, "runHistory");
+        if (!runHistory.isZero() && runHistory.compareTo(MIN_RUN_HISTORY.plus(lease)) < 0) {
+            throw new IllegalArgumentException("runHistory must be 0 (keep forever) or at least " + MIN_RUN_HISTORY
+                    + " plus the lease, was " + runHistory);
+        }
     }
 
-    /** Lease 2 min, heartbeat every 20 s, margin 10% of the interval up to 1 min, backoff up to 1 h. */
+    /**
+     * Lease 2 min, heartbeat every 20 s, margin 10% of the interval up to 1 min, backoff up to 1 h,
+     * run history kept 30 days.
+     */
     public static SchedulerConfig defaults() {
         return new SchedulerConfig(thisProcess(), Duration.ofMinutes(2), Duration.ofSeconds(20),
-                SafetyMargin.DEFAULT, Duration.ofHours(1), 100);
+                SafetyMargin.DEFAULT, Duration.ofHours(1), 100, Duration.ofDays(30));
     }
 
     public SchedulerConfig withOwner(String value) {
-        return new SchedulerConfig(value, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick);
+        return new SchedulerConfig(value, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory);
     }
 
     public SchedulerConfig withLease(Duration lease, Duration heartbeatInterval) {
-        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick);
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory);
     }
 
     public SchedulerConfig withSafetyMargin(SafetyMargin value) {
-        return new SchedulerConfig(owner, lease, heartbeatInterval, value, maxBackoff, maxTasksPerTick);
+        return new SchedulerConfig(owner, lease, heartbeatInterval, value, maxBackoff, maxTasksPerTick, runHistory);
     }
 
     public SchedulerConfig withMaxBackoff(Duration value) {
-        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, value, maxTasksPerTick);
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, value, maxTasksPerTick, runHistory);
+    }
+
+    public SchedulerConfig withRunHistory(Duration value) {
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, value);
     }
 
     /** {@code host/pid} of this JVM. */

@@ -31,6 +31,20 @@ final class TaskRunTable {
         }
     }
 
+    /**
+     * Deletes up to {@code limit} of the oldest rows started more than {@code keep} ago by the
+     * database clock, except rows of runs still marked running (their task may still refer to them).
+     */
+    int prune(Connection c, Duration keep, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                DELETE FROM task_run WHERE started_at < UTC_TIMESTAMP(3) - INTERVAL ? SECOND AND outcome <> 'running'
+                ORDER BY started_at LIMIT ?""")) {
+            ps.setLong(1, keep.toSeconds());
+            ps.setInt(2, limit);
+            return ps.executeUpdate();
+        }
+    }
+
     /** A row for a decision rather than a run (misfired, skipped_overlap): it starts and ends now. */
     void insertDecision(Connection c, long taskId, String token, String owner, Instant slot, RunOutcome outcome,
                         ObjectNode summary) throws SQLException {

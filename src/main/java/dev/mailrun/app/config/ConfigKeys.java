@@ -21,6 +21,7 @@ public final class ConfigKeys {
         key("tick.interval", "5m", "How often the worker fires a tick (e.g. 30s, 5m, PT5M).");
         key("tick.safety-margin", "15s", "A run's deadline is its slot + interval minus this margin.");
         key("tick.shutdown-grace", "30s", "On SIGTERM/SIGINT, how long the running task gets to checkpoint and stop.");
+        key("tick.run-history", "30d", "How long the run history (task_run) is kept; 0s keeps it forever.");
         // smtp
         key("smtp.host", "localhost", "SMTP relay host.");
         key("smtp.port", "25", "SMTP relay port.");

@@ -27,7 +27,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         TickConfig tick = new TickConfig(
                 raw.duration("tick.interval", Duration.ofSeconds(1)),
                 raw.duration("tick.safety-margin", Duration.ZERO),
-                raw.duration("tick.shutdown-grace", Duration.ofSeconds(1)));
+                raw.duration("tick.shutdown-grace", Duration.ofSeconds(1)),
+                raw.duration("tick.run-history", Duration.ZERO));
         SmtpSettings smtp = smtp(raw);
         SendSettings send = validated(() -> new SendSettings(
                 smtp.host() + ":" + smtp.port(),

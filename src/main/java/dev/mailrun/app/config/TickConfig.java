@@ -2,11 +2,17 @@ package dev.mailrun.app.config;
 
 import java.time.Duration;
 
-public record TickConfig(Duration interval, Duration safetyMargin, Duration shutdownGrace) {
+public record TickConfig(Duration interval, Duration safetyMargin, Duration shutdownGrace, Duration runHistory) {
+
+    /** Any shorter and history of runs that just ended could go; the scheduler needs an hour plus its lease. */
+    static final Duration MIN_RUN_HISTORY = Duration.ofHours(2);
 
     public TickConfig {
         if (safetyMargin.compareTo(interval) >= 0) {
             throw ConfigException.invalid("tick.safety-margin", "must be shorter than tick.interval (" + interval + ")");
+        }
+        if (!runHistory.isZero() && runHistory.compareTo(MIN_RUN_HISTORY) < 0) {
+            throw ConfigException.invalid("tick.run-history", "must be 0s (keep forever) or at least 2h, got " + runHistory);
         }
     }
 }
