@@ -32,7 +32,10 @@ import org.eclipse.angus.mail.util.MailConnectException;
  *       a new connection;</li>
  *   <li>timeouts and refused connections are TRANSIENT without a retry: the relay is slow or down;</li>
  *   <li>other 4xx are TRANSIENT, with any "try again in N minutes" hint; 5xx are PERMANENT, a hard
- *       bounce when the enhanced code is 5.1.x or the reply says the user does not exist.</li>
+ *       bounce only when it is about the address: enhanced code 5.1.x (not 5.1.7 / 5.1.8, the
+ *       sender's address), 5.2.1 (mailbox disabled) or 5.4.4 (unable to route), or, without an
+ *       enhanced code, a 550/551/553 that says the user does not exist — the same line the bounce
+ *       mailbox draws (5.7.x policy refusals never suppress an address).</li>
  * </ol>
  */
 final class FailureClassifier {
@@ -107,7 +110,11 @@ final class FailureClassifier {
     private static boolean isHardBounce(int code, String text) {
         Matcher enhanced = ENHANCED.matcher(text);
         if (enhanced.find()) {
-            return enhanced.group(1).equals("5") && enhanced.group(2).equals("1");
+            String subject = enhanced.group(2);
+            String detail = enhanced.group(3);
+            return enhanced.group(1).equals("5")
+                    && ((subject.equals("1") && !detail.equals("7") && !detail.equals("8"))
+                        || (subject.equals("2") && detail.equals("1")) || (subject.equals("4") && detail.equals("4")));
         }
         return (code == 550 || code == 551 || code == 553)
                 && NO_SUCH_USER.matcher(text.toLowerCase(Locale.ROOT)).find();

@@ -35,6 +35,10 @@ class FailureClassifierTest {
         assertThat(FailureClassifier.classify(rcpt(550, "no such user here")).hardBounce()).isTrue();
         assertThat(FailureClassifier.classify(rcpt(552, "5.2.2 mailbox full")).hardBounce()).isFalse();
         assertThat(FailureClassifier.classify(rcpt(550, "5.7.1 policy rejection")).hardBounce()).isFalse();
+        assertThat(FailureClassifier.classify(rcpt(550, "5.2.1 mailbox disabled")).hardBounce()).isTrue();
+        assertThat(FailureClassifier.classify(rcpt(550, "5.4.4 unable to route")).hardBounce()).isTrue();
+        assertThat(FailureClassifier.classify(rcpt(553, "5.1.8 sender address domain not found")).hardBounce()).isFalse();
+        assertThat(FailureClassifier.classify(rcpt(550, "5.7.1 recipient address rejected: access denied")).hardBounce()).isFalse();
     }
 
     @Test
