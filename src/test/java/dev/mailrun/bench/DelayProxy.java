@@ -1,5 +1,9 @@
 package dev.mailrun.bench;
 
+import static dev.mailrun.bench.ProxySockets.closeQuietly;
+import static dev.mailrun.bench.ProxySockets.copy;
+import static dev.mailrun.bench.ProxySockets.daemon;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -67,22 +71,6 @@ public final class DelayProxy implements AutoCloseable {
         }
     }
 
-    private static void copy(Socket from, Socket to) {
-        byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
-                out.flush();
-            }
-        } catch (IOException e) {
-            // either side closed
-        } finally {
-            closeQuietly(from);
-            closeQuietly(to);
-        }
-    }
-
     private record Line(long dueNanos, byte[] bytes) {
         static final Line END = new Line(0, null);
     }
@@ -142,20 +130,6 @@ public final class DelayProxy implements AutoCloseable {
         byte[] all = Arrays.copyOf(head, head.length + n);
         System.arraycopy(buffer, 0, all, head.length, n);
         return all;
-    }
-
-    private static Thread daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        return t;
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing anyway
-        }
     }
 
     @Override

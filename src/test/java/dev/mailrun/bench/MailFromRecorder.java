@@ -1,5 +1,9 @@
 package dev.mailrun.bench;
 
+import static dev.mailrun.bench.ProxySockets.closeQuietly;
+import static dev.mailrun.bench.ProxySockets.copy;
+import static dev.mailrun.bench.ProxySockets.daemon;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -96,36 +100,6 @@ final class MailFromRecorder implements AutoCloseable {
         } finally {
             closeQuietly(from);
             closeQuietly(to);
-        }
-    }
-
-    private static void copy(Socket from, Socket to) {
-        byte[] buffer = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
-                out.flush();
-            }
-        } catch (IOException e) {
-            // either side closed
-        } finally {
-            closeQuietly(from);
-            closeQuietly(to);
-        }
-    }
-
-    private static Thread daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        return t;
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing anyway
         }
     }
 

@@ -1,0 +1,43 @@
+package dev.mailrun.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+
+/** What the benchmark's TCP proxies share: daemon threads, plain copying, quiet closing. */
+final class ProxySockets {
+
+    private ProxySockets() {}
+
+    static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Copies bytes from one socket to the other as they come, until either side closes; then closes both. */
+    static void copy(Socket from, Socket to) {
+        byte[] buffer = new byte[64 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // either side closed
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+        }
+    }
+
+    static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}
