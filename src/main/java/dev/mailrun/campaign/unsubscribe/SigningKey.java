@@ -1,11 +1,10 @@
 package dev.mailrun.campaign.unsubscribe;
 
+import dev.mailrun.mail.HmacSha256;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The configured {@code unsubscribe.secret}, used to sign unsubscribe and return-path tokens.
@@ -17,10 +16,10 @@ public final class SigningKey {
 
     public static final int MIN_LENGTH = 32;
 
-    private final SecretKeySpec key;
+    private final HmacSha256 hmac;
 
     private SigningKey(byte[] secret) {
-        this.key = new SecretKeySpec(secret, "HmacSHA256");
+        this.hmac = new HmacSha256(secret);
     }
 
     /** Fails fast on a short secret; the message never contains the secret itself. */
@@ -37,18 +36,12 @@ public final class SigningKey {
 
     /** HMAC-SHA256 over purpose and payload, cut to {@code length} bytes. */
     byte[] sign(String purpose, byte[] payload, int length) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(key);
-            mac.update(purpose.getBytes(StandardCharsets.US_ASCII));
-            mac.update((byte) 0);
-            return Arrays.copyOf(mac.doFinal(payload), length);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
-        }
+        Mac mac = hmac.start();
+        mac.update(purpose.getBytes(StandardCharsets.US_ASCII));
+        mac.update((byte) 0);
+        return Arrays.copyOf(mac.doFinal(payload), length);
     }
 
-    /** Constant-time check, so response timing says nothing about how much of a forgery was right. */
     /**
      * Checks a decoded token laid out as {@code version · payload · signature(signatureBytes)}:
      * returns the ids part (after the version byte) when the version matches, at least
@@ -66,6 +59,7 @@ public final class SigningKey {
         return java.util.Optional.of(java.nio.ByteBuffer.wrap(payload, 1, payload.length - 1));
     }
 
+    /** Constant-time check, so response timing says nothing about how much of a forgery was right. */
     boolean verify(String purpose, byte[] payload, byte[] signature) {
         return MessageDigest.isEqual(sign(purpose, payload, signature.length), signature);
     }

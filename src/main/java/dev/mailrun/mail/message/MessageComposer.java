@@ -100,11 +100,11 @@ public final class MessageComposer {
 
     private static MimeBodyPart part(String body, String subtype) throws MessagingException {
         MimeBodyPart part = new MimeBodyPart();
-        String encoding = transferEncoding(body);
         // 7bit content goes out as it is, so its line breaks must already be CRLF (a DKIM body hash
         // is computed over exactly these bytes); the encoders normalise line breaks themselves.
-        part.setText(encoding.equals(SEVEN_BIT) ? crlf(body) : body, "UTF-8", subtype);
-        part.setHeader("Content-Transfer-Encoding", encoding);
+        String sevenBit = sevenBit(body);
+        part.setText(sevenBit != null ? sevenBit : body, "UTF-8", subtype);
+        part.setHeader("Content-Transfer-Encoding", sevenBit != null ? SEVEN_BIT : eightBitEncoding(body));
         return part;
     }
 
@@ -119,31 +119,42 @@ public final class MessageComposer {
      * base64, smaller once a third of the text is non-ASCII. Both wrap long lines.
      */
     static String transferEncoding(String body) {
-        if (sevenBitSafe(body)) {
-            return SEVEN_BIT;
-        }
+        return sevenBit(body) != null ? SEVEN_BIT : eightBitEncoding(body);
+    }
+
+    private static String eightBitEncoding(String body) {
         long nonAscii = body.chars().filter(c -> c > 0x7e || (c < 0x20 && c != '\r' && c != '\n' && c != '\t')).count();
         return nonAscii * 3 > body.length() ? "base64" : "quoted-printable";
     }
 
-    private static boolean sevenBitSafe(String body) {
+    /**
+     * The text with every line break as CRLF when it can go out 7bit; null when it cannot. One
+     * pass over the text, copying only when a line break needs changing (rendered templates
+     * usually have bare LF).
+     */
+    static String sevenBit(String body) {
+        int n = body.length();
+        StringBuilder out = null;
+        int copied = 0;
         int line = 0;
-        for (int i = 0; i < body.length(); i++) {
+        for (int i = 0; i < n; i++) {
             char c = body.charAt(i);
-            if (c == '\n' || c == '\r') {
+            if (c == '\r' || c == '\n') {
                 line = 0;
+                if (c == '\r' && i + 1 < n && body.charAt(i + 1) == '\n') {
+                    i++;
+                    continue;
+                }
+                if (out == null) {
+                    out = new StringBuilder(n + n / 16 + 16);
+                }
+                out.append(body, copied, i).append("\r\n");
+                copied = i + 1;
             } else if ((c < 0x20 && c != '\t') || c > 0x7e || ++line > MAX_LINE) {
-                return false;
+                return null;
             }
         }
-        return true;
-    }
-
-    private static String crlf(String body) {
-        if (body.indexOf('\r') < 0 && body.indexOf('\n') < 0) {
-            return body;
-        }
-        return body.replace("\r\n", "\n").replace('\r', '\n').replace("\n", "\r\n");
+        return out == null ? body : out.append(body, copied, n).toString();
     }
 
     private static String checked(String header, String value) throws RejectedMessageException {

@@ -1,17 +1,14 @@
 package dev.mailrun.mail.message;
 
+import dev.mailrun.mail.HmacSha256;
 import dev.mailrun.mail.Secret;
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Message-IDs derived from campaign and recipient: {@code <c12.r3456.SIGNATURE@example.com>}.
@@ -26,7 +23,7 @@ public final class MessageIds {
     private static final Pattern ID = Pattern.compile("<c(\\d+)\\.r(\\d+)\\.([0-9a-f]{16})@([^>]+)>");
 
     private final String domain;
-    private final SecretKeySpec key;
+    private final HmacSha256 hmac;
 
     /** @param domain the sender's domain; IDs on it align with the From domain */
     public MessageIds(String domain, Secret key) {
@@ -39,7 +36,7 @@ public final class MessageIds {
             throw new IllegalArgumentException("Message-ID signing key must have at least 16 characters");
         }
         this.domain = domain.toLowerCase(java.util.Locale.ROOT);
-        this.key = new SecretKeySpec(key.reveal().getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+        this.hmac = new HmacSha256(key.reveal().getBytes(StandardCharsets.UTF_8));
     }
 
     public String derive(long campaignId, long recipientId) {
@@ -71,13 +68,7 @@ public final class MessageIds {
     }
 
     private String signature(long campaignId, long recipientId) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(key);
-            byte[] digest = mac.doFinal(("c" + campaignId + ".r" + recipientId).getBytes(StandardCharsets.US_ASCII));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is required of every Java runtime", e);
-        }
+        byte[] digest = hmac.start().doFinal(("c" + campaignId + ".r" + recipientId).getBytes(StandardCharsets.US_ASCII));
+        return HexFormat.of().formatHex(digest, 0, 8);
     }
 }

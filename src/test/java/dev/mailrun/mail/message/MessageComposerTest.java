@@ -65,6 +65,34 @@ class MessageComposerTest {
     }
 
     @Test
+    void seven_bit_text_gets_crlf_line_breaks_in_one_pass_and_anything_else_is_refused() {
+        assertThat(MessageComposer.sevenBit("a\nb\r\nc\rd")).isEqualTo("a\r\nb\r\nc\r\nd");
+        assertThat(MessageComposer.sevenBit("a\r\r\nb\n\r")).isEqualTo("a\r\n\r\nb\r\n\r\n");
+        String alreadyCrlf = "line one\r\nline two\r\n";
+        assertThat(MessageComposer.sevenBit(alreadyCrlf)).isSameAs(alreadyCrlf);
+        assertThat(MessageComposer.sevenBit("caf\u00e9\n")).isNull();
+        assertThat(MessageComposer.sevenBit("bell\u0007")).isNull();
+        assertThat(MessageComposer.sevenBit("x".repeat(998) + "\n" + "y".repeat(998))).isNotNull();
+        assertThat(MessageComposer.sevenBit("x".repeat(999))).isNull();
+    }
+
+    @Test
+    void the_one_pass_normalisation_agrees_with_replacing_line_breaks_three_times_over() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        char[] alphabet = {'a', 'b', ' ', '\t', '\r', '\n', '.'};
+        for (int round = 0; round < 5_000; round++) {
+            StringBuilder text = new StringBuilder();
+            for (int i = random.nextInt(40); i > 0; i--) {
+                text.append(alphabet[random.nextInt(alphabet.length)]);
+            }
+            String body = text.toString();
+            String expected = body.replace("\r\n", "\n").replace('\r', '\n').replace("\n", "\r\n");
+            assertThat(MessageComposer.sevenBit(body)).as("%s", body.replace("\r", "<CR>").replace("\n", "<LF>"))
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
     void unsubscribe_urls_that_would_break_the_header_list_are_rejected() {
         for (String url : new String[] {"http://example.com/u", "https://example.com/a>, <https://evil.test", "https://exa mple.com", "javascript:alert(1)"}) {
             MessageFields bad = with(f -> new MessageFields(f.from(), f.replyTo(), f.to(), f.messageId(), f.listId(), f.listName(), url, f.unsubscribeMailto()));
