@@ -305,6 +305,14 @@ public final class CampaignSendHandler implements TaskHandler {
                     if (status.isEmpty() || status.get() != CampaignStatus.RUNNING) {
                         return Optional.empty();
                     }
+                    // The lease first, then the rows: a run whose lease was taken over gives up here,
+                    // before it locks any recipient. Checking it only after the claim, a stalled run
+                    // held its claimed rows locked while it waited for the task row, and its successor's
+                    // claim (SKIP LOCKED) passed them by and took the queue for empty.
+                    if (!writer.checkpointClaim(c, 0)) {
+                        c.rollback();
+                        return Optional.empty();
+                    }
                     RecipientQueue.Claim cl = queue.claim(c, campaign.id(), ctx.runToken(), now, max);
                     if (!writer.checkpointClaim(c, cl.suppressed())) {
                         c.rollback();

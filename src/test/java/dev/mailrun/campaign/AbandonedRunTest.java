@@ -86,6 +86,13 @@ class AbandonedRunTest {
                 survivor.scheduler.tick();
             }
 
+            // The survivor's run can still find the queue empty while a last transaction of the
+            // stalled run (about to fail on the lease) locks a few rows: those stay pending, not
+            // held, and the next run sends them. Nobody is skipped; it may take one more tick.
+            for (int extra = 0; extra < 5 && count(id, "pending") > 0; extra++) {
+                clock.advance(INTERVAL);
+                survivor.scheduler.tick();
+            }
             Set<String> unknown = emails(id, "unknown");
             assertThat(unknown).isNotEmpty().isEqualTo(inFlight);
             assertThat(unknown.size()).isLessThanOrEqualTo(4 + 100); // connections + one flush
