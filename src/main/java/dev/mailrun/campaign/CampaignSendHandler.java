@@ -314,7 +314,8 @@ public final class CampaignSendHandler implements TaskHandler {
                         return Optional.empty();
                     }
                     RecipientQueue.Claim cl = queue.claim(c, campaign.id(), ctx.runToken(), now, max);
-                    if (!writer.checkpointClaim(c, cl.suppressed())) {
+                    // Written again only when the claim changed the counters (it found suppressed rows).
+                    if (cl.suppressed() > 0 && !writer.checkpointClaim(c, cl.suppressed())) {
                         c.rollback();
                         return Optional.empty();
                     }

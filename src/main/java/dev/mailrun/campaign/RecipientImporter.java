@@ -285,7 +285,8 @@ public final class RecipientImporter {
         final CSVPrinter rejects;
         final Map<RejectReason, Long> counts = ImportReport.emptyCounts();
         final List<ImportReport.Reject> firstRejects = new ArrayList<>();
-        final Map<String, Row> batch = new LinkedHashMap<>();
+        /** The batch being read; the reader thread's. */
+        Map<String, Row> batch = new LinkedHashMap<>();
         /** Rows repeating an address of the batch being read or the one before; the reader's side. */
         final java.util.ArrayDeque<Duplicate> duplicates = new java.util.ArrayDeque<>();
         /** The batch handed to a writer last: it may be written alongside the one being read. */
@@ -376,8 +377,8 @@ public final class RecipientImporter {
         /** The rows read since the last call, for {@link #write}; the reader thread's side. */
         List<Row> take() {
             List<Row> rowsInBatch = new ArrayList<>(batch.values());
-            previousBatch = new HashMap<>(batch);
-            batch.clear();
+            previousBatch = batch;
+            batch = new LinkedHashMap<>();
             return rowsInBatch;
         }
 

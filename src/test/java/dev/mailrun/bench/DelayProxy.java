@@ -1,5 +1,6 @@
 package dev.mailrun.bench;
 
+import static dev.mailrun.bench.ProxySockets.acceptLoop;
 import static dev.mailrun.bench.ProxySockets.closeQuietly;
 import static dev.mailrun.bench.ProxySockets.copy;
 import static dev.mailrun.bench.ProxySockets.daemon;
@@ -39,7 +40,7 @@ public final class DelayProxy implements AutoCloseable {
         this.maxNanos = TimeUnit.MILLISECONDS.toNanos(maxMillis);
         this.seeds = new SplittableRandom(seed);
         this.server = new ServerSocket(0, 1000, InetAddress.getLoopbackAddress());
-        daemon("delay-proxy-accept", this::accept).start();
+        daemon("delay-proxy-accept", () -> acceptLoop(server, upstreamPort, this::connected)).start();
     }
 
     public static DelayProxy fixed(int upstreamPort, long millis) throws IOException {
@@ -50,25 +51,15 @@ public final class DelayProxy implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    private void accept() {
-        while (!server.isClosed()) {
-            try {
-                Socket client = server.accept();
-                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
-                client.setTcpNoDelay(true);
-                upstream.setTcpNoDelay(true);
-                SplittableRandom random;
-                synchronized (seeds) {
-                    random = seeds.split();
-                }
-                LinkedBlockingQueue<Line> queue = new LinkedBlockingQueue<>();
-                daemon("delay-proxy-up", () -> copy(client, upstream)).start();
-                daemon("delay-proxy-read", () -> readReplies(upstream, queue, random)).start();
-                daemon("delay-proxy-write", () -> writeReplies(client, upstream, queue)).start();
-            } catch (IOException e) {
-                return;
-            }
+    private void connected(Socket client, Socket upstream) {
+        SplittableRandom random;
+        synchronized (seeds) {
+            random = seeds.split();
         }
+        LinkedBlockingQueue<Line> queue = new LinkedBlockingQueue<>();
+        daemon("delay-proxy-up", () -> copy(client, upstream)).start();
+        daemon("delay-proxy-read", () -> readReplies(upstream, queue, random)).start();
+        daemon("delay-proxy-write", () -> writeReplies(client, upstream, queue)).start();
     }
 
     private record Line(long dueNanos, byte[] bytes) {

@@ -1,5 +1,6 @@
 package dev.mailrun.bench;
 
+import static dev.mailrun.bench.ProxySockets.acceptLoop;
 import static dev.mailrun.bench.ProxySockets.closeQuietly;
 import static dev.mailrun.bench.ProxySockets.copy;
 import static dev.mailrun.bench.ProxySockets.daemon;
@@ -29,7 +30,7 @@ final class MailFromRecorder implements AutoCloseable {
         this.upstreamPort = upstreamPort;
         this.times = new long[capacity];
         this.server = new ServerSocket(0, 1000, InetAddress.getLoopbackAddress());
-        daemon("mail-from-accept", this::accept).start();
+        daemon("mail-from-accept", () -> acceptLoop(server, upstreamPort, this::connected)).start();
     }
 
     int port() {
@@ -50,19 +51,9 @@ final class MailFromRecorder implements AutoCloseable {
         }
     }
 
-    private void accept() {
-        while (!server.isClosed()) {
-            try {
-                Socket client = server.accept();
-                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
-                client.setTcpNoDelay(true);
-                upstream.setTcpNoDelay(true);
-                daemon("mail-from-up", () -> commands(client, upstream)).start();
-                daemon("mail-from-down", () -> copy(upstream, client)).start();
-            } catch (IOException e) {
-                return;
-            }
-        }
+    private void connected(Socket client, Socket upstream) {
+        daemon("mail-from-up", () -> commands(client, upstream)).start();
+        daemon("mail-from-down", () -> copy(upstream, client)).start();
     }
 
     /** Client to relay: forwards each read at once, then looks for MAIL FROM at line starts. */

@@ -3,7 +3,10 @@ package dev.mailrun.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.function.BiConsumer;
 
 /** What the benchmark's TCP proxies share: daemon threads, plain copying, quiet closing. */
 final class ProxySockets {
@@ -14,6 +17,24 @@ final class ProxySockets {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
         return t;
+    }
+
+    /**
+     * Accepts clients until the server closes, connects each to the upstream port on loopback (no
+     * Nagle delay either side) and hands both sockets to {@code connected}.
+     */
+    static void acceptLoop(ServerSocket server, int upstreamPort, BiConsumer<Socket, Socket> connected) {
+        while (!server.isClosed()) {
+            try {
+                Socket client = server.accept();
+                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
+                client.setTcpNoDelay(true);
+                upstream.setTcpNoDelay(true);
+                connected.accept(client, upstream);
+            } catch (IOException e) {
+                return;
+            }
+        }
     }
 
     /** Copies bytes from one socket to the other as they come, until either side closes; then closes both. */

@@ -1,5 +1,6 @@
 package dev.mailrun.mail.bounce;
 
+import dev.mailrun.mail.AddressStatus;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -36,17 +37,13 @@ final class PermanentFailures {
      * @param diagnostic the server's explanation, any case
      */
     static BounceKind kind(String status, String diagnostic) {
-        String[] parts = status.split("\\.");
-        String subject = parts.length == 3 ? parts[1] : "";
-        String detail = parts.length == 3 ? parts[2] : "";
-        if ((subject.equals("1") && !detail.equals("7") && !detail.equals("8"))
-                || status.equals("5.2.1") || status.equals("5.4.4")) {
+        if (AddressStatus.permanentlyBad(status)) {
             return BounceKind.HARD;
         }
         if (status.equals("5.2.2")) {
             return BounceKind.SOFT;
         }
-        if (subject.equals("7")) {
+        if (status.startsWith("5.7.")) {
             return BounceKind.REFUSED;
         }
         String words = diagnostic.toLowerCase(Locale.ROOT);

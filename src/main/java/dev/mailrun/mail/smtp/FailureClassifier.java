@@ -1,5 +1,7 @@
 package dev.mailrun.mail.smtp;
 
+import dev.mailrun.mail.AddressStatus;
+
 import jakarta.mail.AuthenticationFailedException;
 import jakarta.mail.MessagingException;
 import java.io.IOException;
@@ -110,11 +112,7 @@ final class FailureClassifier {
     private static boolean isHardBounce(int code, String text) {
         Matcher enhanced = ENHANCED.matcher(text);
         if (enhanced.find()) {
-            String subject = enhanced.group(2);
-            String detail = enhanced.group(3);
-            return enhanced.group(1).equals("5")
-                    && ((subject.equals("1") && !detail.equals("7") && !detail.equals("8"))
-                        || (subject.equals("2") && detail.equals("1")) || (subject.equals("4") && detail.equals("4")));
+            return AddressStatus.permanentlyBad(enhanced.group(1) + "." + enhanced.group(2) + "." + enhanced.group(3));
         }
         return (code == 550 || code == 551 || code == 553)
                 && NO_SUCH_USER.matcher(text.toLowerCase(Locale.ROOT)).find();
