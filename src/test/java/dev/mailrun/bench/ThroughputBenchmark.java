@@ -41,25 +41,51 @@ public final class ThroughputBenchmark {
                     BareSender.run(sink.port(), 4, warmup, false);
                     BareSender.run(sink.port(), 4, warmup, true);
                 }
-                pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup");
+                pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup", new CpuMeter(sink.pid()));
             }
             System.out.println();
             System.out.println("| connections | bare msg/s | bare, serialised once, msg/s | pipeline msg/s "
                     + "| pipeline / bare | pipeline / bare serialised | runs | batches |");
             System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+            CpuMeter cpu = new CpuMeter(sink.pid());
+            StringBuilder cpuRows = new StringBuilder();
             for (int n : connections) {
+                CpuMeter.Reading before = cpu.read();
                 double bare = withBare ? BareSender.run(sink.port(), n, recipients, false) : Double.NaN;
+                CpuMeter.Reading afterBare = cpu.read();
                 double bareSerialized = withBare ? BareSender.run(sink.port(), n, recipients, true) : Double.NaN;
-                Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n);
+                CpuMeter.Reading afterSerialized = cpu.read();
+                Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n, cpu);
+                CpuMeter.Reading afterPipeline = cpu.read();
                 System.out.printf("| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %d | %d |%n", n, bare, bareSerialized,
                         drain.rate, drain.rate / bare, drain.rate / bareSerialized, drain.runs, drain.batches);
+                CpuMeter.Usage pipelineCpu = afterPipeline.since(drain.startCpu, recipients);
+                if (withBare) {
+                    CpuMeter.Usage bareCpu = afterBare.since(before, recipients);
+                    cpuRows.append(String.format("| %d | bare | %s | |%n", n, bareCpu.cells()));
+                    cpuRows.append(String.format("| %d | bare, serialised once | %s | |%n", n,
+                            afterSerialized.since(afterBare, recipients).cells()));
+                    cpuRows.append(String.format("| %d | pipeline | %s | %.2f |%n", n, pipelineCpu.cells(),
+                            bareCpu.machine() / pipelineCpu.machine()));
+                } else {
+                    cpuRows.append(String.format("| %d | pipeline | %s | |%n", n, pipelineCpu.cells()));
+                }
             }
+            // Why a ratio is what it is: on a saturated machine, messages/s ≈ busy cores / CPU per
+            // message, so bare CPU / pipeline CPU per message bounds pipeline / bare.
+            System.out.println();
+            System.out.println("CPU per message while each row ran (the pipeline's from the first tick on; campaign setup excluded):");
+            System.out.println();
+            System.out.println("| connections | row | " + CpuMeter.header() + " | bare machine / pipeline machine |");
+            System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+            System.out.print(cpuRows);
         }
     }
 
-    record Drain(double rate, long sent, long runs, long batches) {}
+    record Drain(double rate, long sent, long runs, long batches, CpuMeter.Reading startCpu) {}
 
-    static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name) throws Exception {
+    static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name, CpuMeter cpu)
+            throws Exception {
         SendSettings settings = SendSettings.defaults("bench-relay", 0);
         try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, INTERVAL, settings,
                 SchedulerConfig.defaults().withOwner("bench-" + name))) {
@@ -68,6 +94,7 @@ public final class ThroughputBenchmark {
             if (h.campaigns.start(id) != CampaignStatus.RUNNING) {
                 throw new IllegalStateException("campaign did not start running");
             }
+            CpuMeter.Reading startCpu = cpu.read();
             long start = System.nanoTime();
             int ticks = 0;
             while (h.campaigns.get(id).status() != CampaignStatus.COMPLETED && ticks < 3) {
@@ -80,7 +107,7 @@ public final class ThroughputBenchmark {
                 throw new IllegalStateException("only " + sent + " of " + recipients + " sent after " + ticks + " ticks");
             }
             long[] runs = runsAndBatches(ds, id);
-            return new Drain(sent / (nanos / 1e9), sent, runs[0], runs[1]);
+            return new Drain(sent / (nanos / 1e9), sent, runs[0], runs[1], startCpu);
         }
     }
 

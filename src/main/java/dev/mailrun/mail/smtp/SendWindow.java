@@ -3,40 +3,54 @@ package dev.mailrun.mail.smtp;
 import java.util.Arrays;
 
 /**
- * At most {@code limit} admissions in any one-second window, counted when each admission
- * actually happens.
+ * At most {@code limit} admissions in any window of {@code span} (a second plus a little
+ * headroom), counted when each admission actually happens.
  *
  * <p>The rate limiter spaces permits evenly, but a permit's time is a booking: the thread that
  * holds it wakes up late now and then (a few milliseconds on a busy machine), and a late message
  * lands in the same second as the punctual ones after it. A relay counting messages per second sees
  * that as a burst over its limit. This window is the check at the moment of sending: it remembers
- * the last {@code limit} admission times and admits only when the oldest of them is a full second
+ * the last {@code limit} admission times and admits only when the oldest of them is a full span
  * old. Not thread-safe; {@link SendRateLimiter} calls it under its lock.
  */
 final class SendWindow {
 
-    static final long WINDOW_NANOS = 1_000_000_000L;
+    static final long SECOND_NANOS = 1_000_000_000L;
 
     /** Admission times, oldest at {@code next}; {@link Long#MIN_VALUE} where there was none. */
     private final long[] times;
+    private final long spanNanos;
     private int next;
 
-    private SendWindow(long[] times) {
+    private SendWindow(long[] times, long spanNanos) {
         this.times = times;
+        this.spanNanos = spanNanos;
     }
 
-    /** The window for a rate: at most ⌈rate⌉ in any second (one permit per 1/rate gives no more). */
+    /** At most ⌈rate⌉ in any one second (one permit per 1/rate gives no more). */
     static SendWindow forRate(double ratePerSecond) {
+        return forRate(ratePerSecond, SECOND_NANOS);
+    }
+
+    /** At most ⌈rate⌉ in any {@code spanNanos}; the span is at least a second. */
+    static SendWindow forRate(double ratePerSecond, long spanNanos) {
         if (!(ratePerSecond > 0)) {
             throw new IllegalArgumentException("a send window needs a positive rate, got " + ratePerSecond);
         }
+        if (spanNanos < SECOND_NANOS) {
+            throw new IllegalArgumentException("a send window spans at least a second, got " + spanNanos + " ns");
+        }
         long[] times = new long[(int) Math.ceil(ratePerSecond)];
         Arrays.fill(times, Long.MIN_VALUE);
-        return new SendWindow(times);
+        return new SendWindow(times, spanNanos);
     }
 
     int limit() {
         return times.length;
+    }
+
+    long spanNanos() {
+        return spanNanos;
     }
 
     /**
@@ -47,8 +61,8 @@ final class SendWindow {
      */
     long tryAdmit(long nowNanos) {
         long oldest = times[next];
-        if (oldest != Long.MIN_VALUE && nowNanos - oldest < WINDOW_NANOS) {
-            return WINDOW_NANOS - (nowNanos - oldest);
+        if (oldest != Long.MIN_VALUE && nowNanos - oldest < spanNanos) {
+            return spanNanos - (nowNanos - oldest);
         }
         times[next] = nowNanos;
         next = (next + 1) % times.length;
@@ -56,11 +70,11 @@ final class SendWindow {
     }
 
     /**
-     * The same history under a new limit, so a rate change does not forget the messages of the
-     * last second: the newest {@code min(old, new)} admissions are kept.
+     * The same history and span under a new limit, so a rate change does not forget the messages
+     * of the last second: the newest {@code min(old, new)} admissions are kept.
      */
     SendWindow resized(double ratePerSecond) {
-        SendWindow resized = forRate(ratePerSecond);
+        SendWindow resized = forRate(ratePerSecond, spanNanos);
         int keep = Math.min(times.length, resized.times.length);
         // Oldest first, so the ring's order (oldest at next) carries over.
         for (int i = times.length - keep; i < times.length; i++) {

@@ -17,7 +17,8 @@ class SendRateLimiterTest {
 
         assertThat(limiter.reserve(Duration.ofSeconds(10))).contains(Duration.ZERO);
         assertThat(limiter.reserve(Duration.ofSeconds(10))).hasValueSatisfying(wait ->
-                assertThat(wait).isGreaterThan(Duration.ZERO).isLessThanOrEqualTo(Duration.ofMillis(500)));
+                assertThat(wait).isGreaterThan(Duration.ZERO)
+                        .isLessThanOrEqualTo(Duration.ofMillis(500).plus(SendRateLimiter.HEADROOM.dividedBy(2))));
     }
 
     @Test
@@ -29,7 +30,7 @@ class SendRateLimiterTest {
         assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
         // Nothing was booked by the refusals: the next permit is still one period away, not three.
         assertThat(limiter.reserve(Duration.ofSeconds(10))).hasValueSatisfying(wait ->
-                assertThat(wait).isLessThanOrEqualTo(Duration.ofSeconds(1)));
+                assertThat(wait).isLessThanOrEqualTo(Duration.ofSeconds(1).plus(SendRateLimiter.HEADROOM)));
     }
 
     @Test
@@ -39,8 +40,26 @@ class SendRateLimiterTest {
         assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
 
         nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        // Paced a little slower than the rate (the headroom), so one second is not quite enough.
+        assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
 
+        nanos.addAndGet(SendRateLimiter.HEADROOM.toNanos());
         assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+    }
+
+    @Test
+    void a_thousand_per_second_is_paced_so_a_thousand_span_a_second_and_the_headroom() {
+        SendRateLimiter limiter = new SendRateLimiter(1000, nanos::get);
+        long start = nanos.get();
+        long last = start;
+        for (int i = 0; i < 1001; i++) {
+            Duration wait = limiter.reserve(Duration.ofSeconds(10)).orElseThrow();
+            last = nanos.get() + wait.toNanos();
+        }
+        // Permit 1,001 comes a second plus the headroom after the first, not a second.
+        assertThat(Duration.ofNanos(last - start)).isBetween(
+                Duration.ofSeconds(1).plus(SendRateLimiter.HEADROOM).minusNanos(1000),
+                Duration.ofSeconds(1).plus(SendRateLimiter.HEADROOM).plusNanos(1000));
     }
 
     @Test
@@ -63,7 +82,7 @@ class SendRateLimiterTest {
         assertThat(limiter.rate()).isEqualTo(10);
         assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
         assertThat(limiter.reserve(Duration.ofMillis(50))).isEmpty();
-        assertThat(limiter.reserve(Duration.ofMillis(100))).isPresent();
+        assertThat(limiter.reserve(Duration.ofMillis(100).plus(SendRateLimiter.HEADROOM))).isPresent();
     }
 
     @Test
@@ -73,11 +92,12 @@ class SendRateLimiterTest {
         nanos.addAndGet(Duration.ofMillis(100).toNanos());
         assertThat(limiter.admit()).isZero();
         nanos.addAndGet(Duration.ofMillis(100).toNanos());
-        assertThat(limiter.admit()).isEqualTo(Duration.ofMillis(800));
+        // The first leaves the window a second and the headroom after it was sent.
+        assertThat(limiter.admit()).isEqualTo(Duration.ofMillis(800).plus(SendRateLimiter.HEADROOM));
 
         limiter.setRate(3);
         assertThat(limiter.admit()).isZero();
-        assertThat(limiter.admit()).isEqualTo(Duration.ofMillis(800));
+        assertThat(limiter.admit()).isEqualTo(Duration.ofMillis(800).plus(SendRateLimiter.HEADROOM));
 
         limiter.setRate(0);
         for (int i = 0; i < 100; i++) {

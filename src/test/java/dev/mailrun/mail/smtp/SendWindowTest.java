@@ -79,6 +79,22 @@ class SendWindowTest {
     }
 
     @Test
+    void a_wider_span_holds_the_limit_over_the_span_and_keeps_it_when_resized() {
+        long span = 1_003 * MS;
+        SendWindow window = SendWindow.forRate(2, span);
+        assertThat(window.tryAdmit(START)).isZero();
+        assertThat(window.tryAdmit(START + 10 * MS)).isZero();
+        // A one-second window would admit at +1000 ms; this one waits until +1003 ms.
+        assertThat(window.tryAdmit(START + 1_000 * MS)).isEqualTo(3 * MS);
+        assertThat(window.tryAdmit(START + 1_003 * MS)).isZero();
+
+        SendWindow resized = window.resized(1);
+        assertThat(resized.spanNanos()).isEqualTo(span);
+        assertThat(resized.tryAdmit(START + 2_000 * MS)).isEqualTo(6 * MS);
+        assertThatThrownBy(() -> SendWindow.forRate(1, 999 * MS)).hasMessageContaining("at least a second");
+    }
+
+    @Test
     void a_window_needs_a_positive_rate() {
         assertThatThrownBy(() -> SendWindow.forRate(0)).hasMessageContaining("positive rate");
         assertThatThrownBy(() -> SendWindow.forRate(Double.NaN)).hasMessageContaining("positive rate");

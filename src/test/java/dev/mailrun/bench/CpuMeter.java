@@ -1,0 +1,133 @@
+package dev.mailrun.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+/**
+ * CPU time used by the processes of a benchmark row, read from {@code /proc} (Linux only; elsewhere
+ * every figure is unknown).
+ *
+ * <p>Why: on a two-core machine the worker, the database server and the SMTP sink share the CPU,
+ * so a row's messages/s says little about which of them a message costs. CPU milliseconds per
+ * message, per process, does: when the machine is saturated, a row can go no faster than the
+ * CPU it needs per message allows.
+ */
+final class CpuMeter {
+
+    /** {@code /proc/<pid>/stat} counts in clock ticks; 100 per second on every Linux we run on. */
+    private static final double MS_PER_TICK = 10.0;
+
+    private final long jvmPid;
+    private final long sinkPid;
+    private final OptionalLong dbPid;
+
+    CpuMeter(long sinkPid) {
+        this.jvmPid = ProcessHandle.current().pid();
+        this.sinkPid = sinkPid;
+        this.dbPid = findProcess("mariadbd");
+    }
+
+    Reading read() {
+        long[] machine = machineTicks();
+        return new Reading(ticks(jvmPid), sinkPid == jvmPid ? 0 : ticks(sinkPid),
+                dbPid.isPresent() ? ticks(dbPid.getAsLong()) : -1, machine[0], machine[1], System.nanoTime());
+    }
+
+    /**
+     * Ticks at one moment: this JVM, the sink (0 when it runs inside this JVM), the database (−1: not
+     * found), all CPUs busy, and all CPUs stolen by the hypervisor (a virtual CPU that was ready to
+     * run while the host ran something else).
+     */
+    record Reading(long jvm, long sink, long db, long machine, long steal, long nanos) {
+
+        /** CPU per message between {@code before} and this reading. */
+        Usage since(Reading before, long messages) {
+            return new Usage(perMessage(jvm - before.jvm, messages), perMessage(sink - before.sink, messages),
+                    db < 0 ? Double.NaN : perMessage(db - before.db, messages),
+                    perMessage(machine - before.machine, messages),
+                    (machine - before.machine) * MS_PER_TICK / ((nanos - before.nanos) / 1e6),
+                    stolenShare(before));
+        }
+
+        /** The share of all CPUs' time the hypervisor took away between {@code before} and now. */
+        double stolenShare(Reading before) {
+            double elapsedTicks = (nanos - before.nanos) / 1e6 / MS_PER_TICK * Runtime.getRuntime().availableProcessors();
+            return steal < 0 || before.steal < 0 ? Double.NaN : (steal - before.steal) / elapsedTicks;
+        }
+
+        private static double perMessage(long ticks, long messages) {
+            return ticks < 0 || messages <= 0 ? Double.NaN : ticks * MS_PER_TICK / messages;
+        }
+    }
+
+    /**
+     * CPU milliseconds per message: this JVM, the sink, the database server, the whole machine (all
+     * processes, kernel included), and how many cores were busy on average.
+     */
+    record Usage(double jvm, double sink, double db, double machine, double coresBusy, double stolen) {
+
+        /** The rest of the machine: kernel work not charged to a process, other services. */
+        double other() {
+            return machine - jvm - sink - (Double.isNaN(db) ? 0 : db);
+        }
+
+        String cells() {
+            return String.format("%.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.0f%%", jvm, db, sink, other(), machine,
+                    coresBusy, stolen * 100);
+        }
+    }
+
+    static String header() {
+        return "JVM ms/msg | DB ms/msg | sink ms/msg | other ms/msg | machine ms/msg | cores busy | stolen";
+    }
+
+    private static long ticks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** {busy, stolen} ticks of all CPUs; −1 each when unknown. */
+    private static long[] machineTicks() {
+        try {
+            List<String> lines = Files.readAllLines(Path.of("/proc/stat"));
+            String[] f = lines.get(0).trim().split("\\s+");
+            // cpu user nice system idle iowait irq softirq steal …: busy = user + nice + system + irq
+            // + softirq (idle, iowait and time stolen by the hypervisor are not ours).
+            long busy = 0;
+            for (int i : new int[] {1, 2, 3, 6, 7}) {
+                busy += Long.parseLong(f[i]);
+            }
+            return new long[] {busy, Long.parseLong(f[8])};
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1};
+        }
+    }
+
+    private static OptionalLong findProcess(String command) {
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .filter(p -> {
+                        try {
+                            return Files.readString(p.resolve("comm")).trim().equals(command);
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .mapToLong(p -> Long.parseLong(p.getFileName().toString()))
+                    .findFirst();
+        } catch (IOException e) {
+            return OptionalLong.empty();
+        }
+    }
+}
