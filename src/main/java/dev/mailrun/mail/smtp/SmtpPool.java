@@ -24,7 +24,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.eclipse.angus.mail.smtp.SMTPMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,7 +162,7 @@ public final class SmtpPool implements AutoCloseable {
         MimeMessage message;
         try {
             message = WireMessage.of(compositionSession, item.build(compositionSession));
-            Optional<String> envelopeProblem = applyEnvelopeFrom(message, item.envelopeFrom());
+            Optional<String> envelopeProblem = envelopeFromProblem(item.envelopeFrom());
             if (envelopeProblem.isPresent()) {
                 return Outcome.of(new SendResult.Permanent(key, 0, envelopeProblem.get(), false));
             }
@@ -227,7 +226,8 @@ public final class SmtpPool implements AutoCloseable {
         }
     }
 
-    private static Optional<String> applyEnvelopeFrom(MimeMessage message, Optional<String> envelopeFrom) {
+    /** The envelope sender's problem, if it has one; empty when it is absent or a bare address. */
+    private static Optional<String> envelopeFromProblem(Optional<String> envelopeFrom) {
         if (envelopeFrom.isEmpty()) {
             return Optional.empty();
         }
@@ -244,9 +244,7 @@ public final class SmtpPool implements AutoCloseable {
         } catch (AddressException e) {
             return Optional.of("envelope sender: '" + sender + "' is not a valid address (" + e.getMessage() + ")");
         }
-        if (message instanceof SMTPMessage smtpMessage) {
-            smtpMessage.setEnvelopeFrom(sender);
-        }
+        // The connection hands it to the transport (mail.smtp.from) when it sends.
         return Optional.empty();
     }
 

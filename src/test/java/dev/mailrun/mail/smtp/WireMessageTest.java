@@ -44,6 +44,12 @@ class WireMessageTest {
         MimeMessage wire = WireMessage.of(session, built);
 
         assertThat(bytes(wire)).isEqualTo(bytes(built));
+        // What the transport writes: the same bytes, whatever it asks to leave out.
+        ByteArrayOutputStream transportView = new ByteArrayOutputStream();
+        wire.writeTo(transportView, new String[] {"Bcc", "Content-Length"});
+        assertThat(transportView.toByteArray()).isEqualTo(bytes(built));
+        assertThat(wire.getSize()).isEqualTo(bytes(built).length);
+        assertThat(wire.getFrom()).extracting(Object::toString).containsExactly(built.getFrom()[0].toString());
         assertThat(wire.getMessageID()).isEqualTo(TestMail.IDS.derive(7, 41));
         assertThat(wire.getAllRecipients()).extracting(Object::toString).containsExactly("ann@example.org");
         assertThat(wire.getSubject()).isEqualTo("Grüße 41");
