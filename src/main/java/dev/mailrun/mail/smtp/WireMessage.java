@@ -21,7 +21,7 @@ import java.util.Arrays;
  * <p>The returned message is not parsed back from the bytes: it answers only what the transport
  * and the pool ask of it (sender, recipients, Message-ID, subject), copied from the built message.
  * Parsing the headers back read the buffer one byte at a time through a synchronized stream, and
- * writing them out again went line by line: together about an eighth of the sending threads'
+ * writing them out again went line by line; the parse alone was 8% of the sending threads'
  * samples (docs/BENCHMARKS.md, fourth session).
  */
 final class WireMessage {
