@@ -23,6 +23,12 @@ record ConnectionTimeouts(Duration connect, Duration read, Duration write) {
         return connect.compareTo(remaining) <= 0 && read.compareTo(remaining) <= 0 && write.compareTo(remaining) <= 0;
     }
 
+    /** True when a timeout is shorter than configured because the deadline is near. */
+    boolean cutShort(SmtpSettings settings) {
+        return connect.compareTo(settings.connectTimeout()) < 0 || read.compareTo(settings.readTimeout()) < 0
+                || write.compareTo(settings.writeTimeout()) < 0;
+    }
+
     private static Duration bound(Duration configured, Duration remaining) {
         if (configured.compareTo(remaining) <= 0) {
             return configured;

@@ -171,6 +171,11 @@ final class FailureClassifier {
         return text.length() == 0 ? exception.getClass().getSimpleName() : text.toString();
     }
 
+    /** True when a socket timeout is anywhere in the exception's chain. */
+    static boolean timedOut(Throwable exception) {
+        return chain(exception).stream().anyMatch(t -> t instanceof SocketTimeoutException);
+    }
+
     /** The exception, its causes and next exceptions, each once, in discovery order. */
     private static List<Throwable> chain(Throwable root) {
         List<Throwable> chain = new ArrayList<>();

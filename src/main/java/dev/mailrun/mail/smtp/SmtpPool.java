@@ -211,14 +211,22 @@ public final class SmtpPool implements AutoCloseable {
 
     /** Opens the connection if needed; empty when it is open, else the item's outcome. */
     private Optional<Outcome> open(SmtpConnection connection, long key, Instant deadline, int attempt) {
+        Duration left = remaining(deadline);
         try {
-            connection.ensureOpen(remaining(deadline));
+            connection.ensureOpen(left);
             return Optional.empty();
         } catch (MessagingException e) {
             connection.close();
             Failure failure = FailureClassifier.classify(e);
             if (failure.kind() == Failure.Kind.FATAL) {
                 return Optional.of(new Outcome(failure.toResult(key), false));
+            }
+            // Near the deadline a connection is reopened on timeouts cut to fit the time left. When
+            // one of those runs out, the relay was only slower than the time left, not unreachable:
+            // the run ran out of time, and saying the relay is down would send an operator looking
+            // for a network fault that is not there. Nothing reached the relay for this message.
+            if (attempt == 1 && FailureClassifier.timedOut(e) && ConnectionTimeouts.within(settings, left).cutShort(settings)) {
+                return Optional.of(new Outcome(new SendResult.NotAttempted(key), true));
             }
             // Before the first try nothing reached the relay; after a lost connection it may have.
             SendResult result = attempt == 1 ? new SendResult.Unreachable(key, failure.text()) : failure.toResult(key);

@@ -170,6 +170,34 @@ class SmtpPoolFaultTest {
     }
 
     @Test
+    void a_reconnect_on_timeouts_cut_short_by_the_deadline_that_times_out_is_not_attempted_not_unreachable() {
+        // The greeting never comes. With a second left (the test clock stands still) the 5 s
+        // timeouts are cut to half of it; the read times out after 500 ms. The relay was not shown
+        // to be down: the run ran out of time.
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().greeting(cmd -> Reply.silence()).start();
+             SmtpPool pool = new SmtpPool(settings(server.port()).withConnections(1), SendRateLimiter.unlimited(),
+                     TestMail.CLOCK)) {
+            List<SendResult> results = send(pool, items(2), TestMail.NOW.plusSeconds(1), TestMail.NEVER);
+
+            assertThat(results).containsExactly(new SendResult.NotAttempted(1), new SendResult.NotAttempted(2));
+        }
+    }
+
+    @Test
+    void a_connect_that_times_out_on_the_configured_timeouts_is_unreachable() {
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().greeting(cmd -> Reply.silence()).start()) {
+            SmtpSettings settings = settings(server.port()).withConnections(1)
+                    .withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofSeconds(2));
+
+            List<SendResult> results = send(settings, items(2));
+
+            assertThat(results.get(0)).isInstanceOfSatisfying(SendResult.Unreachable.class,
+                    u -> assertThat(u.text()).startsWith("timed out"));
+            assertThat(results.get(1)).isEqualTo(new SendResult.NotAttempted(2));
+        }
+    }
+
+    @Test
     void an_authentication_failure_is_fatal_and_stops_the_batch() {
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder()
                 .on("AUTH", cmd -> Reply.of(535, "5.7.8 authentication credentials invalid"))
