@@ -3,6 +3,7 @@ package dev.mailrun.mail.message;
 import dev.mailrun.mail.HeaderValues;
 import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.template.RenderedContent;
+import jakarta.activation.DataHandler;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.AddressException;
@@ -11,6 +12,7 @@ import jakarta.mail.internet.MimeBodyPart;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 import jakarta.mail.internet.MimeUtility;
+import jakarta.mail.util.ByteArrayDataSource;
 import java.io.UnsupportedEncodingException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -98,13 +100,22 @@ public final class MessageComposer {
         }
     }
 
-    private static MimeBodyPart part(String body, String subtype) throws MessagingException {
+    static MimeBodyPart part(String body, String subtype) throws MessagingException {
         MimeBodyPart part = new MimeBodyPart();
         // 7bit content goes out as it is, so its line breaks must already be CRLF (a DKIM body hash
         // is computed over exactly these bytes); the encoders normalise line breaks themselves.
-        String sevenBit = sevenBit(body);
-        part.setText(sevenBit != null ? sevenBit : body, "UTF-8", subtype);
-        part.setHeader("Content-Transfer-Encoding", sevenBit != null ? SEVEN_BIT : eightBitEncoding(body));
+        byte[] sevenBit = sevenBitBytes(body);
+        if (sevenBit != null) {
+            // Handed the bytes, the mail API copies them out in bulk. Handed a String, its text
+            // handler encodes it through a stream that writes one byte at a time (a tenth of the
+            // sending threads' samples, with the CRLF copy, in a profile). The bytes on the wire are
+            // the same: MessageComposerTest compares the two.
+            part.setDataHandler(new DataHandler(new ByteArrayDataSource(sevenBit, "text/" + subtype + "; charset=UTF-8")));
+            part.setHeader("Content-Transfer-Encoding", SEVEN_BIT);
+        } else {
+            part.setText(body, "UTF-8", subtype);
+            part.setHeader("Content-Transfer-Encoding", eightBitEncoding(body));
+        }
         return part;
     }
 
@@ -155,6 +166,47 @@ public final class MessageComposer {
             }
         }
         return out == null ? body : out.append(body, copied, n).toString();
+    }
+
+    /**
+     * {@link #sevenBit} as the ASCII bytes that go on the wire, in the same single pass; null when
+     * the text cannot go out 7bit.
+     */
+    static byte[] sevenBitBytes(String body) {
+        int n = body.length();
+        // Room for every line break to become two bytes; trimmed at the end.
+        byte[] out = new byte[n + countBareBreaks(body)];
+        int size = 0;
+        int line = 0;
+        for (int i = 0; i < n; i++) {
+            char c = body.charAt(i);
+            if (c == '\r' || c == '\n') {
+                line = 0;
+                if (c == '\r' && i + 1 < n && body.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                out[size++] = '\r';
+                out[size++] = '\n';
+            } else if ((c < 0x20 && c != '\t') || c > 0x7e || ++line > MAX_LINE) {
+                return null;
+            } else {
+                out[size++] = (byte) c;
+            }
+        }
+        return size == out.length ? out : java.util.Arrays.copyOf(out, size);
+    }
+
+    /** Line breaks that are a lone CR or LF: each becomes one byte longer as CRLF. */
+    private static int countBareBreaks(String body) {
+        int count = 0;
+        int n = body.length();
+        for (int i = 0; i < n; i++) {
+            char c = body.charAt(i);
+            if (c == '\n' || (c == '\r' && (i + 1 == n || body.charAt(i + 1) != '\n'))) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private static String checked(String header, String value) throws RejectedMessageException {

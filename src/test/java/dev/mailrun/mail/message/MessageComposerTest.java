@@ -89,7 +89,43 @@ class MessageComposerTest {
             String expected = body.replace("\r\n", "\n").replace('\r', '\n').replace("\n", "\r\n");
             assertThat(MessageComposer.sevenBit(body)).as("%s", body.replace("\r", "<CR>").replace("\n", "<LF>"))
                     .isEqualTo(expected);
+            assertThat(MessageComposer.sevenBitBytes(body)).isEqualTo(expected.getBytes(StandardCharsets.US_ASCII));
         }
+        assertThat(MessageComposer.sevenBitBytes("caf\u00e9\n")).isNull();
+        assertThat(MessageComposer.sevenBitBytes("x".repeat(999))).isNull();
+        assertThat(MessageComposer.sevenBitBytes("x".repeat(998) + "\r" + "y".repeat(998))).hasSize(998 * 2 + 2);
+    }
+
+    @Test
+    void a_7bit_part_handed_over_as_bytes_writes_exactly_what_the_text_handler_wrote() throws Exception {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        char[] alphabet = {'a', 'Z', '<', '>', ' ', '\t', '\r', '\n', '.', '=', '"', ';'};
+        for (int round = 0; round < 2_000; round++) {
+            StringBuilder text = new StringBuilder();
+            for (int i = random.nextInt(200); i > 0; i--) {
+                text.append(alphabet[random.nextInt(alphabet.length)]);
+            }
+            String body = text.toString();
+            String subtype = random.nextBoolean() ? "plain" : "html";
+
+            jakarta.mail.internet.MimeBodyPart viaText = new jakarta.mail.internet.MimeBodyPart();
+            viaText.setText(MessageComposer.sevenBit(body), "UTF-8", subtype);
+            viaText.setHeader("Content-Transfer-Encoding", "7bit");
+
+            assertThat(written(MessageComposer.part(body, subtype))).as("round %d", round).isEqualTo(written(viaText));
+        }
+    }
+
+    /** A part as it is written inside a message (its headers brought up to date by saveChanges). */
+    private static byte[] written(jakarta.mail.internet.MimeBodyPart part) throws Exception {
+        MimeMessage message = new MimeMessage(SESSION);
+        jakarta.mail.internet.MimeMultipart alternative = new jakarta.mail.internet.MimeMultipart("alternative");
+        alternative.addBodyPart(part);
+        message.setContent(alternative);
+        message.saveChanges();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        part.writeTo(out);
+        return out.toByteArray();
     }
 
     @Test
