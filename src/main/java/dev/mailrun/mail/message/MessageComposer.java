@@ -130,7 +130,7 @@ public final class MessageComposer {
      * base64, smaller once a third of the text is non-ASCII. Both wrap long lines.
      */
     static String transferEncoding(String body) {
-        return sevenBit(body) != null ? SEVEN_BIT : eightBitEncoding(body);
+        return sevenBitBytes(body) != null ? SEVEN_BIT : eightBitEncoding(body);
     }
 
     private static String eightBitEncoding(String body) {
@@ -139,38 +139,9 @@ public final class MessageComposer {
     }
 
     /**
-     * The text with every line break as CRLF when it can go out 7bit; null when it cannot. One
-     * pass over the text, copying only when a line break needs changing (rendered templates
+     * The ASCII bytes that go on the wire when the text can go out 7bit, with every line break as
+     * CRLF; null when it cannot. One pass for the check and the conversion (rendered templates
      * usually have bare LF).
-     */
-    static String sevenBit(String body) {
-        int n = body.length();
-        StringBuilder out = null;
-        int copied = 0;
-        int line = 0;
-        for (int i = 0; i < n; i++) {
-            char c = body.charAt(i);
-            if (c == '\r' || c == '\n') {
-                line = 0;
-                if (c == '\r' && i + 1 < n && body.charAt(i + 1) == '\n') {
-                    i++;
-                    continue;
-                }
-                if (out == null) {
-                    out = new StringBuilder(n + n / 16 + 16);
-                }
-                out.append(body, copied, i).append("\r\n");
-                copied = i + 1;
-            } else if ((c < 0x20 && c != '\t') || c > 0x7e || ++line > MAX_LINE) {
-                return null;
-            }
-        }
-        return out == null ? body : out.append(body, copied, n).toString();
-    }
-
-    /**
-     * {@link #sevenBit} as the ASCII bytes that go on the wire, in the same single pass; null when
-     * the text cannot go out 7bit.
      */
     static byte[] sevenBitBytes(String body) {
         int n = body.length();
