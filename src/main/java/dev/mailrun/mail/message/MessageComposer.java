@@ -145,8 +145,8 @@ public final class MessageComposer {
      */
     static byte[] sevenBitBytes(String body) {
         int n = body.length();
-        // Room for every line break to become two bytes; trimmed at the end.
-        byte[] out = new byte[n + countBareBreaks(body)];
+        // A bare CR or LF becomes two bytes; the buffer grows in the rare text with many of them.
+        byte[] out = new byte[n + n / 16 + 16];
         int size = 0;
         int line = 0;
         for (int i = 0; i < n; i++) {
@@ -155,6 +155,9 @@ public final class MessageComposer {
                 line = 0;
                 if (c == '\r' && i + 1 < n && body.charAt(i + 1) == '\n') {
                     i++;
+                }
+                if (out.length - size < 2 + (n - i - 1)) {
+                    out = java.util.Arrays.copyOf(out, out.length * 2);
                 }
                 out[size++] = '\r';
                 out[size++] = '\n';
@@ -165,19 +168,6 @@ public final class MessageComposer {
             }
         }
         return size == out.length ? out : java.util.Arrays.copyOf(out, size);
-    }
-
-    /** Line breaks that are a lone CR or LF: each becomes one byte longer as CRLF. */
-    private static int countBareBreaks(String body) {
-        int count = 0;
-        int n = body.length();
-        for (int i = 0; i < n; i++) {
-            char c = body.charAt(i);
-            if (c == '\n' || (c == '\r' && (i + 1 == n || body.charAt(i + 1) != '\n'))) {
-                count++;
-            }
-        }
-        return count;
     }
 
     private static String checked(String header, String value) throws RejectedMessageException {

@@ -27,11 +27,6 @@ final class SendWindow {
         this.spanNanos = spanNanos;
     }
 
-    /** At most ⌈rate⌉ in any one second (one permit per 1/rate gives no more). */
-    static SendWindow forRate(double ratePerSecond) {
-        return forRate(ratePerSecond, SECOND_NANOS);
-    }
-
     /** At most ⌈rate⌉ in any {@code spanNanos}; the span is at least a second. */
     static SendWindow forRate(double ratePerSecond, long spanNanos) {
         if (!(ratePerSecond > 0)) {

@@ -12,7 +12,7 @@ class SendWindowTest {
 
     @Test
     void admits_up_to_the_limit_within_a_second_then_says_when_the_oldest_leaves() {
-        SendWindow window = SendWindow.forRate(5);
+        SendWindow window = SendWindow.forRate(5, SendWindow.SECOND_NANOS);
         for (int i = 0; i < 5; i++) {
             assertThat(window.tryAdmit(START + i * 100 * MS)).isZero();
         }
@@ -26,7 +26,7 @@ class SendWindowTest {
 
     @Test
     void a_refusal_is_not_recorded() {
-        SendWindow window = SendWindow.forRate(1);
+        SendWindow window = SendWindow.forRate(1, SendWindow.SECOND_NANOS);
         assertThat(window.tryAdmit(START)).isZero();
         for (int i = 1; i < 10; i++) {
             assertThat(window.tryAdmit(START + i * 100 * MS)).isPositive();
@@ -37,7 +37,7 @@ class SendWindowTest {
     @Test
     void a_late_message_cannot_bunch_up_with_the_punctual_ones_after_it() {
         // 10/s booked at 0, 100, …, 900 ms; the first thread wakes 150 ms late and goes at 150 ms.
-        SendWindow window = SendWindow.forRate(10);
+        SendWindow window = SendWindow.forRate(10, SendWindow.SECOND_NANOS);
         long[] sent = new long[20];
         int n = 0;
         for (long booked = 100; booked <= 900; booked += 100) {
@@ -56,14 +56,14 @@ class SendWindowTest {
 
     @Test
     void a_fractional_rate_allows_the_next_whole_number_per_second() {
-        assertThat(SendWindow.forRate(12.5).limit()).isEqualTo(13);
-        assertThat(SendWindow.forRate(0.2).limit()).isEqualTo(1);
-        assertThat(SendWindow.forRate(1000).limit()).isEqualTo(1000);
+        assertThat(SendWindow.forRate(12.5, SendWindow.SECOND_NANOS).limit()).isEqualTo(13);
+        assertThat(SendWindow.forRate(0.2, SendWindow.SECOND_NANOS).limit()).isEqualTo(1);
+        assertThat(SendWindow.forRate(1000, SendWindow.SECOND_NANOS).limit()).isEqualTo(1000);
     }
 
     @Test
     void resizing_keeps_the_last_second_in_mind() {
-        SendWindow window = SendWindow.forRate(3);
+        SendWindow window = SendWindow.forRate(3, SendWindow.SECOND_NANOS);
         window.tryAdmit(START);
         window.tryAdmit(START + 10 * MS);
         window.tryAdmit(START + 20 * MS);
@@ -96,8 +96,8 @@ class SendWindowTest {
 
     @Test
     void a_window_needs_a_positive_rate() {
-        assertThatThrownBy(() -> SendWindow.forRate(0)).hasMessageContaining("positive rate");
-        assertThatThrownBy(() -> SendWindow.forRate(Double.NaN)).hasMessageContaining("positive rate");
+        assertThatThrownBy(() -> SendWindow.forRate(0, SendWindow.SECOND_NANOS)).hasMessageContaining("positive rate");
+        assertThatThrownBy(() -> SendWindow.forRate(Double.NaN, SendWindow.SECOND_NANOS)).hasMessageContaining("positive rate");
     }
 
     private static int maxInAnySecond(long[] sortedMillis) {
