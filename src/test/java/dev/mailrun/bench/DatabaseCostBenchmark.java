@@ -1,0 +1,119 @@
+package dev.mailrun.bench;
+
+import dev.mailrun.campaign.CampaignStore;
+import dev.mailrun.campaign.ClaimedRecipient;
+import dev.mailrun.campaign.NewCampaign;
+import dev.mailrun.campaign.Outcome;
+import dev.mailrun.campaign.RecipientQueue;
+import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.db.Transactions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * Database server CPU per recipient for the statements that carry a recipient through a run —
+ * claim, mark as sending, record as sent — through the production {@link RecipientQueue}, with no
+ * SMTP and no worker work in the way.
+ *
+ * <p>Why: the throughput benchmark shows the database server's CPU per message but not which
+ * statement it goes to, nor how it depends on how many recipients one transaction carries. Here
+ * each kind runs in its own transactions, {@code group} recipients per mark and per record (the
+ * sending run's flushes carry a few to a few dozen), and the server's CPU ticks while each kind
+ * ran are summed separately; "whole row" is all of the server's CPU from the first claim to the
+ * last record (background work such as purging old row versions included).
+ *
+ * <p>Arguments: {@code --recipients 50000 --groups 8,32,128,500 --batch 500}.
+ */
+public final class DatabaseCostBenchmark {
+
+    private static final double MS_PER_TICK = 10.0;
+
+    private DatabaseCostBenchmark() {}
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        int recipients = args.integer("recipients", 50_000);
+        int batch = args.integer("batch", 500);
+        int[] groups = args.integers("groups", 8, 32, 128, 500);
+        try (BenchDatabase probe = BenchDatabase.create("mailrun_bench_probe", 1)) {
+            System.out.println(Machine.describe(probe.serverVersion(), "none"));
+        }
+        System.out.printf("%n%,d recipients per row, claimed %d at a time; mark and record in transactions of "
+                + "<group> recipients; database server CPU in microseconds per recipient%n%n", recipients, batch);
+        System.out.println("| group | claim µs | mark µs | record sent µs | sum µs | whole row µs | transactions per recipient | wall s | stolen |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (int group : groups) {
+            row(recipients, batch, group);
+        }
+    }
+
+    private static void row(int recipients, int batch, int group) throws Exception {
+        try (BenchDatabase db = BenchDatabase.create("mailrun_bench_dbcost", 2)) {
+            DataSource ds = db.dataSource();
+            long id = Transactions.inTransaction(ds, c -> new CampaignStore().insert(c, new NewCampaign("db cost", "welcome",
+                    "news@sender.example", Optional.of("Sender"), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty()), Instant.now()));
+            Recipients.insertPending(ds, id, 0, recipients);
+            Recipients.analyze(ds);
+            RecipientQueue queue = new RecipientQueue(new SuppressionStore());
+            CpuMeter meter = new CpuMeter(ProcessHandle.current().pid());
+            String token = UUID.randomUUID().toString();
+            long[] ticks = new long[3];
+            long transactions = 0;
+            long done = 0;
+            CpuMeter.Reading start = meter.read();
+            while (true) {
+                Instant now = Instant.now();
+                CpuMeter.Reading a = meter.read();
+                RecipientQueue.Claim claim = Transactions.inTransaction(ds, c -> queue.claim(c, id, token, now, batch));
+                ticks[0] += meter.read().db() - a.db();
+                transactions++;
+                List<ClaimedRecipient> rows = claim.recipients();
+                if (rows.isEmpty()) {
+                    break;
+                }
+                for (int from = 0; from < rows.size(); from += group) {
+                    List<Long> ids = rows.subList(from, Math.min(rows.size(), from + group)).stream().map(ClaimedRecipient::id).toList();
+                    CpuMeter.Reading b = meter.read();
+                    int marked = Transactions.inTransaction(ds, c -> queue.markSending(c, token, ids, now));
+                    ticks[1] += meter.read().db() - b.db();
+                    transactions++;
+                    check(marked, ids.size(), "marked");
+                }
+                for (int from = 0; from < rows.size(); from += group) {
+                    List<Outcome> sent = new ArrayList<>();
+                    for (ClaimedRecipient r : rows.subList(from, Math.min(rows.size(), from + group))) {
+                        sent.add(new Outcome.Sent(r.id(), "<c" + id + ".r" + r.id() + ".0123456789abcdef@sender.example>", now));
+                    }
+                    CpuMeter.Reading b = meter.read();
+                    int recorded = Transactions.inTransaction(ds, c -> queue.record(c, token, sent, now));
+                    ticks[2] += meter.read().db() - b.db();
+                    transactions++;
+                    check(recorded, sent.size(), "recorded");
+                }
+                done += rows.size();
+            }
+            CpuMeter.Reading end = meter.read();
+            check((int) done, recipients, "sent");
+            double seconds = (end.nanos() - start.nanos()) / 1e9;
+            System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.3f | %.1f | %.0f%% |%n", group, micros(ticks[0], done),
+                    micros(ticks[1], done), micros(ticks[2], done), micros(ticks[0] + ticks[1] + ticks[2], done),
+                    micros(end.db() - start.db(), done),
+                    (double) transactions / done, seconds, end.stolenShare(start) * 100);
+        }
+    }
+
+    private static double micros(long ticks, long recipients) {
+        return ticks * MS_PER_TICK * 1000 / recipients;
+    }
+
+    private static void check(int got, int expected, String what) {
+        if (got != expected) {
+            throw new IllegalStateException(what + " " + got + " rows, expected " + expected);
+        }
+    }
+}
