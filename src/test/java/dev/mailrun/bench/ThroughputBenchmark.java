@@ -3,6 +3,7 @@ package dev.mailrun.bench;
 import dev.mailrun.campaign.CampaignStatus;
 import dev.mailrun.campaign.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +16,11 @@ import javax.sql.DataSource;
  * claim → render → SMTP → mark) against the sink with no rate limit, next to the bare mail-library
  * loop at the same connection count, in the same run.
  *
- * <p>Arguments: {@code --recipients 50000 --connections 1,2,4,8 --warmup 5000}. The task's tick
+ * <p>Arguments: {@code --recipients 50000 --connections 1,2,4,8 --warmup 50000}. The warm-up drains
+ * that many through the pipeline and sends as many bare: with 5,000 the JIT compiler threads were
+ * still compiling the pipeline's code through the first rows and took about a third of its CPU
+ * (a worker that runs all day pays that once). The CPU table shows the compile time in each row.
+ * The task's tick
  * interval is one day on the real clock, so one run drains the whole campaign (its deadline is the
  * end of the UTC day less the safety margin).
  */
@@ -28,7 +33,7 @@ public final class ThroughputBenchmark {
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
         int recipients = args.integer("recipients", 50_000);
-        int warmup = args.integer("warmup", 5_000);
+        int warmup = args.integer("warmup", 50_000);
         int[] connections = args.integers("connections", 1, 2, 4, 8);
         // --bare no: pipeline rows only (for profiling the pipeline alone)
         boolean withBare = !"no".equals(args.text("bare", "yes"));
@@ -50,25 +55,29 @@ public final class ThroughputBenchmark {
             CpuMeter cpu = new CpuMeter(sink.pid());
             StringBuilder cpuRows = new StringBuilder();
             for (int n : connections) {
+                long jit0 = jitMillis();
                 CpuMeter.Reading before = cpu.read();
                 double bare = withBare ? BareSender.run(sink.port(), n, recipients, false) : Double.NaN;
                 CpuMeter.Reading afterBare = cpu.read();
+                long jit1 = jitMillis();
                 double bareSerialized = withBare ? BareSender.run(sink.port(), n, recipients, true) : Double.NaN;
                 CpuMeter.Reading afterSerialized = cpu.read();
+                long jit2 = jitMillis();
                 Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n, cpu);
                 CpuMeter.Reading afterPipeline = cpu.read();
+                long jit3 = jitMillis();
                 System.out.printf("| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %d | %d |%n", n, bare, bareSerialized,
                         drain.rate, drain.rate / bare, drain.rate / bareSerialized, drain.runs, drain.batches);
                 CpuMeter.Usage pipelineCpu = afterPipeline.since(drain.startCpu, recipients);
                 if (withBare) {
                     CpuMeter.Usage bareCpu = afterBare.since(before, recipients);
-                    cpuRows.append(String.format("| %d | bare | %s | |%n", n, bareCpu.cells()));
-                    cpuRows.append(String.format("| %d | bare, serialised once | %s | |%n", n,
-                            afterSerialized.since(afterBare, recipients).cells()));
-                    cpuRows.append(String.format("| %d | pipeline | %s | %.2f |%n", n, pipelineCpu.cells(),
-                            bareCpu.machine() / pipelineCpu.machine()));
+                    cpuRows.append(String.format("| %d | bare | %s | %.1f | |%n", n, bareCpu.cells(), (jit1 - jit0) / 1e3));
+                    cpuRows.append(String.format("| %d | bare, serialised once | %s | %.1f | |%n", n,
+                            afterSerialized.since(afterBare, recipients).cells(), (jit2 - jit1) / 1e3));
+                    cpuRows.append(String.format("| %d | pipeline | %s | %.1f | %.2f |%n", n, pipelineCpu.cells(),
+                            (jit3 - jit2) / 1e3, bareCpu.machine() / pipelineCpu.machine()));
                 } else {
-                    cpuRows.append(String.format("| %d | pipeline | %s | |%n", n, pipelineCpu.cells()));
+                    cpuRows.append(String.format("| %d | pipeline | %s | %.1f | |%n", n, pipelineCpu.cells(), (jit3 - jit2) / 1e3));
                 }
             }
             // Why a ratio is what it is: on a saturated machine, messages/s ≈ busy cores / CPU per
@@ -76,10 +85,15 @@ public final class ThroughputBenchmark {
             System.out.println();
             System.out.println("CPU per message while each row ran (the pipeline's from the first tick on; campaign setup excluded):");
             System.out.println();
-            System.out.println("| connections | row | " + CpuMeter.header() + " | bare machine / pipeline machine |");
-            System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+            System.out.println("| connections | row | " + CpuMeter.header() + " | JIT compile s | bare machine / pipeline machine |");
+            System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             System.out.print(cpuRows);
         }
+    }
+
+    /** Time the JIT compiler threads have spent compiling in this JVM so far. */
+    private static long jitMillis() {
+        return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     }
 
     record Drain(double rate, long sent, long runs, long batches, CpuMeter.Reading startCpu) {}
