@@ -1,11 +1,20 @@
 package dev.mailrun.mail;
 
+import java.util.Locale;
+import java.util.regex.Pattern;
+
 /**
- * Which permanent enhanced status codes (RFC 3463) are about the recipient's address rather than
- * the sender or the message. The one rule for suppressing an address, whether the refusal came
- * during the SMTP conversation or later as a bounce.
+ * Which permanent enhanced status codes (RFC 3463), and which wordings of a refusal that has none,
+ * are about the recipient's address rather than the sender or the message. The one rule for
+ * suppressing an address, whether the refusal came during the SMTP conversation or later as a
+ * bounce.
  */
 public final class AddressStatus {
+
+    private static final Pattern NO_SUCH_USER = Pattern.compile(
+            "no such (user|mailbox|recipient|person)|user unknown|unknown (user|recipient|mailbox)|does not exist"
+                    + "|mailbox unavailable|invalid (recipient|mailbox)|recipient not found|address rejected"
+                    + "|couldn't be found|account (has been )?(disabled|deactivated|closed)");
 
     private AddressStatus() {}
 
@@ -25,5 +34,14 @@ public final class AddressStatus {
         return (subject.equals("1") && !detail.equals("7") && !detail.equals("8"))
                 || (subject.equals("2") && detail.equals("1"))
                 || (subject.equals("4") && detail.equals("4"));
+    }
+
+    /**
+     * True when a server's explanation says the address does not exist or no longer takes mail
+     * ("no such user", "user unknown", "account disabled", …), in any case. For refusals without
+     * an enhanced status code.
+     */
+    public static boolean saysNoSuchAddress(String text) {
+        return NO_SUCH_USER.matcher(text.toLowerCase(Locale.ROOT)).find();
     }
 }

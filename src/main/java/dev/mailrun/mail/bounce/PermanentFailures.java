@@ -21,10 +21,6 @@ import java.util.regex.Pattern;
  */
 final class PermanentFailures {
 
-    private static final Pattern NO_SUCH_USER = Pattern.compile(
-            "no such (user|mailbox|recipient|person)|user unknown|unknown (user|recipient|mailbox)|does not exist"
-                    + "|mailbox unavailable|invalid (recipient|mailbox)|recipient not found|address rejected"
-                    + "|couldn't be found|account (has been )?(disabled|deactivated|closed)");
     private static final Pattern FULL = Pattern.compile("mailbox (is )?full|over quota|quota exceeded|insufficient (system )?storage");
     private static final Pattern REFUSAL = Pattern.compile(
             "spam|block ?list|black ?list|blocked|\\bpolicy\\b|reputation|\\bdmarc\\b|\\bspf\\b|\\bdkim\\b"
@@ -46,10 +42,10 @@ final class PermanentFailures {
         if (status.startsWith("5.7.")) {
             return BounceKind.REFUSED;
         }
-        String words = diagnostic.toLowerCase(Locale.ROOT);
-        if (NO_SUCH_USER.matcher(words).find()) {
+        if (AddressStatus.saysNoSuchAddress(diagnostic)) {
             return BounceKind.HARD;
         }
+        String words = diagnostic.toLowerCase(Locale.ROOT);
         if (FULL.matcher(words).find()) {
             return BounceKind.SOFT;
         }

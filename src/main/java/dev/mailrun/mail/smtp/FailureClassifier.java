@@ -36,17 +36,14 @@ import org.eclipse.angus.mail.util.MailConnectException;
  *   <li>other 4xx are TRANSIENT, with any "try again in N minutes" hint; 5xx are PERMANENT, a hard
  *       bounce only when it is about the address: enhanced code 5.1.x (not 5.1.7 / 5.1.8, the
  *       sender's address), 5.2.1 (mailbox disabled) or 5.4.4 (unable to route), or, without an
- *       enhanced code, a 550/551/553 that says the user does not exist — the same line the bounce
- *       mailbox draws (5.7.x policy refusals never suppress an address).</li>
+ *       enhanced code, a 550/551/553 that says the user does not exist — the same rule, and the same
+ *       wording ({@link AddressStatus#saysNoSuchAddress}), as the bounce mailbox (5.7.x policy refusals never suppress an address).</li>
  * </ol>
  */
 final class FailureClassifier {
 
     private static final Pattern REPLY_CODE_PREFIX = Pattern.compile("^[2-5]\\d\\d[ -]");
     private static final Pattern ENHANCED = Pattern.compile("\\b([245])\\.(\\d{1,3})\\.(\\d{1,3})\\b");
-    private static final Pattern NO_SUCH_USER = Pattern.compile(
-            "no such (user|mailbox|recipient)|user unknown|unknown (user|recipient|mailbox)|does not exist"
-                    + "|mailbox unavailable|invalid recipient|recipient not found|address rejected");
     private static final Pattern RETRY_HINT = Pattern.compile(
             "(?:try|retry|again|wait|after)\\D{0,20}?(\\d{1,6})\\s*"
                     + "(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\\b");
@@ -114,8 +111,7 @@ final class FailureClassifier {
         if (enhanced.find()) {
             return AddressStatus.permanentlyBad(enhanced.group(1) + "." + enhanced.group(2) + "." + enhanced.group(3));
         }
-        return (code == 550 || code == 551 || code == 553)
-                && NO_SUCH_USER.matcher(text.toLowerCase(Locale.ROOT)).find();
+        return (code == 550 || code == 551 || code == 553) && AddressStatus.saysNoSuchAddress(text);
     }
 
     private static Failure fatal(String reason) {

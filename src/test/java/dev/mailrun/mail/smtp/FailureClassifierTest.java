@@ -42,6 +42,21 @@ class FailureClassifierTest {
     }
 
     @Test
+    void a_refusal_without_an_enhanced_code_is_judged_by_the_same_wording_as_a_bounce() throws Exception {
+        // Wordings only the bounce mailbox knew before the two shared one list: a 550 saying so at
+        // SMTP time suppressed nobody, the same words in a bounce did.
+        for (String words : new String[] {"account has been disabled", "The email account that you tried to reach couldn't be found",
+                "invalid mailbox", "no such person at this address", "Account closed"}) {
+            assertThat(FailureClassifier.classify(rcpt(550, words)).hardBounce()).as(words).isTrue();
+        }
+        for (String words : new String[] {"message rejected as spam", "mailbox full", "relaying denied"}) {
+            assertThat(FailureClassifier.classify(rcpt(550, words)).hardBounce()).as(words).isFalse();
+        }
+        // Without an enhanced code, only 550/551/553 may be about the address.
+        assertThat(FailureClassifier.classify(rcpt(554, "account has been disabled")).hardBounce()).isFalse();
+    }
+
+    @Test
     void authentication_and_timeouts_are_classified_without_a_reply_code() {
         assertThat(FailureClassifier.classify(new AuthenticationFailedException("bad")).kind()).isEqualTo(Failure.Kind.FATAL);
         MessagingException timeout = new MessagingException("Exception reading response", new SocketTimeoutException("Read timed out"));
