@@ -13,7 +13,9 @@ import java.util.function.Supplier;
  *
  * <p>Configured as one permit per {@code 1/rate} seconds (plus headroom, below) rather than {@code rate} permits per
  * second: with N permits per period, N can go out at the end of one period and N more at the start
- * of the next. The rate can change while sending (the campaign layer leases each live worker a
+ * of the next. Above 200/s a period holds the permits of 10 ms ({@link #permitsPerCycle}), so that
+ * permits are not lost while every connection is busy; bursts that small do not matter to a relay
+ * counting per second. The rate can change while sending (the campaign layer leases each live worker a
  * share of the relay's rate); since a limiter's period is fixed, a change builds a new limiter,
  * which may let one extra message through at the moment of the change.
  *
@@ -66,13 +68,30 @@ public final class SendRateLimiter {
     public synchronized void setRate(double ratePerSecond) {
         SmtpSettings.requireRate(ratePerSecond);
         this.rate = ratePerSecond;
+        int perCycle = permitsPerCycle(ratePerSecond);
         this.limiter = ratePerSecond == 0 ? null : new AtomicRateLimiter("smtp", RateLimiterConfig.custom()
-                .limitForPeriod(1)
-                .limitRefreshPeriod(Duration.ofNanos(Math.max(1, Math.round(SPAN_NANOS / ratePerSecond))))
+                .limitForPeriod(perCycle)
+                .limitRefreshPeriod(Duration.ofNanos(Math.max(1, Math.round(perCycle * SPAN_NANOS / ratePerSecond))))
                 .timeoutDuration(Duration.ZERO)
                 .build(), nanoTime);
         this.window = ratePerSecond == 0 ? null : window == null ? SendWindow.forRate(ratePerSecond, SPAN_NANOS) : window.resized(ratePerSecond);
     }
+
+    /**
+     * Permits handed out per refresh cycle: one below 200/s; above, as many as fall due in
+     * {@link #CYCLE}. The limiter keeps no permit from one cycle to the next, so at one permit per
+     * cycle a permit that fell due while every connection was still busy with its last message was
+     * lost for good: at 1,000/s on four connections that cost a further 0.3–0.4% of the rate
+     * (docs/BENCHMARKS.md, rate, fifth session). With a few per cycle, a connection that comes back
+     * late in the cycle takes the permits it missed. The send window still holds every second to
+     * the rate.
+     */
+    static int permitsPerCycle(double ratePerSecond) {
+        return (int) Math.max(1, Math.floor(ratePerSecond * CYCLE.toNanos() / 1e9));
+    }
+
+    /** The longest refresh cycle of the pacing at high rates (see {@link #permitsPerCycle}). */
+    static final Duration CYCLE = Duration.ofMillis(10);
 
     public double rate() {
         return rate;

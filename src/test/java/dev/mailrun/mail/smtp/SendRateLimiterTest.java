@@ -63,6 +63,33 @@ class SendRateLimiterTest {
     }
 
     @Test
+    void at_high_rates_a_connection_that_comes_back_late_in_the_cycle_takes_the_permits_it_missed() {
+        SendRateLimiter limiter = new SendRateLimiter(1000, nanos::get);
+        assertThat(SendRateLimiter.permitsPerCycle(1000)).isEqualTo(10);
+        assertThat(SendRateLimiter.permitsPerCycle(199)).isEqualTo(1);
+        assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+        // Every connection busy for 6 ms: six permits fell due meanwhile. All are still there.
+        nanos.addAndGet(Duration.ofMillis(6).toNanos());
+        for (int i = 0; i < 9; i++) {
+            assertThat(limiter.reserve(Duration.ZERO)).as("permit %d of the cycle", i + 2).contains(Duration.ZERO);
+        }
+        // The cycle's ten are used up; the next ten come with the next cycle, 10.03 ms after the first.
+        assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
+        assertThat(limiter.reserve(Duration.ofMillis(5))).hasValueSatisfying(wait ->
+                assertThat(wait).isEqualTo(Duration.ofNanos(10_030_000 - 6_000_000)));
+    }
+
+    @Test
+    void at_a_low_rate_the_permits_stay_one_period_apart() {
+        SendRateLimiter limiter = new SendRateLimiter(100, nanos::get);
+        assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+        nanos.addAndGet(Duration.ofMillis(25).toNanos());
+        // 2.5 periods passed, but a permit not taken in its own period is not kept.
+        assertThat(limiter.reserve(Duration.ZERO)).contains(Duration.ZERO);
+        assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
+    }
+
+    @Test
     void a_negative_allowed_wait_past_the_deadline_is_refused() {
         assertThat(new SendRateLimiter(5, nanos::get).reserve(Duration.ofMillis(-1))).isEmpty();
     }
