@@ -438,10 +438,11 @@ public final class CampaignSendHandler implements TaskHandler {
         }
 
         private synchronized double renewShare() throws SQLException {
-            holders = Transactions.inTransaction(deps.dataSource(),
+            RelayShares.Holders live = Transactions.inTransaction(deps.dataSource(),
                     c -> shares.renew(c, deps.settings().relay(), ctx.runToken(), SHARE_TTL));
+            holders = live.holders();
             lastRenewal = System.nanoTime();
-            double rate = RelayShares.shareOf(deps.settings().relayRate(), holders, campaign.rateCap().orElse(0.0));
+            double rate = RelayShares.shareOf(deps.settings().relayRate(), live, campaign.rateCap().orElse(0.0));
             if (limiter.rate() != rate) {
                 limiter.setRate(rate);
             }
