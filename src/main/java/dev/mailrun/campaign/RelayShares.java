@@ -9,8 +9,8 @@ import java.time.Duration;
 /**
  * The relay_share table: how several workers keep one relay's rate in total. Each sending run
  * holds a row that it renews every batch; its rate is its share of the relay's rate among the
- * live rows ({@link #shareOf}). A run that dies stops renewing and its row expires, giving its share back. Expiry is
- * judged by the database clock, like every lease in mailrun.
+ * live rows ({@link #shareOf}). A run that dies stops renewing and its row expires, giving its
+ * share back. Expiry is judged by the database clock, like every lease in mailrun.
  */
 public final class RelayShares {
 
