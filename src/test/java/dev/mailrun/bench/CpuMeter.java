@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 final class CpuMeter {
 
     /** {@code /proc/<pid>/stat} counts in clock ticks; 100 per second on every Linux we run on. */
-    private static final double MS_PER_TICK = 10.0;
+    static final double MS_PER_TICK = 10.0;
 
     private final long jvmPid;
     private final long sinkPid;

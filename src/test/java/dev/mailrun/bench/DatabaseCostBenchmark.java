@@ -1,8 +1,6 @@
 package dev.mailrun.bench;
 
-import dev.mailrun.campaign.CampaignStore;
 import dev.mailrun.campaign.ClaimedRecipient;
-import dev.mailrun.campaign.NewCampaign;
 import dev.mailrun.campaign.Outcome;
 import dev.mailrun.campaign.RecipientQueue;
 import dev.mailrun.campaign.SuppressionStore;
@@ -10,7 +8,6 @@ import dev.mailrun.db.Transactions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -29,8 +26,6 @@ import javax.sql.DataSource;
  * <p>Arguments: {@code --recipients 50000 --groups 8,32,128,500 --batch 500}.
  */
 public final class DatabaseCostBenchmark {
-
-    private static final double MS_PER_TICK = 10.0;
 
     private DatabaseCostBenchmark() {}
 
@@ -54,9 +49,7 @@ public final class DatabaseCostBenchmark {
     private static void row(int recipients, int batch, int group) throws Exception {
         try (BenchDatabase db = BenchDatabase.create("mailrun_bench_dbcost", 2)) {
             DataSource ds = db.dataSource();
-            long id = Transactions.inTransaction(ds, c -> new CampaignStore().insert(c, new NewCampaign("db cost", "welcome",
-                    "news@sender.example", Optional.of("Sender"), Optional.empty(), Optional.empty(), Optional.empty(),
-                    Optional.empty()), Instant.now()));
+            long id = ScaleBenchmark.campaign(ds, "db cost");
             Recipients.insertPending(ds, id, 0, recipients);
             Recipients.analyze(ds);
             RecipientQueue queue = new RecipientQueue(new SuppressionStore());
@@ -108,7 +101,7 @@ public final class DatabaseCostBenchmark {
     }
 
     private static double micros(long ticks, long recipients) {
-        return ticks * MS_PER_TICK * 1000 / recipients;
+        return ticks * CpuMeter.MS_PER_TICK * 1000 / recipients;
     }
 
     private static void check(int got, int expected, String what) {

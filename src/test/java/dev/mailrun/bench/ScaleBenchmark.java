@@ -235,7 +235,7 @@ public final class ScaleBenchmark {
         System.out.println();
     }
 
-    private static long campaign(DataSource ds, String name) throws Exception {
+    static long campaign(DataSource ds, String name) throws Exception {
         return Transactions.inTransaction(ds, c -> new CampaignStore().insert(c, new NewCampaign(name, "welcome",
                 "news@sender.example", Optional.of("Sender"), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty()), Instant.now()));

@@ -36,8 +36,9 @@ import org.eclipse.angus.mail.util.MailConnectException;
  *   <li>other 4xx are TRANSIENT, with any "try again in N minutes" hint; 5xx are PERMANENT, a hard
  *       bounce only when it is about the address: enhanced code 5.1.x (not 5.1.7 / 5.1.8, the
  *       sender's address), 5.2.1 (mailbox disabled) or 5.4.4 (unable to route), or, without an
- *       enhanced code, a 550/551/553 that says the user does not exist — the same rule, and the same
- *       wording ({@link AddressStatus#saysNoSuchAddress}), as the bounce mailbox (5.7.x policy refusals never suppress an address).</li>
+ *       enhanced code, a 550/551/553 that says the user does not exist — the same rule, and the
+ *       same wording ({@link AddressStatus#saysNoSuchAddress}), as the bounce mailbox (5.7.x
+ *       policy refusals never suppress an address).</li>
  * </ol>
  */
 final class FailureClassifier {
@@ -75,7 +76,7 @@ final class FailureClassifier {
         if (code >= 500 && code < 600) {
             return new Failure(Failure.Kind.PERMANENT, code, text, Optional.empty(), isHardBounce(code, text), false, false);
         }
-        if (chain.stream().anyMatch(t -> t instanceof SocketTimeoutException)) {
+        if (timedOut(exception)) {
             return new Failure(Failure.Kind.TRANSIENT, 0, "timed out: " + text, Optional.empty(), false, true, false);
         }
         if (chain.stream().anyMatch(t -> t instanceof MailConnectException || t instanceof ConnectException

@@ -11,11 +11,12 @@ import java.util.function.Supplier;
 /**
  * The message rate towards one relay, shared by all of its connections.
  *
- * <p>Configured as one permit per {@code 1/rate} seconds (plus headroom, below) rather than {@code rate} permits per
- * second: with N permits per period, N can go out at the end of one period and N more at the start
- * of the next. Above 200/s a period holds the permits of 10 ms ({@link #permitsPerCycle}), so that
- * permits are not lost while every connection is busy; bursts that small do not matter to a relay
- * counting per second. The rate can change while sending (the campaign layer leases each live worker a
+ * <p>Configured as one permit per {@code 1/rate} seconds (plus headroom, below) rather than
+ * {@code rate} permits per second: with N permits per period, N can go out at the end of one period
+ * and N more at the start of the next. Above 200/s a period holds the permits of 10 ms
+ * ({@link #permitsPerCycle}), so that permits are not lost while every connection is busy; bursts
+ * that small do not matter to a relay counting per second. The rate can change while sending (the
+ * campaign layer leases each live worker a
  * share of the relay's rate); since a limiter's period is fixed, a change builds a new limiter,
  * which may let one extra message through at the moment of the change.
  *
@@ -44,6 +45,9 @@ public final class SendRateLimiter {
     public static final Duration HEADROOM = Duration.ofMillis(3);
 
     private static final long SPAN_NANOS = SendWindow.SECOND_NANOS + HEADROOM.toNanos();
+
+    /** The longest refresh cycle of the pacing at high rates (see {@link #permitsPerCycle}). */
+    static final Duration CYCLE = Duration.ofMillis(10);
 
     private final Supplier<Long> nanoTime;
     private volatile double rate;
@@ -89,9 +93,6 @@ public final class SendRateLimiter {
     static int permitsPerCycle(double ratePerSecond) {
         return (int) Math.max(1, Math.floor(ratePerSecond * CYCLE.toNanos() / 1e9));
     }
-
-    /** The longest refresh cycle of the pacing at high rates (see {@link #permitsPerCycle}). */
-    static final Duration CYCLE = Duration.ofMillis(10);
 
     public double rate() {
         return rate;
