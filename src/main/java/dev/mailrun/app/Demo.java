@@ -6,14 +6,14 @@ import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.app.config.TickConfig;
 import dev.mailrun.app.config.UnsubscribeConfig;
 import dev.mailrun.campaign.CampaignReport;
-import dev.mailrun.campaign.CampaignSendHandler;
-import dev.mailrun.campaign.CampaignStatus;
-import dev.mailrun.campaign.ImportReport;
-import dev.mailrun.campaign.NewCampaign;
-import dev.mailrun.campaign.RecipientStatus;
-import dev.mailrun.campaign.SendSettings;
-import dev.mailrun.campaign.SuppressionReason;
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.model.SuppressionReason;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
@@ -111,8 +111,8 @@ public final class Demo {
         List<String> suppressed = writeRecipients(csv);
         progress.accept("importing " + options.size() + " rows");
         ImportReport imported = s.importer().importCsv(id, csv, Optional.of(workDir.resolve("demo-rejects.csv")), n -> {});
-        Transactions.inTransaction(s.dataSource(), c -> new SuppressionStore().add(c, suppressed.stream()
-                .map(a -> new SuppressionStore.Entry(a, SuppressionReason.MANUAL, "demo")).toList(), s.clock().instant()));
+        Transactions.inTransaction(s.dataSource(), c -> new SuppressionTable().add(c, suppressed.stream()
+                .map(a -> new SuppressionTable.Entry(a, SuppressionReason.MANUAL, "demo")).toList(), s.clock().instant()));
         s.campaigns().start(id);
 
         try (Scheduler scheduler = s.scheduler()) {

@@ -3,7 +3,7 @@ package dev.mailrun.app;
 import dev.mailrun.app.config.BounceConfig;
 import dev.mailrun.app.config.ImportConfig;
 import dev.mailrun.app.config.MailrunConfig;
-import dev.mailrun.campaign.RejectReason;
+import dev.mailrun.campaign.importing.RejectReason;
 import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
@@ -19,13 +19,13 @@ import dev.mailrun.scheduler.TaskHandler;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import dev.mailrun.campaign.AddressFilter;
+import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.CampaignReports;
-import dev.mailrun.campaign.CampaignSendHandler;
+import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.RecipientImporter;
-import dev.mailrun.campaign.SuppressionStore;
-import dev.mailrun.campaign.UnsubscribeLinks;
+import dev.mailrun.campaign.importing.RecipientImporter;
+import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.send.UnsubscribeLinks;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.HandlerRegistry;
@@ -84,7 +84,7 @@ public final class Services {
     }
 
     public RecipientImporter importer() {
-        return new RecipientImporter(dataSource(), new SuppressionStore(), addressFilter(), clock(),
+        return new RecipientImporter(dataSource(), new SuppressionTable(), addressFilter(), clock(),
                 RecipientImporter.DEFAULT_BATCH);
     }
 
@@ -130,7 +130,7 @@ public final class Services {
         BounceConfig b = config.bounce();
         ReturnPaths returnPaths = new ReturnPaths(SigningKey.of(config.unsubscribe().requireSecret().reveal()));
         return new BounceProcessor(new BounceMailbox(b.mailbox().orElseThrow()), new BounceParser(),
-                new BounceApplier(returnPaths, new SuppressionStore(), b.settings()),
+                new BounceApplier(returnPaths, new SuppressionTable(), b.settings()),
                 new BounceRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock());
     }
 }

@@ -1,6 +1,6 @@
 package dev.mailrun.app;
 
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeServer;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
@@ -24,7 +24,7 @@ public final class UnsubscribeEndpoint implements AutoCloseable {
     public static UnsubscribeEndpoint start(Services s) throws IOException {
         SigningKey key = SigningKey.of(s.config().unsubscribe().requireSecret().reveal());
         UnsubscribeServer server = new UnsubscribeServer(new UnsubscribeTokens(key),
-                new Unsubscriber(s.dataSource(), new SuppressionStore(), s.clock()));
+                new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock()));
         server.start(s.config().httpBind(), s.config().unsubscribe().httpPort().orElse(0));
         return new UnsubscribeEndpoint(server);
     }

@@ -1,5 +1,9 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.ErrorCount;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.RecipientStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,7 +22,6 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
                              List<RunLine> runs, List<ErrorCount> topErrors, Instant at) {
 
     /** How many recipients (failed or waiting for a retry) share one last error. */
-    public record ErrorCount(String status, int code, String error, long count) {}
 
     /** One run of the campaign's task, newest first. */
     public record RunLine(Instant startedAt, Optional<Instant> finishedAt, String outcome, long items,

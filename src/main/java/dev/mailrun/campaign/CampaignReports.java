@@ -1,5 +1,13 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.ErrorCount;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import java.sql.Connection;
@@ -22,8 +30,8 @@ public final class CampaignReports {
     private final TaskStore tasks;
     private final Clock clock;
     private final double relayRate;
-    private final CampaignStore campaigns = new CampaignStore();
-    private final RecipientQueue queue = new RecipientQueue(new SuppressionStore());
+    private final CampaignTable campaigns = new CampaignTable();
+    private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, double relayRate) {
         this.dataSource = dataSource;
@@ -35,7 +43,7 @@ public final class CampaignReports {
     public CampaignReport report(long campaignId) throws SQLException {
         Campaign campaign;
         Map<RecipientStatus, Long> counts;
-        List<CampaignReport.ErrorCount> errors;
+        List<ErrorCount> errors;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = queue.counts(c, campaignId);

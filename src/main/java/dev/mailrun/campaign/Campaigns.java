@@ -1,5 +1,13 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.SuppressionTable;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.db.Transactions;
@@ -40,8 +48,8 @@ public final class Campaigns {
     private final TemplateLoader templates;
     private final Clock clock;
     private final Duration tickInterval;
-    private final CampaignStore store = new CampaignStore();
-    private final RecipientQueue queue = new RecipientQueue(new SuppressionStore());
+    private final CampaignTable store = new CampaignTable();
+    private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
         this.dataSource = dataSource;
@@ -160,10 +168,7 @@ public final class Campaigns {
             tasks.setNextRunAt(name, firstRun);
             return;
         }
-        Metadata metadata = Metadata.empty().put(CampaignSendHandler.CAMPAIGN_KEY, campaign.id());
-        long taskId = tasks.create(NewTask.of(name, CampaignSendHandler.NAME, tickInterval, firstRun)
-                .withDescription("Send campaign " + campaign.id() + " (" + campaign.name() + ")")
-                .withMetadata(metadata)).id();
+        long taskId = tasks.create(CampaignSendHandler.newTask(campaign, tickInterval, firstRun)).id();
         Transactions.inTransaction(dataSource, c -> {
             store.setTask(c, campaign.id(), taskId, clock.instant());
             return null;

@@ -1,5 +1,11 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.MessageFactory;
+import dev.mailrun.campaign.store.ClaimedRecipient;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.mail.message.MessageComposer;

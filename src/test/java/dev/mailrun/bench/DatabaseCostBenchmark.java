@@ -1,9 +1,9 @@
 package dev.mailrun.bench;
 
-import dev.mailrun.campaign.ClaimedRecipient;
-import dev.mailrun.campaign.Outcome;
-import dev.mailrun.campaign.RecipientQueue;
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.campaign.store.Outcome;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import javax.sql.DataSource;
 
 /**
  * Database server CPU per recipient for the statements that carry a recipient through a run —
- * claim, mark as sending, record as sent — through the production {@link RecipientQueue}, with no
+ * claim, mark as sending, record as sent — through the production {@link RecipientTable}, with no
  * SMTP and no worker work in the way.
  *
  * <p>Why: the throughput benchmark shows the database server's CPU per message but not which
@@ -52,7 +52,7 @@ public final class DatabaseCostBenchmark {
             long id = ScaleBenchmark.campaign(ds, "db cost");
             Recipients.insertPending(ds, id, 0, recipients);
             Recipients.analyze(ds);
-            RecipientQueue queue = new RecipientQueue(new SuppressionStore());
+            RecipientTable queue = new RecipientTable(new SuppressionTable());
             CpuMeter meter = new CpuMeter(ProcessHandle.current().pid());
             String token = UUID.randomUUID().toString();
             long[] ticks = new long[3];
@@ -62,7 +62,7 @@ public final class DatabaseCostBenchmark {
             while (true) {
                 Instant now = Instant.now();
                 CpuMeter.Reading a = meter.read();
-                RecipientQueue.Claim claim = Transactions.inTransaction(ds, c -> queue.claim(c, id, token, now, batch));
+                RecipientTable.Claim claim = Transactions.inTransaction(ds, c -> queue.claim(c, id, token, now, batch));
                 ticks[0] += meter.read().db() - a.db();
                 transactions++;
                 List<ClaimedRecipient> rows = claim.recipients();

@@ -1,16 +1,16 @@
 package dev.mailrun.bench;
 
-import dev.mailrun.campaign.AddressFilter;
-import dev.mailrun.campaign.CampaignStatus;
-import dev.mailrun.campaign.CampaignStore;
-import dev.mailrun.campaign.ClaimedRecipient;
-import dev.mailrun.campaign.ImportReport;
-import dev.mailrun.campaign.NewCampaign;
-import dev.mailrun.campaign.Outcome;
-import dev.mailrun.campaign.RecipientImporter;
-import dev.mailrun.campaign.RecipientQueue;
-import dev.mailrun.campaign.SendSettings;
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.importing.AddressFilter;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.store.Outcome;
+import dev.mailrun.campaign.importing.RecipientImporter;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.scheduler.SchedulerConfig;
 import java.io.BufferedReader;
@@ -91,7 +91,7 @@ public final class ScaleBenchmark {
                 Recipients.insertPending(ds, id, sentBefore, pending);
                 double insertRate = pending / ((System.nanoTime() - t0) / 1e9);
                 Recipients.analyze(ds);
-                RecipientQueue queue = new RecipientQueue(new SuppressionStore());
+                RecipientTable queue = new RecipientTable(new SuppressionTable());
                 long nextRow = (long) sentBefore + pending;
                 double[] claim = new double[cycles];
                 double[] record = new double[cycles];
@@ -100,7 +100,7 @@ public final class ScaleBenchmark {
                     String token = UUID.randomUUID().toString();
                     Instant now = Instant.now();
                     long a = System.nanoTime();
-                    RecipientQueue.Claim claimed = Transactions.inTransaction(ds, c -> queue.claim(c, id, token, now, batch));
+                    RecipientTable.Claim claimed = Transactions.inTransaction(ds, c -> queue.claim(c, id, token, now, batch));
                     long b = System.nanoTime();
                     List<Outcome> outcomes = new ArrayList<>(claimed.recipients().size());
                     for (ClaimedRecipient r : claimed.recipients()) {
@@ -143,7 +143,7 @@ public final class ScaleBenchmark {
         }
         try (BenchDatabase db = BenchDatabase.create("mailrun_bench_import", 4)) {
             long id = campaign(db.dataSource(), "import");
-            RecipientImporter importer = new RecipientImporter(db.dataSource(), new SuppressionStore(), AddressFilter.none(),
+            RecipientImporter importer = new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(),
                     Clock.systemUTC(), RecipientImporter.DEFAULT_BATCH);
             long start = System.nanoTime();
             ImportReport report = importer.importCsv(id, csv, Optional.empty(), n -> { });
@@ -236,7 +236,7 @@ public final class ScaleBenchmark {
     }
 
     static long campaign(DataSource ds, String name) throws Exception {
-        return Transactions.inTransaction(ds, c -> new CampaignStore().insert(c, new NewCampaign(name, "welcome",
+        return Transactions.inTransaction(ds, c -> new CampaignTable().insert(c, new NewCampaign(name, "welcome",
                 "news@sender.example", Optional.of("Sender"), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty()), Instant.now()));
     }

@@ -1,5 +1,14 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.testing.SendingHarness;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.SuppressionTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.db.Transactions;
@@ -70,7 +79,7 @@ class CampaignBehaviourTest {
 
     private static String counts(long campaignId) throws Exception {
         try (Connection c = db.dataSource().getConnection()) {
-            return new RecipientQueue(new SuppressionStore()).counts(c, campaignId).toString();
+            return new RecipientTable(new SuppressionTable()).counts(c, campaignId).toString();
         }
     }
 
@@ -125,7 +134,7 @@ class CampaignBehaviourTest {
             tick(h);
             assertThat(row(id, "r2@list.example")).containsEntry("status", "failed").containsEntry("code", 550);
             try (Connection c = db.dataSource().getConnection()) {
-                assertThat(new SuppressionStore().isSuppressed(c, "r2@list.example")).isTrue();
+                assertThat(new SuppressionTable().isSuppressed(c, "r2@list.example")).isTrue();
             }
             assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
 

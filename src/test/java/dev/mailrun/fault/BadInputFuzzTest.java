@@ -3,12 +3,12 @@ package dev.mailrun.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mailrun.campaign.AddressFilter;
-import dev.mailrun.campaign.ImportFileException;
-import dev.mailrun.campaign.ImportReport;
-import dev.mailrun.campaign.RecipientImporter;
-import dev.mailrun.campaign.SendSettings;
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.importing.AddressFilter;
+import dev.mailrun.campaign.importing.ImportFileException;
+import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.importing.RecipientImporter;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -75,8 +75,8 @@ class BadInputFuzzTest {
     @Test
     void thousands_of_malformed_csv_rows_are_each_imported_or_rejected_with_a_line_and_a_reason() throws Exception {
         Random r = new Random(SEED);
-        long campaign = Transactions.inTransaction(db.dataSource(), c -> new dev.mailrun.campaign.CampaignStore().insert(c,
-                new dev.mailrun.campaign.NewCampaign("Fuzz", "welcome", "news@sender.example", Optional.empty(),
+        long campaign = Transactions.inTransaction(db.dataSource(), c -> new dev.mailrun.campaign.store.CampaignTable().insert(c,
+                new dev.mailrun.campaign.model.NewCampaign("Fuzz", "welcome", "news@sender.example", Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), clock.instant()));
         StringBuilder csv = new StringBuilder("email,name,city\r\n");
         int rows = 3000;
@@ -102,7 +102,7 @@ class BadInputFuzzTest {
         Files.writeString(file, csv, StandardCharsets.UTF_8);
         Path rejects = dir.resolve("rejects.csv");
 
-        ImportReport report = new RecipientImporter(db.dataSource(), new SuppressionStore(), AddressFilter.none(), clock, 500)
+        ImportReport report = new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(), clock, 500)
                 .importCsv(campaign, file, Optional.of(rejects), n -> {});
 
         System.out.printf("[fault] csv fuzz seed=%d rows=%d imported=%d rejected=%d byReason=%s%n", SEED, report.rows(),
@@ -148,11 +148,11 @@ class BadInputFuzzTest {
             }
             Path f = dir.resolve("whole" + round + ".csv");
             Files.write(f, bytes.toByteArray());
-            long campaign = Transactions.inTransaction(db.dataSource(), c -> new dev.mailrun.campaign.CampaignStore().insert(c,
-                    new dev.mailrun.campaign.NewCampaign("Whole", "welcome", "news@sender.example", Optional.empty(),
+            long campaign = Transactions.inTransaction(db.dataSource(), c -> new dev.mailrun.campaign.store.CampaignTable().insert(c,
+                    new dev.mailrun.campaign.model.NewCampaign("Whole", "welcome", "news@sender.example", Optional.empty(),
                             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), clock.instant()));
             int at = round;
-            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new SuppressionStore(), AddressFilter.none(),
+            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(),
                     clock, 50).importCsv(campaign, f, Optional.empty(), n -> {}))
                     .as("seed %d round %d (damage in row %d)", SEED, at, damagedRow)
                     .isInstanceOf(ImportFileException.class)

@@ -1,9 +1,9 @@
 package dev.mailrun.fault;
 
-import dev.mailrun.campaign.CampaignSendHandler;
+import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.NewCampaign;
-import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;

@@ -3,7 +3,7 @@ package dev.mailrun.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.NewCampaign;
+import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.template.TemplateLoader;

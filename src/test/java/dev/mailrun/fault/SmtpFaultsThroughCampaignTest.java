@@ -2,7 +2,7 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.testing.SteppingClock;

@@ -1,6 +1,6 @@
 package dev.mailrun.testing;
 
-import dev.mailrun.campaign.UnsubscribeLinks;
+import dev.mailrun.campaign.send.UnsubscribeLinks;
 import java.util.Optional;
 
 /**

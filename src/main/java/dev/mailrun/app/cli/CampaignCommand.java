@@ -1,10 +1,10 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.Campaign;
-import dev.mailrun.campaign.CampaignException;
-import dev.mailrun.campaign.CampaignStatus;
-import dev.mailrun.campaign.NewCampaign;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.NewCampaign;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

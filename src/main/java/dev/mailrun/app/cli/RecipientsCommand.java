@@ -1,9 +1,9 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.ImportFileException;
-import dev.mailrun.campaign.ImportReport;
-import dev.mailrun.campaign.RejectReason;
+import dev.mailrun.campaign.importing.ImportFileException;
+import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.importing.RejectReason;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

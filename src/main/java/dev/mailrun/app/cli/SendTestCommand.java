@@ -1,8 +1,8 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.CampaignException;
-import dev.mailrun.campaign.EmailAddress;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.TestSend;
 import dev.mailrun.mail.smtp.SendResult;
 import java.util.LinkedHashMap;

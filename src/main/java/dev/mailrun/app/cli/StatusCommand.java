@@ -1,14 +1,15 @@
 package dev.mailrun.app.cli;
 
+import dev.mailrun.campaign.model.ErrorCount;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.Campaign;
-import dev.mailrun.campaign.CampaignException;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.CampaignReport;
-import dev.mailrun.campaign.RecipientStatus;
+import dev.mailrun.campaign.model.RecipientStatus;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,7 +142,7 @@ final class StatusCommand extends ContextCommand {
             n.put("error", run.error().orElse(null));
         }
         ArrayNode errors = root.putArray("top_errors");
-        for (CampaignReport.ErrorCount e : r.topErrors()) {
+        for (ErrorCount e : r.topErrors()) {
             ObjectNode n = errors.addObject();
             n.put("status", e.status());
             n.put("code", e.code());
@@ -177,7 +178,7 @@ final class StatusCommand extends ContextCommand {
                 r.eta().map(CampaignCommand::duration).orElse("-"));
         if (!r.topErrors().isEmpty()) {
             out.println("  most common errors:");
-            for (CampaignReport.ErrorCount e : r.topErrors()) {
+            for (ErrorCount e : r.topErrors()) {
                 out.printf("    %6d  %-6s %s%n", e.count(), e.status(), e.error());
             }
         }

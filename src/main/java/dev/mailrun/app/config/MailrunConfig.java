@@ -1,6 +1,6 @@
 package dev.mailrun.app.config;
 
-import dev.mailrun.campaign.SendSettings;
+import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.MailboxSettings;

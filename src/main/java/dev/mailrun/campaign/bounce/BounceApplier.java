@@ -1,8 +1,12 @@
 package dev.mailrun.campaign.bounce;
 
-import dev.mailrun.campaign.EmailAddress;
-import dev.mailrun.campaign.SuppressionReason;
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.store.BounceEventTable;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.MatchedRecipient;
+import dev.mailrun.campaign.store.SoftBounceTable;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.SuppressionReason;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.unsubscribe.ReturnPathTarget;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.mail.bounce.BounceKind;
@@ -47,15 +51,16 @@ public final class BounceApplier {
     }
 
     private final ReturnPaths returnPaths;
-    private final SuppressionStore suppressions;
+    private final SuppressionTable suppressions;
     private final BounceSettings settings;
-    private final BouncedRecipients recipients = new BouncedRecipients();
-    private final BounceEventStore events = new BounceEventStore();
-    private final SoftBounceStore softBounces = new SoftBounceStore();
+    private final RecipientTable recipients;
+    private final BounceEventTable events = new BounceEventTable();
+    private final SoftBounceTable softBounces = new SoftBounceTable();
 
-    public BounceApplier(ReturnPaths returnPaths, SuppressionStore suppressions, BounceSettings settings) {
+    public BounceApplier(ReturnPaths returnPaths, SuppressionTable suppressions, BounceSettings settings) {
         this.returnPaths = returnPaths;
         this.suppressions = suppressions;
+        this.recipients = new RecipientTable(suppressions);
         this.settings = settings;
     }
 
@@ -92,13 +97,13 @@ public final class BounceApplier {
     private Optional<MatchedRecipient> trace(Connection c, BounceReport report) throws SQLException {
         Optional<ReturnPathTarget> target = report.returnPathToken().flatMap(returnPaths::verify);
         if (target.isPresent()) {
-            Optional<MatchedRecipient> byToken = recipients.byId(c, target.get().campaignId(), target.get().recipientId());
+            Optional<MatchedRecipient> byToken = recipients.bouncedById(c, target.get().campaignId(), target.get().recipientId());
             if (byToken.isPresent()) {
                 return byToken;
             }
         }
         return report.originalMessageId().isPresent()
-                ? recipients.byMessageId(c, report.originalMessageId().get())
+                ? recipients.bouncedByMessageId(c, report.originalMessageId().get())
                 : Optional.empty();
     }
 
@@ -107,31 +112,31 @@ public final class BounceApplier {
     }
 
     private Applied hard(Connection c, BounceReport report, MatchedRecipient r, String key, Instant now) throws SQLException {
-        if (!events.recordIfNew(c, r, BounceEventStore.Kind.HARD, report.status(), report.diagnostic(), now)) {
+        if (!events.recordIfNew(c, r, BounceEventTable.Kind.HARD, report.status(), report.diagnostic(), now)) {
             return Applied.of(Effect.DUPLICATE);
         }
         suppress(c, key, SuppressionReason.HARD_BOUNCE,
                 "bounce:campaign=" + r.campaignId() + " status=" + report.status(), now);
         // A DSN gives the remote server's reply code; without one, the class of the status stands in.
         int code = report.smtpCode().orElse(report.status().startsWith("5") ? 550 : 554);
-        recipients.markFailed(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
+        recipients.markBounced(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
         return new Applied(Effect.HARD, OptionalLong.of(r.campaignId()));
     }
 
     private Applied refused(Connection c, BounceReport report, MatchedRecipient r, Instant now) throws SQLException {
-        if (!events.recordIfNew(c, r, BounceEventStore.Kind.REFUSED, report.status(), report.diagnostic(), now)) {
+        if (!events.recordIfNew(c, r, BounceEventTable.Kind.REFUSED, report.status(), report.diagnostic(), now)) {
             return Applied.of(Effect.DUPLICATE);
         }
         // The message failed for good, but the address may be fine: it stays off the suppression
         // list and out of the campaign's hard-bounce rate.
         int code = report.smtpCode().orElse(550);
-        recipients.markFailed(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
+        recipients.markBounced(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
         return Applied.of(Effect.REFUSED);
     }
 
     private Applied soft(Connection c, BounceReport report, MatchedRecipient r, String key, Instant now) throws SQLException {
         // One soft bounce per send: relays repeat "delayed" warnings for the same message.
-        if (!events.recordIfNew(c, r, BounceEventStore.Kind.SOFT, report.status(), report.diagnostic(), now)) {
+        if (!events.recordIfNew(c, r, BounceEventTable.Kind.SOFT, report.status(), report.diagnostic(), now)) {
             return Applied.of(Effect.DUPLICATE);
         }
         int count = softBounces.increment(c, key, now);
@@ -144,7 +149,7 @@ public final class BounceApplier {
 
     private Applied complaint(Connection c, BounceReport report, MatchedRecipient r, String key, Instant now)
             throws SQLException {
-        if (!events.recordIfNew(c, r, BounceEventStore.Kind.COMPLAINT, report.status(), report.diagnostic(), now)) {
+        if (!events.recordIfNew(c, r, BounceEventTable.Kind.COMPLAINT, report.status(), report.diagnostic(), now)) {
             return Applied.of(Effect.DUPLICATE);
         }
         suppress(c, key, SuppressionReason.COMPLAINT, "complaint:campaign=" + r.campaignId(), now);
@@ -152,6 +157,6 @@ public final class BounceApplier {
     }
 
     private void suppress(Connection c, String key, SuppressionReason reason, String source, Instant now) throws SQLException {
-        suppressions.add(c, List.of(new SuppressionStore.Entry(key, reason, source)), now);
+        suppressions.add(c, List.of(new SuppressionTable.Entry(key, reason, source)), now);
     }
 }

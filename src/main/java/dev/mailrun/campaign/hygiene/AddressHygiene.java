@@ -1,6 +1,6 @@
 package dev.mailrun.campaign.hygiene;
 
-import dev.mailrun.campaign.EmailAddress;
+import dev.mailrun.campaign.model.EmailAddress;
 import java.net.IDN;
 import java.nio.file.Path;
 import java.util.HashSet;

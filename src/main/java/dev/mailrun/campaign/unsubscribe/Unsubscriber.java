@@ -1,8 +1,8 @@
 package dev.mailrun.campaign.unsubscribe;
 
-import dev.mailrun.campaign.EmailAddress;
-import dev.mailrun.campaign.SuppressionReason;
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.SuppressionReason;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -16,10 +16,10 @@ public final class Unsubscriber {
     public enum Result { UNSUBSCRIBED, ALREADY_SUPPRESSED, INVALID_ADDRESS }
 
     private final DataSource dataSource;
-    private final SuppressionStore suppressions;
+    private final SuppressionTable suppressions;
     private final Clock clock;
 
-    public Unsubscriber(DataSource dataSource, SuppressionStore suppressions, Clock clock) {
+    public Unsubscriber(DataSource dataSource, SuppressionTable suppressions, Clock clock) {
         this.dataSource = dataSource;
         this.suppressions = suppressions;
         this.clock = clock;
@@ -30,7 +30,7 @@ public final class Unsubscriber {
         if (!(EmailAddress.check(target.address()) instanceof EmailAddress.Valid valid)) {
             return Result.INVALID_ADDRESS;
         }
-        SuppressionStore.Entry entry = new SuppressionStore.Entry(valid.address().suppressionKey(),
+        SuppressionTable.Entry entry = new SuppressionTable.Entry(valid.address().suppressionKey(),
                 SuppressionReason.UNSUBSCRIBED, "unsubscribe:campaign=" + target.campaignId());
         int added = Transactions.inTransaction(dataSource, c -> suppressions.add(c, List.of(entry), clock.instant()));
         return added > 0 ? Result.UNSUBSCRIBED : Result.ALREADY_SUPPRESSED;

@@ -3,7 +3,7 @@ package dev.mailrun.campaign.bounce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.db.Transactions;
@@ -25,7 +25,7 @@ class BounceApplierTest {
 
     private static final Instant NOW = Instant.parse("2025-03-10T12:00:00Z");
     private final ReturnPaths returnPaths = new ReturnPaths(SigningKey.of("0123456789abcdef0123456789abcdef-test"));
-    private final BounceApplier applier = new BounceApplier(returnPaths, new SuppressionStore(), BounceSettings.defaults());
+    private final BounceApplier applier = new BounceApplier(returnPaths, new SuppressionTable(), BounceSettings.defaults());
     private final Rows rows = new Rows(db.dataSource());
 
     @BeforeEach

@@ -6,7 +6,7 @@ import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.user.GreenMailUser;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.icegreen.greenmail.util.ServerSetupTest;
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.mail.bounce.BounceMailbox;
@@ -46,7 +46,7 @@ class BounceProcessorTest {
                 new BounceMailbox(new MailboxSettings("127.0.0.1", greenMail.getImap().getPort(), false, "bounces", "pw",
                         "INBOX", Optional.empty())),
                 new BounceParser(),
-                new BounceApplier(returnPaths, new SuppressionStore(), settings),
+                new BounceApplier(returnPaths, new SuppressionTable(), settings),
                 new BounceRateBreaker(db.dataSource(), settings, clock),
                 db.dataSource(), clock);
         campaign = rows.campaign("running");

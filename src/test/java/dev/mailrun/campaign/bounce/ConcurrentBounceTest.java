@@ -2,7 +2,7 @@ package dev.mailrun.campaign.bounce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.db.Transactions;
@@ -27,7 +27,7 @@ class ConcurrentBounceTest {
     static final TestDatabase db = new TestDatabase();
 
     private final ReturnPaths returnPaths = new ReturnPaths(SigningKey.of("0123456789abcdef0123456789abcdef-test"));
-    private final BounceApplier applier = new BounceApplier(returnPaths, new SuppressionStore(), new BounceSettings(100, 0.05, 100));
+    private final BounceApplier applier = new BounceApplier(returnPaths, new SuppressionTable(), new BounceSettings(100, 0.05, 100));
 
     @Test
     void the_same_soft_bounces_applied_by_several_workers_at_once_count_once_per_send() throws Exception {

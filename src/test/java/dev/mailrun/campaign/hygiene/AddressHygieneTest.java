@@ -3,7 +3,7 @@ package dev.mailrun.campaign.hygiene;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mailrun.campaign.EmailAddress;
+import dev.mailrun.campaign.model.EmailAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.mailrun.campaign.unsubscribe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.EmailAddress;
+import dev.mailrun.campaign.model.EmailAddress;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.mailrun.campaign.unsubscribe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.SuppressionStore;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.net.URI;
@@ -32,7 +32,7 @@ class UnsubscribeServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Unsubscriber unsubscriber = new Unsubscriber(db.dataSource(), new SuppressionStore(),
+        Unsubscriber unsubscriber = new Unsubscriber(db.dataSource(), new SuppressionTable(),
                 SettableClock.at("2025-03-01T10:00:00Z"));
         server = new UnsubscribeServer(tokens, unsubscriber);
         int port = server.start("127.0.0.1", 0);

@@ -1,9 +1,0 @@
-package dev.mailrun.campaign;
-
-/** An operator's request that cannot be carried out as asked (unknown id, wrong state); the message says why. */
-public final class CampaignException extends RuntimeException {
-
-    public CampaignException(String message) {
-        super(message);
-    }
-}

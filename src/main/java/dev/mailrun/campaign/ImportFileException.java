@@ -1,9 +1,0 @@
-package dev.mailrun.campaign;
-
-/** The file as a whole cannot be imported (not CSV, no email column); nothing was imported. */
-public final class ImportFileException extends RuntimeException {
-
-    public ImportFileException(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,115 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.mail.RejectedMessageException;
+import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.mail.message.Mailbox;
+import dev.mailrun.mail.message.MessageComposer;
+import dev.mailrun.mail.message.MessageFields;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.Outgoing;
+import dev.mailrun.mail.template.CompiledTemplate;
+import dev.mailrun.mail.template.MergeFields;
+import dev.mailrun.mail.template.RenderResult;
+import dev.mailrun.mail.template.RenderedContent;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns a claimed recipient into a message of one campaign. Made once per run, with the template
+ * compiled once; {@link #outgoing} is cheap and rendering happens on the SMTP worker threads.
+ */
+public final class MessageFactory {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, String>> FIELDS = new TypeReference<>() {};
+
+    private final Campaign campaign;
+    private final CompiledTemplate template;
+    private final MessageComposer composer;
+    private final MessageIds messageIds;
+    private final UnsubscribeLinks links;
+    private final Mailbox from;
+    private final Optional<Mailbox> replyTo;
+    private final String listId;
+    private final Optional<DkimSigner> dkim;
+
+    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim) {
+        this.dkim = dkim;
+        this.campaign = campaign;
+        this.template = template;
+        this.composer = composer;
+        this.messageIds = messageIds;
+        this.links = links;
+        this.from = new Mailbox(campaign.fromAddress(), campaign.fromName().orElse(""));
+        this.replyTo = campaign.replyTo().map(Mailbox::of);
+        this.listId = "c" + campaign.id() + ".lists." + EmailAddress.of(campaign.fromAddress()).domain();
+    }
+
+    public String messageId(long recipientId) {
+        return messageIds.derive(campaign.id(), recipientId);
+    }
+
+    public Outgoing outgoing(ClaimedRecipient r) {
+        return new Outgoing() {
+            @Override
+            public long key() {
+                return r.id();
+            }
+
+            @Override
+            public MimeMessage build(Session session) throws RejectedMessageException {
+                return MessageFactory.this.build(session, r);
+            }
+
+            @Override
+            public Optional<String> envelopeFrom() {
+                return links.envelopeFrom(campaign.id(), r.id(), r.email());
+            }
+        };
+    }
+
+    MimeMessage build(Session session, ClaimedRecipient r) throws RejectedMessageException {
+        String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
+        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns(r),
+                unsubscribeUrl, campaign.name());
+        RenderResult result = template.render(values);
+        if (result instanceof RenderResult.Rejected rejected) {
+            throw new RejectedMessageException(rejected.reason());
+        }
+        RenderedContent content = ((RenderResult.Rendered) result).content();
+        if (campaign.subjectOverride().isPresent()) {
+            content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
+        }
+        MessageFields fields = new MessageFields(from, replyTo, new Mailbox(r.email(), r.name() == null ? "" : r.name()),
+                messageId(r.id()), listId, campaign.name(), unsubscribeUrl, links.mailto(campaign.id(), r.id(), r.email()));
+        MimeMessage message = composer.compose(session, fields, content);
+        if (dkim.isEmpty()) {
+            return message;
+        }
+        try {
+            return dkim.get().sign(message);
+        } catch (jakarta.mail.MessagingException e) {
+            throw new IllegalStateException("DKIM signing failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, String> columns(ClaimedRecipient r) throws RejectedMessageException {
+        if (r.fieldsJson() == null || r.fieldsJson().isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(r.fieldsJson(), FIELDS);
+        } catch (IOException e) {
+            throw new RejectedMessageException("stored merge fields are not a JSON object of strings");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.mailrun.campaign.send;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Keeps a batch's recipients marked as sending just ahead of the SMTP workers.
+ *
+ * <p>The marks are written by the result writer's flushes, in the same transaction as the results
+ * and the checkpoint: marking on its own transactions cost one commit for every two or three
+ * messages, the largest single cost on the database. The marker only decides what to mark: it
+ * asks for {@code ahead} recipients beyond the furthest one handed out, and asks for a flush when
+ * a quarter of those were used, so the workers wait for the database only when they
+ * outrun it (and before the first message of a batch).
+ *
+ * <p>What a crash leaves {@code unknown} is exactly what is marked and not yet recorded: messages
+ * in flight (at most one per connection), results not yet flushed (flushes come at least every
+ * {@code ahead / 4} messages), and at most {@code ahead} recipients never tried. The rest of the
+ * batch goes back to the queue untouched.
+ *
+ * <p>Recipients are marked in batch order: everything before {@code markedUpTo} is marked.
+ */
+final class SendingMarker {
+
+    /** The recipients one flush should mark, and where the marks end once it commits. */
+    record Marks(List<Long> ids, int upTo) {}
+
+    private final int ahead;
+    private final Runnable flushRequest;
+    private final List<Long> order;
+    private final Map<Long, Integer> position = new HashMap<>();
+
+    private int requestedUpTo;   // marks wanted up to here (exclusive)
+    private int markedUpTo;      // committed marks end here (exclusive)
+    private boolean taken;       // a flush is writing marks right now
+    private volatile String failure;
+
+    /**
+     * @param ahead        how many recipients to keep marked beyond the furthest one handed out
+     * @param flushRequest asks the run's flush thread to flush soon (the first marks are asked
+     *                     for when the result writer starts watching this marker)
+     */
+    SendingMarker(int ahead, List<Long> ids, Runnable flushRequest) {
+        this.ahead = Math.max(1, ahead);
+        this.flushRequest = flushRequest;
+        this.order = List.copyOf(ids);
+        for (int i = 0; i < ids.size(); i++) {
+            position.put(ids.get(i), i);
+        }
+        synchronized (this) {
+            requestedUpTo = Math.min(order.size(), this.ahead);
+        }
+    }
+
+    /**
+     * How far ahead the run keeps recipients marked: half a flush, and never less than two per
+     * connection. What a crash may leave unknown is the connections plus this (results not yet
+     * flushed are among the marks), so within the connections plus one flush.
+     */
+    static int ahead(int connections, int flushEvery) {
+        return Math.max(2 * connections, flushEvery / 2);
+    }
+
+    /**
+     * Returns once {@code recipientId} is marked sending, so its message may be sent.
+     *
+     * @throws IllegalStateException when the rows could not be marked (database lost, or the run
+     *                               no longer holds them): the message must not be sent
+     */
+    void beforeSend(long recipientId) {
+        Integer at = position.get(recipientId);
+        if (at == null) {
+            throw new IllegalStateException("recipient " + recipientId + " is not part of this batch");
+        }
+        boolean request = false;
+        synchronized (this) {
+            int wanted = Math.min(order.size(), at + 1 + ahead);
+            // Ask again once a quarter of the marks ahead were used: a flush takes a few
+            // milliseconds and the workers must not run dry meanwhile.
+            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < ahead - ahead / 4) {
+                requestedUpTo = wanted;
+                request = true;
+            }
+        }
+        if (request) {
+            flushRequest.run();
+        }
+        synchronized (this) {
+            while (markedUpTo <= at) {
+                if (failure != null) {
+                    throw new IllegalStateException(failure);
+                }
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while marking recipients as sending", e);
+                }
+            }
+        }
+    }
+
+    /** For the flush: the recipients to mark now, if any. Call {@link #committed} or {@link #fail} after. */
+    synchronized Optional<Marks> take() {
+        if (taken || failure != null || markedUpTo >= requestedUpTo) {
+            return Optional.empty();
+        }
+        taken = true;
+        return Optional.of(new Marks(order.subList(markedUpTo, requestedUpTo), requestedUpTo));
+    }
+
+    /** True while marks were asked for and not yet written: the flush is due. */
+    synchronized boolean wanted() {
+        return !taken && failure == null && markedUpTo < requestedUpTo;
+    }
+
+    synchronized void committed(Marks marks) {
+        taken = false;
+        markedUpTo = Math.max(markedUpTo, marks.upTo());
+        notifyAll();
+    }
+
+    /** The marks could not be written: nothing more of this batch may be sent. */
+    synchronized void fail(String problem) {
+        taken = false;
+        if (failure == null) {
+            failure = problem;
+        }
+        notifyAll();
+    }
+
+    /** True once marking failed: results reported as fatal since then are this, not the relay. */
+    boolean failed() {
+        return failure != null;
+    }
+}

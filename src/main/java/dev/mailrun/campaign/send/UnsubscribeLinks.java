@@ -1,0 +1,16 @@
+package dev.mailrun.campaign.send;
+
+import java.util.Optional;
+
+/** The per-recipient addresses a message carries for unsubscribing and for bounces. */
+public interface UnsubscribeLinks {
+
+    /** The https one-click URL with a signed token. */
+    String url(long campaignId, long recipientId, String email);
+
+    /** A mailto: URI for List-Unsubscribe. */
+    String mailto(long campaignId, long recipientId, String email);
+
+    /** A VERP envelope sender ({@code bounces+TOKEN@domain}) or empty to use the From address. */
+    Optional<String> envelopeFrom(long campaignId, long recipientId, String email);
+}

@@ -1,0 +1,139 @@
+package dev.mailrun.campaign.store;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.db.SqlTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** The campaign table. Status changes are conditional updates: a lost race reports false, never throws. */
+public final class CampaignTable {
+
+    private static final String COLUMNS = """
+            id, name, template, from_address, from_name, reply_to, subject_override, status, start_at, rate_cap,
+            pause_reason, task_id, created_at, updated_at""";
+
+    public long insert(Connection c, NewCampaign n, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO campaign (name, template, from_address, from_name, reply_to, subject_override, status,
+                                      start_at, rate_cap, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, n.name());
+            ps.setString(2, n.template());
+            ps.setString(3, EmailAddress.of(n.fromAddress()).value());
+            ps.setString(4, n.fromName().orElse(null));
+            ps.setString(5, n.replyTo().map(r -> EmailAddress.of(r).value()).orElse(null));
+            ps.setString(6, n.subject().orElse(null));
+            SqlTime.set(ps, 7, n.startAt().orElse(null));
+            if (n.rateCap().isPresent()) {
+                ps.setDouble(8, n.rateCap().get());
+            } else {
+                ps.setNull(8, Types.DOUBLE);
+            }
+            SqlTime.set(ps, 9, now);
+            SqlTime.set(ps, 10, now);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    public Optional<Campaign> find(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM campaign WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    public List<Campaign> list(Connection c) throws SQLException {
+        List<Campaign> all = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM campaign ORDER BY id");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                all.add(read(rs));
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Moves a campaign to {@code to} if it is in one of {@code from}; {@code reason} replaces the
+     * pause reason (null clears it). Returns false when the campaign was not in any of those states.
+     */
+    public boolean transition(Connection c, long id, Set<CampaignStatus> from, CampaignStatus to, String reason, Instant now)
+            throws SQLException {
+        String in = from.stream().map(s -> "?").collect(Collectors.joining(", "));
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE campaign SET status = ?, pause_reason = ?, updated_at = ? WHERE id = ? AND status IN (" + in + ")")) {
+            ps.setString(1, to.dbValue());
+            ps.setString(2, SuppressionTable.truncate(reason, 1000));
+            SqlTime.set(ps, 3, now);
+            ps.setLong(4, id);
+            int i = 5;
+            for (CampaignStatus s : from) {
+                ps.setString(i++, s.dbValue());
+            }
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    public void setTask(Connection c, long id, long taskId, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE campaign SET task_id = ?, updated_at = ? WHERE id = ?")) {
+            ps.setLong(1, taskId);
+            SqlTime.set(ps, 2, now);
+            ps.setLong(3, id);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The current status, read with a shared lock so a batch boundary sees a committed decision. */
+    public Optional<CampaignStatus> status(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT status FROM campaign WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(CampaignStatus.fromDb(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Holds the campaign with a shared lock (several imports may write at once) so that it cannot
+     * be deleted under their rows. False when there is no such campaign.
+     */
+    public boolean lockShared(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM campaign WHERE id = ? LOCK IN SHARE MODE")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static Campaign read(ResultSet rs) throws SQLException {
+        double rate = rs.getDouble("rate_cap");
+        Optional<Double> rateCap = rs.wasNull() ? Optional.empty() : Optional.of(rate);
+        long task = rs.getLong("task_id");
+        Optional<Long> taskId = rs.wasNull() ? Optional.empty() : Optional.of(task);
+        return new Campaign(rs.getLong("id"), rs.getString("name"), rs.getString("template"), rs.getString("from_address"),
+                Optional.ofNullable(rs.getString("from_name")), Optional.ofNullable(rs.getString("reply_to")),
+                Optional.ofNullable(rs.getString("subject_override")), CampaignStatus.fromDb(rs.getString("status")),
+                Optional.ofNullable(SqlTime.get(rs, "start_at")), rateCap, Optional.ofNullable(rs.getString("pause_reason")),
+                taskId, SqlTime.get(rs, "created_at"), SqlTime.get(rs, "updated_at"));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.mailrun.campaign.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * The relay_share table: how several workers keep one relay's rate in total. Each sending run
+ * holds a row that it renews every batch; its rate is its share of the relay's rate among the
+ * live rows ({@link #shareOf}). A run that dies stops renewing and its row expires, giving its
+ * share back. Expiry is judged by the database clock, like every lease in mailrun.
+ */
+public final class RelayShareTable {
+
+    /**
+     * The live holders of a relay's rate as one holder sees them at its renewal.
+     *
+     * @param holders how many, this one included (at least 1)
+     * @param rank    this holder's place among them in holder order, from 0
+     */
+    public record Holders(int holders, int rank) {
+        public Holders {
+            if (holders < 1 || rank < 0 || rank >= holders) {
+                throw new IllegalArgumentException("rank " + rank + " of " + holders + " holders");
+            }
+        }
+    }
+
+    /** Renews this holder's share and returns the relay's live holders, this one included. */
+    public Holders renew(Connection c, String relay, String holder, Duration ttl) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO relay_share (relay, holder, expires_at)
+                VALUES (?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)
+                ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at)""")) {
+            ps.setString(1, relay);
+            ps.setString(2, holder);
+            ps.setLong(3, ttl.toNanos() / 1000);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "DELETE FROM relay_share WHERE relay = ? AND expires_at < UTC_TIMESTAMP(3)")) {
+            ps.setString(1, relay);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT COUNT(*), COALESCE(SUM(holder < ?), 0) FROM relay_share
+                WHERE relay = ? AND expires_at >= UTC_TIMESTAMP(3)""")) {
+            ps.setString(1, holder);
+            ps.setString(2, relay);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                int holders = Math.max(1, rs.getInt(1));
+                return new Holders(holders, Math.min(rs.getInt(2), holders - 1));
+            }
+        }
+    }
+
+    public void release(Connection c, String relay, String holder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM relay_share WHERE relay = ? AND holder = ?")) {
+            ps.setString(1, relay);
+            ps.setString(2, holder);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * The rate one holder may use: its share of the relay's rate, capped by the campaign's own rate.
+     * 0 = unlimited.
+     *
+     * <p>Each holder's send window admits ⌈share⌉ messages per second, so equal fractional shares
+     * let the holders together exceed the relay's rate in one second by up to one message each
+     * (50/s over four holders: 12.5 each, windows of 13, 52 in one second). When every holder gets
+     * at least one message per second, the whole messages are dealt out by rank instead (13, 13,
+     * 12, 12) and the fraction of the relay's rate, if any, goes to rank 0: the windows then add up
+     * to ⌈relay rate⌉. Below one per holder the shares stay equal fractions.
+     */
+    public static double shareOf(double relayRate, Holders h, double campaignCap) {
+        double share;
+        if (relayRate <= 0) {
+            share = 0;
+        } else if (relayRate < h.holders()) {
+            share = relayRate / h.holders();
+        } else {
+            long whole = (long) Math.floor(relayRate);
+            long base = whole / h.holders();
+            long extra = whole % h.holders();
+            share = base + (h.rank() < extra ? 1 : 0) + (h.rank() == 0 ? relayRate - whole : 0);
+        }
+        if (campaignCap > 0) {
+            return share <= 0 ? campaignCap : Math.min(share, campaignCap);
+        }
+        return share;
+    }
+}

@@ -1,0 +1,236 @@
+package dev.mailrun.campaign.importing;
+
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.campaign.model.SuppressionReason;
+import dev.mailrun.campaign.store.SuppressionTable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mailrun.db.Transactions;
+import dev.mailrun.testing.TestDatabase;
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+class RecipientImporterTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    @TempDir
+    Path dir;
+
+    private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
+
+    private RecipientImporter importer(int batch) {
+        return new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(), clock, batch);
+    }
+
+    private Path csv(String name, String content) throws Exception {
+        Path f = dir.resolve(name);
+        Files.writeString(f, content, StandardCharsets.UTF_8);
+        return f;
+    }
+
+    private long count(long campaignId) throws Exception {
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    @Test
+    void a_file_without_an_email_column_fails_before_importing_anything() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "no-email");
+        Path f = csv("no-email.csv", "mail,name\na@example.com,A\n");
+        assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessage(f + ": no email column in the header row (found: mail, name)");
+        assertThat(count(id)).isZero();
+    }
+
+    @Test
+    void a_file_that_is_not_csv_fails_before_importing_anything_even_if_the_damage_is_at_the_end() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "broken");
+        StringBuilder content = new StringBuilder("email,name\n");
+        for (int i = 0; i < 50; i++) {
+            content.append("ok").append(i).append("@example.com,Ok\n");
+        }
+        content.append("\"unterminated@example.com,Oops\n");
+        Path f = csv("broken.csv", content.toString());
+        assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessageStartingWith(f + ": not a valid CSV file");
+        assertThat(count(id)).isZero();
+    }
+
+    @Test
+    void binary_content_is_refused_as_not_utf8() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "binary");
+        Path f = dir.resolve("binary.csv");
+        Files.write(f, new byte[] {'e', 'm', 'a', 'i', 'l', '\n', (byte) 0xC3, (byte) 0x28, (byte) 0xFF, '\n'});
+        assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class).hasMessageContaining("not UTF-8");
+    }
+
+    @Test
+    void every_kind_of_bad_row_is_reported_with_its_line_and_the_good_rows_are_imported() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "mixed");
+        long other = CampaignFixtures.campaign(db.dataSource(), "other");
+        Transactions.inTransaction(db.dataSource(), c -> new SuppressionTable().add(c,
+                List.of(new SuppressionTable.Entry("gone@example.com", SuppressionReason.UNSUBSCRIBED, "test")), clock.instant()));
+        Path existing = csv("existing.csv", "email\nalready@example.com\n");
+        importer(10).importCsv(id, existing, Optional.empty(), n -> {});
+
+        Path f = csv("mixed.csv", String.join("\r\n",
+                "Email,Name,city",                              // 1
+                "good1@example.com,Good One,Oslo",              // 2
+                "not-an-address,Bad,Oslo",                      // 3
+                "a".repeat(65) + "@example.com,Long,Oslo",      // 4
+                "good1@EXAMPLE.com,Dup,Oslo",                   // 5 duplicate of line 2 (same batch)
+                "already@example.com,Again,Oslo",               // 6 in campaign before this import
+                "Gone@Example.com,Suppressed,Oslo",             // 7
+                "short@example.com,Short",                      // 8 wrong field count
+                "multi@example.com,\"Line\nBreak\",Oslo",          // 9-10 quoted line break in the name
+                "good2@example.com,\"Two, with comma\",Bergen", // 11
+                "good3@bücher.example,Idn,Trondheim",           // 12
+                "good2@example.com,Dup later,Bergen",           // 13 duplicate of line 11 (next batch)
+                ""));
+        Path rejects = dir.resolve("rejects.csv");
+        ImportReport report = importer(4).importCsv(id, f, Optional.of(rejects), n -> {});
+
+        assertThat(report.rows()).isEqualTo(11);
+        assertThat(report.imported()).isEqualTo(3);
+        assertThat(report.rejected()).isEqualTo(8);
+        assertThat(report.rows()).isEqualTo(report.imported() + report.rejected());
+        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(3L, RejectReason.INVALID_SYNTAX),
+                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.TOO_LONG),
+                        org.assertj.core.groups.Tuple.tuple(5L, RejectReason.DUPLICATE_IN_FILE),
+                        org.assertj.core.groups.Tuple.tuple(6L, RejectReason.ALREADY_IN_CAMPAIGN),
+                        org.assertj.core.groups.Tuple.tuple(7L, RejectReason.SUPPRESSED),
+                        org.assertj.core.groups.Tuple.tuple(8L, RejectReason.WRONG_FIELD_COUNT),
+                        org.assertj.core.groups.Tuple.tuple(9L, RejectReason.INVALID_FIELD),
+                        org.assertj.core.groups.Tuple.tuple(13L, RejectReason.DUPLICATE_IN_FILE));
+        List<String> rejectLines = Files.readAllLines(rejects);
+        assertThat(rejectLines).hasSize(1 + 8);
+        assertThat(rejectLines.get(0)).isEqualTo("line,email,reason,detail");
+        assertThat(rejectLines).anySatisfy(l -> assertThat(l).startsWith("13,good2@example.com,duplicate in file,first at line 11"));
+
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT email, name, fields FROM recipient WHERE campaign_id = ? ORDER BY id")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("already@example.com");
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("good1@example.com");
+                assertThat(rs.getString(2)).isEqualTo("Good One");
+                assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readValue(rs.getString(3), Map.class))
+                        .isEqualTo(Map.of("city", "Oslo"));
+                rs.next();
+                assertThat(rs.getString(2)).isEqualTo("Two, with comma");
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("good3@xn--bcher-kva.example");
+                assertThat(rs.next()).isFalse();
+            }
+        }
+        assertThat(count(other)).isZero();
+    }
+
+    @Test
+    void importing_the_same_file_twice_imports_nothing_the_second_time() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "twice");
+        Path f = csv("twice.csv", "email\na@example.com\nb@example.com\n");
+        assertThat(importer(10).importCsv(id, f, Optional.empty(), n -> {}).imported()).isEqualTo(2);
+        ImportReport again = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(again.imported()).isZero();
+        assertThat(again.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);
+    }
+
+    @Test
+    void a_100000_row_file_is_imported_in_batches() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "large");
+        Path f = dir.resolve("large.csv");
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write("email,name,plan\n");
+            for (int i = 0; i < 100_000; i++) {
+                w.write("user" + i + "@example.org,User " + i + "," + (i % 3 == 0 ? "pro" : "free") + "\n");
+            }
+        }
+        java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong();
+        ImportReport report = importer(RecipientImporter.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), lastProgress::set);
+        assertThat(report.imported()).isEqualTo(100_000);
+        assertThat(report.rejected()).isZero();
+        assertThat(lastProgress.get()).isEqualTo(100_000);
+        assertThat(count(id)).isEqualTo(100_000);
+    }
+
+    @Test
+    void duplicates_near_and_far_are_each_reported_against_the_first_line_while_two_writers_insert() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "dups");
+        Path f = dir.resolve("dups.csv");
+        java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+        Map<String, Long> firstLine = new java.util.HashMap<>();
+        Map<Long, Long> duplicateOf = new java.util.HashMap<>();
+        List<String> distinct = new java.util.ArrayList<>();
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write("email\n");
+            for (long line = 2; line < 20_002; line++) {
+                String email;
+                // Every 7th row repeats an address from 1 to 600 rows back: in the same batch of
+                // 50, the neighbouring batch written at the same time, or one committed long before.
+                if (line % 7 == 0 && distinct.size() > 600) {
+                    email = distinct.get(distinct.size() - 1 - random.nextInt(600));
+                    duplicateOf.put(line, firstLine.get(email));
+                } else {
+                    email = "user" + line + "@example.org";
+                    distinct.add(email);
+                    firstLine.put(email, line);
+                }
+                w.write(email + "\n");
+            }
+        }
+        Path rejects = dir.resolve("dups-rejects.csv");
+
+        ImportReport report = importer(50).importCsv(id, f, Optional.of(rejects), n -> {});
+
+        assertThat(report.imported()).isEqualTo(distinct.size());
+        assertThat(report.rejected()).isEqualTo(duplicateOf.size());
+        assertThat(report.rejectedByReason().get(RejectReason.DUPLICATE_IN_FILE)).isEqualTo(duplicateOf.size());
+        assertThat(count(id)).isEqualTo(distinct.size());
+        Map<Long, String> reported = new java.util.HashMap<>();
+        for (String l : Files.readAllLines(rejects).subList(1, 1 + duplicateOf.size())) {
+            String[] parts = l.split(",");
+            reported.put(Long.parseLong(parts[0]), parts[3]);
+        }
+        duplicateOf.forEach((line, first) -> assertThat(reported.get(line)).isEqualTo("first at line " + first));
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT email, import_line FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    assertThat(rs.getLong(2)).isEqualTo(firstLine.get(rs.getString(1)));
+                }
+            }
+        }
+    }
+}

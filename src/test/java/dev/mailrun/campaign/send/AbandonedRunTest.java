@@ -1,0 +1,175 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendingHarness;
+import dev.mailrun.campaign.model.NewCampaign;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A run abandoned mid-batch: its in-flight recipients become unknown, nothing else changes, the
+ * zombie can write nothing when it wakes up, and requeue-unknown resends exactly those recipients.
+ */
+class AbandonedRunTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private static final Duration INTERVAL = Duration.ofMinutes(5);
+    private static final Pattern TO = Pattern.compile("^To: .*?<?(r\\d+@list\\.example)>?$", Pattern.MULTILINE);
+
+    @Test
+    void a_run_abandoned_mid_batch_leaves_unknown_rows_and_requeue_resends_exactly_those() throws Exception {
+        SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+        CountDownLatch hold = new CountDownLatch(1);
+        AtomicInteger accepted = new AtomicInteger();
+        try (ScriptedSmtpServer stalling = ScriptedSmtpServer.builder()
+                .onMessage(cmd -> {
+                    if (accepted.incrementAndGet() > 20) {
+                        await(hold);   // the relay stops answering: the run hangs mid-batch
+                    }
+                    return Reply.ok();
+                }).start();
+             ScriptedSmtpServer healthy = ScriptedSmtpServer.builder().start();
+             SendingHarness dying = new SendingHarness(db.dataSource(), clock, stalling.port(), INTERVAL,
+                     SendSettings.defaults("relay-a", 0), "worker-that-dies");
+             SendingHarness survivor = new SendingHarness(db.dataSource(), clock, healthy.port(), INTERVAL,
+                     SendSettings.defaults("relay-b", 0), "worker-that-survives")) {
+
+            long id = dying.campaigns.create(new NewCampaign("Abandoned", "welcome", "news@sender.example", Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+            CampaignFixtures.recipients(db.dataSource(), id, 200);
+            dying.campaigns.start(id);
+
+            Thread zombie = new Thread(() -> {
+                try {
+                    dying.scheduler.tick();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "zombie-run");
+            zombie.start();
+            waitUntil(() -> accepted.get() > 20 && count(id, "sending") > 0);
+
+            // The dying worker stops heartbeating; its lease runs out (the database decides, no sleeping).
+            // Its run is stalled but not dead: a flush or the claim of its next batch, still under
+            // way, checkpoints and so extends the lease again. Then the survivor finds the run
+            // live and skips; expire again until the survivor takes over.
+            long sentBefore = count(id, "sent");
+            Set<String> inFlight = Set.of();
+            for (int attempt = 0; attempt < 50 && emails(id, "unknown").isEmpty(); attempt++) {
+                try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                        "UPDATE task SET lease_until = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE run_token IS NOT NULL")) {
+                    ps.executeUpdate();
+                }
+                inFlight = emails(id, "sending");
+                survivor.scheduler.tick();
+            }
+
+            // The survivor's run can still find the queue empty while a last transaction of the
+            // stalled run (about to fail on the lease) locks a few rows: those stay pending, not
+            // held, and the next run sends them. Nobody is skipped; it may take one more tick.
+            for (int extra = 0; extra < 5 && count(id, "pending") > 0; extra++) {
+                clock.advance(INTERVAL);
+                survivor.scheduler.tick();
+            }
+            Set<String> unknown = emails(id, "unknown");
+            assertThat(unknown).isNotEmpty().isEqualTo(inFlight);
+            assertThat(unknown.size()).isLessThanOrEqualTo(4 + 100); // connections + one flush
+            assertThat(count(id, "sent")).isEqualTo(200 - unknown.size()); // the survivor sent everyone else
+
+            hold.countDown();   // the zombie wakes up: its writes must all be refused
+            zombie.join(30_000);
+            assertThat(zombie.isAlive()).isFalse();
+            assertThat(emails(id, "unknown")).isEqualTo(unknown);
+            assertThat(count(id, "sent")).isEqualTo(200 - unknown.size());
+            assertThat(sentBefore).isLessThanOrEqualTo(count(id, "sent"));
+
+            int healthyBefore = healthy.messages().size();
+            assertThat(survivor.campaigns.requeueUnknown(id)).isEqualTo(unknown.size());
+            clock.advance(INTERVAL);
+            survivor.scheduler.tick();
+            List<String> resent = new ArrayList<>();
+            healthy.messages().subList(healthyBefore, healthy.messages().size()).forEach(m -> resent.add(recipientOf(m)));
+            assertThat(resent).containsExactlyInAnyOrderElementsOf(unknown);
+            assertThat(count(id, "sent")).isEqualTo(200);
+
+            // Nobody outside the unknown window got two messages.
+            Map<String, Integer> received = new HashMap<>();
+            stalling.messages().forEach(m -> received.merge(recipientOf(m), 1, Integer::sum));
+            healthy.messages().forEach(m -> received.merge(recipientOf(m), 1, Integer::sum));
+            assertThat(received).hasSize(200);
+            received.forEach((address, n) -> {
+                if (!unknown.contains(address)) {
+                    assertThat(n).as(address).isEqualTo(1);
+                }
+            });
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for a condition another thread brings about; bounded, never a timing assertion. */
+    private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.call()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("condition not reached within 20 s");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static String recipientOf(String message) {
+        Matcher m = TO.matcher(message);
+        return m.find() ? m.group(1) : "?";
+    }
+
+    private static long count(long campaignId, String status) throws Exception {
+        return emails(campaignId, status).size();
+    }
+
+    private static Set<String> emails(long campaignId, String status) throws Exception {
+        Set<String> out = new HashSet<>();
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT email FROM recipient WHERE campaign_id = ? AND status = ?")) {
+            ps.setLong(1, campaignId);
+            ps.setString(2, status);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.mailrun.testing;
+
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.db.Transactions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/** Test data straight into the real tables. */
+public final class CampaignFixtures {
+
+    private CampaignFixtures() {}
+
+    public static long campaign(DataSource ds, String name) throws SQLException {
+        return Transactions.inTransaction(ds, c -> new CampaignTable().insert(c, new NewCampaign(name, "welcome",
+                "news@sender.example", Optional.of("Sender"), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty()), Instant.parse("2026-11-21T10:00:00Z")));
+    }
+
+    /** n pending recipients r0@list.example … in one batched insert. */
+    public static void recipients(DataSource ds, long campaignId, int n) throws SQLException {
+        Transactions.inTransaction(ds, c -> {
+            insert(c, campaignId, n);
+            return null;
+        });
+    }
+
+    private static void insert(Connection c, long campaignId, int n) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO recipient (campaign_id, email, name, status, updated_at)
+                VALUES (?, ?, ?, 'pending', UTC_TIMESTAMP(3))""")) {
+            for (int i = 0; i < n; i++) {
+                ps.setLong(1, campaignId);
+                ps.setString(2, "r" + i + "@list.example");
+                ps.setString(3, "Reader " + i);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+}

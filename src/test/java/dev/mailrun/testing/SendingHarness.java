@@ -1,0 +1,46 @@
+package dev.mailrun.testing;
+
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.testing.SendingHarness;
+import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.TlsMode;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.HandlerRegistry;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.TaskStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Random;
+import javax.sql.DataSource;
+
+/** The real sending stack — scheduler, campaign task, SMTP pool — wired for a test. */
+public final class SendingHarness implements AutoCloseable {
+
+    public final CampaignSendHandler handler;
+    public final Scheduler scheduler;
+    public final Campaigns campaigns;
+    public final TaskStore tasks;
+
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner) {
+        SmtpSettings smtp = SmtpSettings.of("127.0.0.1", smtpPort, TlsMode.NONE, "mailrun.test")
+                .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
+                .withConnections(4);
+        TemplateLoader templates = new TemplateLoader(Path.of("templates"));
+        handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
+                Secret.of("message-id-key-for-tests-0123456789"), new dev.mailrun.testing.FixedLinks(),
+                settings, () -> new Random(42)));
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
+        tasks = new TaskStore(ds);
+        campaigns = new Campaigns(ds, tasks, templates, clock, interval);
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+    }
+}
