@@ -3,35 +3,26 @@ package dev.mailrun.campaign;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
-import dev.mailrun.scheduler.Metadata;
-import dev.mailrun.scheduler.NewTask;
 import dev.mailrun.scheduler.TaskStore;
-import java.io.IOException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -97,35 +88,33 @@ public final class Campaigns {
         }
         Instant now = clock.instant();
         boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
-        CampaignStatus target = later ? CampaignStatus.SCHEDULED : CampaignStatus.RUNNING;
+        CampaignTransition start = later ? CampaignTransition.SCHEDULE : CampaignTransition.START;
         ensureTask(campaign, later ? campaign.startAt().get() : now);
-        boolean moved = Transactions.inTransaction(dataSource,
-                c -> store.transition(c, id, EnumSet.of(CampaignStatus.DRAFT), target, null, now));
+        boolean moved = Transactions.inTransaction(dataSource, c -> store.transition(c, id, start, null, now));
         if (!moved) {
             throw new CampaignException("campaign " + id + " changed while starting; check its status");
         }
-        return target;
+        return start.to();
     }
 
     public void pause(long id, String reason) throws SQLException {
-        transition(id, EnumSet.of(CampaignStatus.RUNNING, CampaignStatus.SCHEDULED), CampaignStatus.PAUSED, reason, "paused");
+        transition(id, CampaignTransition.PAUSE, reason);
     }
 
     public CampaignStatus resume(long id) throws SQLException {
         Campaign campaign = get(id);
         Instant now = clock.instant();
         boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
-        CampaignStatus target = later ? CampaignStatus.SCHEDULED : CampaignStatus.RUNNING;
-        transition(id, EnumSet.of(CampaignStatus.PAUSED), target, null, "resumed");
+        CampaignTransition resume = later ? CampaignTransition.RESUME_LATER : CampaignTransition.RESUME;
+        transition(id, resume, null);
         String task = CampaignSendHandler.taskName(id);
         tasks.setEnabled(task, true);
         tasks.setNextRunAt(task, firstSlot(later ? campaign.startAt().get() : now));
-        return target;
+        return resume.to();
     }
 
     public void cancel(long id) throws SQLException {
-        transition(id, EnumSet.of(CampaignStatus.DRAFT, CampaignStatus.SCHEDULED, CampaignStatus.RUNNING, CampaignStatus.PAUSED),
-                CampaignStatus.CANCELLED, null, "cancelled");
+        transition(id, CampaignTransition.CANCEL, null);
         tasks.setEnabled(CampaignSendHandler.taskName(id), false);
     }
 
@@ -139,7 +128,7 @@ public final class Campaigns {
         int n = Transactions.inTransaction(dataSource, c -> {
             int requeued = queue.requeueUnknown(c, id, now);
             if (requeued > 0 && campaign.status() == CampaignStatus.COMPLETED) {
-                store.transition(c, id, EnumSet.of(CampaignStatus.COMPLETED), CampaignStatus.RUNNING, null, now);
+                store.transition(c, id, CampaignTransition.REOPEN, null, now);
             }
             return requeued;
         });
@@ -150,13 +139,11 @@ public final class Campaigns {
         return n;
     }
 
-    private void transition(long id, Set<CampaignStatus> from, CampaignStatus to, String reason, String verb) throws SQLException {
+    private void transition(long id, CampaignTransition transition, String reason) throws SQLException {
         Instant now = clock.instant();
-        boolean moved = Transactions.inTransaction(dataSource, c -> store.transition(c, id, from, to, reason, now));
+        boolean moved = Transactions.inTransaction(dataSource, c -> store.transition(c, id, transition, reason, now));
         if (!moved) {
-            Campaign campaign = get(id);
-            throw new CampaignException("campaign " + id + " is " + campaign.status().dbValue() + " and cannot be " + verb
-                    + " (it must be " + from.stream().map(CampaignStatus::dbValue).collect(Collectors.joining(" or ")) + ")");
+            throw new CampaignException(transition.refusal(id, get(id).status()));
         }
     }
 
@@ -198,38 +185,9 @@ public final class Campaigns {
 
     /** The merge-field columns every recipient of the campaign has; fails when it has none. */
     Set<String> commonColumns(long campaignId) throws SQLException {
-        Set<String> common = null;
-        boolean any = false;
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT DISTINCT JSON_KEYS(fields) FROM recipient WHERE campaign_id = ?")) {
-            ps.setLong(1, campaignId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    any = true;
-                    Set<String> keys = parseKeys(rs.getString(1));
-                    if (common == null) {
-                        common = new HashSet<>(keys);
-                    } else {
-                        common.retainAll(keys);
-                    }
-                }
-            }
-        }
-        if (!any) {
-            throw new CampaignException("campaign " + campaignId + " has no recipients; import some first");
-        }
-        return common == null ? Set.of() : common;
-    }
-
-    private static Set<String> parseKeys(String json) {
-        if (json == null) {
-            return Set.of();
-        }
-        try {
-            return new HashSet<>(JSON.readValue(json, new TypeReference<List<String>>() {}));
-        } catch (IOException e) {
-            throw new IllegalStateException("unreadable merge-field keys: " + json, e);
+        try (Connection c = dataSource.getConnection()) {
+            return queue.commonFieldNames(c, campaignId)
+                    .orElseThrow(() -> new CampaignException("campaign " + campaignId + " has no recipients; import some first"));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.ClaimedRecipient;
@@ -36,7 +37,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -140,7 +140,7 @@ public final class CampaignSendHandler implements TaskHandler {
             Optional<Campaign> campaign = campaigns.find(c, campaignId);
             if (campaign.isPresent() && campaign.get().status() == CampaignStatus.SCHEDULED
                     && campaign.get().startAt().map(at -> !at.isAfter(now)).orElse(true)) {
-                campaigns.transition(c, campaignId, EnumSet.of(CampaignStatus.SCHEDULED), CampaignStatus.RUNNING, null, now);
+                campaigns.transition(c, campaignId, CampaignTransition.BEGIN, null, now);
                 campaign = campaigns.find(c, campaignId);
             }
             return campaign;
@@ -159,9 +159,9 @@ public final class CampaignSendHandler implements TaskHandler {
         }
         LoadResult loaded = deps.templates().load(campaign.template());
         if (loaded instanceof LoadResult.Invalid invalid) {
-            String reason = "paused: template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
+            String reason = "template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
             Transactions.inTransaction(deps.dataSource(), c -> campaigns.transition(c, campaignId,
-                    EnumSet.of(CampaignStatus.RUNNING), CampaignStatus.PAUSED, reason, ctx.clock().instant()));
+                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
             return;
         }
@@ -410,8 +410,7 @@ public final class CampaignSendHandler implements TaskHandler {
                     Ending e = queue.hasWorkLeft(c, campaign.id())
                             ? new Ending(false, queue.hasPendingNow(c, campaign.id(), now) ? Optional.empty()
                                     : queue.nextRetryAt(c, campaign.id()))
-                            : new Ending(campaigns.transition(c, campaign.id(), EnumSet.of(CampaignStatus.RUNNING),
-                                    CampaignStatus.COMPLETED, null, now), Optional.empty());
+                            : new Ending(campaigns.transition(c, campaign.id(), CampaignTransition.COMPLETE, null, now), Optional.empty());
                     if (!ctx.checkpoint(c)) {
                         c.rollback();
                         return new Ending(false, Optional.empty());
@@ -439,7 +438,7 @@ public final class CampaignSendHandler implements TaskHandler {
             summary.put("completed", ending.completed());
             writer.pausedFor().ifPresent(reason -> {
                 summary.put("paused", reason);
-                log.warn("Campaign {} {}", campaign.id(), reason);
+                log.warn("Campaign {} paused: {}", campaign.id(), reason);
             });
             writer.unreachable().ifPresent(reason -> {
                 summary.put("relay_unreachable", reason);

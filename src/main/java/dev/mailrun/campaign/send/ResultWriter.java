@@ -1,6 +1,6 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.CampaignTable;
@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -221,9 +220,9 @@ final class ResultWriter {
                 }
                 Progress next = progress.plus(pSent, pFailed, pRetried, pReleased, 0, pHard, window.stored());
                 Optional<String> pause = pausedFor.isPresent() ? Optional.empty()
-                        : fatal.isPresent() ? fatal.map(f -> "paused: " + f)
+                        : fatal.isPresent() ? fatal
                         : failureRateExceeded() ? Optional.of(String.format(java.util.Locale.ROOT,
-                                "paused: %.1f%% of the last %d attempts failed (limit %.1f%%)",
+                                "%.1f%% of the last %d attempts failed (limit %.1f%%)",
                                 window.failureRate() * 100, window.attempts(), settings.pauseOnFailureRate() * 100))
                         : hardBounceRate(next);
                 t = new Taken(new ArrayList<>(pending), new ArrayList<>(pendingSuppressions), pSent, pFailed, pRetried,
@@ -257,8 +256,7 @@ final class ResultWriter {
                     }
                     suppressions.add(c, t.suppressions(), now);
                     if (t.pause().isPresent()) {
-                        campaigns.transition(c, t.next().campaignId(), EnumSet.of(CampaignStatus.RUNNING),
-                                CampaignStatus.PAUSED, t.pause().get(), now);
+                        campaigns.transition(c, t.next().campaignId(), CampaignTransition.SELF_PAUSE, t.pause().get(), now);
                     }
                     run.metadata().putValue(PROGRESS_KEY, t.next());
                     if (!run.checkpoint(c)) {
@@ -310,7 +308,7 @@ final class ResultWriter {
         }
         double rate = (double) p.hardBouncesForRate() / attempts;
         return rate > settings.hardBounceRate() ? Optional.of(String.format(java.util.Locale.ROOT,
-                "paused: hard-bounce rate %.1f%% over %d sends exceeds %.1f%%", rate * 100, attempts,
+                "hard-bounce rate %.1f%% over %d sends exceeds %.1f%%", rate * 100, attempts,
                 settings.hardBounceRate() * 100)) : Optional.empty();
     }
 

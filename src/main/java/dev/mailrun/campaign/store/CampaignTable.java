@@ -2,6 +2,7 @@ package dev.mailrun.campaign.store;
 
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.db.SqlTime;
@@ -73,16 +74,19 @@ public final class CampaignTable {
     }
 
     /**
-     * Moves a campaign to {@code to} if it is in one of {@code from}; {@code reason} replaces the
-     * pause reason (null clears it). Returns false when the campaign was not in any of those states.
+     * Applies {@code transition} if the campaign is in one of the states it may start from;
+     * {@code reason} becomes the pause reason for a pause and is cleared otherwise. Every status
+     * change goes through here. Returns false when the campaign was in none of those states (a
+     * lost race or a refused command: the caller decides which), never throws for it.
      */
-    public boolean transition(Connection c, long id, Set<CampaignStatus> from, CampaignStatus to, String reason, Instant now)
+    public boolean transition(Connection c, long id, CampaignTransition transition, String reason, Instant now)
             throws SQLException {
+        Set<CampaignStatus> from = transition.from();
         String in = from.stream().map(s -> "?").collect(Collectors.joining(", "));
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE campaign SET status = ?, pause_reason = ?, updated_at = ? WHERE id = ? AND status IN (" + in + ")")) {
-            ps.setString(1, to.dbValue());
-            ps.setString(2, SuppressionTable.truncate(reason, 1000));
+            ps.setString(1, transition.to().dbValue());
+            ps.setString(2, transition.carriesReason() ? SuppressionTable.truncate(reason, 1000) : null);
             SqlTime.set(ps, 3, now);
             ps.setLong(4, id);
             int i = 5;

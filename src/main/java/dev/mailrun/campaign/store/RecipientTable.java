@@ -1,9 +1,14 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.RecipientStatus;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.db.SqlTime;
+import java.io.IOException;
+import java.util.HashSet;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,6 +31,8 @@ import java.util.Set;
  * so a run that lost its lease cannot overwrite what its successor decided.
  */
 public final class RecipientTable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SuppressionTable suppressions;
 
@@ -438,6 +445,59 @@ public final class RecipientTable {
             return rs.next()
                     ? Optional.of(new MatchedRecipient(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)))
                     : Optional.empty();
+        }
+    }
+
+    /**
+     * A campaign's hard-bounce rate. Sends are its recipients with a final outcome of trying (sent
+     * or failed); hard bounces are those failed with a 5xx reply — refused during the SMTP dialogue
+     * or bounced later — plus any send with a hard bounce_event whose row no longer says failed.
+     */
+    public BounceRate hardBounceRate(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT COALESCE(SUM(r.status IN ('sent', 'failed') OR e.recipient_id IS NOT NULL), 0),
+                       COALESCE(SUM((r.status = 'failed' AND r.last_code BETWEEN 500 AND 599) OR e.recipient_id IS NOT NULL), 0)
+                FROM recipient r
+                LEFT JOIN bounce_event e ON e.recipient_id = r.id AND e.kind = 'hard'
+                WHERE r.campaign_id = ?""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new BounceRate(campaignId, rs.getLong(2), rs.getLong(1));
+            }
+        }
+    }
+
+    /**
+     * The merge-field names every recipient of the campaign has; empty when it has no recipients.
+     * Reads the distinct key sets only, not every row's fields.
+     */
+    public Optional<Set<String>> commonFieldNames(Connection c, long campaignId) throws SQLException {
+        Set<String> common = null;
+        try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT JSON_KEYS(fields) FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Set<String> keys = jsonKeys(rs.getString(1));
+                    if (common == null) {
+                        common = new HashSet<>(keys);
+                    } else {
+                        common.retainAll(keys);
+                    }
+                }
+            }
+        }
+        return Optional.ofNullable(common);
+    }
+
+    private static Set<String> jsonKeys(String json) {
+        if (json == null) {
+            return Set.of();
+        }
+        try {
+            return new HashSet<>(JSON.readValue(json, new TypeReference<List<String>>() {}));
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable merge-field keys: " + json, e);
         }
     }
 

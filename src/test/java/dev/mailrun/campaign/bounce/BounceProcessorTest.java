@@ -134,7 +134,7 @@ class BounceProcessorTest {
 
         assertThat(summary.pausedCampaigns()).containsExactly(campaign);
         assertThat(rows.string("SELECT CONCAT(status, ' / ', pause_reason) FROM campaign WHERE id = ?", campaign))
-                .isEqualTo("paused / paused: hard-bounce rate 5.9% over 102 sends exceeds 5.0%");
+                .isEqualTo("paused / hard-bounce rate 5.9% over 102 sends exceeds 5.0%");
     }
 
     private void deliver(String sample, Map<String, String> replacements) {

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.bounce;
 
+import dev.mailrun.campaign.model.BounceRate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.testing.SettableClock;
@@ -26,7 +27,7 @@ class BounceRateBreakerTest {
     void a_rate_above_the_limit_over_enough_sends_pauses_the_campaign_with_a_reason() throws Exception {
         long campaign = campaignWith(232, 18, "running");
 
-        assertThat(breaker.pauseIfTooHigh(campaign)).contains("paused: hard-bounce rate 7.2% over 250 sends exceeds 5.0%");
+        assertThat(breaker.pauseIfTooHigh(campaign)).contains("hard-bounce rate 7.2% over 250 sends exceeds 5.0%");
         assertThat(rows.string("SELECT CONCAT(status, ' ', updated_at) FROM campaign WHERE id = ?", campaign))
                 .isEqualTo("paused 2025-03-10 12:00:00.000");
     }

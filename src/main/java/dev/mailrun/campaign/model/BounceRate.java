@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.bounce;
+package dev.mailrun.campaign.model;
 
 /** A campaign's hard bounces against its sends. */
 public record BounceRate(long campaignId, long hardBounces, long sends) {
