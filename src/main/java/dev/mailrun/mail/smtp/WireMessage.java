@@ -22,7 +22,7 @@ import java.util.Arrays;
  * and the pool ask of it (sender, recipients, Message-ID, subject), copied from the built message.
  * Parsing the headers back read the buffer one byte at a time through a synchronized stream, and
  * writing them out again went line by line; the parse alone was 8% of the sending threads'
- * samples (docs/BENCHMARKS.md, fourth session).
+ * samples (commit b507f5c).
  */
 final class WireMessage {
 
