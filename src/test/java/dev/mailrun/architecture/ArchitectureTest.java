@@ -6,6 +6,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -77,6 +78,28 @@ class ArchitectureTest {
     void every_class_lives_in_a_package_of_the_map() {
         classes().should().resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.scheduler..",
                         "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void no_package_depends_on_itself_through_another() {
+        // Every package is a slice of its own (campaign and campaign.send are two), so a cycle
+        // between a package and one of its sub-packages is caught too.
+        SlicesRuleDefinition.slices().matching("dev.mailrun.(**)").should().beFreeOfCycles().check(main);
+    }
+
+    @Test
+    void no_class_uses_another_librarys_internal_packages() {
+        // Internal packages change without notice between releases; where a public API cannot do
+        // what is needed, mailrun writes the small piece itself behind an interface.
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("..internal..", "..impl..")
+                .check(main);
+    }
+
+    @Test
+    void the_command_line_library_is_used_only_by_the_cli_adapter() {
+        noClasses().that().resideOutsideOfPackage("dev.mailrun.app.cli..")
+                .should().dependOnClassesThat().resideInAPackage("picocli..")
                 .check(main);
     }
 }

@@ -54,7 +54,7 @@ final class WorkerProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Duser.timezone=Asia/Kolkata",
                 "-cp", System.getProperty("java.class.path"),
-                "dev.mailrun.app.Main", "worker"));
+                "dev.mailrun.app.cli.Main", "worker"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MAILRUN_"));
         pb.environment().putAll(env);

@@ -1,7 +1,6 @@
-package dev.mailrun.app;
+package dev.mailrun.app.cli;
 
-import dev.mailrun.app.cli.Cli;
-
+/** The program's entry point: the command line is the outermost adapter, so it lives with it. */
 public final class Main {
 
     private Main() {}

@@ -1,0 +1,73 @@
+package dev.mailrun.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.EvaluationResult;
+import com.tngtech.archunit.library.Architectures;
+import dev.mailrun.campaign.importing.violation.ImporterReachingIntoSend;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The inside of {@code dev.mailrun.campaign}, enforced (docs/ARCHITECTURE.md, "The campaign
+ * package"). The root holds the operator's API and sits on top; {@code model} (values) and
+ * {@code store} (one class per table) are shared by every feature; the features — send,
+ * importing, bounce, unsubscribe, hygiene — do not reach into each other, except bounce into
+ * unsubscribe for the signed return paths both of them read.
+ */
+class CampaignLayersTest {
+
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainClasses() {
+        main = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.mailrun.campaign");
+    }
+
+    static Architectures.LayeredArchitecture campaignLayers() {
+        return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("Api").definedBy("dev.mailrun.campaign")
+                .layer("Send").definedBy("dev.mailrun.campaign.send..")
+                .layer("Importing").definedBy("dev.mailrun.campaign.importing..")
+                .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
+                .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
+                .layer("Hygiene").definedBy("dev.mailrun.campaign.hygiene..")
+                .layer("Store").definedBy("dev.mailrun.campaign.store..")
+                .layer("Model").definedBy("dev.mailrun.campaign.model..")
+                .whereLayer("Api").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Send").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Bounce").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
+                .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Unsubscribe")
+                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Unsubscribe",
+                        "Hygiene", "Store");
+    }
+
+    @Test
+    void campaign_features_reach_each_other_only_through_the_api_model_and_store() {
+        campaignLayers().check(main);
+    }
+
+    @Test
+    void the_layer_rule_fails_when_the_importer_reaches_into_the_send_package() {
+        // The real rule over the real classes plus one test class in campaign.importing that uses
+        // campaign.send: the rule must report exactly that dependency.
+        JavaClasses withViolation = new ClassFileImporter()
+                .withImportOption(location -> ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location)
+                        || location.contains("/campaign/importing/violation/"))
+                .importPackages("dev.mailrun.campaign");
+        assertThat(withViolation.contain(ImporterReachingIntoSend.class)).isTrue();
+        EvaluationResult result = campaignLayers().evaluate(withViolation);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .allSatisfy(line -> assertThat(line).contains("ImporterReachingIntoSend"))
+                .anySatisfy(line -> assertThat(line).contains("SendSettings"));
+    }
+}
