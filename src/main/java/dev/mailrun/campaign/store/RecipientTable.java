@@ -24,7 +24,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The recipient table: claiming due recipients for a run and writing their outcomes back.
+ * The recipient table, and every statement on it: claiming due recipients for a run and writing
+ * their outcomes back, the import's inserts, attributing bounces, and the counts reports read.
+ *
+ * <p>Longer than a class should be, on purpose: the table is the hot path of sending, and which
+ * index each statement uses, which rows it locks and that every run's write carries its run token
+ * can only be checked when all of them stand in one place. The sections follow the life of a row:
+ * claim and send, end of a run, reports, bounces, import.
  *
  * <p>Every statement on the sending path handles a whole batch: one SELECT … FOR UPDATE SKIP LOCKED
  * per claim, one batched UPDATE per kind of outcome. Every write a run makes carries its run token,
@@ -386,13 +392,13 @@ public final class RecipientTable {
     }
 
     /** Earliest next_attempt_at among retries, to schedule the next run when only retries are left. */
-    public java.util.Optional<Instant> nextRetryAt(Connection c, long campaignId) throws SQLException {
+    public Optional<Instant> nextRetryAt(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT MIN(next_attempt_at) FROM recipient WHERE campaign_id = ? AND status = 'retry'")) {
             ps.setLong(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return java.util.Optional.ofNullable(SqlTime.get(rs, 1));
+                return Optional.ofNullable(SqlTime.get(rs, 1));
             }
         }
     }
