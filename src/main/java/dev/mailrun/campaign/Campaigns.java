@@ -4,12 +4,12 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
@@ -26,13 +26,11 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * What an operator does to campaigns: create, start, pause, resume, cancel, requeue unknown
- * recipients. Each change is a conditional update, so two operators (or an operator and a running
+ * What an operator does to campaigns: create, start, pause, resume, cancel, requeue unknown or
+ * failed recipients. Each change is a conditional update, so two operators (or an operator and a running
  * task) cannot leave a campaign in a state neither asked for.
  */
 public final class Campaigns {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final DataSource dataSource;
     private final TaskStore tasks;
@@ -41,6 +39,7 @@ public final class Campaigns {
     private final Duration tickInterval;
     private final CampaignTable store = new CampaignTable();
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
+    private final Requeues requeues;
 
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
         this.dataSource = dataSource;
@@ -48,6 +47,7 @@ public final class Campaigns {
         this.templates = templates;
         this.clock = clock;
         this.tickInterval = tickInterval;
+        this.requeues = new Requeues(dataSource, clock, this::wakeTask);
     }
 
     public long create(NewCampaign campaign) throws SQLException {
@@ -120,23 +120,24 @@ public final class Campaigns {
 
     /** Sends the recipients whose delivery is unknown again; returns how many were requeued. */
     public int requeueUnknown(long id) throws SQLException {
-        Campaign campaign = get(id);
-        if (campaign.status() == CampaignStatus.CANCELLED) {
-            throw new CampaignException("campaign " + id + " is cancelled; nothing is sent for it");
-        }
-        Instant now = clock.instant();
-        int n = Transactions.inTransaction(dataSource, c -> {
-            int requeued = queue.requeueUnknown(c, id, now);
-            if (requeued > 0 && campaign.status() == CampaignStatus.COMPLETED) {
-                store.transition(c, id, CampaignTransition.REOPEN, null, now);
-            }
-            return requeued;
-        });
-        if (n > 0 && campaign.taskId().isPresent() && campaign.status() != CampaignStatus.PAUSED) {
-            tasks.setEnabled(CampaignSendHandler.taskName(id), true);
-            tasks.setNextRunAt(CampaignSendHandler.taskName(id), firstSlot(now));
-        }
-        return n;
+        return requeues.unknown(get(id));
+    }
+
+    /**
+     * Hands the failed recipients matching {@code filter} back to the queue, except those whose
+     * address is suppressed. Returns how many were requeued and how many were left as suppressed.
+     */
+    public RequeueResult requeueFailed(long id, FailureFilter filter) throws SQLException {
+        Requeues.FailedRequeued r = requeues.failed(get(id), filter);
+        return new RequeueResult(r.requeued(), r.suppressed());
+    }
+
+    /** What requeue-failed did. */
+    public record RequeueResult(int requeued, int leftSuppressed) {}
+
+    private void wakeTask(long id, Instant now) throws SQLException {
+        tasks.setEnabled(CampaignSendHandler.taskName(id), true);
+        tasks.setNextRunAt(CampaignSendHandler.taskName(id), firstSlot(now));
     }
 
     private void transition(long id, CampaignTransition transition, String reason) throws SQLException {

@@ -1,5 +1,7 @@
 package dev.mailrun.app.cli;
 
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
@@ -19,6 +21,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "campaign", mixinStandardHelpOptions = true, description = "Create and operate campaigns.",
         subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pause.class,
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
+                CampaignCommand.RequeueFailed.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class})
 final class CampaignCommand implements Runnable {
 
@@ -125,6 +128,34 @@ final class CampaignCommand implements Runnable {
         @Override
         int act(Services s) throws Exception {
             out().println("requeued " + s.campaigns().requeueUnknown(id) + " recipient(s) of campaign " + id);
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "requeue-failed", mixinStandardHelpOptions = true,
+            description = {"Send again the failed recipients whose failure was not about their address",
+                    "(a bad setting, a relay outage that outlasted the retries). Recipients whose address",
+                    "is suppressed (hard bounce, complaint, unsubscribe) are never requeued."})
+    static final class RequeueFailed extends CampaignAction {
+        @Parameters(paramLabel = "ID") long id;
+
+        @Option(names = "--code", paramLabel = "4xx|5xx|CODE",
+                description = "Only failures whose last reply had this class or code (e.g. 4xx, 451).")
+        String code;
+
+        @Option(names = "--reason", paramLabel = "TEXT",
+                description = "Only failures whose last error contains this text (case ignored).")
+        String reason;
+
+        @Override
+        int act(Services s) throws Exception {
+            FailureFilter filter = code == null ? FailureFilter.all() : FailureFilter.ofCode(code);
+            if (reason != null) {
+                filter = filter.withErrorContaining(reason);
+            }
+            Campaigns.RequeueResult r = s.campaigns().requeueFailed(id, filter);
+            out().println("requeued " + r.requeued() + " failed recipient(s) of campaign " + id
+                    + (r.leftSuppressed() > 0 ? "; left " + r.leftSuppressed() + " whose address is suppressed" : ""));
             return Cli.OK;
         }
     }

@@ -2,6 +2,7 @@ package dev.mailrun.campaign.store;
 
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.ErrorCount;
+import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.RecipientStatus;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -19,6 +20,7 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -400,6 +402,71 @@ public final class RecipientTable {
                 rs.next();
                 return Optional.ofNullable(SqlTime.get(rs, 1));
             }
+        }
+    }
+
+    /** A failed recipient an operator may hand back to the queue. */
+    public record FailedRecipient(long id, String email) {}
+
+    /**
+     * Failed recipients of the campaign that match {@code filter}, in id order after
+     * {@code afterId}, at most {@code limit}: read in pages so a large campaign is not read at once.
+     */
+    public List<FailedRecipient> failed(Connection c, long campaignId, FailureFilter filter, long afterId, int limit)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder("""
+                SELECT id, email FROM recipient
+                WHERE campaign_id = ? AND status = 'failed' AND run_token IS NULL AND id > ?""");
+        filter.codeClass().ifPresent(k -> sql.append(" AND last_code BETWEEN ? AND ?"));
+        filter.code().ifPresent(k -> sql.append(" AND last_code = ?"));
+        filter.errorContains().ifPresent(k -> sql.append(" AND LOWER(last_error) LIKE ? ESCAPE '!'"));
+        sql.append(" ORDER BY id LIMIT ?");
+        List<FailedRecipient> rows = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            int i = 1;
+            ps.setLong(i++, campaignId);
+            ps.setLong(i++, afterId);
+            if (filter.codeClass().isPresent()) {
+                ps.setInt(i++, filter.codeClass().get() * 100);
+                ps.setInt(i++, filter.codeClass().get() * 100 + 99);
+            }
+            if (filter.code().isPresent()) {
+                ps.setInt(i++, filter.code().get());
+            }
+            if (filter.errorContains().isPresent()) {
+                String words = filter.errorContains().get().toLowerCase(Locale.ROOT)
+                        .replace("!", "!!").replace("%", "!%").replace("_", "!_");
+                ps.setString(i++, "%" + words + "%");
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new FailedRecipient(rs.getLong(1), rs.getString(2)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Hands failed recipients back to the queue with a fresh attempt budget (an operator's
+     * decision after failures that were not about the address). Returns how many changed.
+     */
+    public int requeueFailed(Connection c, long campaignId, List<Long> ids, Instant now) throws SQLException {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET status = 'pending', attempts = 0, next_attempt_at = NULL, last_code = NULL,
+                       last_error = NULL, updated_at = ?
+                WHERE campaign_id = ? AND status = 'failed' AND run_token IS NULL AND id IN (""" + Sql.placeholders(ids.size()) + ")")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, campaignId);
+            int i = 3;
+            for (long id : ids) {
+                ps.setLong(i++, id);
+            }
+            return ps.executeUpdate();
         }
     }
 
