@@ -171,7 +171,7 @@ public final class MessageComposer {
     }
 
     private static String checked(String header, String value) throws RejectedMessageException {
-        Optional<String> problem = HeaderValues.problem(header, value);
+        Optional<String> problem = HeaderValues.check(header, value);
         if (problem.isPresent()) {
             throw new RejectedMessageException(problem.get());
         }
