@@ -70,9 +70,10 @@ public final class Campaigns {
     }
 
     /**
-     * Starts a draft campaign: checks that it has recipients and that its template compiles and
-     * uses only fields every recipient has, then schedules its sending task. With a start time in
-     * the future the campaign waits as scheduled.
+     * Starts a draft campaign: checks that its header values would be accepted by the sender, that
+     * it has recipients and that its template compiles and uses only fields every recipient has,
+     * then schedules its sending task. With a start time in the future the campaign waits as
+     * scheduled.
      */
     public CampaignStatus start(long id) throws SQLException {
         Campaign campaign = get(id);
@@ -80,6 +81,11 @@ public final class Campaigns {
             throw new CampaignException("campaign " + id + " is " + campaign.status().dbValue()
                     + "; only a draft campaign can be started" + (campaign.status() == CampaignStatus.PAUSED ? " (use resume)" : ""));
         }
+        // A row written before the rule, or not through NewCampaign: the sender would refuse every message.
+        NewCampaign.headerProblem(campaign.name(), campaign.fromAddress(), campaign.fromName(), campaign.replyTo(),
+                campaign.subjectOverride()).ifPresent(problem -> {
+                    throw new CampaignException("campaign " + id + " cannot start: " + problem);
+                });
         Set<String> columns = commonColumns(id);
         List<TemplateProblem> problems = templates.check(campaign.template(), MergeFields.available(columns));
         if (!problems.isEmpty()) {

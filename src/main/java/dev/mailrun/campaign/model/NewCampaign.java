@@ -1,23 +1,31 @@
 package dev.mailrun.campaign.model;
 
+import dev.mailrun.mail.HeaderValues;
 import java.time.Instant;
 import java.util.Optional;
 
-/** What an operator gives to create a campaign; validated here so a bad value never reaches the table. */
+/**
+ * What an operator gives to create a campaign; validated here so a bad value never reaches the table.
+ * Errors name the command-line option the value came from.
+ */
 public record NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
                           Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
                           Optional<Double> rateCap) {
 
     public NewCampaign {
-        requireText("name", name, 200);
-        requireText("template", template, 100);
+        // First, so that no later message quotes a value with a line break in it.
+        headerProblem(name, fromAddress, fromName, replyTo, subject).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+        requireText("--name", name, 200);
+        requireText("--template", template, 100);
         if (!template.matches("[A-Za-z0-9_-]+")) {
             throw new IllegalArgumentException("template name '" + template + "' may hold only letters, digits, '-' and '_'");
         }
-        requireAddress("from", fromAddress);
-        fromName.ifPresent(n -> requireText("from name", n, 200));
-        replyTo.ifPresent(r -> requireAddress("reply-to", r));
-        subject.ifPresent(s -> requireText("subject", s, 500));
+        requireAddress("--from", fromAddress);
+        fromName.ifPresent(n -> requireText("--from-name", n, 200));
+        replyTo.ifPresent(r -> requireAddress("--reply-to", r));
+        subject.ifPresent(s -> requireText("--subject", s, 500));
         rateCap.ifPresent(r -> {
             if (!(r > 0 && r <= 100_000)) {
                 throw new IllegalArgumentException("rate must be above 0 and at most 100000 messages per second, got " + r);
@@ -25,24 +33,33 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
         });
     }
 
-    private static void requireText(String what, String value, int max) {
+    /**
+     * The first of a campaign's header values (name in List-Id, From, Reply-To, Subject) that the
+     * sender would refuse, as {@code --option: reason}; empty when all of them can go. The same
+     * rule the sender applies to every message, so a campaign cannot be created, or started, only to
+     * fail every recipient.
+     */
+    public static Optional<String> headerProblem(String name, String fromAddress, Optional<String> fromName,
+                                                 Optional<String> replyTo, Optional<String> subject) {
+        return HeaderValues.check("--name", name)
+                .or(() -> HeaderValues.check("--from", fromAddress))
+                .or(() -> fromName.flatMap(n -> HeaderValues.check("--from-name", n)))
+                .or(() -> replyTo.flatMap(r -> HeaderValues.check("--reply-to", r)))
+                .or(() -> subject.flatMap(s -> HeaderValues.check("--subject", s)));
+    }
+
+    private static void requireText(String option, String value, int max) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(what + " must not be empty");
+            throw new IllegalArgumentException(option + " must not be empty");
         }
         if (value.length() > max) {
-            throw new IllegalArgumentException(what + " is longer than " + max + " characters");
-        }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\r' || c == '\n' || c == 0) {
-                throw new IllegalArgumentException(what + " must not contain a line break");
-            }
+            throw new IllegalArgumentException(option + " is longer than " + max + " characters");
         }
     }
 
-    private static void requireAddress(String what, String value) {
+    private static void requireAddress(String option, String value) {
         if (EmailAddress.check(value) instanceof EmailAddress.Invalid invalid) {
-            throw new IllegalArgumentException(what + " address '" + value + "' is not valid: " + invalid.reason());
+            throw new IllegalArgumentException(option + " address '" + value + "' is not valid: " + invalid.reason());
         }
     }
 }

@@ -240,7 +240,7 @@ public final class SmtpPool implements AutoCloseable {
             return Optional.empty();
         }
         String sender = envelopeFrom.get();
-        Optional<String> problem = HeaderValues.problem("envelope sender", sender);
+        Optional<String> problem = HeaderValues.check("envelope sender", sender);
         if (problem.isPresent()) {
             return problem;
         }

@@ -31,7 +31,8 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
         Objects.requireNonNull(username, "smtp.username");
         Objects.requireNonNull(password, "smtp.password");
         Objects.requireNonNull(heloName, "smtp.helo-name");
-        if (host.isBlank() || HeaderValues.problem("smtp.host", host).isPresent() || host.contains(" ")) {
+        if (host.isBlank() || HeaderValues.check("smtp.host", host).isPresent()
+                || host.contains(" ") || host.contains("\t")) {
             throw new IllegalArgumentException("smtp.host must be a host name or address, got '" + host + "'");
         }
         if (port < 1 || port > 65535) {
@@ -41,7 +42,7 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
             throw new IllegalArgumentException("smtp.username and smtp.password must be given together");
         }
         if (username.isPresent() && (username.get().isBlank()
-                || HeaderValues.problem("smtp.username", username.get()).isPresent())) {
+                || HeaderValues.check("smtp.username", username.get()).isPresent() || username.get().contains("\t"))) {
             throw new IllegalArgumentException("smtp.username must be non-blank without control characters");
         }
         requireTimeout("smtp.connect-timeout", connectTimeout);

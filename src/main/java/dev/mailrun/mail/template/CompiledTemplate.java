@@ -104,7 +104,7 @@ public final class CompiledTemplate {
         Objects.requireNonNull(values, "values");
         try {
             String renderedSubject = evaluate(subject, values);
-            Optional<String> headerProblem = HeaderValues.problem("Subject", renderedSubject);
+            Optional<String> headerProblem = HeaderValues.check("Subject", renderedSubject);
             if (headerProblem.isPresent()) {
                 return new RenderResult.Rejected(headerProblem.get());
             }

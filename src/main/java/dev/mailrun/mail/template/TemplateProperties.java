@@ -52,7 +52,7 @@ final class TemplateProperties {
     }
 
     private static Optional<String> addressProblem(String key, String value) {
-        Optional<String> header = HeaderValues.problem(key, value);
+        Optional<String> header = HeaderValues.check(key, value);
         if (header.isPresent()) {
             return header;
         }

@@ -8,12 +8,18 @@ import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
 import java.io.BufferedWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -127,6 +133,81 @@ class CliEndToEndTest {
 
         CliHarness.Result notCsv = cli().run("recipients", "import", "--campaign", "1", dir.resolve("missing.csv").toString());
         assertThat(notCsv.exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void create_refuses_a_header_value_the_sender_would_refuse_with_exit_2_and_one_line_naming_the_option() {
+        String[][] cases = {
+                {"--subject", "Hi\nBcc: victim@evil.example", "the control character U+000A (line feed)"},
+                {"--from-name", "News\u0085Bcc: victim@evil.example", "the control character U+0085 (next line)"},
+                {"--name", "Autumn\u2028news", "the line separator U+2028"},
+                {"--reply-to", "help@sender.example\r", "the control character U+000D (carriage return)"},
+                {"--subject", "bell\u0007", "the control character U+0007"}};
+        for (String[] c : cases) {
+            List<String> args = new ArrayList<>(List.of("campaign", "create", "--name", "Autumn news", "--template", "newsletter",
+                    "--from", "news@sender.example"));
+            int at = args.indexOf(c[0]);
+            if (at >= 0) {
+                args.set(at + 1, c[1]);
+            } else {
+                args.addAll(List.of(c[0], c[1]));
+            }
+
+            CliHarness.Result r = cli().run(args.toArray(String[]::new));
+
+            assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+            assertThat(r.err().lines()).as(c[0])
+                    .containsExactly("mailrun: " + c[0] + ": contains " + c[2] + ", which is not allowed in a header");
+        }
+    }
+
+    @Test
+    void a_tab_and_text_shaped_like_an_encoded_word_are_accepted_and_reach_the_recipient_as_written() throws Exception {
+        CliHarness.Result created = cli().run("campaign", "create", "--name", "Autumn\tnews", "--template", "welcome",
+                "--from", "news@sender.example", "--from-name", "=?UTF-8?Q?Your_bank?=", "--subject", "Hello\tthere");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+        Path csv = dir.resolve("one.csv");
+        Files.writeString(csv, "email,name\nreader@list.example,=?utf-8?b?SGFjaw==?=\n");
+        assertThat(cli().run("recipients", "import", "--campaign", id, csv.toString()).exitCode()).isZero();
+        assertThat(cli().run("campaign", "start", id).exitCode()).isZero();
+
+        for (int i = 0; i < 5 && greenMail.getReceivedMessages().length == 0; i++) {
+            assertThat(cli().run("tick").exitCode()).isZero();
+            clock.advance(Duration.ofMinutes(10));
+        }
+
+        assertThat(greenMail.getReceivedMessages()).hasSize(1);
+        MimeMessage received = greenMail.getReceivedMessages()[0];
+        assertThat(received.getSubject()).isEqualTo("Hello\tthere");
+        assertThat(((InternetAddress) received.getFrom()[0]).getPersonal()).isEqualTo("=?UTF-8?Q?Your_bank?=");
+        assertThat(((InternetAddress) received.getRecipients(MimeMessage.RecipientType.TO)[0]).getPersonal())
+                .isEqualTo("=?utf-8?b?SGFjaw==?=");
+    }
+
+    @Test
+    void start_refuses_a_stored_campaign_whose_header_value_the_sender_would_refuse_and_leaves_it_a_draft() throws Exception {
+        CliHarness.Result created = cli().run("campaign", "create", "--name", "Stored earlier", "--template", "welcome",
+                "--from", "news@sender.example", "--subject", "Hello");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+        Path csv = dir.resolve("one.csv");
+        Files.writeString(csv, "email,name\nreader@list.example,Reader\n");
+        assertThat(cli().run("recipients", "import", "--campaign", id, csv.toString()).exitCode()).isZero();
+        // As a campaign created before the rule covered C1 controls would have been stored.
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("UPDATE campaign SET subject_override = ? WHERE id = ?")) {
+            ps.setString(1, "Hello\u0085Bcc: victim@evil.example");
+            ps.setLong(2, Long.parseLong(id));
+            ps.executeUpdate();
+        }
+
+        CliHarness.Result started = cli().run("campaign", "start", id);
+
+        assertThat(started.exitCode()).isEqualTo(2);
+        assertThat(started.err().lines()).containsExactly("mailrun: campaign " + id + " cannot start: --subject: contains "
+                + "the control character U+0085 (next line), which is not allowed in a header");
+        assertThat(statusJson(id).path("campaign").path("status").asText()).isEqualTo("draft");
     }
 
     @Test

@@ -24,6 +24,7 @@ class SmtpSettingsTest {
     @Test
     void invalid_values_fail_fast_with_a_message_naming_the_setting() {
         assertThatThrownBy(() -> SmtpSettings.of("", 25, TlsMode.NONE, "mx.example.com")).hasMessageStartingWith("smtp.host");
+        assertThatThrownBy(() -> SmtpSettings.of("relay\t.example.com", 25, TlsMode.NONE, "mx.example.com")).hasMessageStartingWith("smtp.host");
         assertThatThrownBy(() -> SmtpSettings.of("relay", 0, TlsMode.NONE, "mx.example.com")).hasMessageStartingWith("smtp.port");
         assertThatThrownBy(() -> SmtpSettings.of("relay", 25, TlsMode.NONE, "bad helo")).hasMessageStartingWith("smtp.helo");
         assertThatThrownBy(() -> base.withConnections(0)).hasMessageStartingWith("smtp.connections");

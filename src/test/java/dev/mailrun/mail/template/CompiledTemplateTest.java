@@ -76,6 +76,14 @@ class CompiledTemplateTest {
     }
 
     @Test
+    void a_tab_rendered_into_the_subject_is_kept() {
+        TemplateFiles.write(dir, "t", "Hi {{ name }}\n", "x", "x");
+
+        assertThat(rendered(TemplateFiles.load(dir, "t").render(values("name", "Ann\tLee"))).subject())
+                .isEqualTo("Hi Ann\tLee");
+    }
+
+    @Test
     void the_final_newline_of_subject_txt_is_not_part_of_the_subject() {
         TemplateFiles.write(dir, "t", "Welcome, {{ name }}!\r\n\n", "x", "x");
 
