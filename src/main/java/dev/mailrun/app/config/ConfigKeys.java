@@ -43,7 +43,7 @@ public final class ConfigKeys {
         key("templates.dir", "templates", "Directory holding one folder per template.");
         // unsubscribe and deliverability
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
-        key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint, e.g. https://mail.example.com/u.");
+        key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint: https://mail.example.com and https://mail.example.com/u give the same links (…/u/TOKEN); a proxy path is kept (https://example.com/mail → …/mail/u/TOKEN).");
         key("unsubscribe.mailto", "", "Address for mailto: unsubscribe; empty: unsubscribe@<sender domain>.");
         key("http.port", "", "Port of the unsubscribe endpoint started by worker (and serve); empty: worker starts none.");
         key("http.bind", "127.0.0.1", "Address the unsubscribe endpoint listens on; put an https proxy in front of it.");

@@ -1,5 +1,6 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.mail.Secret;
 import java.net.URI;
 import java.util.Optional;
@@ -7,6 +8,10 @@ import java.util.Optional;
 /**
  * Unsubscribe links and the endpoint that serves them. The secret signs tokens; without it
  * mailrun cannot send (every bulk message must carry a working unsubscribe link).
+ *
+ * @param baseUrl normalised when loaded: the public URL links are built on, without the endpoint's
+ *                {@code /u} and without a trailing slash ({@code https://mail.example.com},
+ *                {@code https://example.com/mail})
  */
 public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUrl, Optional<String> mailto,
                                 Optional<Integer> httpPort) {
@@ -20,23 +25,33 @@ public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUr
                         + " characters (secret value not shown)");
             }
         });
-        baseUrl.ifPresent(u -> {
-            URI uri;
-            try {
-                uri = URI.create(u);
-            } catch (IllegalArgumentException e) {
-                throw ConfigException.invalid("unsubscribe.base-url", "is not a URL: '" + u + "'");
-            }
-            boolean local = "http".equals(uri.getScheme()) && ("localhost".equals(uri.getHost()) || "127.0.0.1".equals(uri.getHost()));
-            if (!"https".equals(uri.getScheme()) && !local) {
-                throw ConfigException.invalid("unsubscribe.base-url", "must be an https URL (one-click unsubscribe requires it), got '" + u + "'");
-            }
-        });
+        baseUrl = baseUrl.map(UnsubscribeConfig::linkBase);
         mailto.ifPresent(m -> {
             if (!m.matches("[^@\\s<>]+@[^@\\s<>]+")) {
                 throw ConfigException.invalid("unsubscribe.mailto", "must be an address like unsubscribe@example.com, got '" + m + "'");
             }
         });
+    }
+
+    /**
+     * Validates {@code unsubscribe.base-url} and normalises it to the base that links are built on:
+     * with or without the endpoint's {@code /u} and trailing slashes, the same links come out.
+     */
+    private static String linkBase(String u) {
+        URI uri;
+        try {
+            uri = URI.create(u.strip());
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalid("unsubscribe.base-url", "is not a URL: '" + u + "'");
+        }
+        boolean local = "http".equals(uri.getScheme()) && ("localhost".equals(uri.getHost()) || "127.0.0.1".equals(uri.getHost()));
+        if (!"https".equals(uri.getScheme()) && !local) {
+            throw ConfigException.invalid("unsubscribe.base-url", "must be an https URL (one-click unsubscribe requires it), got '" + u + "'");
+        }
+        if (uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw ConfigException.invalid("unsubscribe.base-url", "must be https://host or https://host/path, without a query or fragment, got '" + u + "'");
+        }
+        return UnsubscribeTokens.linkBase(uri).toString();
     }
 
     /** What sending needs; fails with a config error naming the missing key. */

@@ -21,6 +21,8 @@ import java.util.OptionalLong;
 public final class UnsubscribeTokens {
 
     static final String PURPOSE = "unsubscribe/1";
+    /** The endpoint's route; a link is the public base URL, this, and the token. */
+    private static final String ROUTE = UnsubscribeServer.PATH_PREFIX;
     private static final byte VERSION = 1;
     private static final int SIGNATURE_BYTES = 16;
     private static final int MAX_TOKEN_CHARS = 1024;
@@ -43,13 +45,36 @@ public final class UnsubscribeTokens {
     }
 
     /**
-     * The link for a List-Unsubscribe header and the message body: {@code <base>/u/<token>}. A trailing
-     * slash on the base is ignored.
+     * The link for a List-Unsubscribe header and the message body: {@code <base>/u/<token>}, where
+     * {@code base} is a {@link #linkBase} (the configuration is normalised once when it is loaded). A
+     * trailing slash on the base is ignored.
      */
     public URI url(URI base, long campaignId, long recipientId, String address) {
-        String b = base.toString();
-        String prefix = b.endsWith("/") ? b.substring(0, b.length() - 1) : b;
-        return URI.create(prefix + UnsubscribeServer.PATH_PREFIX + token(campaignId, recipientId, address));
+        return URI.create(withoutTrailingSlashes(base.toString()) + ROUTE + token(campaignId, recipientId, address));
+    }
+
+    /**
+     * The configured public URL without the endpoint's own {@code /u} and without trailing slashes:
+     * {@code https://host}, {@code https://host/} and {@code https://host/u/} all give
+     * {@code https://host}, and {@code https://host/mail/u} (a proxy that forwards {@code /mail/} to
+     * the endpoint) gives {@code https://host/mail}. Operators write the URL both ways; appending
+     * {@code /u/} to one that already ends in it made links the endpoint does not serve.
+     */
+    public static URI linkBase(URI configured) {
+        String s = withoutTrailingSlashes(configured.toString());
+        String route = ROUTE.substring(0, ROUTE.length() - 1);
+        if (s.endsWith(route) && configured.getRawPath() != null && configured.getRawPath().length() > 1) {
+            s = withoutTrailingSlashes(s.substring(0, s.length() - route.length()));
+        }
+        return URI.create(s);
+    }
+
+    private static String withoutTrailingSlashes(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == '/') {
+            end--;
+        }
+        return s.substring(0, end);
     }
 
     /** The subject of a genuine token; empty for anything malformed, tampered with or forged. */

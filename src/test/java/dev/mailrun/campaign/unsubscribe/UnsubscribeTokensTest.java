@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class UnsubscribeTokensTest {
@@ -73,6 +74,19 @@ class UnsubscribeTokensTest {
 
         assertThat(url.toString()).startsWith("https://mail.example.com/u/");
         assertThat(tokens.verify(url.getPath().substring(3))).contains(new UnsubscribeTarget(1, 2, "c@example.com"));
+    }
+
+    @Test
+    void the_link_base_drops_the_endpoints_own_u_and_trailing_slashes_but_keeps_a_proxy_path() {
+        for (String form : List.of("https://mail.example.com", "https://mail.example.com/", "https://mail.example.com/u",
+                "https://mail.example.com/u/", "https://mail.example.com//u//")) {
+            assertThat(UnsubscribeTokens.linkBase(URI.create(form))).as(form).hasToString("https://mail.example.com");
+        }
+        assertThat(UnsubscribeTokens.linkBase(URI.create("https://example.com/mail/"))).hasToString("https://example.com/mail");
+        assertThat(UnsubscribeTokens.linkBase(URI.create("https://example.com/mail/u"))).hasToString("https://example.com/mail");
+        assertThat(UnsubscribeTokens.linkBase(URI.create("https://example.com/menu"))).hasToString("https://example.com/menu");
+        assertThat(UnsubscribeTokens.linkBase(URI.create("https://u"))).hasToString("https://u");
+        assertThat(UnsubscribeTokens.linkBase(URI.create("http://127.0.0.1:8080/u/"))).hasToString("http://127.0.0.1:8080");
     }
 
     @Test
