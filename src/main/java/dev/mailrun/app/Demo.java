@@ -192,7 +192,7 @@ public final class Demo {
         MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory()),
                 smtp, send, c.templatesDir(),
                 new UnsubscribeConfig(Optional.of(Secret.of(secret)), Optional.of("http://127.0.0.1:" + httpPort),
-                        Optional.of("unsubscribe@" + DOMAIN), Optional.of(httpPort)),
+                        Optional.empty(), Optional.of(httpPort)),
                 "127.0.0.1", c.bounce(), Optional.empty(), c.imports(), c.log());
         return base.with(demo);
     }

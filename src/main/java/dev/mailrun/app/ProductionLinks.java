@@ -9,21 +9,32 @@ import java.net.URI;
 import java.util.Optional;
 
 /**
- * Signed unsubscribe links on the configured public URL, a mailto on the sender's domain, and
- * (when bounce processing is configured) a signed return path so bounces map back to recipients.
+ * Signed unsubscribe links on the configured public URL, a mailto (when a mailbox reads the
+ * requests) and, when bounce processing is configured, a signed return path so bounces map back to
+ * recipients.
  */
 public final class ProductionLinks implements UnsubscribeLinks {
 
+    /** The local part of the default mailto address, {@code unsubscribe@<From domain>}. */
+    static final String DEFAULT_MAILTO_LOCAL_PART = "unsubscribe";
+
     private final UnsubscribeTokens tokens;
     private final URI base;
+    private final boolean mailboxRead;
     private final Optional<String> mailto;
     private final Optional<ReturnPaths> returnPaths;
     private final Optional<String> returnPathDomain;
 
-    ProductionLinks(UnsubscribeTokens tokens, URI base, Optional<String> mailto, Optional<ReturnPaths> returnPaths,
-                    Optional<String> returnPathDomain) {
+    /**
+     * @param mailboxRead whether a mailbox task reads unsubscribe requests sent by mail; without one
+     *                    no mailto is advertised
+     * @param mailto      {@code unsubscribe.mailto}; empty: {@code unsubscribe@<the message's From domain>}
+     */
+    ProductionLinks(UnsubscribeTokens tokens, URI base, boolean mailboxRead, Optional<String> mailto,
+                    Optional<ReturnPaths> returnPaths, Optional<String> returnPathDomain) {
         this.tokens = tokens;
         this.base = base;
+        this.mailboxRead = mailboxRead;
         this.mailto = mailto;
         this.returnPaths = returnPaths;
         this.returnPathDomain = returnPathDomain;
@@ -34,8 +45,8 @@ public final class ProductionLinks implements UnsubscribeLinks {
         SigningKey key = SigningKey.of(u.requireSecret().reveal());
         URI base = URI.create(u.requireBaseUrl());
         Optional<String> bounceDomain = services.config().bounce().returnPathDomain();
-        return new ProductionLinks(new UnsubscribeTokens(key), base, u.mailto(),
-                bounceDomain.map(d -> new ReturnPaths(key)), bounceDomain);
+        return new ProductionLinks(new UnsubscribeTokens(key), base, services.config().bounce().mailbox().isPresent(),
+                u.mailto(), bounceDomain.map(d -> new ReturnPaths(key)), bounceDomain);
     }
 
     @Override
@@ -44,9 +55,12 @@ public final class ProductionLinks implements UnsubscribeLinks {
     }
 
     @Override
-    public String mailto(long campaignId, long recipientId, String email) {
-        String address = mailto.orElseGet(() -> "unsubscribe@" + base.getHost());
-        return "mailto:" + address + "?subject=unsubscribe-" + tokens.token(campaignId, recipientId, email);
+    public Optional<String> mailto(String fromDomain, long campaignId, long recipientId, String email) {
+        if (!mailboxRead) {
+            return Optional.empty();
+        }
+        String address = mailto.orElseGet(() -> DEFAULT_MAILTO_LOCAL_PART + "@" + fromDomain);
+        return Optional.of(tokens.mailto(address, campaignId, recipientId, email));
     }
 
     @Override

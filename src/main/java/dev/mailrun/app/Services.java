@@ -9,8 +9,11 @@ import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
 import dev.mailrun.campaign.bounce.BounceTaskHandler;
 import dev.mailrun.campaign.hygiene.AddressHygiene;
+import dev.mailrun.campaign.unsubscribe.MailedUnsubscribes;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
+import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
 import dev.mailrun.mail.dkim.DkimSigner;
@@ -126,10 +129,13 @@ public final class Services {
         return new Scheduler(dataSource(), HandlerRegistry.of(handlers), sc, clock());
     }
 
-    private BounceProcessor bounceProcessor() {
+    BounceProcessor bounceProcessor() {
         BounceConfig b = config.bounce();
-        ReturnPaths returnPaths = new ReturnPaths(SigningKey.of(config.unsubscribe().requireSecret().reveal()));
-        return new BounceProcessor(new BounceMailbox(b.mailbox().orElseThrow()), new BounceParser(),
+        SigningKey key = SigningKey.of(config.unsubscribe().requireSecret().reveal());
+        ReturnPaths returnPaths = new ReturnPaths(key);
+        MailedUnsubscribes unsubscribes = new MailedUnsubscribes(new UnsubscribeTokens(key),
+                new Unsubscriber(dataSource(), new SuppressionTable(), clock()));
+        return new BounceProcessor(new BounceMailbox(b.mailbox().orElseThrow()), unsubscribes, new BounceParser(),
                 new BounceApplier(returnPaths, new SuppressionTable(), b.settings()),
                 new BounceRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock());
     }

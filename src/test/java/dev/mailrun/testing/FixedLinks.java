@@ -15,8 +15,8 @@ public final class FixedLinks implements UnsubscribeLinks {
     }
 
     @Override
-    public String mailto(long campaignId, long recipientId, String email) {
-        return "mailto:unsubscribe@sender.example?subject=c" + campaignId + ".r" + recipientId;
+    public Optional<String> mailto(String fromDomain, long campaignId, long recipientId, String email) {
+        return Optional.of("mailto:unsubscribe@" + fromDomain + "?subject=c" + campaignId + ".r" + recipientId);
     }
 
     @Override

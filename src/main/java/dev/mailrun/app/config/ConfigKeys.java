@@ -44,11 +44,11 @@ public final class ConfigKeys {
         // unsubscribe and deliverability
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
         key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint: https://mail.example.com and https://mail.example.com/u give the same links (…/u/TOKEN); a proxy path is kept (https://example.com/mail → …/mail/u/TOKEN).");
-        key("unsubscribe.mailto", "", "Address for mailto: unsubscribe; empty: unsubscribe@<sender domain>.");
+        key("unsubscribe.mailto", "", "Address of the List-Unsubscribe mailto; empty: unsubscribe@<the campaign's From domain>. Mail sent there must reach the bounce mailbox, which applies it; without bounce.imap.host no mailto is sent (and setting this key is an error).");
         key("http.port", "", "Port of the unsubscribe endpoint started by worker (and serve); empty: worker starts none.");
         key("http.bind", "127.0.0.1", "Address the unsubscribe endpoint listens on; put an https proxy in front of it.");
         // bounces
-        key("bounce.imap.host", "", "IMAP server of the bounce mailbox; empty: no bounce processing.");
+        key("bounce.imap.host", "", "IMAP server of the bounce mailbox, which also receives unsubscribe requests sent by mail; empty: no bounce processing and no mailto unsubscribe.");
         key("bounce.imap.port", "993", "IMAP port.");
         key("bounce.imap.tls", "true", "true: IMAP over TLS (imaps); false: plain IMAP (local servers only).");
         key("bounce.imap.user", "", "IMAP user.");

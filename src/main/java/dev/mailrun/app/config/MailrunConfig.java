@@ -45,11 +45,17 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.optional("unsubscribe.base-url"),
                 raw.optional("unsubscribe.mailto"),
                 raw.optionalInteger("http.port", 0, 65535));
+        BounceConfig bounce = bounce(raw);
+        if (unsubscribe.mailto().isPresent() && bounce.mailbox().isEmpty()) {
+            // Requests sent to an address no task reads would be lost; without a mailbox no mailto is advertised.
+            throw ConfigException.invalid("unsubscribe.mailto", "is set but no mailbox reads the requests sent to it:"
+                    + " set bounce.imap.host (and deliver that address to the bounce mailbox) or leave unsubscribe.mailto empty");
+        }
         LogConfig log = new LogConfig(
                 raw.choice("log.format", LogConfig.Format.class),
                 raw.choice("log.level", LogConfig.Level.class));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
-                raw.string("http.bind"), bounce(raw), dkim(raw), imports(raw), log);
+                raw.string("http.bind"), bounce, dkim(raw), imports(raw), log);
     }
 
     private static BounceConfig bounce(RawConfig raw) {

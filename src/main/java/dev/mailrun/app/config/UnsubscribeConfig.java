@@ -1,9 +1,11 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.mail.Secret;
 import java.net.URI;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Unsubscribe links and the endpoint that serves them. The secret signs tokens; without it
@@ -17,6 +19,7 @@ public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUr
                                 Optional<Integer> httpPort) {
 
     public static final int MIN_SECRET_LENGTH = 32;
+    private static final Pattern MAILTO_LOCAL_PART = Pattern.compile("[A-Za-z0-9._+=-]+");
 
     public UnsubscribeConfig {
         secret.ifPresent(s -> {
@@ -26,11 +29,7 @@ public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUr
             }
         });
         baseUrl = baseUrl.map(UnsubscribeConfig::linkBase);
-        mailto.ifPresent(m -> {
-            if (!m.matches("[^@\\s<>]+@[^@\\s<>]+")) {
-                throw ConfigException.invalid("unsubscribe.mailto", "must be an address like unsubscribe@example.com, got '" + m + "'");
-            }
-        });
+        mailto = mailto.map(UnsubscribeConfig::mailtoAddress);
     }
 
     /**
@@ -52,6 +51,18 @@ public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUr
             throw ConfigException.invalid("unsubscribe.base-url", "must be https://host or https://host/path, without a query or fragment, got '" + u + "'");
         }
         return UnsubscribeTokens.linkBase(uri).toString();
+    }
+
+    /**
+     * A valid address whose local part needs no percent-encoding in a mailto: URI (RFC 6068 reserves
+     * {@code ? & % #} and more), so it goes into List-Unsubscribe as written; the domain in punycode.
+     */
+    private static String mailtoAddress(String m) {
+        if (!(EmailAddress.check(m) instanceof EmailAddress.Valid valid) || !MAILTO_LOCAL_PART.matcher(valid.address().localPart()).matches()) {
+            throw ConfigException.invalid("unsubscribe.mailto", "must be an address like unsubscribe@example.com"
+                    + " (letters, digits and . _ + = - before the @), got '" + m + "'");
+        }
+        return valid.address().localPart() + "@" + valid.address().domain();
     }
 
     /** What sending needs; fails with a config error naming the missing key. */

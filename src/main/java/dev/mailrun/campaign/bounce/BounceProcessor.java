@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.bounce;
 
+import dev.mailrun.campaign.unsubscribe.MailedUnsubscribes;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.bounce.BounceKind;
 import dev.mailrun.mail.bounce.BounceMailbox;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One run of bounce processing: read unprocessed messages from the bounce mailbox, parse each,
  * apply its reports in one transaction, then let the mailbox mark it processed; finally check the
- * bounce rate of every campaign that got new hard bounces.
+ * bounce rate of every campaign that got new hard bounces. Unsubscribe requests sent by mail
+ * (the List-Unsubscribe mailto) arrive in the same mailbox and are applied first, by
+ * {@link MailedUnsubscribes}; one whose token does not verify changes nothing and is left for review.
  *
  * <p>Crash safety: a message is marked processed only after its transaction committed, and applying
  * a message twice changes nothing (see {@link BounceApplier}), so a crash at any point loses no
@@ -37,15 +40,17 @@ public final class BounceProcessor {
     private static final Logger log = LoggerFactory.getLogger(BounceProcessor.class);
 
     private final BounceMailbox mailbox;
+    private final MailedUnsubscribes unsubscribes;
     private final BounceParser parser;
     private final BounceApplier applier;
     private final BounceRateBreaker breaker;
     private final DataSource dataSource;
     private final Clock clock;
 
-    public BounceProcessor(BounceMailbox mailbox, BounceParser parser, BounceApplier applier, BounceRateBreaker breaker,
-                           DataSource dataSource, Clock clock) {
+    public BounceProcessor(BounceMailbox mailbox, MailedUnsubscribes unsubscribes, BounceParser parser,
+                           BounceApplier applier, BounceRateBreaker breaker, DataSource dataSource, Clock clock) {
         this.mailbox = mailbox;
+        this.unsubscribes = unsubscribes;
         this.parser = parser;
         this.applier = applier;
         this.breaker = breaker;
@@ -56,8 +61,15 @@ public final class BounceProcessor {
     /** Processes up to {@code limit} messages. */
     public BounceSummary process(int limit) throws MessagingException, SQLException {
         Map<BounceApplier.Effect, Integer> counts = new EnumMap<>(BounceApplier.Effect.class);
+        Map<MailedUnsubscribes.Outcome, Integer> requests = new EnumMap<>(MailedUnsubscribes.Outcome.class);
         Set<Long> hardBounced = new TreeSet<>();
         BounceMailbox.Run run = mailbox.readUnprocessed(limit, message -> {
+            MailedUnsubscribes.Outcome request = unsubscribes.handle(message);
+            if (request != MailedUnsubscribes.Outcome.NOT_A_REQUEST) {
+                requests.merge(request, 1, Integer::sum);
+                return request == MailedUnsubscribes.Outcome.INVALID
+                        ? BounceMailbox.Disposition.FOR_REVIEW : BounceMailbox.Disposition.DONE;
+            }
             List<BounceReport> reports = parser.parse(message);
             List<BounceApplier.Applied> applied = Transactions.inTransaction(dataSource,
                     c -> applier.apply(c, reports, clock.instant()));
@@ -79,7 +91,10 @@ public final class BounceProcessor {
         return new BounceSummary(run.read(), count(counts, BounceApplier.Effect.HARD), count(counts, BounceApplier.Effect.SOFT),
                 count(counts, BounceApplier.Effect.COMPLAINT), count(counts, BounceApplier.Effect.REFUSED),
                 count(counts, BounceApplier.Effect.UNRECOGNISED),
-                count(counts, BounceApplier.Effect.UNMATCHED), count(counts, BounceApplier.Effect.DUPLICATE), paused);
+                count(counts, BounceApplier.Effect.UNMATCHED), count(counts, BounceApplier.Effect.DUPLICATE),
+                requests.getOrDefault(MailedUnsubscribes.Outcome.UNSUBSCRIBED, 0)
+                        + requests.getOrDefault(MailedUnsubscribes.Outcome.ALREADY_SUPPRESSED, 0),
+                requests.getOrDefault(MailedUnsubscribes.Outcome.INVALID, 0), paused);
     }
 
     private static int count(Map<BounceApplier.Effect, Integer> counts, BounceApplier.Effect effect) {

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 
 /**
  * The bounce task: a second task in the same task table, with its own interval, that reads the
- * bounce mailbox once per run. Each message's effects commit before the message is marked
+ * bounce mailbox once per run (bounces, complaints and unsubscribe requests sent by mail). Each message's effects commit before the message is marked
  * processed, and applying a bounce twice changes nothing, so a crash anywhere is harmless.
  */
 public final class BounceTaskHandler implements TaskHandler {
@@ -34,6 +34,7 @@ public final class BounceTaskHandler implements TaskHandler {
         context.report(new RunReport(1, summary.messagesRead(), null, Duration.ZERO, java.util.Map.of(
                 "read", summary.messagesRead(), "hard", summary.hard(), "soft", summary.soft(),
                 "complaints", summary.complaints(), "refused", summary.refused(), "unrecognised", summary.unrecognised(),
-                "unmatched", summary.unmatched(), "paused", summary.pausedCampaigns())));
+                "unmatched", summary.unmatched(), "unsubscribes", summary.unsubscribes(),
+                "invalid-unsubscribes", summary.invalidUnsubscribes(), "paused", summary.pausedCampaigns())));
     }
 }

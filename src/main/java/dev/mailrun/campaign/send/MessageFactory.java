@@ -38,6 +38,7 @@ public final class MessageFactory {
     private final UnsubscribeLinks links;
     private final Mailbox from;
     private final Optional<Mailbox> replyTo;
+    private final String fromDomain;
     private final String listId;
     private final Optional<DkimSigner> dkim;
 
@@ -51,7 +52,8 @@ public final class MessageFactory {
         this.links = links;
         this.from = new Mailbox(campaign.fromAddress(), campaign.fromName().orElse(""));
         this.replyTo = campaign.replyTo().map(Mailbox::of);
-        this.listId = "c" + campaign.id() + ".lists." + EmailAddress.of(campaign.fromAddress()).domain();
+        this.fromDomain = EmailAddress.of(campaign.fromAddress()).domain();
+        this.listId = "c" + campaign.id() + ".lists." + fromDomain;
     }
 
     public String messageId(long recipientId) {
@@ -90,7 +92,7 @@ public final class MessageFactory {
             content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
         }
         MessageFields fields = new MessageFields(from, replyTo, new Mailbox(r.email(), r.name() == null ? "" : r.name()),
-                messageId(r.id()), listId, campaign.name(), unsubscribeUrl, links.mailto(campaign.id(), r.id(), r.email()));
+                messageId(r.id()), listId, campaign.name(), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()));
         MimeMessage message = composer.compose(session, fields, content);
         if (dkim.isEmpty()) {
             return message;

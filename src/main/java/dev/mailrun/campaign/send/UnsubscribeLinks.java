@@ -8,8 +8,12 @@ public interface UnsubscribeLinks {
     /** The https one-click URL with a signed token. */
     String url(long campaignId, long recipientId, String email);
 
-    /** A mailto: URI for List-Unsubscribe. */
-    String mailto(long campaignId, long recipientId, String email);
+    /**
+     * A mailto: URI for List-Unsubscribe, for a message sent from an address at {@code fromDomain}
+     * (one worker sends campaigns of several senders); empty when no mailbox reads unsubscribe
+     * requests sent by mail, so that none is advertised.
+     */
+    Optional<String> mailto(String fromDomain, long campaignId, long recipientId, String email);
 
     /** A VERP envelope sender ({@code bounces+TOKEN@domain}) or empty to use the From address. */
     Optional<String> envelopeFrom(long campaignId, long recipientId, String email);

@@ -21,6 +21,11 @@ import java.util.OptionalLong;
 public final class UnsubscribeTokens {
 
     static final String PURPOSE = "unsubscribe/1";
+    /**
+     * The subject of an unsubscribe request sent by mail is this and the token: the mailto link sets
+     * it, {@link MailedUnsubscribes} reads it.
+     */
+    public static final String MAIL_SUBJECT_PREFIX = "unsubscribe-";
     /** The endpoint's route; a link is the public base URL, this, and the token. */
     private static final String ROUTE = UnsubscribeServer.PATH_PREFIX;
     private static final byte VERSION = 1;
@@ -51,6 +56,14 @@ public final class UnsubscribeTokens {
      */
     public URI url(URI base, long campaignId, long recipientId, String address) {
         return URI.create(withoutTrailingSlashes(base.toString()) + ROUTE + token(campaignId, recipientId, address));
+    }
+
+    /**
+     * The mailto: URI for List-Unsubscribe: {@code mailto:<address>?subject=unsubscribe-<token>}. The
+     * token is base64url, which needs no percent-encoding in a URI.
+     */
+    public String mailto(String address, long campaignId, long recipientId, String recipientAddress) {
+        return "mailto:" + address + "?subject=" + MAIL_SUBJECT_PREFIX + token(campaignId, recipientId, recipientAddress);
     }
 
     /**

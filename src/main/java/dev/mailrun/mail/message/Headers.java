@@ -91,9 +91,15 @@ final class Headers {
         return MimeUtility.fold("List-Id: ".length(), listIdValue(id, name));
     }
 
-    /** The List-Unsubscribe header's value, folded: {@code <https://…>, <mailto:…>}. */
-    static String listUnsubscribe(String url, String mailto) throws RejectedMessageException {
-        String value = "<" + unsubscribeUrl(url) + ">, <" + unsubscribeMailto(mailto) + ">";
+    /**
+     * The List-Unsubscribe header's value, folded: {@code <https://…>, <mailto:…>}, or the one-click
+     * URL alone when there is no mailto.
+     */
+    static String listUnsubscribe(String url, Optional<String> mailto) throws RejectedMessageException {
+        String value = "<" + unsubscribeUrl(url) + ">";
+        if (mailto.isPresent()) {
+            value += ", <" + unsubscribeMailto(mailto.get()) + ">";
+        }
         return MimeUtility.fold("List-Unsubscribe: ".length(), value);
     }
 

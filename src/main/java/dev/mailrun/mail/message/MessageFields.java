@@ -10,10 +10,18 @@ import java.util.Optional;
  * @param listId            the list identifier, e.g. {@code c12.lists.example.com}
  * @param listName          the human-readable List-Id phrase, e.g. the campaign name; may be empty
  * @param unsubscribeUrl    the https one-click URL carrying a signed token
- * @param unsubscribeMailto e.g. {@code mailto:unsubscribe@example.com?subject=c12.r3456}
+ * @param unsubscribeMailto e.g. {@code mailto:unsubscribe@example.com?subject=c12.r3456}; empty when no
+ *                          mailbox reads such requests: List-Unsubscribe then carries the URL alone
  */
 public record MessageFields(Mailbox from, Optional<Mailbox> replyTo, Mailbox to, String messageId,
-                            String listId, String listName, String unsubscribeUrl, String unsubscribeMailto) {
+                            String listId, String listName, String unsubscribeUrl, Optional<String> unsubscribeMailto) {
+
+    /** With a mailto: URI for List-Unsubscribe next to the URL. */
+    public MessageFields(Mailbox from, Optional<Mailbox> replyTo, Mailbox to, String messageId, String listId,
+                         String listName, String unsubscribeUrl, String unsubscribeMailto) {
+        this(from, replyTo, to, messageId, listId, listName, unsubscribeUrl,
+                Optional.of(Objects.requireNonNull(unsubscribeMailto, "unsubscribeMailto")));
+    }
 
     public MessageFields {
         Objects.requireNonNull(from, "from");

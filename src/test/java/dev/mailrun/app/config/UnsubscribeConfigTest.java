@@ -28,4 +28,19 @@ class UnsubscribeConfigTest {
                     .isInstanceOf(ConfigException.class).hasMessageContaining("unsubscribe.base-url");
         }
     }
+
+    @Test
+    void an_explicit_mailto_must_be_an_address_that_needs_no_escaping_in_a_mailto_uri() {
+        Map<String, String> mailbox = Map.of("MAILRUN_BOUNCE_IMAP_HOST", "imap.example.com", "MAILRUN_BOUNCE_IMAP_USER", "bounces");
+        for (String bad : new String[] {"unsubscribe", "a?subject=x@example.com", "a%40b@example.com", "<u@example.com>",
+                "u@example.com, v@example.com", "u@@example.com"}) {
+            Map<String, String> env = new java.util.HashMap<>(mailbox);
+            env.put("MAILRUN_UNSUBSCRIBE_MAILTO", bad);
+            assertThatThrownBy(() -> load(env)).as(bad).isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("configuration key unsubscribe.mailto: must be an address");
+        }
+        Map<String, String> env = new java.util.HashMap<>(mailbox);
+        env.put("MAILRUN_UNSUBSCRIBE_MAILTO", "list-unsub+news@Bücher.example");
+        assertThat(load(env).mailto()).contains("list-unsub+news@xn--bcher-kva.example");
+    }
 }

@@ -7,8 +7,11 @@ import com.icegreen.greenmail.user.GreenMailUser;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.unsubscribe.MailedUnsubscribes;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
+import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
 import dev.mailrun.mail.bounce.MailboxSettings;
@@ -30,7 +33,8 @@ class BounceProcessorTest {
     @RegisterExtension
     static final GreenMailExtension greenMail = new GreenMailExtension(ServerSetup.dynamicPort(ServerSetupTest.SMTP_IMAP));
 
-    private final ReturnPaths returnPaths = new ReturnPaths(SigningKey.of("0123456789abcdef0123456789abcdef-test"));
+    private static final SigningKey KEY = SigningKey.of("0123456789abcdef0123456789abcdef-test");
+    private final ReturnPaths returnPaths = new ReturnPaths(KEY);
     private final SettableClock clock = SettableClock.at("2025-03-10T12:00:00Z");
     private final Rows rows = new Rows(db.dataSource());
     private GreenMailUser mailbox;
@@ -45,6 +49,7 @@ class BounceProcessorTest {
         processor = new BounceProcessor(
                 new BounceMailbox(new MailboxSettings("127.0.0.1", greenMail.getImap().getPort(), false, "bounces", "pw",
                         "INBOX", Optional.empty())),
+                new MailedUnsubscribes(new UnsubscribeTokens(KEY), new Unsubscriber(db.dataSource(), new SuppressionTable(), clock)),
                 new BounceParser(),
                 new BounceApplier(returnPaths, new SuppressionTable(), settings),
                 new BounceRateBreaker(db.dataSource(), settings, clock),
@@ -73,7 +78,7 @@ class BounceProcessorTest {
         BounceSummary first = processor.process(100);
         BounceSummary second = processor.process(100);
 
-        assertThat(first).isEqualTo(new BounceSummary(8, 5, 1, 1, 0, 1, 1, 0, List.of()));
+        assertThat(first).isEqualTo(new BounceSummary(8, 5, 1, 1, 0, 1, 1, 0, 0, 0, List.of()));
         assertThat(second.messagesRead()).isZero();
         for (long id : List.of(hard, multi, notice, ndr, text)) {
             assertThat(rows.string("SELECT status FROM recipient WHERE id = ?", id)).as("recipient %d", id).isEqualTo("failed");
@@ -101,7 +106,7 @@ class BounceProcessorTest {
 
         BounceSummary again = processor.process(100);
 
-        assertThat(again).isEqualTo(new BounceSummary(2, 0, 0, 0, 0, 0, 0, 2, List.of()));
+        assertThat(again).isEqualTo(new BounceSummary(2, 0, 0, 0, 0, 0, 0, 2, 0, 0, List.of()));
         assertThat(rows.count("SELECT COUNT(*) FROM suppression")).isEqualTo(1);
         assertThat(rows.count("SELECT bounces FROM soft_bounce WHERE address = 'full.box@example.net'")).isEqualTo(1);
     }

@@ -8,6 +8,7 @@ import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.template.RenderedContent;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeUtility;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -138,6 +139,18 @@ class MessageComposerTest {
             assertThatThrownBy(() -> COMPOSER.compose(SESSION, bad, CONTENT)).as(url)
                     .isInstanceOf(RejectedMessageException.class).hasMessageStartingWith("List-Unsubscribe:");
         }
+    }
+
+    @Test
+    void list_unsubscribe_carries_the_mailto_next_to_the_url_or_the_url_alone_when_there_is_none() throws Exception {
+        MimeMessage both = COMPOSER.compose(SESSION, fields(), CONTENT);
+        MimeMessage urlOnly = COMPOSER.compose(SESSION, with(f -> new MessageFields(f.from(), f.replyTo(), f.to(),
+                f.messageId(), f.listId(), f.listName(), f.unsubscribeUrl(), Optional.empty())), CONTENT);
+
+        assertThat(MimeUtility.unfold(both.getHeader("List-Unsubscribe", null)))
+                .isEqualTo("<https://example.com/u/abc>, <mailto:unsubscribe@example.com?subject=c1.r2>");
+        assertThat(urlOnly.getHeader("List-Unsubscribe", null)).isEqualTo("<https://example.com/u/abc>");
+        assertThat(urlOnly.getHeader("List-Unsubscribe-Post", null)).isEqualTo("List-Unsubscribe=One-Click");
     }
 
     @Test

@@ -1,0 +1,41 @@
+package dev.mailrun.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.campaign.unsubscribe.SigningKey;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
+import java.net.URI;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ProductionLinksTest {
+
+    private final UnsubscribeTokens tokens = new UnsubscribeTokens(SigningKey.of("0123456789abcdef0123456789abcdef-test"));
+    private final URI base = URI.create("https://links.mailer.example");
+
+    private ProductionLinks links(boolean mailboxRead, Optional<String> mailto) {
+        return new ProductionLinks(tokens, base, mailboxRead, mailto, Optional.empty(), Optional.empty());
+    }
+
+    @Test
+    void the_default_mailto_is_unsubscribe_at_the_from_domain_of_each_message_not_the_link_host() {
+        ProductionLinks links = links(true, Optional.empty());
+        String token = tokens.token(12, 34, "ann@list.example");
+
+        assertThat(links.mailto("news.example.org", 12, 34, "ann@list.example"))
+                .contains("mailto:unsubscribe@news.example.org?subject=unsubscribe-" + token);
+        assertThat(links.mailto("shop.example.net", 12, 34, "ann@list.example"))
+                .contains("mailto:unsubscribe@shop.example.net?subject=unsubscribe-" + token);
+    }
+
+    @Test
+    void an_explicit_mailto_wins_over_the_from_domain() {
+        assertThat(links(true, Optional.of("optout@lists.example.com")).mailto("news.example.org", 12, 34, "ann@list.example"))
+                .hasValueSatisfying(m -> assertThat(m).startsWith("mailto:optout@lists.example.com?subject=unsubscribe-"));
+    }
+
+    @Test
+    void no_mailto_is_advertised_when_no_mailbox_reads_the_requests() {
+        assertThat(links(false, Optional.empty()).mailto("news.example.org", 12, 34, "ann@list.example")).isEmpty();
+    }
+}
