@@ -12,7 +12,7 @@ public final class ConfigKeys {
 
     static {
         // database
-        key("db.url", "", "JDBC URL (jdbc:mysql://host:3306/mailrun). Empty: an embedded MariaDB under db.embedded.dir.");
+        key("db.url", "", "JDBC URL (jdbc:mysql://host:3306/mailrun). Empty: an embedded MariaDB under db.embedded.dir. A password in it (user:password@host, password=, pwd=) is shown as *** wherever the URL is printed.");
         key("db.user", "root", "Database user.");
         secret("db.password", "", "Database password.");
         key("db.pool-size", "10", "Maximum connections in the pool.");
