@@ -1,6 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
+import dev.mailrun.campaign.CampaignException;
 import dev.mailrun.campaign.ImportFileException;
 import dev.mailrun.campaign.ImportReport;
 import dev.mailrun.campaign.RejectReason;
@@ -41,12 +42,16 @@ final class RecipientsCommand implements Runnable {
 
         @Override
         int run(Services s) throws Exception {
-            s.campaigns().get(campaign);
+            try {
+                s.campaigns().get(campaign);
+            } catch (CampaignException e) {
+                throw new UsageException(e.getMessage());
+            }
             Progress progress = Progress.on(spec.commandLine().getErr(), "import");
             ImportReport r;
             try {
                 r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
-            } catch (ImportFileException e) {
+            } catch (ImportFileException | CampaignException e) {
                 throw new UsageException(e.getMessage());
             } finally {
                 progress.done();

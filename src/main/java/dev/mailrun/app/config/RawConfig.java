@@ -23,12 +23,23 @@ public final class RawConfig {
         this.values = Map.copyOf(values);
     }
 
+    /**
+     * The value with surrounding whitespace removed — except a secret's, which is used exactly as
+     * given and refused when it begins or ends with whitespace: a trailing space in a properties file
+     * is invisible, and neither dropping it silently nor keeping it silently is what the operator meant.
+     */
     public String string(String key) {
         String v = values.get(key);
         if (v == null) {
             throw new IllegalArgumentException("unknown configuration key " + key);
         }
-        return v.trim();
+        if (!isSecret(key)) {
+            return v.trim();
+        }
+        if (!v.isEmpty() && (!v.equals(v.strip()) || !v.equals(v.trim()))) {
+            throw ConfigException.invalid(key, "must not begin or end with whitespace (secret value not shown)");
+        }
+        return v;
     }
 
     public Optional<String> optional(String key) {
@@ -149,7 +160,10 @@ public final class RawConfig {
 
     /** The offending value in quotes, or a placeholder for secrets. */
     static String shown(String key, String value) {
-        boolean secret = ConfigKeys.find(key).map(ConfigKey::secret).orElse(false);
-        return secret ? "(secret value not shown)" : "'" + value + "'";
+        return isSecret(key) ? "(secret value not shown)" : "'" + value + "'";
+    }
+
+    private static boolean isSecret(String key) {
+        return ConfigKeys.find(key).map(ConfigKey::secret).orElse(false);
     }
 }

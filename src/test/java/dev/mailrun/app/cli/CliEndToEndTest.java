@@ -127,6 +127,11 @@ class CliEndToEndTest {
 
         CliHarness.Result notCsv = cli().run("recipients", "import", "--campaign", "1", dir.resolve("missing.csv").toString());
         assertThat(notCsv.exitCode()).isEqualTo(2);
+
+        CliHarness.Result noCampaign = cli().run("recipients", "import", "--campaign", "999999",
+                Path.of("pom.xml").toString());
+        assertThat(noCampaign.exitCode()).isEqualTo(2);
+        assertThat(noCampaign.err().lines()).containsExactly("mailrun: no campaign with id 999999");
     }
 
     @Test

@@ -156,4 +156,19 @@ class ConfigLoaderTest {
             assertThat(example.get(line - 1)).as("example comment of " + key.name()).contains("Range: " + range + ".");
         }
     }
+
+    @Test
+    void a_secret_is_kept_verbatim_and_one_with_whitespace_at_either_end_is_refused_without_showing_it() throws Exception {
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("db.password=hunter2-secret \n")), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("configuration key db.password: must not begin or end with whitespace (secret value not shown)");
+        assertThatThrownBy(() -> loadWith("smtp.password", " hunter2-secret"))
+                .hasMessageStartingWith("configuration key smtp.password: must not begin").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> loadWith("unsubscribe.secret", "a-test-secret-that-is-long-enough-0123456789\t"))
+                .hasMessageStartingWith("configuration key unsubscribe.secret: must not begin");
+
+        MailrunConfig c = ConfigLoader.load(Optional.of(file("db.password=pass word\n")), Map.of());
+        assertThat(c.db().password()).isEqualTo("pass word");
+        assertThat(loadWith("db.user", " mailer ").db().user()).as("other values are trimmed").isEqualTo("mailer");
+    }
 }
