@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.app.Services;
+import dev.mailrun.app.config.Range;
 import dev.mailrun.campaign.Campaign;
 import dev.mailrun.campaign.CampaignException;
 import dev.mailrun.campaign.CampaignSendHandler;
@@ -14,7 +15,6 @@ import dev.mailrun.scheduler.RunOutcome;
 import dev.mailrun.scheduler.Task;
 import dev.mailrun.scheduler.TaskStore;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,7 +72,7 @@ final class TaskCommand implements Runnable {
             out().printf("%-24s %-16s %-9s %-8s %-25s %s%n", "NAME", "HANDLER", "INTERVAL", "ENABLED", "NEXT RUN",
                     "LAST OUTCOME");
             for (Task t : tasks) {
-                out().printf("%-24s %-16s %-9s %-8s %-25s %s%n", t.name(), t.handler(), interval(t.interval()),
+                out().printf("%-24s %-16s %-9s %-8s %-25s %s%n", t.name(), t.handler(), Range.format(t.interval()),
                         t.enabled() ? "yes" : "no", t.nextRunAt(),
                         Optional.ofNullable(last.get(t.name())).map(RunOutcome::dbValue).orElse("-"));
             }
@@ -169,18 +169,5 @@ final class TaskCommand implements Runnable {
         }
         long id = Long.parseLong(m.group(1));
         return CampaignSendHandler.taskName(id).equals(task.name()) ? Optional.of(id) : Optional.empty();
-    }
-
-    /** In the largest unit that divides it: 1d, 2h, 5m, 30s or 250ms. */
-    static String interval(Duration d) {
-        long ms = d.toMillis();
-        long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
-        String[] units = {"d", "h", "m", "s"};
-        for (int i = 0; i < sizes.length; i++) {
-            if (ms % sizes[i] == 0) {
-                return (ms / sizes[i]) + units[i];
-            }
-        }
-        return ms + "ms";
     }
 }
