@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.mailrun.app.config.DbConfig;
 import dev.mailrun.db.DataSources;
 import dev.mailrun.db.EmbeddedMariaDb;
+import dev.mailrun.db.JdbcUrls;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -46,7 +47,7 @@ final class Database implements AutoCloseable {
     }
 
     String describe() {
-        return embedded == null ? pool.getJdbcUrl() : "embedded MariaDB on port " + embedded.port();
+        return embedded == null ? JdbcUrls.masked(pool.getJdbcUrl()) : "embedded MariaDB on port " + embedded.port();
     }
 
     private static HikariDataSource pool(String url, DbConfig config) {
@@ -54,7 +55,8 @@ final class Database implements AutoCloseable {
             return DataSources.create(url, config.user(), config.password(), config.poolSize(), "mailrun", Optional.empty());
         } catch (RuntimeException e) {
             // Hikari wraps the driver's reason a few levels deep; the operator needs that reason, once.
-            throw new DatabaseUnavailableException("cannot connect to the database at " + url + ": " + rootMessage(e), e);
+            throw new DatabaseUnavailableException("cannot connect to the database at " + JdbcUrls.masked(url) + ": "
+                    + JdbcUrls.masked(rootMessage(e)), e);
         }
     }
 

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * <p>Its data lives under {@code <dir>/db} so it survives restarts. The port it listens on is written
  * to {@code <dir>/port}: a second mailrun process on the same directory (a status command next to a
  * running worker) finds the server already up and connects to it instead of starting a rival
- * server on the same data files. Only the process that started the server stops it.
+ * server on the same data files. Only the process that started the server stops it. Nothing under
+ * {@code <dir>} is ever deleted, even when it lies under {@code java.io.tmpdir} ({@link KeepingDb}).
  */
 public final class EmbeddedMariaDb implements AutoCloseable {
 
@@ -57,7 +58,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             }
             config.addArg("--default-time-zone=+00:00");
             config.addArg("--innodb-flush-log-at-trx-commit=2");
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = KeepingDb.create(config.build());
             db.start();
             Files.writeString(portFile, Integer.toString(port), StandardCharsets.US_ASCII);
             log.info("Started the embedded MariaDB on port {} with data in {}", port, dir.resolve("db"));

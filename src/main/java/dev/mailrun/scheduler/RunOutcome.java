@@ -15,7 +15,9 @@ public enum RunOutcome {
     /** Slots that were skipped because the task was too late for them; one row per decision. */
     MISFIRED,
     /** A tick found the task already running and left it alone. */
-    SKIPPED_OVERLAP;
+    SKIPPED_OVERLAP,
+    /** A tick found no handler for the task in this worker and left it due (one row per tick). */
+    SKIPPED_NO_HANDLER;
 
     public String dbValue() {
         return name().toLowerCase(Locale.ROOT);

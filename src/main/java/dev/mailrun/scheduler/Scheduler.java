@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>A tick, for each enabled task whose {@code next_run_at} is at or before the clock's now:
  * <ol>
  *   <li>If another run holds a live lease, record {@code skipped_overlap} and move on.</li>
+ *   <li>If this worker has no handler for the task, log one warning, record {@code skipped_no_handler}
+ *       and leave the task due.</li>
  *   <li>Plan the slot (misfire policy, see {@link Slots#plan}).</li>
  *   <li>Claim: one conditional UPDATE that sets a fresh run token and a lease measured by the database
  *       clock. Zero rows means another worker won; that is normal and yields nothing. Taking over an
@@ -136,6 +138,10 @@ public final class Scheduler implements AutoCloseable {
     private void process(TaskTable.DueTask task, List<TickSummary.Entry> entries) throws SQLException {
         if (task.isLive()) {
             entries.add(recordOverlap(task, new RunLease(task.runToken(), task.owner(), null, null, task.heartbeatAt(), null)));
+            return;
+        }
+        if (handlers.find(task.handler()).isEmpty()) {
+            entries.add(skipUnhandled(task));
             return;
         }
         Slots.Plan plan = Slots.plan(task.nextRunAt(), task.interval(), task.misfireThreshold(), task.misfirePolicy(),
@@ -288,6 +294,27 @@ public final class Scheduler implements AutoCloseable {
         }
         return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_OVERLAP, Optional.of(holder.runToken()),
                 "running on " + holder.owner());
+    }
+
+    /**
+     * A task this worker has no handler for (its handler is not configured here, e.g. the bounce
+     * mailbox was removed from the configuration) is not claimed: its schedule and metadata stay as
+     * they are, so it runs as soon as a worker with the handler ticks. An expected situation, not a
+     * failure: one warning line per tick and one history row, no stack trace, no backoff.
+     */
+    private TickSummary.Entry skipUnhandled(TaskTable.DueTask task) throws SQLException {
+        String detail = "no handler named '" + task.handler() + "' in this worker (registered: "
+                + String.join(", ", handlers.names()) + ")";
+        log.warn("Task '{}' skipped: {}; it stays due. Configure its handler, or run: mailrun task disable {}",
+                task.name(), detail, task.name());
+        ObjectNode summary = Json.object().put("handler", task.handler());
+        var registered = summary.putArray("registered");
+        handlers.names().forEach(registered::add);
+        try (Connection c = dataSource.getConnection()) {
+            runs.insertDecision(c, task.id(), null, config.owner(), task.nextRunAt(), RunOutcome.SKIPPED_NO_HANDLER,
+                    summary);
+        }
+        return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_NO_HANDLER, Optional.empty(), detail);
     }
 
     private TickSummary.Entry recordOverlapQuietly(TaskTable.DueTask task, RunLease holder) {

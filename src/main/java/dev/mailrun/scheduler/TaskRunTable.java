@@ -10,7 +10,9 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Every statement on the {@code task_run} table: the history an operator reads. */
@@ -94,6 +96,21 @@ final class TaskRunTable {
             ps.setString(8, error);
             ps.setString(9, token);
             ps.executeUpdate();
+        }
+    }
+
+    /** The outcome of each task's newest row, by task id (tasks without history are absent). */
+    Map<Long, RunOutcome> lastOutcomes(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT r.task_id, r.outcome
+                  FROM task_run r JOIN (SELECT task_id, MAX(id) AS id FROM task_run GROUP BY task_id) newest
+                    ON newest.id = r.id""");
+             ResultSet rs = ps.executeQuery()) {
+            Map<Long, RunOutcome> outcomes = new HashMap<>();
+            while (rs.next()) {
+                outcomes.put(rs.getLong(1), RunOutcome.fromDb(rs.getString(2)));
+            }
+            return outcomes;
         }
     }
 

@@ -5,7 +5,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -66,6 +68,39 @@ public final class TaskStore {
     public boolean setEnabled(String name, boolean enabled) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return tasks.setEnabled(c, name, enabled) == 1;
+        }
+    }
+
+    /** What {@link #remove} did. */
+    public enum Removal {
+        REMOVED,
+        NO_SUCH_TASK,
+        /** A run holds the task (live, or dead and not yet taken over): its clean-up needs the row. */
+        RUN_IN_PROGRESS
+    }
+
+    /** Deletes a task and its run history, unless a run holds it. */
+    public Removal remove(String name) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> {
+            if (tasks.deleteIdle(c, name) == 1) {
+                return Removal.REMOVED;
+            }
+            return tasks.findByName(c, name).isPresent() ? Removal.RUN_IN_PROGRESS : Removal.NO_SUCH_TASK;
+        });
+    }
+
+    /** The outcome of each task's newest {@code task_run} row, by task name; tasks never ticked are absent. */
+    public Map<String, RunOutcome> lastOutcomes() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            Map<Long, RunOutcome> byId = runs.lastOutcomes(c);
+            Map<String, RunOutcome> byName = new HashMap<>();
+            for (Task t : tasks.list(c)) {
+                RunOutcome outcome = byId.get(t.id());
+                if (outcome != null) {
+                    byName.put(t.name(), outcome);
+                }
+            }
+            return byName;
         }
     }
 

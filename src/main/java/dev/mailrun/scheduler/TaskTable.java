@@ -277,6 +277,14 @@ final class TaskTable {
         }
     }
 
+    /** Deletes the task (its history cascades) unless a run holds it, live or dead. */
+    int deleteIdle(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM task WHERE name = ? AND run_token IS NULL")) {
+            ps.setString(1, name);
+            return ps.executeUpdate();
+        }
+    }
+
     int setNextRunAt(Connection c, String name, Instant at) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE task SET next_run_at = ?, updated_at = UTC_TIMESTAMP(3) WHERE name = ?")) {

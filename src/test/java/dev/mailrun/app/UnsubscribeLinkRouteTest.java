@@ -47,7 +47,7 @@ class UnsubscribeLinkRouteTest {
                 "MAILRUN_DB_URL", db.url(), "MAILRUN_DB_USER", db.user(), "MAILRUN_DB_PASSWORD", db.password(),
                 "MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789",
                 "MAILRUN_UNSUBSCRIBE_BASE_URL", baseUrl,
-                "MAILRUN_HTTP_PORT", "0");
+                "MAILRUN_HTTP_PORT", String.valueOf(freePort()));
         try (AppContext ctx = AppContext.load(Optional.empty(), env, SettableClock.at("2026-11-21T10:00:00Z"))) {
             Services services = new Services(ctx, ProductionLinks::of);
             URI link = URI.create(ProductionLinks.of(services).url(12, 34, address));
@@ -75,6 +75,13 @@ class UnsubscribeLinkRouteTest {
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
             }
+        }
+    }
+
+    /** http.port must be a real port (1–65535): take one the system has free right now. */
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 }

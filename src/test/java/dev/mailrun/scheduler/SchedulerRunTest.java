@@ -6,15 +6,21 @@ import static dev.mailrun.scheduler.Fixtures.history;
 import static dev.mailrun.scheduler.Fixtures.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 class SchedulerRunTest {
 
@@ -125,18 +131,49 @@ class SchedulerRunTest {
     }
 
     @Test
-    void a_task_with_an_unknown_handler_is_recorded_as_failed_and_the_tick_goes_on() throws Exception {
+    void a_task_without_a_handler_here_is_skipped_with_one_warning_per_tick_and_stays_due() throws Exception {
         store.create(NewTask.of("orphan", "nobody-registered-me", FIVE_MIN, TEN));
         store.create(NewTask.of("healthy", "echo", FIVE_MIN, TEN.plusMillis(1)));
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Logger schedulerLog = (Logger) LoggerFactory.getLogger(Scheduler.class);
+        logged.start();
+        schedulerLog.addAppender(logged);
         try (Scheduler s = scheduler(handler("echo", ctx -> {}))) {
             clock.set(TEN.plusMillis(1));
-            TickSummary summary = s.tick();
+            TickSummary first = s.tick();
+            clock.set(TEN.plus(FIVE_MIN).plusMillis(1));
+            TickSummary second = s.tick();
 
-            assertThat(summary.count(RunOutcome.FAILED)).isEqualTo(1);
-            assertThat(summary.count(RunOutcome.SUCCEEDED)).isEqualTo(1);
-            assertThat(task(db.dataSource(), "orphan").lastError().orElseThrow().message())
-                    .contains("no handler named 'nobody-registered-me'").contains("[echo]");
-            assertThat(history(db.dataSource(), "orphan").get(0).outcome()).isEqualTo(RunOutcome.FAILED);
+            assertThat(first.count(RunOutcome.SKIPPED_NO_HANDLER)).isEqualTo(1);
+            assertThat(first.count(RunOutcome.SUCCEEDED)).as("the other task still runs").isEqualTo(1);
+            assertThat(second.count(RunOutcome.SKIPPED_NO_HANDLER)).isEqualTo(1);
+            assertThat(first.entries()).filteredOn(e -> e.taskName().equals("orphan")).singleElement()
+                    .extracting(TickSummary.Entry::detail).asString()
+                    .contains("no handler named 'nobody-registered-me'").contains("echo");
+
+            List<ILoggingEvent> aboutOrphan = logged.list.stream()
+                    .filter(e -> e.getFormattedMessage().contains("orphan")).toList();
+            assertThat(aboutOrphan).as("one line per tick").hasSize(2)
+                    .allSatisfy(e -> {
+                        assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                        assertThat(e.getThrowableProxy()).as("no stack trace").isNull();
+                        assertThat(e.getFormattedMessage()).contains("no handler named 'nobody-registered-me'")
+                                .doesNotContain("\n");
+                    });
+            assertThat(logged.list).noneMatch(e -> e.getLevel() == Level.ERROR);
+
+            Task orphan = task(db.dataSource(), "orphan");
+            assertThat(orphan.nextRunAt()).as("still due, no backoff").isEqualTo(TEN);
+            assertThat(orphan.consecutiveFailures()).isZero();
+            assertThat(orphan.lastError()).isEmpty();
+            assertThat(orphan.liveRun()).isEmpty();
+            assertThat(history(db.dataSource(), "orphan")).extracting(TaskRun::outcome)
+                    .containsExactly(RunOutcome.SKIPPED_NO_HANDLER, RunOutcome.SKIPPED_NO_HANDLER);
+        } finally {
+            schedulerLog.detachAppender(logged);
+        }
+        try (Scheduler withHandler = scheduler(handler("nobody-registered-me", ctx -> {}))) {
+            assertThat(withHandler.tick().count(RunOutcome.SUCCEEDED)).as("runs once its handler is there").isEqualTo(1);
         }
     }
 

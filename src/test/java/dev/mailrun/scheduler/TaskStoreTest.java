@@ -66,4 +66,20 @@ class TaskStoreTest {
         assertThat(store.recentRuns("no-such-task", 5)).isEmpty();
         assertThat(store.list()).extracting(Task::name).contains("toggle");
     }
+
+    @Test
+    void a_task_is_removed_with_its_history_unless_a_run_holds_it() throws Exception {
+        store.create(NewTask.of("held", "x", Duration.ofMinutes(5), TEN));
+        store.create(NewTask.of("idle", "x", Duration.ofMinutes(5), TEN));
+        try (var c = db.dataSource().getConnection(); var ps = c.prepareStatement(
+                "UPDATE task SET run_token = 'r-1', lease_until = UTC_TIMESTAMP(3) WHERE name = 'held'")) {
+            ps.executeUpdate();
+        }
+
+        assertThat(store.remove("held")).isEqualTo(TaskStore.Removal.RUN_IN_PROGRESS);
+        assertThat(store.remove("idle")).isEqualTo(TaskStore.Removal.REMOVED);
+        assertThat(store.remove("idle")).isEqualTo(TaskStore.Removal.NO_SUCH_TASK);
+        assertThat(store.find("held")).isPresent();
+        assertThat(store.find("idle")).isEmpty();
+    }
 }

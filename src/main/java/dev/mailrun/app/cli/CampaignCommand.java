@@ -3,10 +3,13 @@ package dev.mailrun.app.cli;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.app.Services;
+import dev.mailrun.app.config.ConfigKey;
+import dev.mailrun.app.config.ConfigKeys;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -56,11 +59,16 @@ final class CampaignCommand implements Runnable {
         @Option(names = "--from-name", paramLabel = "NAME", description = "Sender display name.") String fromName;
         @Option(names = "--reply-to", paramLabel = "ADDR") String replyTo;
         @Option(names = "--subject", paramLabel = "S", description = "Replaces the template's subject.") String subject;
-        @Option(names = "--start-at", paramLabel = "ISO-8601", description = "Earliest start, e.g. 2026-12-01T09:00:00Z.") String startAt;
-        @Option(names = "--rate", paramLabel = "R", description = "Messages per second for this campaign (at most the relay's).") Double rate;
+        @Option(names = "--start-at", paramLabel = "ISO-8601",
+                description = "Earliest start, e.g. 2026-12-01T09:00:00Z (before 9999-01-01).") String startAt;
+        @Option(names = "--rate", paramLabel = "R",
+                description = "Messages per second for this campaign, 0.01-100000 (at most the relay's).") Double rate;
 
         @Override
         int act(Services s) throws Exception {
+            if (rate != null && !(rate >= ConfigKeys.MIN_RATE && rate <= SmtpSettings.MAX_RATE)) {
+                throw new UsageException("--rate must be " + RATE_RANGE + " messages per second, got " + rate);
+            }
             Optional<Instant> start = Optional.ofNullable(startAt).map(CampaignCommand::instant);
             long id = s.campaigns().create(new NewCampaign(name, template, from, Optional.ofNullable(fromName),
                     Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate)));
@@ -175,12 +183,29 @@ final class CampaignCommand implements Runnable {
     }
 
     static Instant instant(String iso) {
+        Instant at;
         try {
-            return Instant.parse(iso);
+            at = Instant.parse(iso);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("--start-at must be an ISO-8601 instant such as 2026-12-01T09:00:00Z, got '" + iso + "'");
         }
+        if (at.isBefore(EARLIEST_START) || !at.isBefore(LATEST_START)) {
+            throw new IllegalArgumentException("--start-at must be from " + EARLIEST_START + " and before " + LATEST_START
+                    + ", got '" + iso + "'");
+        }
+        return at;
     }
+
+    /** campaign create --rate: what smtp.rate accepts, less "0: unlimited" (no --rate is the relay's rate). */
+    private static final String RATE_RANGE = ConfigKeys.find("smtp.rate").flatMap(ConfigKey::range).orElseThrow().text()
+            .replaceFirst("^0 or ", "");
+
+    /**
+     * Timestamps are DATETIME(3) columns, which end with the year 9999; the first slot and the task's
+     * later slots are computed from the start, so it stays a year clear of that end.
+     */
+    static final Instant EARLIEST_START = Instant.EPOCH;
+    static final Instant LATEST_START = Instant.parse("9999-01-01T00:00:00Z");
 
     static String duration(Duration d) {
         long s = d.toSeconds();

@@ -1,8 +1,10 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.config.ConfigException;
+import dev.mailrun.db.JdbcUrls;
 import dev.mailrun.db.Migrations;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Clock;
 import java.util.Map;
 import picocli.CommandLine;
@@ -41,7 +43,9 @@ public final class Cli {
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             boolean verbose = root.verbose();
             if (verbose) {
-                e.printStackTrace(err);
+                StringWriter trace = new StringWriter();
+                e.printStackTrace(new PrintWriter(trace));
+                err.print(JdbcUrls.masked(trace.toString()));
             }
             int code = exitCodeFor(e);
             err.println("mailrun: " + oneLine(e));
@@ -69,12 +73,15 @@ public final class Cli {
         return RUNTIME_FAILURE;
     }
 
-    /** The first line of the message, or the type when there is none: errors are one line. */
+    /**
+     * The first line of the message, or the type when there is none: errors are one line. A database
+     * URL quoted in it (by mailrun, the pool or Flyway) is shown without its password.
+     */
     static String oneLine(Throwable e) {
         String m = e.getMessage();
         if (m == null || m.isBlank()) {
             return e.getClass().getSimpleName();
         }
-        return m.lines().findFirst().orElse(m).trim();
+        return JdbcUrls.masked(m.lines().findFirst().orElse(m).trim());
     }
 }

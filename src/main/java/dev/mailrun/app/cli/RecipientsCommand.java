@@ -4,6 +4,7 @@ import dev.mailrun.app.Services;
 import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.ImportReport;
 import dev.mailrun.campaign.importing.RejectReason;
+import dev.mailrun.campaign.model.CampaignException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -41,12 +42,16 @@ final class RecipientsCommand implements Runnable {
 
         @Override
         int run(Services s) throws Exception {
-            s.campaigns().get(campaign);
+            try {
+                s.campaigns().get(campaign);
+            } catch (CampaignException e) {
+                throw new UsageException(e.getMessage());
+            }
             Progress progress = Progress.on(spec.commandLine().getErr(), "import");
             ImportReport r;
             try {
                 r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
-            } catch (ImportFileException e) {
+            } catch (ImportFileException | CampaignException e) {
                 throw new UsageException(e.getMessage());
             } finally {
                 progress.done();

@@ -1,5 +1,7 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.mail.smtp.SmtpSettings;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,56 +12,71 @@ public final class ConfigKeys {
 
     private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
 
+    /**
+     * The lowest non-zero message rate, for smtp.rate and campaign create --rate: one message every
+     * 100 s. Far lower rates cannot send even one message within a run (a tick interval is at most
+     * a day), and the limiter's spacing of 1/rate overflows on the way to 0.
+     */
+    public static final double MIN_RATE = 0.01;
+
+    private static final Duration SECOND = Duration.ofSeconds(1);
+    private static final Duration HOUR = Duration.ofHours(1);
+    /** Longest interval or delay: slots, retries and the bounce mailbox all run at least daily. */
+    private static final Duration DAY = Duration.ofDays(1);
+    private static final Range PORT = Range.whole(1, 65_535);
+    /** RFC 5321 (4.5.3.2) lets a server take up to 10 minutes for its reply to the end of a message. */
+    private static final Range SMTP_TIMEOUT = span(Duration.ofMillis(100), Duration.ofMinutes(10));
+
     static {
         // database
-        key("db.url", "", "JDBC URL (jdbc:mysql://host:3306/mailrun). Empty: an embedded MariaDB under db.embedded.dir.");
+        key("db.url", "", "JDBC URL (jdbc:mysql://host:3306/mailrun). Empty: an embedded MariaDB under db.embedded.dir. A password in it (user:password@host, password=, pwd=) is shown as *** wherever the URL is printed.");
         key("db.user", "root", "Database user.");
         secret("db.password", "", "Database password.");
-        key("db.pool-size", "10", "Maximum connections in the pool.");
+        key("db.pool-size", "10", Range.whole(2, 500), "Maximum connections in the pool.");
         key("db.embedded.dir", "data/mariadb", "Where the embedded MariaDB keeps its files when db.url is empty.");
         // scheduler
-        key("tick.interval", "5m", "How often the worker fires a tick (e.g. 30s, 5m, PT5M).");
-        key("tick.safety-margin", "15s", "A run's deadline is its slot + interval minus this margin.");
-        key("tick.shutdown-grace", "30s", "On SIGTERM/SIGINT, how long the running task gets to checkpoint and stop.");
-        key("tick.run-history", "30d", "How long the run history (task_run) is kept; 0s keeps it forever.");
+        key("tick.interval", "5m", span(SECOND, DAY), "How often the worker fires a tick (e.g. 30s, 5m, PT5M).");
+        key("tick.safety-margin", "15s", span(Duration.ZERO, HOUR), "A run's deadline is its slot + interval minus this margin; below tick.interval.");
+        key("tick.shutdown-grace", "30s", span(SECOND, HOUR), "On SIGTERM/SIGINT, how long the running task gets to checkpoint and stop.");
+        key("tick.run-history", "30d", Range.span(Duration.ofHours(2), Duration.ofDays(3650), true), "How long the run history (task_run) is kept; 0s keeps it forever.");
         // smtp
         key("smtp.host", "localhost", "SMTP relay host.");
-        key("smtp.port", "25", "SMTP relay port.");
+        key("smtp.port", "25", PORT, "SMTP relay port.");
         key("smtp.tls", "starttls-optional", "none | starttls-optional | starttls-required | implicit.");
         key("smtp.username", "", "SMTP AUTH user; empty: no AUTH.");
         secret("smtp.password", "", "SMTP AUTH password.");
-        key("smtp.connections", "4", "Parallel SMTP connections, each reused for many messages.");
-        key("smtp.rate", "10", "Messages per second to this relay, in total across all workers; 0: no limit.");
-        key("smtp.connect-timeout", "10s", "SMTP connect timeout (always also bounded by the run's remaining time).");
-        key("smtp.read-timeout", "30s", "SMTP read timeout.");
-        key("smtp.write-timeout", "30s", "SMTP write timeout.");
+        key("smtp.connections", "4", Range.whole(1, SmtpSettings.MAX_CONNECTIONS), "Parallel SMTP connections, each reused for many messages.");
+        key("smtp.rate", "10", Range.decimal(MIN_RATE, SmtpSettings.MAX_RATE, true), "Messages per second to this relay, in total across all workers; 0: no limit.");
+        key("smtp.connect-timeout", "10s", SMTP_TIMEOUT, "SMTP connect timeout (always also bounded by the run's remaining time).");
+        key("smtp.read-timeout", "30s", SMTP_TIMEOUT, "SMTP read timeout.");
+        key("smtp.write-timeout", "30s", SMTP_TIMEOUT, "SMTP write timeout.");
         key("smtp.helo-name", "localhost", "Name sent in EHLO/HELO; set it to this host's public name.");
         // sending
-        key("send.batch-max", "500", "Largest batch a run claims at once.");
-        key("send.max-attempts", "5", "Attempts per recipient before a transient failure becomes failed.");
-        key("send.retry-base", "5m", "First retry delay; doubles per attempt, with jitter.");
-        key("send.pause-on-failure-rate", "0.10", "Pause a campaign when this fraction of recent attempts failed.");
-        key("send.failure-window", "200", "How many recent attempts the failure rate looks at.");
+        key("send.batch-max", "500", Range.whole(1, 10_000), "Largest batch a run claims at once.");
+        key("send.max-attempts", "5", Range.whole(1, 100), "Attempts per recipient before a transient failure becomes failed.");
+        key("send.retry-base", "5m", span(SECOND, DAY), "First retry delay; doubles per attempt, with jitter, up to 1d.");
+        key("send.pause-on-failure-rate", "0.10", Range.decimal(0.001, 1, false), "Pause a campaign when this fraction of recent attempts failed.");
+        key("send.failure-window", "200", Range.whole(1, 100_000), "How many recent attempts the failure rate looks at.");
         key("templates.dir", "templates", "Directory holding one folder per template.");
         // unsubscribe and deliverability
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
         key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint: https://mail.example.com and https://mail.example.com/u give the same links (…/u/TOKEN); a proxy path is kept (https://example.com/mail → …/mail/u/TOKEN).");
         key("unsubscribe.mailto", "", "Address of the List-Unsubscribe mailto; empty: unsubscribe@<the campaign's From domain>. Mail sent there must reach the bounce mailbox, which applies it; without bounce.imap.host no mailto is sent (and setting this key is an error).");
-        key("http.port", "", "Port of the unsubscribe endpoint started by worker (and serve); empty: worker starts none.");
+        key("http.port", "", PORT, "Port of the unsubscribe endpoint started by worker (and serve); empty: worker starts none.");
         key("http.bind", "127.0.0.1", "Address the unsubscribe endpoint listens on; put an https proxy in front of it.");
         // bounces
         key("bounce.imap.host", "", "IMAP server of the bounce mailbox, which also receives unsubscribe requests sent by mail; empty: no bounce processing and no mailto unsubscribe.");
-        key("bounce.imap.port", "993", "IMAP port.");
+        key("bounce.imap.port", "993", PORT, "IMAP port.");
         key("bounce.imap.tls", "true", "true: IMAP over TLS (imaps); false: plain IMAP (local servers only).");
         key("bounce.imap.user", "", "IMAP user.");
         secret("bounce.imap.password", "", "IMAP password.");
         key("bounce.imap.folder", "INBOX", "Folder where bounces arrive.");
         key("bounce.imap.processed-folder", "", "Move processed messages here; empty: flag them in place.");
-        key("bounce.interval", "5m", "How often the bounce task reads the mailbox.");
+        key("bounce.interval", "5m", span(Duration.ofSeconds(10), DAY), "How often the bounce task reads the mailbox.");
         key("bounce.return-path-domain", "", "Domain for signed return paths (bounces+TOKEN@domain); empty: use the From address.");
-        key("bounce.soft-limit", "3", "Suppress an address after this many soft bounces.");
-        key("bounce.pause-rate", "0.05", "Pause a campaign whose hard-bounce rate exceeds this…");
-        key("bounce.min-sample", "100", "…once it has at least this many sends.");
+        key("bounce.soft-limit", "3", Range.whole(1, 1000), "Suppress an address after this many soft bounces.");
+        key("bounce.pause-rate", "0.05", Range.decimal(0.0001, 1, false), "Pause a campaign whose hard-bounce rate exceeds this…");
+        key("bounce.min-sample", "100", Range.whole(1, 10_000_000), "…once it has at least this many sends.");
         // DKIM
         key("dkim.domain", "", "Signing domain (d=); empty: no DKIM signing.");
         key("dkim.selector", "", "Selector (s=); the public key lives at <selector>._domainkey.<domain>.");
@@ -76,11 +93,19 @@ public final class ConfigKeys {
     private ConfigKeys() {}
 
     private static void key(String name, String def, String description) {
-        KEYS.put(name, new ConfigKey(name, def, false, description));
+        KEYS.put(name, new ConfigKey(name, def, false, description, Optional.empty()));
+    }
+
+    private static void key(String name, String def, Range range, String description) {
+        KEYS.put(name, new ConfigKey(name, def, false, description, Optional.of(range)));
     }
 
     private static void secret(String name, String def, String description) {
-        KEYS.put(name, new ConfigKey(name, def, true, description));
+        KEYS.put(name, new ConfigKey(name, def, true, description, Optional.empty()));
+    }
+
+    private static Range span(Duration min, Duration max) {
+        return Range.span(min, max, false);
     }
 
     public static Optional<ConfigKey> find(String name) {

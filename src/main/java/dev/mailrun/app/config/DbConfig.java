@@ -1,15 +1,19 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.db.JdbcUrls;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** Where the database is. Without a URL mailrun runs an embedded MariaDB in {@code embeddedDir}. */
+/**
+ * Where the database is. Without a URL mailrun runs an embedded MariaDB in {@code embeddedDir}. The URL
+ * may carry credentials; it is shown only through {@link JdbcUrls#masked}.
+ */
 public record DbConfig(Optional<String> url, String user, String password, int poolSize, Path embeddedDir) {
 
     public DbConfig {
         url.ifPresent(u -> {
             if (!u.startsWith("jdbc:mysql://") && !u.startsWith("jdbc:mariadb://")) {
-                throw ConfigException.invalid("db.url", "must start with jdbc:mysql://, got '" + u + "'");
+                throw ConfigException.invalid("db.url", "must start with jdbc:mysql://, got '" + JdbcUrls.masked(u) + "'");
             }
         });
         if (user.isBlank()) {
@@ -24,7 +28,7 @@ public record DbConfig(Optional<String> url, String user, String password, int p
 
     @Override
     public String toString() {
-        return "DbConfig[url=" + url.orElse("(embedded)") + ", user=" + user + ", password=***, poolSize=" + poolSize
+        return "DbConfig[url=" + url.map(JdbcUrls::masked).orElse("(embedded)") + ", user=" + user + ", password=***, poolSize=" + poolSize
                 + ", embeddedDir=" + embeddedDir + "]";
     }
 }

@@ -22,29 +22,29 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.optional("db.url"),
                 raw.string("db.user"),
                 raw.string("db.password"),
-                raw.integer("db.pool-size", 2, 500),
+                raw.integer("db.pool-size"),
                 Path.of(raw.string("db.embedded.dir")));
         TickConfig tick = new TickConfig(
-                raw.duration("tick.interval", Duration.ofSeconds(1)),
-                raw.duration("tick.safety-margin", Duration.ZERO),
-                raw.duration("tick.shutdown-grace", Duration.ofSeconds(1)),
-                raw.duration("tick.run-history", Duration.ZERO));
+                raw.duration("tick.interval"),
+                raw.duration("tick.safety-margin"),
+                raw.duration("tick.shutdown-grace"),
+                raw.duration("tick.run-history"));
         SmtpSettings smtp = smtp(raw);
         SendSettings send = validated(() -> new SendSettings(
                 smtp.host() + ":" + smtp.port(),
                 smtp.ratePerSecond(),
-                raw.integer("send.batch-max", 1, 10_000),
-                raw.integer("send.max-attempts", 1, 100),
-                raw.duration("send.retry-base", Duration.ofSeconds(1)),
-                raw.decimal("send.pause-on-failure-rate", 0.001, 1),
-                raw.integer("send.failure-window", 1, 100_000),
+                raw.integer("send.batch-max"),
+                raw.integer("send.max-attempts"),
+                raw.duration("send.retry-base"),
+                raw.decimal("send.pause-on-failure-rate"),
+                raw.integer("send.failure-window"),
                 100, Duration.ofMillis(250), Duration.ofMillis(200),
-                raw.decimal("bounce.pause-rate", 0.0001, 1), raw.integer("bounce.min-sample", 1, 10_000_000)));
+                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),
                 raw.optional("unsubscribe.mailto"),
-                raw.optionalInteger("http.port", 0, 65535));
+                raw.optionalInteger("http.port"));
         BounceConfig bounce = bounce(raw);
         if (unsubscribe.mailto().isPresent() && bounce.mailbox().isEmpty()) {
             // Requests sent to an address no task reads would be lost; without a mailbox no mailto is advertised.
@@ -55,17 +55,17 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.choice("log.format", LogConfig.Format.class),
                 raw.choice("log.level", LogConfig.Level.class));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
-                raw.string("http.bind"), bounce, dkim(raw), imports(raw), log);
+                BindAddress.check("http.bind", raw.string("http.bind")), bounce, dkim(raw), imports(raw), log);
     }
 
     private static BounceConfig bounce(RawConfig raw) {
         Optional<MailboxSettings> mailbox = raw.optional("bounce.imap.host").map(host -> validated(() -> new MailboxSettings(
-                host, raw.integer("bounce.imap.port", 1, 65535), raw.bool("bounce.imap.tls"),
+                host, raw.integer("bounce.imap.port"), raw.bool("bounce.imap.tls"),
                 raw.required("bounce.imap.user"), raw.string("bounce.imap.password"), raw.string("bounce.imap.folder"),
                 raw.optional("bounce.imap.processed-folder"))));
-        BounceSettings settings = validated(() -> new BounceSettings(raw.integer("bounce.soft-limit", 1, 1000),
-                raw.decimal("bounce.pause-rate", 0.0001, 1), raw.integer("bounce.min-sample", 1, 10_000_000)));
-        return new BounceConfig(mailbox, raw.duration("bounce.interval", Duration.ofSeconds(10)),
+        BounceSettings settings = validated(() -> new BounceSettings(raw.integer("bounce.soft-limit"),
+                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")));
+        return new BounceConfig(mailbox, raw.duration("bounce.interval"),
                 raw.optional("bounce.return-path-domain"), settings);
     }
 
@@ -88,7 +88,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
 
     private static SmtpSettings smtp(RawConfig raw) {
         String host = raw.string("smtp.host");
-        int port = raw.integer("smtp.port", 1, 65535);
+        int port = raw.integer("smtp.port");
         TlsMode tls = raw.choice("smtp.tls", TlsMode.class);
         Optional<String> user = raw.optional("smtp.username");
         Optional<Secret> password = raw.optional("smtp.password").map(Secret::of);
@@ -96,12 +96,12 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
             throw ConfigException.invalid("smtp.password", "must be set when smtp.username is set");
         }
         return validated(() -> new SmtpSettings(host, port, tls, user, user.isPresent() ? password : Optional.empty(),
-                raw.duration("smtp.connect-timeout", Duration.ofMillis(100)),
-                raw.duration("smtp.read-timeout", Duration.ofMillis(100)),
-                raw.duration("smtp.write-timeout", Duration.ofMillis(100)),
+                raw.duration("smtp.connect-timeout"),
+                raw.duration("smtp.read-timeout"),
+                raw.duration("smtp.write-timeout"),
                 raw.string("smtp.helo-name"),
-                raw.integer("smtp.connections", 1, SmtpSettings.MAX_CONNECTIONS),
-                raw.decimal("smtp.rate", 0, SmtpSettings.MAX_RATE)));
+                raw.integer("smtp.connections"),
+                raw.decimal("smtp.rate")));
     }
 
     /** Records of other packages validate with IllegalArgumentException; the operator sees a config error. */

@@ -1,5 +1,6 @@
 package dev.mailrun.app.config;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -22,12 +23,23 @@ public final class RawConfig {
         this.values = Map.copyOf(values);
     }
 
+    /**
+     * The value with surrounding whitespace removed — except a secret's, which is used exactly as
+     * given and refused when it begins or ends with whitespace: a trailing space in a properties file
+     * is invisible, and neither dropping it silently nor keeping it silently is what the operator meant.
+     */
     public String string(String key) {
         String v = values.get(key);
         if (v == null) {
             throw new IllegalArgumentException("unknown configuration key " + key);
         }
-        return v.trim();
+        if (!isSecret(key)) {
+            return v.trim();
+        }
+        if (!v.isEmpty() && (!v.equals(v.strip()) || !v.equals(v.trim()))) {
+            throw ConfigException.invalid(key, "must not begin or end with whitespace (secret value not shown)");
+        }
+        return v;
     }
 
     public Optional<String> optional(String key) {
@@ -39,34 +51,43 @@ public final class RawConfig {
         return optional(key).orElseThrow(() -> ConfigException.invalid(key, "must be set"));
     }
 
-    public int integer(String key, int min, int max) {
+    /** A whole number within the key's {@link Range}. */
+    public int integer(String key) {
+        Range.Whole range = range(key, Range.Whole.class);
+        return integer(key, range.min(), range.max());
+    }
+
+    public Optional<Integer> optionalInteger(String key) {
+        return optional(key).map(v -> integer(key));
+    }
+
+    int integer(String key, int min, int max) {
         String v = string(key);
-        try {
-            int n = Integer.parseInt(v);
-            if (n < min || n > max) {
-                throw ConfigException.invalid(key, "must be between " + min + " and " + max + ", got " + shown(key, v));
-            }
-            return n;
-        } catch (NumberFormatException e) {
+        if (!v.matches("[+-]?\\d+")) {
             throw ConfigException.invalid(key, "must be a whole number, got " + shown(key, v));
         }
+        // Any number of digits: 99999999999 is out of range, not "not a number".
+        BigInteger n = new BigInteger(v);
+        if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw ConfigException.invalid(key, "must be between " + min + " and " + max + ", got " + shown(key, v));
+        }
+        return n.intValueExact();
     }
 
-    public Optional<Integer> optionalInteger(String key, int min, int max) {
-        return optional(key).map(v -> integer(key, min, max));
-    }
-
-    public double decimal(String key, double min, double max) {
+    /** A number within the key's {@link Range}. */
+    public double decimal(String key) {
+        Range.Decimal range = range(key, Range.Decimal.class);
         String v = string(key);
+        double d;
         try {
-            double d = Double.parseDouble(v);
-            if (!(d >= min && d <= max)) {
-                throw ConfigException.invalid(key, "must be between " + min + " and " + max + ", got " + shown(key, v));
-            }
-            return d;
+            d = Double.parseDouble(v);
         } catch (NumberFormatException e) {
             throw ConfigException.invalid(key, "must be a number, got " + shown(key, v));
         }
+        if (!range.contains(d)) {
+            throw ConfigException.invalid(key, "must be " + range.text() + ", got " + shown(key, v));
+        }
+        return d;
     }
 
     public boolean bool(String key) {
@@ -78,14 +99,15 @@ public final class RawConfig {
         };
     }
 
-    /** Accepts 250ms, 30s, 5m, 2h, 1d or ISO-8601 (PT5M). */
-    public Duration duration(String key, Duration min) {
+    /** A duration within the key's {@link Range}: 250ms, 30s, 5m, 2h, 1d or ISO-8601 (PT5M). */
+    public Duration duration(String key) {
+        Range.Span range = range(key, Range.Span.class);
         String v = string(key);
-        Duration d = parseDuration(key, v);
-        if (d.compareTo(min) < 0) {
-            throw ConfigException.invalid(key, "must be at least " + min + ", got " + shown(key, v));
+        Optional<Duration> d = parseDuration(key, v);
+        if (d.isEmpty() || !range.contains(d.get())) {
+            throw ConfigException.invalid(key, "must be " + range.text() + ", got " + shown(key, v));
         }
-        return d;
+        return d.get();
     }
 
     public <E extends Enum<E>> E choice(String key, Class<E> type) {
@@ -101,28 +123,47 @@ public final class RawConfig {
         }
     }
 
-    private Duration parseDuration(String key, String v) {
+    /** Empty when the value is a duration too large for {@link Duration} (far beyond any range). */
+    private Optional<Duration> parseDuration(String key, String v) {
         Matcher m = SHORT_DURATION.matcher(v);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
-        }
         try {
-            return Duration.parse(v);
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                return Optional.of(switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                });
+            }
+            return Optional.of(Duration.parse(v));
+        } catch (NumberFormatException | ArithmeticException overflow) {
+            return Optional.empty();
         } catch (DateTimeParseException e) {
+            if (e.getCause() instanceof ArithmeticException || e.getCause() instanceof NumberFormatException) {
+                return Optional.empty();
+            }
             throw ConfigException.invalid(key, "must be a duration such as 30s, 5m or PT5M, got " + shown(key, v));
         }
     }
 
+    private static <R extends Range> R range(String key, Class<R> type) {
+        Range range = ConfigKeys.find(key).flatMap(ConfigKey::range).orElseThrow(
+                () -> new IllegalStateException("configuration key " + key + " has no range"));
+        if (!type.isInstance(range)) {
+            throw new IllegalStateException("configuration key " + key + " has a " + range.getClass().getSimpleName()
+                    + " range, not a " + type.getSimpleName());
+        }
+        return type.cast(range);
+    }
+
     /** The offending value in quotes, or a placeholder for secrets. */
     static String shown(String key, String value) {
-        boolean secret = ConfigKeys.find(key).map(ConfigKey::secret).orElse(false);
-        return secret ? "(secret value not shown)" : "'" + value + "'";
+        return isSecret(key) ? "(secret value not shown)" : "'" + value + "'";
+    }
+
+    private static boolean isSecret(String key) {
+        return ConfigKeys.find(key).map(ConfigKey::secret).orElse(false);
     }
 }

@@ -133,6 +133,11 @@ class CliEndToEndTest {
 
         CliHarness.Result notCsv = cli().run("recipients", "import", "--campaign", "1", dir.resolve("missing.csv").toString());
         assertThat(notCsv.exitCode()).isEqualTo(2);
+
+        CliHarness.Result noCampaign = cli().run("recipients", "import", "--campaign", "999999",
+                Path.of("pom.xml").toString());
+        assertThat(noCampaign.exitCode()).isEqualTo(2);
+        assertThat(noCampaign.err().lines()).containsExactly("mailrun: no campaign with id 999999");
     }
 
     @Test
@@ -223,6 +228,32 @@ class CliEndToEndTest {
         r = new CliHarness(env, clock).run("campaign", "list");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("unsubscribe.secret").doesNotContain("short'");
+    }
+
+    @Test
+    void values_that_overflow_or_make_no_sense_exit_2_with_one_line_naming_the_key_or_option() {
+        for (String[] setting : new String[][] {{"MAILRUN_TICK_INTERVAL", "99999999999999999d", "tick.interval"},
+                {"MAILRUN_TICK_INTERVAL", "9223372036854775807ms", "tick.interval"},
+                {"MAILRUN_HTTP_BIND", "999.1.1.1", "http.bind"}}) {
+            Map<String, String> env = env();
+            env.put(setting[0], setting[1]);
+            CliHarness.Result r = new CliHarness(env, clock).run("campaign", "list");
+            assertThat(r.exitCode()).as(setting[1]).isEqualTo(2);
+            assertThat(r.err().lines()).as(setting[1]).singleElement().asString()
+                    .startsWith("mailrun: configuration key " + setting[2] + ": ").contains(setting[1]);
+        }
+
+        CliHarness.Result tinyRate = cli().run("campaign", "create", "--name", "x", "--template", "newsletter",
+                "--from", "a@b.example", "--rate", "1e-300");
+        assertThat(tinyRate.exitCode()).isEqualTo(2);
+        assertThat(tinyRate.err().lines())
+                .containsExactly("mailrun: --rate must be 0.01–100000 messages per second, got 1.0E-300");
+
+        CliHarness.Result farFuture = cli().run("campaign", "create", "--name", "x", "--template", "newsletter",
+                "--from", "a@b.example", "--start-at", "+999999999-12-31T23:59:59Z");
+        assertThat(farFuture.exitCode()).isEqualTo(2);
+        assertThat(farFuture.err().lines()).containsExactly("mailrun: --start-at must be from 1970-01-01T00:00:00Z and "
+                + "before 9999-01-01T00:00:00Z, got '+999999999-12-31T23:59:59Z'");
     }
 
     @Test

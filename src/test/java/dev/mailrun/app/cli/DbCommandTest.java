@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -54,6 +57,53 @@ class DbCommandTest {
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err().lines()).hasSize(1);
         assertThat(r.err()).startsWith("mailrun: cannot connect to the database").doesNotContain("s3cr3t-pw");
+    }
+
+    @Test
+    void credentials_inside_the_database_url_never_appear_in_a_connection_error() {
+        String url = "jdbc:mysql://mailer:s3cr3t-one@127.0.0.1:1/nothing?password=s3cr3t-two&pwd=s3cr3t-three";
+        for (String[] args : new String[][] {{"db", "status"}, {"campaign", "list", "--verbose"}}) {
+            CliHarness.Result r = new CliHarness(Map.of("MAILRUN_DB_URL", url), Clock.systemUTC()).run(args);
+            assertThat(r.exitCode()).as(String.join(" ", args)).isEqualTo(1);
+            assertThat(r.err()).as(String.join(" ", args)).doesNotContain("s3cr3t")
+                    .contains("mailrun: cannot connect to the database at jdbc:mysql://mailer:***@127.0.0.1:1/nothing"
+                            + "?password=***&pwd=***: ");
+        }
+        CliHarness.Result badScheme = new CliHarness(Map.of("MAILRUN_DB_URL", "mysql://mailer:s3cr3t-one@db/m"),
+                Clock.systemUTC()).run("db", "status");
+        assertThat(badScheme.exitCode()).isEqualTo(2);
+        assertThat(badScheme.err().lines()).containsExactly(
+                "mailrun: configuration key db.url: must start with jdbc:mysql://, got 'mysql://mailer:***@db/m'");
+    }
+
+    @Test
+    void db_status_and_migrate_show_the_database_url_without_its_credentials() throws Exception {
+        String user = "mailrun_mask_" + ProcessHandle.current().pid();
+        String password = "Sekr1t-pw-" + ProcessHandle.current().pid();
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            for (String host : new String[] {"%", "localhost"}) {
+                s.execute("CREATE USER IF NOT EXISTS '" + user + "'@'" + host + "' IDENTIFIED BY '" + password + "'");
+                s.execute("GRANT ALL ON " + db.databaseName() + ".* TO '" + user + "'@'" + host + "'");
+            }
+        } catch (SQLException skipGrantTables) {
+            // A server started with --skip-grant-tables (the embedded test server) accepts any user and password.
+        }
+        String url = db.url().replace("://", "://" + user + ":" + password + "@") + "?password=" + password;
+        try {
+            CliHarness cli = new CliHarness(Map.of("MAILRUN_DB_URL", url, "MAILRUN_DB_USER", user), Clock.systemUTC());
+            for (String[] args : new String[][] {{"db", "status"}, {"db", "migrate"}}) {
+                CliHarness.Result r = cli.run(args);
+                assertThat(r.exitCode()).as(r.err()).isZero();
+                assertThat(r.out() + r.err()).doesNotContain(password)
+                        .contains(user + ":***@").contains("?password=***");
+            }
+        } finally {
+            try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+                s.execute("DROP USER IF EXISTS '" + user + "'@'%', '" + user + "'@'localhost'");
+            } catch (SQLException skipGrantTables) {
+                // nothing was created
+            }
+        }
     }
 
     @Test

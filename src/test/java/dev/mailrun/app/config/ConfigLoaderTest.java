@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -86,5 +87,88 @@ class ConfigLoaderTest {
             assertThat(commentedOut.getProperty(key.name())).as(key.name()).isEqualTo(key.defaultValue());
         }
         assertThat(commentedOut.stringPropertyNames()).hasSize(ConfigKeys.all().size());
+    }
+
+    private MailrunConfig loadWith(String key, String value) {
+        return ConfigLoader.load(Optional.empty(), Map.of(ConfigKeys.find(key).orElseThrow().envName(), value));
+    }
+
+    @Test
+    void durations_that_overflow_or_exceed_their_range_are_configuration_errors_naming_the_key() {
+        for (String v : new String[] {"99999999999999999d", "9223372036854775807ms", "99999999999999999999999ms",
+                "PT9999999999999999999H", "2d", "PT-5M", "0s"}) {
+            assertThatThrownBy(() -> loadWith("tick.interval", v)).as(v).isInstanceOf(ConfigException.class)
+                    .hasMessage("configuration key tick.interval: must be 1s–1d, got '" + v + "'");
+        }
+        assertThat(loadWith("tick.interval", "1d").tick().interval()).isEqualTo(Duration.ofDays(1));
+        assertThatThrownBy(() -> loadWith("tick.run-history", "1h"))
+                .hasMessage("configuration key tick.run-history: must be 0s or 2h–3650d, got '1h'");
+        assertThat(loadWith("tick.run-history", "0s").tick().runHistory()).isZero();
+        assertThatThrownBy(() -> loadWith("smtp.read-timeout", "11m"))
+                .hasMessage("configuration key smtp.read-timeout: must be 100ms–10m, got '11m'");
+        assertThatThrownBy(() -> loadWith("bounce.interval", "9223372036854775807ms"))
+                .hasMessageStartingWith("configuration key bounce.interval: must be 10s–1d");
+        assertThatThrownBy(() -> loadWith("send.retry-base", "99999999999999999d"))
+                .hasMessageStartingWith("configuration key send.retry-base: must be 1s–1d");
+    }
+
+    @Test
+    void numbers_outside_their_range_name_the_key_and_the_range() {
+        assertThatThrownBy(() -> loadWith("db.pool-size", "99999999999"))
+                .hasMessage("configuration key db.pool-size: must be between 2 and 500, got '99999999999'");
+        assertThatThrownBy(() -> loadWith("smtp.rate", "1e-300"))
+                .hasMessage("configuration key smtp.rate: must be 0 or 0.01–100000, got '1e-300'");
+        assertThatThrownBy(() -> loadWith("smtp.rate", "NaN")).hasMessageStartingWith("configuration key smtp.rate:");
+        assertThat(loadWith("smtp.rate", "0").smtp().ratePerSecond()).isZero();
+        assertThatThrownBy(() -> loadWith("http.port", "0"))
+                .hasMessage("configuration key http.port: must be between 1 and 65535, got '0'");
+    }
+
+    @Test
+    void http_bind_must_be_an_ip_address_or_a_host_name() {
+        assertThatThrownBy(() -> loadWith("http.bind", "999.1.1.1"))
+                .hasMessage("configuration key http.bind: is not an IPv4 address (four numbers 0-255), got '999.1.1.1'");
+        assertThatThrownBy(() -> loadWith("http.bind", "1.2.3")).hasMessageStartingWith("configuration key http.bind:");
+        assertThatThrownBy(() -> loadWith("http.bind", "::zz")).hasMessageStartingWith("configuration key http.bind:");
+        assertThatThrownBy(() -> loadWith("http.bind", "my host")).hasMessageStartingWith("configuration key http.bind:");
+        for (String ok : new String[] {"0.0.0.0", "127.0.0.1", "::1", "[::1]", "localhost", "mail-1.example.com"}) {
+            assertThat(loadWith("http.bind", ok).httpBind()).as(ok).isEqualTo(ok);
+        }
+    }
+
+    @Test
+    void every_numeric_and_duration_key_states_its_range_in_the_readme_and_the_example() throws Exception {
+        List<String> readme = Files.readAllLines(Path.of("README.md"));
+        List<String> example = Files.readAllLines(Path.of("mailrun.properties.example"));
+        for (ConfigKey key : ConfigKeys.all()) {
+            String def = key.defaultValue();
+            boolean numeric = def.matches("\\d+(\\.\\d+)?") || def.matches("\\d+(ms|s|m|h|d)");
+            if (numeric || key.name().equals("http.port")) {
+                assertThat(key.range()).as(key.name() + " has a range").isPresent();
+            }
+            if (key.range().isEmpty()) {
+                continue;
+            }
+            String range = key.range().get().text();
+            assertThat(readme).as("README row of " + key.name())
+                    .anySatisfy(l -> assertThat(l).startsWith("| `" + key.name() + "` |").contains("| " + range + " |"));
+            int line = example.indexOf("#" + key.name() + "=" + def);
+            assertThat(example.get(line - 1)).as("example comment of " + key.name()).contains("Range: " + range + ".");
+        }
+    }
+
+    @Test
+    void a_secret_is_kept_verbatim_and_one_with_whitespace_at_either_end_is_refused_without_showing_it() throws Exception {
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("db.password=hunter2-secret \n")), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("configuration key db.password: must not begin or end with whitespace (secret value not shown)");
+        assertThatThrownBy(() -> loadWith("smtp.password", " hunter2-secret"))
+                .hasMessageStartingWith("configuration key smtp.password: must not begin").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> loadWith("unsubscribe.secret", "a-test-secret-that-is-long-enough-0123456789\t"))
+                .hasMessageStartingWith("configuration key unsubscribe.secret: must not begin");
+
+        MailrunConfig c = ConfigLoader.load(Optional.of(file("db.password=pass word\n")), Map.of());
+        assertThat(c.db().password()).isEqualTo("pass word");
+        assertThat(loadWith("db.user", " mailer ").db().user()).as("other values are trimmed").isEqualTo("mailer");
     }
 }

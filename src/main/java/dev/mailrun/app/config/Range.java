@@ -1,0 +1,77 @@
+package dev.mailrun.app.config;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+
+/**
+ * The values a numeric or duration key accepts, checked when the configuration is read and shown in
+ * the README's table and in {@code mailrun.properties.example} (a test keeps them in step). Bounds
+ * are inclusive; {@code orZero} also admits 0, which some keys use to mean "none" or "forever".
+ */
+public sealed interface Range {
+
+    /** As documented, e.g. {@code 2–500}, {@code 1s–1d}, {@code 0 or 0.01–100000}. */
+    String text();
+
+    static Whole whole(int min, int max) {
+        return new Whole(min, max);
+    }
+
+    static Decimal decimal(double min, double max, boolean orZero) {
+        return new Decimal(min, max, orZero);
+    }
+
+    static Span span(Duration min, Duration max, boolean orZero) {
+        return new Span(min, max, orZero);
+    }
+
+    record Whole(int min, int max) implements Range {
+        public boolean contains(long value) {
+            return value >= min && value <= max;
+        }
+
+        @Override
+        public String text() {
+            return min + "–" + max;
+        }
+    }
+
+    record Decimal(double min, double max, boolean orZero) implements Range {
+        public boolean contains(double value) {
+            return (orZero && value == 0) || (value >= min && value <= max);
+        }
+
+        @Override
+        public String text() {
+            return (orZero ? "0 or " : "") + plain(min) + "–" + plain(max);
+        }
+
+        private static String plain(double d) {
+            return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        }
+    }
+
+    record Span(Duration min, Duration max, boolean orZero) implements Range {
+        public boolean contains(Duration value) {
+            return (orZero && value.isZero()) || (value.compareTo(min) >= 0 && value.compareTo(max) <= 0);
+        }
+
+        @Override
+        public String text() {
+            return (orZero ? "0s or " : "") + format(min) + "–" + format(max);
+        }
+    }
+
+    /** In the largest unit that divides it: {@code 3650d}, {@code 2h}, {@code 10m}, {@code 1s}, {@code 100ms}. */
+    static String format(Duration d) {
+        long ms = d.toMillis();
+        long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
+        String[] units = {"d", "h", "m", "s"};
+        for (int i = 0; i < sizes.length; i++) {
+            if (ms != 0 && ms % sizes[i] == 0) {
+                return (ms / sizes[i]) + units[i];
+            }
+        }
+        return ms == 0 ? "0s" : ms + "ms";
+    }
+}
