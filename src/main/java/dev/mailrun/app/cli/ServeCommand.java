@@ -1,7 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.app.UnsubscribeEndpoint;
+import dev.mailrun.app.HttpEndpoint;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 
@@ -15,7 +15,7 @@ final class ServeCommand extends ContextCommand {
             throw new UsageException("http.port must be set for serve");
         }
         CountDownLatch stop = new CountDownLatch(1);
-        try (UnsubscribeEndpoint endpoint = UnsubscribeEndpoint.start(s)) {
+        try (HttpEndpoint endpoint = HttpEndpoint.start(s)) {
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "mailrun-serve-stop"));
             err().println("serving unsubscribe requests on " + s.config().httpBind() + ":" + endpoint.port().orElseThrow());
             stop.await();

@@ -1,7 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.app.UnsubscribeEndpoint;
+import dev.mailrun.app.HttpEndpoint;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
@@ -26,8 +26,8 @@ final class WorkerCommand extends ContextCommand {
         Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch finished = new CountDownLatch(1);
         try (Scheduler scheduler = s.scheduler();
-             UnsubscribeEndpoint endpoint = s.config().unsubscribe().httpPort().isPresent()
-                     ? UnsubscribeEndpoint.start(s) : UnsubscribeEndpoint.none()) {
+             HttpEndpoint endpoint = s.config().unsubscribe().httpPort().isPresent()
+                     ? HttpEndpoint.start(s) : HttpEndpoint.none()) {
             Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()));
             Thread hook = new Thread(() -> {
                 log.info("Stopping: the running task checkpoints and releases its lease (at most {})", grace);

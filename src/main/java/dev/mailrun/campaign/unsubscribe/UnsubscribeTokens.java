@@ -20,6 +20,8 @@ import java.util.OptionalLong;
  */
 public final class UnsubscribeTokens {
 
+    /** Where the links point: {@code <base>/u/<token>}. */
+    public static final String PATH_PREFIX = "/u/";
     static final String PURPOSE = "unsubscribe/1";
     private static final byte VERSION = 1;
     private static final int SIGNATURE_BYTES = 16;
@@ -49,7 +51,7 @@ public final class UnsubscribeTokens {
     public URI url(URI base, long campaignId, long recipientId, String address) {
         String b = base.toString();
         String prefix = b.endsWith("/") ? b.substring(0, b.length() - 1) : b;
-        return URI.create(prefix + UnsubscribeServer.PATH_PREFIX + token(campaignId, recipientId, address));
+        return URI.create(prefix + PATH_PREFIX + token(campaignId, recipientId, address));
     }
 
     /** The subject of a genuine token; empty for anything malformed, tampered with or forged. */
