@@ -24,6 +24,9 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -89,18 +92,24 @@ class HttpServerLimitsTest {
     void stop_completes_within_its_budget_while_200_half_open_connections_are_held() throws Exception {
         Duration budget = Duration.ofSeconds(2);
         HttpServer server = start(HttpSettings.of("127.0.0.1", 0, budget));
+        ScheduledExecutorService trickler = Executors.newSingleThreadScheduledExecutor();
         try (SlowClients slow = SlowClients.open(new InetSocketAddress("127.0.0.1", server.port()), 200,
                 "/u/" + tokens.token(1, 2, "slow@example.com"))) {
-            slow.trickle();
+            // A byte on each every 50 ms: no connection ever goes idle, so none closes by itself.
+            trickler.scheduleWithFixedDelay(slow::trickle, 0, 50, TimeUnit.MILLISECONDS);
+            Thread.sleep(200);
             long start = System.nanoTime();
             server.stop();
             long millis = (System.nanoTime() - start) / 1_000_000;
+            trickler.shutdown();
+            trickler.awaitTermination(5, TimeUnit.SECONDS);
             System.out.println("[http] stop with 200 half-open connections: " + millis + " ms (budget " + budget.toMillis() + ")");
 
             assertThat(millis).isLessThan(budget.toMillis());
             assertThat(slow.stillOpen()).isZero();
             assertThat(suppressed()).isEmpty();
         } finally {
+            trickler.shutdownNow();
             server.stop();
         }
     }

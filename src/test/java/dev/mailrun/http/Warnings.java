@@ -13,8 +13,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything of level WARN or above logged, and everything written to stderr, while it is open.
- * stderr is where the JDK's own loggers (and its HTTP server) write their warnings.
+ * What the HTTP server says is wrong while this is open: log events of level WARN or above from
+ * Jetty and mailrun, and everything written to stderr (where the JDK's own loggers, and its HTTP
+ * server, write their warnings). Other libraries' warnings (a connection pool noticing a loaded
+ * machine) are not about the server and are left out.
  */
 final class Warnings implements AutoCloseable {
 
@@ -25,7 +27,9 @@ final class Warnings implements AutoCloseable {
     private final AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
         @Override
         protected void append(ILoggingEvent event) {
-            if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
+            String logger = event.getLoggerName();
+            if (event.getLevel().isGreaterOrEqual(Level.WARN)
+                    && (logger.startsWith("org.eclipse.jetty") || logger.startsWith("dev.mailrun"))) {
                 events.add(event.getLevel() + " " + event.getLoggerName() + " " + event.getFormattedMessage());
             }
         }
