@@ -24,7 +24,7 @@ public final class Route {
         return new Route(UnsubscribeTokens.PATH_PREFIX + "*", limits -> new UnsubscribeHandler(tokens, unsubscriber, limits));
     }
 
-    public String pathSpec() {
+    String pathSpec() {
         return pathSpec;
     }
 

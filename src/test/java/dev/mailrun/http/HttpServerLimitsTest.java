@@ -115,13 +115,15 @@ class HttpServerLimitsTest {
     }
 
     @Test
-    void a_request_head_over_the_header_limit_gets_431() throws Exception {
+    void a_request_head_over_the_header_limit_gets_431_and_a_uri_that_long_414() throws Exception {
         try (HttpServer server = start(HttpSettings.of("127.0.0.1", 0, Duration.ofSeconds(2)))) {
             String big = "x".repeat(HttpLimits.DEFAULTS.maxHeaderBytes());
             String response = RawHttp.exchange(server.port(), "GET /u/" + tokens.token(1, 1, "a@example.com")
                     + " HTTP/1.1\r\nHost: localhost\r\nX-Big: " + big + "\r\n\r\n");
 
             assertThat(RawHttp.status(response)).isEqualTo(431);
+            assertThat(RawHttp.status(RawHttp.exchange(server.port(), "GET /u/" + big + " HTTP/1.1\r\nHost: localhost\r\n\r\n")))
+                    .isEqualTo(414);
             assertThat(RawHttp.status(RawHttp.exchange(server.port(), "GET /u/abc HTTP/1.1\r\nHost: localhost\r\n"
                     + "Connection: close\r\nX-Small: " + "x".repeat(4000) + "\r\n\r\n"))).isEqualTo(400);
         }
