@@ -95,7 +95,7 @@ public final class Demo {
         smtp.start();
         try {
             Services services = new Services(withDemoSettings(ctx, smtp.getSmtp().getPort()), ProductionLinks::of);
-            try (UnsubscribeEndpoint endpoint = UnsubscribeEndpoint.start(services)) {
+            try (HttpEndpoint endpoint = HttpEndpoint.start(services)) {
                 return run(services, smtp, workDir);
             }
         } finally {

@@ -53,7 +53,7 @@ class UnsubscribeLinkRouteTest {
             URI link = URI.create(ProductionLinks.of(services).url(12, 34, address));
 
             assertThat(link.toString()).startsWith(linkPrefix).matches(".*/u/[A-Za-z0-9_-]+");
-            try (UnsubscribeEndpoint endpoint = UnsubscribeEndpoint.start(services)) {
+            try (HttpEndpoint endpoint = HttpEndpoint.start(services)) {
                 // What reaches the endpoint: the link's path, less what the proxy in front strips.
                 String served = link.getRawPath().substring(proxyPrefix.length());
                 HttpResponse<String> response = http.send(HttpRequest.newBuilder(

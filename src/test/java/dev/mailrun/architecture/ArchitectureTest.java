@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
  * timebox, db and mail use nothing of ours; scheduler uses db and timebox; campaign uses
- * scheduler, timebox, mail and db; app uses all and nothing uses app.
+ * scheduler, timebox, mail and db; http uses campaign and mail and is the only home of an HTTP
+ * server library; app uses all and nothing uses app.
  */
 class ArchitectureTest {
 
@@ -68,6 +69,28 @@ class ArchitectureTest {
     }
 
     @Test
+    void http_uses_only_campaign_and_mail_of_ours() {
+        noClasses().that().resideInAPackage("dev.mailrun.http..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.db..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void only_app_uses_http() {
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http..")
+                .check(main);
+    }
+
+    @Test
+    void only_http_and_the_wiring_in_app_use_an_http_server_library() {
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..", "com.sun.net.httpserver..")
+                .check(main);
+    }
+
+    @Test
     void nothing_uses_app() {
         noClasses().that().resideOutsideOfPackage("dev.mailrun.app..")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.app..")
@@ -77,7 +100,7 @@ class ArchitectureTest {
     @Test
     void every_class_lives_in_a_package_of_the_map() {
         classes().should().resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.scheduler..",
-                        "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.app..")
+                        "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.app..")
                 .check(main);
     }
 

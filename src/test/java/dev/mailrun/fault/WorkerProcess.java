@@ -47,15 +47,20 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start(String name, Map<String, String> env) throws IOException {
+        return start(name, env, "worker");
+    }
+
+    /** Another long-running command ({@code serve}) the same way. */
+    static WorkerProcess start(String name, Map<String, String> env, String command) throws IOException {
         Path logs = Path.of("target", "fault-logs");
         Files.createDirectories(logs);
         Path log = logs.resolve(name + ".log");
-        List<String> command = new ArrayList<>(List.of(
+        List<String> commandLine = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Duser.timezone=Asia/Kolkata",
                 "-cp", System.getProperty("java.class.path"),
-                "dev.mailrun.app.cli.Main", "worker"));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+                "dev.mailrun.app.cli.Main", command));
+        ProcessBuilder pb = new ProcessBuilder(commandLine).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MAILRUN_"));
         pb.environment().putAll(env);
         return new WorkerProcess(pb.start(), log);

@@ -1,12 +1,15 @@
 package dev.mailrun.app.cli;
 
+import dev.mailrun.app.HttpEndpoint;
 import dev.mailrun.app.Services;
-import dev.mailrun.app.UnsubscribeEndpoint;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve only the unsubscribe endpoint (http.bind:http.port) until SIGTERM or SIGINT.")
+        description = {"Serve only the unsubscribe endpoint (http.bind:http.port) until SIGTERM or SIGINT.",
+                "On a signal it lets requests in flight finish and stops within tick.shutdown-grace."})
 final class ServeCommand extends ContextCommand {
 
     @Override
@@ -14,11 +17,23 @@ final class ServeCommand extends ContextCommand {
         if (s.config().unsubscribe().httpPort().isEmpty()) {
             throw new UsageException("http.port must be set for serve");
         }
+        Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch stop = new CountDownLatch(1);
-        try (UnsubscribeEndpoint endpoint = UnsubscribeEndpoint.start(s)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "mailrun-serve-stop"));
+        CountDownLatch finished = new CountDownLatch(1);
+        try (HttpEndpoint endpoint = HttpEndpoint.start(s)) {
+            // The hook waits for the graceful stop below: the JVM would otherwise exit halfway through it.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stop.countDown();
+                try {
+                    finished.await(grace.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "mailrun-serve-stop"));
             err().println("serving unsubscribe requests on " + s.config().httpBind() + ":" + endpoint.port().orElseThrow());
             stop.await();
+        } finally {
+            finished.countDown();
         }
         return Cli.OK;
     }

@@ -1,7 +1,7 @@
 package dev.mailrun.app.cli;
 
+import dev.mailrun.app.HttpEndpoint;
 import dev.mailrun.app.Services;
-import dev.mailrun.app.UnsubscribeEndpoint;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 @Command(name = "worker", mixinStandardHelpOptions = true,
         description = {"Fire a tick every tick.interval, aligned to the clock, until SIGTERM or SIGINT.",
                 "On a signal the running task checkpoints and stops within tick.shutdown-grace.",
-                "With http.port set it also serves the unsubscribe endpoint."})
+                "With http.port set it also serves the unsubscribe endpoint, which stops within the same grace."})
 final class WorkerCommand extends ContextCommand {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCommand.class);
@@ -26,11 +26,15 @@ final class WorkerCommand extends ContextCommand {
         Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch finished = new CountDownLatch(1);
         try (Scheduler scheduler = s.scheduler();
-             UnsubscribeEndpoint endpoint = s.config().unsubscribe().httpPort().isPresent()
-                     ? UnsubscribeEndpoint.start(s) : UnsubscribeEndpoint.none()) {
+             HttpEndpoint endpoint = s.config().unsubscribe().httpPort().isPresent()
+                     ? HttpEndpoint.start(s) : HttpEndpoint.none()) {
             Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()));
             Thread hook = new Thread(() -> {
                 log.info("Stopping: the running task checkpoints and releases its lease (at most {})", grace);
+                // Side by side with the worker, so that both end within the one grace period; the main
+                // thread's close() then waits for this stop before the database goes.
+                Thread http = new Thread(endpoint::close, "mailrun-http-stop");
+                http.start();
                 worker.shutdown(grace);
                 try {
                     // Let the main thread close the pool and the embedded database before the JVM exits.

@@ -20,14 +20,14 @@ import java.util.OptionalLong;
  */
 public final class UnsubscribeTokens {
 
+    /** The endpoint's route: a link is the public base URL, this, and the token ({@code <base>/u/<token>}). */
+    public static final String PATH_PREFIX = "/u/";
     static final String PURPOSE = "unsubscribe/1";
     /**
      * The subject of an unsubscribe request sent by mail is this and the token: the mailto link sets
      * it, {@link MailedUnsubscribes} reads it.
      */
     public static final String MAIL_SUBJECT_PREFIX = "unsubscribe-";
-    /** The endpoint's route; a link is the public base URL, this, and the token. */
-    private static final String ROUTE = UnsubscribeServer.PATH_PREFIX;
     private static final byte VERSION = 1;
     private static final int SIGNATURE_BYTES = 16;
     private static final int MAX_TOKEN_CHARS = 1024;
@@ -55,7 +55,7 @@ public final class UnsubscribeTokens {
      * trailing slash on the base is ignored.
      */
     public URI url(URI base, long campaignId, long recipientId, String address) {
-        return URI.create(withoutTrailingSlashes(base.toString()) + ROUTE + token(campaignId, recipientId, address));
+        return URI.create(withoutTrailingSlashes(base.toString()) + PATH_PREFIX + token(campaignId, recipientId, address));
     }
 
     /**
@@ -75,7 +75,7 @@ public final class UnsubscribeTokens {
      */
     public static URI linkBase(URI configured) {
         String s = withoutTrailingSlashes(configured.toString());
-        String route = ROUTE.substring(0, ROUTE.length() - 1);
+        String route = PATH_PREFIX.substring(0, PATH_PREFIX.length() - 1);
         if (s.endsWith(route) && configured.getRawPath() != null && configured.getRawPath().length() > 1) {
             s = withoutTrailingSlashes(s.substring(0, s.length() - route.length()));
         }

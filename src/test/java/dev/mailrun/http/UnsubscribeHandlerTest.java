@@ -1,32 +1,39 @@
-package dev.mailrun.campaign.unsubscribe;
+package dev.mailrun.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.unsubscribe.SigningKey;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
+import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class UnsubscribeServerTest {
+/** The unsubscribe route over real sockets, on a real database. */
+class UnsubscribeHandlerTest {
 
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();
 
     private static final UnsubscribeTokens tokens =
             new UnsubscribeTokens(SigningKey.of("0123456789abcdef0123456789abcdef-test"));
-    private static UnsubscribeServer server;
+    private static HttpServer server;
     private static String base;
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
@@ -34,9 +41,9 @@ class UnsubscribeServerTest {
     static void start() throws Exception {
         Unsubscriber unsubscriber = new Unsubscriber(db.dataSource(), new SuppressionTable(),
                 SettableClock.at("2025-03-01T10:00:00Z"));
-        server = new UnsubscribeServer(tokens, unsubscriber);
-        int port = server.start("127.0.0.1", 0);
-        base = "http://127.0.0.1:" + port;
+        server = HttpServer.start(HttpSettings.of("127.0.0.1", 0, Duration.ofSeconds(2)),
+                List.of(Route.unsubscribe(tokens, unsubscriber)));
+        base = "http://127.0.0.1:" + server.port();
     }
 
     @AfterAll
@@ -114,6 +121,40 @@ class UnsubscribeServerTest {
                 .PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).isEqualTo(405);
         assertThat(put.headers().firstValue("Allow")).hasValue("GET, POST");
+        assertThat(suppressionCount()).isZero();
+    }
+
+    @Test
+    void head_answers_like_get_without_a_body_and_without_a_warning() throws Exception {
+        String path = "/u/" + tokens.token(12, 1, "Ann@Example.com");
+        HttpResponse<String> get = get(path);
+        HttpResponse<String> head;
+        String pipelined;
+        List<String> warnings;
+        try (Warnings captured = new Warnings()) {
+            head = http.send(HttpRequest.newBuilder(URI.create(base + path)).method("HEAD", HttpRequest.BodyPublishers.noBody())
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            // A HEAD answer with body bytes would show as garbage in front of the second response.
+            pipelined = RawHttp.exchange(server.port(), "HEAD " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /nothing HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/u/bad-token")).method("HEAD",
+                    HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(400);
+            assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/elsewhere")).method("HEAD",
+                    HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+            warnings = captured.all();
+        }
+
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        for (String name : List.of("Content-Type", "Content-Length", "Cache-Control", "X-Content-Type-Options",
+                "Referrer-Policy", "Content-Security-Policy")) {
+            assertThat(head.headers().allValues(name)).as(name).isNotEmpty().isEqualTo(get.headers().allValues(name));
+        }
+        assertThat(head.headers().firstValue("Content-Length")).hasValue(Integer.toString(get.body().getBytes(StandardCharsets.UTF_8).length));
+        String first = pipelined.substring(0, pipelined.indexOf("\r\n\r\n") + 4);
+        assertThat(first).startsWith("HTTP/1.1 200 ");
+        assertThat(pipelined.substring(first.length())).startsWith("HTTP/1.1 404 ");
+        assertThat(warnings).isEmpty();
         assertThat(suppressionCount()).isZero();
     }
 

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.unsubscribe;
+package dev.mailrun.http;
 
 /** The pages the unsubscribe endpoint shows: small, self-contained, no scripts, no external resources. */
 final class Html {

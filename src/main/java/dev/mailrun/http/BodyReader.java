@@ -1,0 +1,91 @@
+package dev.mailrun.http;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * Reads a request body to its end, at most {@code maxBytes} of it and within {@code timeout}, and
+ * tells the outcome exactly once. It never waits on a thread: when no bytes are there it asks Jetty
+ * to call it back, so a client trickling its body holds a socket, not a thread. The bytes are
+ * dropped: the routes so far act on the URL, and only on a request that arrived whole.
+ */
+final class BodyReader implements Runnable {
+
+    /** How reading a body ended. */
+    enum Outcome { COMPLETE, TOO_LARGE, TIMED_OUT, BROKEN }
+
+    private final Request request;
+    private final int maxBytes;
+    private final BiConsumer<Outcome, Throwable> then;
+    private final AtomicBoolean decided = new AtomicBoolean();
+    private volatile Scheduler.Task deadline;
+    private long received;
+
+    private BodyReader(Request request, int maxBytes, BiConsumer<Outcome, Throwable> then) {
+        this.request = request;
+        this.maxBytes = maxBytes;
+        this.then = then;
+    }
+
+    /**
+     * Starts reading; {@code then} runs once, on a Jetty thread: after the last byte, when the body
+     * grows past {@code maxBytes} (at once when its Content-Length says so), at the deadline, or when
+     * the connection fails (the client went away, a broken chunked encoding: {@code BROKEN} with the
+     * failure as the second argument, otherwise null).
+     */
+    static void read(Request request, int maxBytes, Duration timeout, BiConsumer<Outcome, Throwable> then) {
+        BodyReader reader = new BodyReader(request, maxBytes, then);
+        if (request.getLength() > maxBytes) {
+            reader.decide(Outcome.TOO_LARGE, null);
+            return;
+        }
+        reader.deadline = request.getComponents().getScheduler()
+                .schedule(() -> reader.decide(Outcome.TIMED_OUT, null), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        reader.run();
+    }
+
+    /** Reads what has arrived, then asks to be run again when more does. */
+    @Override
+    public void run() {
+        while (!decided.get()) {
+            Content.Chunk chunk = request.read();
+            if (chunk == null) {
+                request.demand(this);
+                return;
+            }
+            if (Content.Chunk.isFailure(chunk)) {
+                // An idle timeout is a slow client like any other; anything else broke the request.
+                Throwable failure = chunk.getFailure();
+                decide(failure instanceof TimeoutException ? Outcome.TIMED_OUT : Outcome.BROKEN, failure);
+                return;
+            }
+            received += chunk.remaining();
+            boolean last = chunk.isLast();
+            chunk.release();
+            if (received > maxBytes) {
+                decide(Outcome.TOO_LARGE, null);
+                return;
+            }
+            if (last) {
+                decide(Outcome.COMPLETE, null);
+                return;
+            }
+        }
+    }
+
+    private void decide(Outcome outcome, Throwable failure) {
+        if (decided.compareAndSet(false, true)) {
+            Scheduler.Task task = deadline;
+            if (task != null) {
+                task.cancel();
+            }
+            then.accept(outcome, failure);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.mailrun.http;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Sends one of the {@link Html} pages, with the headers every page gets. For HEAD, Jetty sends the same
+ * status and headers (Content-Length included) and leaves the body out.
+ */
+final class HtmlResponse {
+
+    private HtmlResponse() {}
+
+    static void send(Response response, Callback callback, int status, String html) {
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        response.setStatus(status);
+        HttpFields.Mutable headers = response.getHeaders();
+        headers.put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
+        headers.put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        headers.put(HttpHeader.CACHE_CONTROL, "no-store");
+        headers.put("X-Content-Type-Options", "nosniff");
+        // The token is in the URL: never hand it to another site.
+        headers.put("Referrer-Policy", "no-referrer");
+        headers.put("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** An answer after which the connection is closed: the rest of the request is not worth reading. */
+    static void sendAndClose(Response response, Callback callback, int status, String html) {
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
+        send(response, callback, status, html);
+    }
+}
