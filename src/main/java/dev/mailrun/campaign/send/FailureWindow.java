@@ -42,4 +42,9 @@ public final class FailureWindow {
     public String stored() {
         return recent.toString();
     }
+
+    /** A copy that later records do not change. */
+    FailureWindow snapshot() {
+        return new FailureWindow(size, stored());
+    }
 }

@@ -16,6 +16,7 @@ import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.MergeFields;
 import dev.mailrun.mail.template.RenderResult;
 import dev.mailrun.mail.template.RenderedContent;
+import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
@@ -97,7 +98,7 @@ public final class MessageFactory {
         }
         try {
             return dkim.get().sign(message);
-        } catch (jakarta.mail.MessagingException e) {
+        } catch (MessagingException e) {
             throw new IllegalStateException("DKIM signing failed: " + e.getMessage(), e);
         }
     }

@@ -1,5 +1,9 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.mail.RejectedMessageException;
+import dev.mailrun.mail.smtp.Outgoing;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +12,7 @@ import java.util.Optional;
 /**
  * Keeps a batch's recipients marked as sending just ahead of the SMTP workers.
  *
- * <p>The marks are written by the result writer's flushes, in the same transaction as the results
+ * <p>The marks are written by the {@link ResultFlusher}'s flushes, in the same transaction as the results
  * and the checkpoint: marking on its own transactions cost one commit for every two or three
  * messages, the largest single cost on the database. The marker only decides what to mark: it
  * asks for {@code ahead} recipients beyond the furthest one handed out, and asks for a flush when
@@ -40,7 +44,7 @@ final class SendingMarker {
     /**
      * @param ahead        how many recipients to keep marked beyond the furthest one handed out
      * @param flushRequest asks the run's flush thread to flush soon (the first marks are asked
-     *                     for when the result writer starts watching this marker)
+     *                     for when the result buffer starts watching this marker)
      */
     SendingMarker(int ahead, List<Long> ids, Runnable flushRequest) {
         this.ahead = Math.max(1, ahead);
@@ -61,6 +65,27 @@ final class SendingMarker {
      */
     static int ahead(int connections, int flushEvery) {
         return Math.max(2 * connections, flushEvery / 2);
+    }
+
+    /** {@code out}, built only once its recipient is marked sending (with a few after it). */
+    Outgoing marked(Outgoing out) {
+        return new Outgoing() {
+            @Override
+            public long key() {
+                return out.key();
+            }
+
+            @Override
+            public MimeMessage build(Session session) throws RejectedMessageException {
+                beforeSend(out.key());
+                return out.build(session);
+            }
+
+            @Override
+            public Optional<String> envelopeFrom() {
+                return out.envelopeFrom();
+            }
+        };
     }
 
     /**

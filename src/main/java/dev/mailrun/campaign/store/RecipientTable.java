@@ -386,13 +386,13 @@ public final class RecipientTable {
     }
 
     /** Earliest next_attempt_at among retries, to schedule the next run when only retries are left. */
-    public java.util.Optional<Instant> nextRetryAt(Connection c, long campaignId) throws SQLException {
+    public Optional<Instant> nextRetryAt(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT MIN(next_attempt_at) FROM recipient WHERE campaign_id = ? AND status = 'retry'")) {
             ps.setLong(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return java.util.Optional.ofNullable(SqlTime.get(rs, 1));
+                return Optional.ofNullable(SqlTime.get(rs, 1));
             }
         }
     }
