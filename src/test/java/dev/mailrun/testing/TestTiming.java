@@ -5,6 +5,7 @@ import dev.mailrun.scheduler.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.LongSupplier;
 
 /** {@link Timing} for the sending task in tests. */
 public final class TestTiming {
@@ -32,9 +33,9 @@ public final class TestTiming {
         });
     }
 
-    /** Intervals and waits on {@code clock} alone: a wait moves it to the wake-up time at once. */
-    public static Timing on(SettableClock clock) {
-        return new Timing(clock, clock::nanoTime, new Sleeper() {
+    /** Intervals from {@code nanoTime}; a wait moves {@code clock} to the wake-up time at once. */
+    public static Timing on(SettableClock clock, LongSupplier nanoTime) {
+        return new Timing(clock, nanoTime, new Sleeper() {
             @Override
             public void sleepUntil(Instant wakeAt) {
                 if (wakeAt.isAfter(clock.instant())) {
