@@ -61,7 +61,7 @@ final class BatchSender {
                 buffer::requestFlush);
         buffer.watch(marker);
         Instant sendDeadline = budget.deadline().minus(run.settings().batchOverhead());
-        pool.sendBatch(recipients.stream().map(r -> marker.marked(messages.outgoing(r))).toList(), sendDeadline,
+        pool.sendBatch(recipients.stream().map(r -> messages.outgoing(r, marker::beforeSend)).toList(), sendDeadline,
                 () -> run.ctx().stopRequested() || mustStop.getAsBoolean() || !budget.hasTimeForAnotherItem(),
                 buffer::accept);
         // No flush here: the flush thread writes these results together with the next batch's

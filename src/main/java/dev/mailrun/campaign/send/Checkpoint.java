@@ -45,7 +45,7 @@ final class Checkpoint {
 
     /**
      * Puts {@code next} into the task metadata and saves it in the caller's transaction. False when
-     * the lease is lost: the caller rolls back and reports {@link #leaseLost()}.
+     * the lease is lost: the caller rolls back and calls {@link #markLeaseLost()}.
      */
     boolean write(Connection c, SendCounters next) throws SQLException {
         ctx.metadata().putValue(SendCounters.METADATA_KEY, next);
@@ -58,7 +58,7 @@ final class Checkpoint {
     }
 
     /** A write was refused (the lease was lost) or found its rows held by another run: this run writes nothing more. */
-    void leaseLost() {
+    void markLeaseLost() {
         leaseLost = true;
     }
 

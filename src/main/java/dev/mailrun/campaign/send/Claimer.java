@@ -59,14 +59,14 @@ final class Claimer {
             // held its claimed rows locked while it waited for the task row, and its successor's
             // claim (SKIP LOCKED) passed them by and took the queue for empty.
             if (!checkpoint.write(c, withSuppressed(0))) {
-                checkpoint.leaseLost();
+                checkpoint.markLeaseLost();
                 c.rollback();
                 return Optional.empty();
             }
             Claim cl = tables.recipients().claim(c, run.campaignId(), run.runToken(), now, max);
             // Written again only when the claim changed the counters (it found suppressed rows).
             if (cl.suppressed() > 0 && !checkpoint.write(c, withSuppressed(cl.suppressed()))) {
-                checkpoint.leaseLost();
+                checkpoint.markLeaseLost();
                 c.rollback();
                 return Optional.empty();
             }

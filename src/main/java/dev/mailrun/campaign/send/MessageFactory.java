@@ -22,6 +22,7 @@ import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * Turns a claimed recipient into a message of one campaign. Made once per run, with the template
@@ -60,6 +61,14 @@ public final class MessageFactory {
     }
 
     public Outgoing outgoing(ClaimedRecipient r) {
+        return outgoing(r, id -> { });
+    }
+
+    /**
+     * The message to {@code r}; {@code beforeBuild} gets the recipient's id first, on the thread that
+     * builds it, and may block (the sending task waits there until the recipient is marked sending).
+     */
+    public Outgoing outgoing(ClaimedRecipient r, LongConsumer beforeBuild) {
         return new Outgoing() {
             @Override
             public long key() {
@@ -68,6 +77,7 @@ public final class MessageFactory {
 
             @Override
             public MimeMessage build(Session session) throws RejectedMessageException {
+                beforeBuild.accept(r.id());
                 return MessageFactory.this.build(session, r);
             }
 

@@ -80,7 +80,7 @@ final class ResultFlusher {
         }
         if (!committed) {
             marks.ifPresent(x -> marker.get().fail(LEASE_LOST));
-            checkpoint.leaseLost();
+            checkpoint.markLeaseLost();
             return;
         }
         // Results accepted during the round trip are still in the buffer: they go into the next

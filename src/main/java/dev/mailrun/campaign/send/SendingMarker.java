@@ -1,9 +1,5 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.mail.RejectedMessageException;
-import dev.mailrun.mail.smtp.Outgoing;
-import jakarta.mail.Session;
-import jakarta.mail.internet.MimeMessage;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,27 +61,6 @@ final class SendingMarker {
      */
     static int ahead(int connections, int flushEvery) {
         return Math.max(2 * connections, flushEvery / 2);
-    }
-
-    /** {@code out}, built only once its recipient is marked sending (with a few after it). */
-    Outgoing marked(Outgoing out) {
-        return new Outgoing() {
-            @Override
-            public long key() {
-                return out.key();
-            }
-
-            @Override
-            public MimeMessage build(Session session) throws RejectedMessageException {
-                beforeSend(out.key());
-                return out.build(session);
-            }
-
-            @Override
-            public Optional<String> envelopeFrom() {
-                return out.envelopeFrom();
-            }
-        };
     }
 
     /**
