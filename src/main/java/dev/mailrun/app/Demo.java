@@ -6,7 +6,7 @@ import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.app.config.TickConfig;
 import dev.mailrun.app.config.UnsubscribeConfig;
 import dev.mailrun.campaign.CampaignReport;
-import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.importing.ImportReport;
 import dev.mailrun.campaign.model.NewCampaign;
@@ -147,7 +147,7 @@ public final class Demo {
         int twice = (int) received.values().stream().filter(n -> n > 1).count();
         long sent = report.counts().get(RecipientStatus.SENT);
         int missing = (int) Math.max(0, sent - received.size());
-        List<TaskRun> runs = new ArrayList<>(s.tasks().recentRuns(CampaignSendHandler.taskName(id), 1000));
+        List<TaskRun> runs = new ArrayList<>(s.tasks().recentRuns(SendTask.taskName(id), 1000));
         // Only rows of runs that actually held the task; misfire and skipped-overlap rows record decisions.
         runs.removeIf(r -> r.finishedAt().isEmpty() || r.runToken().isEmpty()
                 || List.of("skipped_overlap", "misfired").contains(r.outcome().dbValue()));

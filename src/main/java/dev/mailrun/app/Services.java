@@ -24,7 +24,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.CampaignReports;
-import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.Timing;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -34,6 +35,7 @@ import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.TaskStore;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -83,7 +85,7 @@ public final class Services {
     }
 
     public CampaignReports reports() {
-        return new CampaignReports(dataSource(), tasks(), clock(), config.smtp().ratePerSecond());
+        return new CampaignReports(dataSource(), tasks(), clock(), config.send());
     }
 
     public RecipientImporter importer() {
@@ -106,9 +108,10 @@ public final class Services {
         return Secret.of("message-id:" + config.unsubscribe().requireSecret().reveal());
     }
 
-    public CampaignSendHandler sendHandler() {
-        return new CampaignSendHandler(new CampaignSendHandler.Dependencies(dataSource(), templates(), config.smtp(),
-                messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new)));
+    public SendTask sendHandler() {
+        return new SendTask(new SendTask.Dependencies(dataSource(), templates(), config.smtp(),
+                messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
+                new Timing(clock(), System::nanoTime, Sleeper.onClock(clock()))));
     }
 
     /**

@@ -4,7 +4,9 @@ import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.RecipientStatus;
-import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.RelayRate;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -29,15 +31,16 @@ public final class CampaignReports {
     private final DataSource dataSource;
     private final TaskStore tasks;
     private final Clock clock;
-    private final double relayRate;
+    private final SendSettings settings;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
-    public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, double relayRate) {
+    /** @param settings the sending task's settings: the rate a campaign is configured for comes from them */
+    public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.clock = clock;
-        this.relayRate = relayRate;
+        this.settings = settings;
     }
 
     public CampaignReport report(long campaignId) throws SQLException {
@@ -49,7 +52,7 @@ public final class CampaignReports {
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
         }
-        List<TaskRun> history = tasks.recentRuns(CampaignSendHandler.taskName(campaignId), RUNS_FOR_RATE);
+        List<TaskRun> history = tasks.recentRuns(SendTask.taskName(campaignId), RUNS_FOR_RATE);
         List<CampaignReport.RunLine> runs = new ArrayList<>();
         double busySeconds = 0;
         long itemsTotal = 0;
@@ -71,7 +74,7 @@ public final class CampaignReports {
             }
         }
         Optional<Double> average = busySeconds > 0 ? Optional.of(itemsTotal / busySeconds) : Optional.empty();
-        double configured = campaign.rateCap().map(cap -> relayRate > 0 ? Math.min(cap, relayRate) : cap).orElse(relayRate);
+        double configured = RelayRate.configured(settings, campaign);
         long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY);
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();

@@ -6,7 +6,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -113,7 +113,7 @@ public final class Campaigns {
         boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
         CampaignTransition resume = later ? CampaignTransition.RESUME_LATER : CampaignTransition.RESUME;
         transition(id, resume, null);
-        String task = CampaignSendHandler.taskName(id);
+        String task = SendTask.taskName(id);
         tasks.setEnabled(task, true);
         tasks.setNextRunAt(task, firstSlot(later ? campaign.startAt().get() : now));
         return resume.to();
@@ -121,7 +121,7 @@ public final class Campaigns {
 
     public void cancel(long id) throws SQLException {
         transition(id, CampaignTransition.CANCEL, null);
-        tasks.setEnabled(CampaignSendHandler.taskName(id), false);
+        tasks.setEnabled(SendTask.taskName(id), false);
     }
 
     /** Sends the recipients whose delivery is unknown again; returns how many were requeued. */
@@ -142,8 +142,8 @@ public final class Campaigns {
     public record RequeueResult(int requeued, int leftSuppressed) {}
 
     private void wakeTask(long id, Instant now) throws SQLException {
-        tasks.setEnabled(CampaignSendHandler.taskName(id), true);
-        tasks.setNextRunAt(CampaignSendHandler.taskName(id), firstSlot(now));
+        tasks.setEnabled(SendTask.taskName(id), true);
+        tasks.setNextRunAt(SendTask.taskName(id), firstSlot(now));
     }
 
     private void transition(long id, CampaignTransition transition, String reason) throws SQLException {
@@ -155,14 +155,14 @@ public final class Campaigns {
     }
 
     private void ensureTask(Campaign campaign, Instant at) throws SQLException {
-        String name = CampaignSendHandler.taskName(campaign.id());
+        String name = SendTask.taskName(campaign.id());
         Instant firstRun = firstSlot(at);
         if (tasks.find(name).isPresent()) {
             tasks.setEnabled(name, true);
             tasks.setNextRunAt(name, firstRun);
             return;
         }
-        long taskId = tasks.create(CampaignSendHandler.newTask(campaign, tickInterval, firstRun)).id();
+        long taskId = tasks.create(SendTask.newTask(campaign, tickInterval, firstRun)).id();
         Transactions.inTransaction(dataSource, c -> {
             store.setTask(c, campaign.id(), taskId, clock.instant());
             return null;

@@ -3,13 +3,11 @@ package dev.mailrun.campaign;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.EmailAddress;
-import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.send.MessageFactory;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mailrun.mail.message.MessageComposer;
-import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SendRateLimiter;
 import dev.mailrun.mail.smtp.SendResult;
 import dev.mailrun.mail.smtp.SmtpPool;
@@ -29,10 +27,10 @@ public final class TestSend {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(1);
 
-    private final CampaignSendHandler.Dependencies deps;
+    private final SendTask.Dependencies deps;
     private final Clock clock;
 
-    public TestSend(CampaignSendHandler.Dependencies deps, Clock clock) {
+    public TestSend(SendTask.Dependencies deps, Clock clock) {
         this.deps = deps;
         this.clock = clock;
     }
@@ -42,8 +40,7 @@ public final class TestSend {
         if (loaded instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " does not compile: " + invalid.problems().get(0));
         }
-        MessageFactory factory = new MessageFactory(campaign, ((LoadResult.Loaded) loaded).template(), new MessageComposer(clock),
-                new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), deps.messageIdKey()), deps.links(), deps.dkim());
+        MessageFactory factory = deps.messages(campaign, ((LoadResult.Loaded) loaded).template(), clock);
         String json;
         try {
             json = fields.isEmpty() ? null : new ObjectMapper().writeValueAsString(fields);

@@ -1,22 +1,24 @@
 package dev.mailrun.timebox;
 
 import java.time.Duration;
+import java.util.function.DoubleSupplier;
 
 /**
  * The cost of a batch: {@code overhead + items × perItem}, where perItem is the estimator's
- * pessimistic cost, never below the time the rate limit allows per item.
+ * pessimistic cost, never below the time the rate limit allows per item. The rate limit is read
+ * at every prediction, so a rate that changes during a run changes the next batch.
  */
 final class CostModel {
 
     private static final double NANOS_PER_MILLI = 1_000_000.0;
 
     private final Duration overhead;
-    private final double rateFloorMillis;
+    private final DoubleSupplier maxItemsPerSecond;
     private final Duration minTimeout;
 
-    CostModel(TimeboxConfig config) {
+    CostModel(TimeboxConfig config, DoubleSupplier maxItemsPerSecond) {
         this.overhead = config.batchOverhead();
-        this.rateFloorMillis = config.maxItemsPerSecond() == 0 ? 0 : 1000.0 / config.maxItemsPerSecond();
+        this.maxItemsPerSecond = maxItemsPerSecond;
         this.minTimeout = config.minTimeout();
     }
 
@@ -56,6 +58,7 @@ final class CostModel {
     }
 
     private double perItemUpperMillis(EstimatorState state) {
-        return Math.max(state.perItemUpperMillis(), rateFloorMillis);
+        double rate = TimeboxConfig.checkedRate(maxItemsPerSecond.getAsDouble());
+        return Math.max(state.perItemUpperMillis(), rate == 0 ? 0 : 1000.0 / rate);
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
 
 /**
  * Runs batches of work in a loop until a deadline. Between batches it checks, in this order: the
@@ -18,10 +19,20 @@ public final class Timebox {
     private final TimeboxConfig config;
     private final CostModel model;
 
+    /** A timebox whose rate limit is {@code config.maxItemsPerSecond()} for every run. */
     public Timebox(Clock clock, TimeboxConfig config) {
+        this(clock, config, Objects.requireNonNull(config, "config must not be null")::maxItemsPerSecond);
+    }
+
+    /**
+     * A timebox whose rate limit may change while it runs: {@code maxItemsPerSecond} is read at
+     * every prediction (each batch size and each batch budget) in place of
+     * {@code config.maxItemsPerSecond()}, and each value it gives is validated as the config's is.
+     */
+    public Timebox(Clock clock, TimeboxConfig config, DoubleSupplier maxItemsPerSecond) {
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
         this.config = Objects.requireNonNull(config, "config must not be null");
-        this.model = new CostModel(config);
+        this.model = new CostModel(config, Objects.requireNonNull(maxItemsPerSecond, "maxItemsPerSecond must not be null"));
     }
 
     /** {@link #runUntil(Instant, BatchOperator, Algorithm, EstimatorState, BooleanSupplier)} with PREDICTIVE. */

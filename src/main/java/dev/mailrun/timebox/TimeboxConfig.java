@@ -11,7 +11,9 @@ import java.util.Objects;
  *                          cost cannot blow the deadline
  * @param minBatch          smallest batch worth its overhead; PREDICTIVE stops when fewer fit
  * @param maxBatch          largest batch; also the fixed batch size of LOOSE and TIGHT
- * @param maxItemsPerSecond the sending rate limit, a floor on the cost of an item; 0 means none
+ * @param maxItemsPerSecond the sending rate limit, a floor on the cost of an item; 0 means none. A
+ *                          {@link Timebox} built with a rate source reads that source instead, at
+ *                          every prediction (a rate that changes during a run)
  * @param growthFactor      how much the batch cap may grow after a batch that was not an outlier
  *                          (greater than 1); growth is gradual, shrinking after an outlier is not
  * @param batchOverhead     the fixed cost of a batch outside its items (claim and commit). Err
@@ -42,10 +44,7 @@ public record TimeboxConfig(
             throw new IllegalArgumentException("calibrationBatch must be between minBatch (" + minBatch
                     + ") and maxBatch (" + maxBatch + "), was " + calibrationBatch);
         }
-        if (!Double.isFinite(maxItemsPerSecond) || maxItemsPerSecond < 0) {
-            throw new IllegalArgumentException(
-                    "maxItemsPerSecond must be 0 (no limit) or a positive number, was " + maxItemsPerSecond);
-        }
+        checkedRate(maxItemsPerSecond);
         if (!Double.isFinite(growthFactor) || growthFactor <= 1.0) {
             throw new IllegalArgumentException(
                     "growthFactor must be a finite number greater than 1, was " + growthFactor);
@@ -56,6 +55,15 @@ public record TimeboxConfig(
         if (minTimeout.isNegative() || minTimeout.isZero()) {
             throw new IllegalArgumentException("minTimeout must be positive, was " + minTimeout);
         }
+    }
+
+    /** The rate limit if it is valid: 0 (none) or a positive finite number. Also applied to a rate source's every value. */
+    static double checkedRate(double maxItemsPerSecond) {
+        if (!Double.isFinite(maxItemsPerSecond) || maxItemsPerSecond < 0) {
+            throw new IllegalArgumentException(
+                    "maxItemsPerSecond must be 0 (no limit) or a positive number, was " + maxItemsPerSecond);
+        }
+        return maxItemsPerSecond;
     }
 
     /** Calibrate with 10 items, grow by half up to 100, 20 ms overhead, no rate limit, 10 ms timeout floor. */

@@ -1,9 +1,9 @@
 package dev.mailrun.bench;
 
-import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -12,6 +12,8 @@ import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -33,9 +35,9 @@ public final class PipelineHarness implements AutoCloseable {
     public PipelineHarness(DataSource ds, Clock clock, int smtpPort, int connections, Duration interval,
                            SendSettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        CampaignSendHandler handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates,
-                smtp(smtpPort, connections), MESSAGE_ID_KEY, new dev.mailrun.testing.FixedLinks(),
-                settings, () -> new Random(42)));
+        SendTask handler = new SendTask(new SendTask.Dependencies(ds, templates,
+                smtp(smtpPort, connections), MESSAGE_ID_KEY, new FixedLinks(),
+                settings, () -> new Random(42), TestTiming.realTime(clock)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);

@@ -4,7 +4,7 @@ import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.campaign.store.RecipientTable;
@@ -16,6 +16,7 @@ import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.TestTiming;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -213,9 +214,9 @@ class CampaignBehaviourTest {
             var smtpSettings = dev.mailrun.mail.smtp.SmtpSettings.of("127.0.0.1", smtp.port(),
                     dev.mailrun.mail.smtp.TlsMode.NONE, "mailrun.test").withAuth("user", dev.mailrun.mail.Secret.of("wrong"));
             var templates = new dev.mailrun.mail.template.TemplateLoader(java.nio.file.Path.of("templates"));
-            var handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(db.dataSource(), templates, smtpSettings,
+            var handler = new SendTask(new SendTask.Dependencies(db.dataSource(), templates, smtpSettings,
                     dev.mailrun.mail.Secret.of("k-0123456789abcdef0123456789"),
-                    new dev.mailrun.testing.FixedLinks(), settings, () -> new java.util.Random(1)));
+                    new dev.mailrun.testing.FixedLinks(), settings, () -> new java.util.Random(1), TestTiming.realTime(clock)));
             try (var scheduler = new dev.mailrun.scheduler.Scheduler(db.dataSource(),
                     dev.mailrun.scheduler.HandlerRegistry.of(handler), dev.mailrun.scheduler.SchedulerConfig.defaults().withOwner("w1"), clock)) {
                 var campaigns = new Campaigns(db.dataSource(), new dev.mailrun.scheduler.TaskStore(db.dataSource()), templates, clock, INTERVAL);

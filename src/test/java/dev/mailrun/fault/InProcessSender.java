@@ -1,9 +1,9 @@
 package dev.mailrun.fault;
 
-import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -12,6 +12,8 @@ import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,8 +30,9 @@ final class InProcessSender implements AutoCloseable {
     InProcessSender(DataSource ds, Clock clock, SmtpSettings smtp, Path templatesDir, Duration interval,
                     SendSettings settings, String owner) {
         TemplateLoader templates = new TemplateLoader(templatesDir);
-        CampaignSendHandler handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
-                Secret.of("message-id-key-for-fault-tests-0123456789"), new dev.mailrun.testing.FixedLinks(), settings, () -> new Random(7)));
+        SendTask handler = new SendTask(new SendTask.Dependencies(ds, templates, smtp,
+                Secret.of("message-id-key-for-fault-tests-0123456789"), new FixedLinks(), settings, () -> new Random(7),
+                TestTiming.realTime(clock)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
         campaigns = new Campaigns(ds, new TaskStore(ds), templates, clock, interval);
     }

@@ -1,9 +1,8 @@
 package dev.mailrun.testing;
 
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.SendSettings;
-import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -21,7 +20,7 @@ import javax.sql.DataSource;
 /** The real sending stack — scheduler, campaign task, SMTP pool — wired for a test. */
 public final class SendingHarness implements AutoCloseable {
 
-    public final CampaignSendHandler handler;
+    public final SendTask handler;
     public final Scheduler scheduler;
     public final Campaigns campaigns;
     public final TaskStore tasks;
@@ -31,9 +30,9 @@ public final class SendingHarness implements AutoCloseable {
                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
                 .withConnections(4);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        handler = new CampaignSendHandler(new CampaignSendHandler.Dependencies(ds, templates, smtp,
-                Secret.of("message-id-key-for-tests-0123456789"), new dev.mailrun.testing.FixedLinks(),
-                settings, () -> new Random(42)));
+        handler = new SendTask(new SendTask.Dependencies(ds, templates, smtp,
+                Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
+                settings, () -> new Random(42), TestTiming.realTime(clock)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);

@@ -8,8 +8,10 @@ import static dev.mailrun.timebox.TimeboxFixtures.T0;
 import static dev.mailrun.timebox.TimeboxFixtures.at;
 import static dev.mailrun.timebox.TimeboxFixtures.ms;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +93,34 @@ class PredictiveTest {
         new Timebox(clock, limited).runUntil(at(560), operator, Algorithm.PREDICTIVE, EstimatorState.initial(), NEVER_STOP);
 
         assertThat(operator.askedSizes.get(0)).isEqualTo(5);
+    }
+
+    @Test
+    void predictive_should_size_each_batch_by_the_rate_its_rate_source_gives_at_that_moment() throws Exception {
+        // Calibrated and free items: the rate alone decides how many fit into the 1 s after the overhead.
+        TimeboxConfig config = new TimeboxConfig(10, 1, 1000, 100, 1.5, OVERHEAD, ms(5));
+        double[] rate = {100};
+        List<Integer> asked = new ArrayList<>();
+        BatchOperator operator = budget -> {
+            asked.add(budget.maxItems());
+            rate[0] = 50;   // the rate halves while the first batch runs
+            return asked.size() == 2 ? BatchResult.done(budget.maxItems()) : BatchResult.more(budget.maxItems());
+        };
+
+        new Timebox(clock, config, () -> rate[0]).runUntil(at(1010), operator, Algorithm.PREDICTIVE,
+                new EstimatorState(40, 0, 0, 1000), NEVER_STOP);
+
+        assertThat(asked).containsExactly(100, 50);
+    }
+
+    @Test
+    void a_rate_source_is_held_to_the_same_rule_as_the_configured_rate() {
+        BatchOperator operator = budget -> BatchResult.done(0);
+
+        assertThatThrownBy(() -> new Timebox(clock, CONFIG, () -> -1).runUntil(at(1000), operator, Algorithm.PREDICTIVE,
+                EstimatorState.initial(), NEVER_STOP))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxItemsPerSecond must be 0 (no limit) or a positive number, was -1.0");
     }
 
     @Test

@@ -8,7 +8,7 @@ import dev.mailrun.app.Services;
 import dev.mailrun.app.config.Range;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
-import dev.mailrun.campaign.send.CampaignSendHandler;
+import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.scheduler.RunOutcome;
@@ -164,10 +164,10 @@ final class TaskCommand implements Runnable {
     /** The campaign a task sends, for tasks named and handled as {@code campaign-<id>}. */
     static Optional<Long> campaignOf(Task task) {
         Matcher m = CAMPAIGN_TASK.matcher(task.name());
-        if (!task.handler().equals(CampaignSendHandler.NAME) || !m.matches()) {
+        if (!task.handler().equals(SendTask.NAME) || !m.matches()) {
             return Optional.empty();
         }
         long id = Long.parseLong(m.group(1));
-        return CampaignSendHandler.taskName(id).equals(task.name()) ? Optional.of(id) : Optional.empty();
+        return SendTask.taskName(id).equals(task.name()) ? Optional.of(id) : Optional.empty();
     }
 }

@@ -4,6 +4,7 @@ import dev.mailrun.scheduler.RunContext;
 import dev.mailrun.scheduler.RunReport;
 import dev.mailrun.scheduler.TaskHandler;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -31,7 +32,7 @@ public final class BounceTaskHandler implements TaskHandler {
     @Override
     public void run(RunContext context) throws Exception {
         BounceSummary summary = processor.get().process(MESSAGES_PER_RUN);
-        context.report(new RunReport(1, summary.messagesRead(), null, Duration.ZERO, java.util.Map.of(
+        context.report(new RunReport(1, summary.messagesRead(), null, Duration.ZERO, Map.of(
                 "read", summary.messagesRead(), "hard", summary.hard(), "soft", summary.soft(),
                 "complaints", summary.complaints(), "refused", summary.refused(), "unrecognised", summary.unrecognised(),
                 "unmatched", summary.unmatched(), "unsubscribes", summary.unsubscribes(),

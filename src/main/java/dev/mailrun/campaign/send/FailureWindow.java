@@ -5,29 +5,29 @@ package dev.mailrun.campaign.send;
  * The outcomes of the last N send attempts, oldest first, kept in the task metadata as a string of
  * 'S' (sent) and 'F' (failed) so the failure rate survives between runs.
  */
-public final class FailureWindow {
+final class FailureWindow {
 
     private final int size;
     private final StringBuilder recent;
 
-    public FailureWindow(int size, String stored) {
+    FailureWindow(int size, String stored) {
         this.size = size;
         String s = stored == null ? "" : stored.replaceAll("[^SF]", "");
         this.recent = new StringBuilder(s.length() > size ? s.substring(s.length() - size) : s);
     }
 
-    public void record(boolean failed) {
+    void record(boolean failed) {
         recent.append(failed ? 'F' : 'S');
         if (recent.length() > size) {
             recent.deleteCharAt(0);
         }
     }
 
-    public boolean isFull() {
+    boolean isFull() {
         return recent.length() >= size;
     }
 
-    public double failureRate() {
+    double failureRate() {
         if (recent.length() == 0) {
             return 0;
         }
@@ -35,11 +35,16 @@ public final class FailureWindow {
         return (double) failed / recent.length();
     }
 
-    public int attempts() {
+    int attempts() {
         return recent.length();
     }
 
-    public String stored() {
+    String stored() {
         return recent.toString();
+    }
+
+    /** A copy that later records do not change. */
+    FailureWindow snapshot() {
+        return new FailureWindow(size, stored());
     }
 }

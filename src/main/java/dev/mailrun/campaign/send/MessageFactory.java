@@ -16,11 +16,13 @@ import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.MergeFields;
 import dev.mailrun.mail.template.RenderResult;
 import dev.mailrun.mail.template.RenderedContent;
+import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * Turns a claimed recipient into a message of one campaign. Made once per run, with the template
@@ -61,6 +63,14 @@ public final class MessageFactory {
     }
 
     public Outgoing outgoing(ClaimedRecipient r) {
+        return outgoing(r, id -> { });
+    }
+
+    /**
+     * The message to {@code r}; {@code beforeBuild} gets the recipient's id first, on the thread that
+     * builds it, and may block (the sending task waits there until the recipient is marked sending).
+     */
+    public Outgoing outgoing(ClaimedRecipient r, LongConsumer beforeBuild) {
         return new Outgoing() {
             @Override
             public long key() {
@@ -69,6 +79,7 @@ public final class MessageFactory {
 
             @Override
             public MimeMessage build(Session session) throws RejectedMessageException {
+                beforeBuild.accept(r.id());
                 return MessageFactory.this.build(session, r);
             }
 
@@ -99,7 +110,7 @@ public final class MessageFactory {
         }
         try {
             return dkim.get().sign(message);
-        } catch (jakarta.mail.MessagingException e) {
+        } catch (MessagingException e) {
             throw new IllegalStateException("DKIM signing failed: " + e.getMessage(), e);
         }
     }

@@ -10,7 +10,7 @@ import java.util.random.RandomGenerator;
  * ±20% jitter (so a relay's hiccup does not bring every retry back in the same second), never
  * sooner than a "try again in N seconds" hint from the server, and never after the last attempt.
  */
-public final class RetryPolicy {
+final class RetryPolicy {
 
     private static final Duration MAX_DELAY = Duration.ofHours(24);
 
@@ -18,7 +18,7 @@ public final class RetryPolicy {
     private final Duration base;
     private final RandomGenerator random;
 
-    public RetryPolicy(int maxAttempts, Duration base, RandomGenerator random) {
+    RetryPolicy(int maxAttempts, Duration base, RandomGenerator random) {
         this.maxAttempts = maxAttempts;
         this.base = base;
         this.random = random;
@@ -28,7 +28,7 @@ public final class RetryPolicy {
      * @param attemptsBefore attempts made before the one that just failed
      * @return when to try again, or empty when the attempts are used up
      */
-    public Optional<Instant> nextAttempt(int attemptsBefore, Instant now, Optional<Duration> serverHint) {
+    Optional<Instant> nextAttempt(int attemptsBefore, Instant now, Optional<Duration> serverHint) {
         int attemptsMade = attemptsBefore + 1;
         if (attemptsMade >= maxAttempts) {
             return Optional.empty();

@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param relay              names the relay for rate sharing (host:port): workers sending through
  *                           one relay share its rate
- * @param relayRate          messages per second for the relay in total; 0: no limit
+ * @param relayRate          messages per second for the relay in total; 0: no limit. A run sends at
+ *                           its {@link RelayRate} share of it
  * @param batchMax           largest batch claimed at once
  * @param maxAttempts        attempts before a transient failure becomes permanent
  * @param retryBase          first retry delay; doubles per attempt, with ±20% jitter

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * Keeps a batch's recipients marked as sending just ahead of the SMTP workers.
  *
- * <p>The marks are written by the result writer's flushes, in the same transaction as the results
+ * <p>The marks are written by the {@link ResultFlusher}'s flushes, in the same transaction as the results
  * and the checkpoint: marking on its own transactions cost one commit for every two or three
  * messages, the largest single cost on the database. The marker only decides what to mark: it
  * asks for {@code ahead} recipients beyond the furthest one handed out, and asks for a flush when
@@ -40,7 +40,7 @@ final class SendingMarker {
     /**
      * @param ahead        how many recipients to keep marked beyond the furthest one handed out
      * @param flushRequest asks the run's flush thread to flush soon (the first marks are asked
-     *                     for when the result writer starts watching this marker)
+     *                     for when the result buffer starts watching this marker)
      */
     SendingMarker(int ahead, List<Long> ids, Runnable flushRequest) {
         this.ahead = Math.max(1, ahead);

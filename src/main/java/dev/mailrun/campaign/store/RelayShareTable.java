@@ -7,10 +7,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 
 /**
- * The relay_share table: how several workers keep one relay's rate in total. Each sending run
- * holds a row that it renews every batch; its rate is its share of the relay's rate among the
- * live rows ({@link #shareOf}). A run that dies stops renewing and its row expires, giving its
- * share back. Expiry is judged by the database clock, like every lease in mailrun.
+ * The relay_share table: one row per sending run of a relay, so that several workers can keep
+ * the relay's rate in total. A run renews its row every second; how it turns the live holders
+ * into its rate is the sending task's business. A run that dies stops renewing and its row
+ * expires, giving its share back. Expiry is judged by the database clock, like every lease in
+ * mailrun.
  */
 public final class RelayShareTable {
 
@@ -63,34 +64,5 @@ public final class RelayShareTable {
             ps.setString(2, holder);
             ps.executeUpdate();
         }
-    }
-
-    /**
-     * The rate one holder may use: its share of the relay's rate, capped by the campaign's own rate.
-     * 0 = unlimited.
-     *
-     * <p>Each holder's send window admits ⌈share⌉ messages per second, so equal fractional shares
-     * let the holders together exceed the relay's rate in one second by up to one message each
-     * (50/s over four holders: 12.5 each, windows of 13, 52 in one second). When every holder gets
-     * at least one message per second, the whole messages are dealt out by rank instead (13, 13,
-     * 12, 12) and the fraction of the relay's rate, if any, goes to rank 0: the windows then add up
-     * to ⌈relay rate⌉. Below one per holder the shares stay equal fractions.
-     */
-    public static double shareOf(double relayRate, Holders h, double campaignCap) {
-        double share;
-        if (relayRate <= 0) {
-            share = 0;
-        } else if (relayRate < h.holders()) {
-            share = relayRate / h.holders();
-        } else {
-            long whole = (long) Math.floor(relayRate);
-            long base = whole / h.holders();
-            long extra = whole % h.holders();
-            share = base + (h.rank() < extra ? 1 : 0) + (h.rank() == 0 ? relayRate - whole : 0);
-        }
-        if (campaignCap > 0) {
-            return share <= 0 ? campaignCap : Math.min(share, campaignCap);
-        }
-        return share;
     }
 }

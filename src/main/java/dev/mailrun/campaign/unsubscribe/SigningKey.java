@@ -1,9 +1,11 @@
 package dev.mailrun.campaign.unsubscribe;
 
 import dev.mailrun.mail.HmacSha256;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.Optional;
 import javax.crypto.Mac;
 
 /**
@@ -47,16 +49,16 @@ public final class SigningKey {
      * returns the ids part (after the version byte) when the version matches, at least
      * {@code minIdBytes} precede the signature, and the signature is genuine; empty otherwise.
      */
-    java.util.Optional<java.nio.ByteBuffer> open(String purpose, byte version, byte[] raw, int minIdBytes, int signatureBytes) {
+    Optional<ByteBuffer> open(String purpose, byte version, byte[] raw, int minIdBytes, int signatureBytes) {
         if (raw.length < 1 + minIdBytes + signatureBytes || raw[0] != version) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        byte[] payload = java.util.Arrays.copyOfRange(raw, 0, raw.length - signatureBytes);
-        byte[] signature = java.util.Arrays.copyOfRange(raw, raw.length - signatureBytes, raw.length);
+        byte[] payload = Arrays.copyOfRange(raw, 0, raw.length - signatureBytes);
+        byte[] signature = Arrays.copyOfRange(raw, raw.length - signatureBytes, raw.length);
         if (!verify(purpose, payload, signature)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(java.nio.ByteBuffer.wrap(payload, 1, payload.length - 1));
+        return Optional.of(ByteBuffer.wrap(payload, 1, payload.length - 1));
     }
 
     /** Constant-time check, so response timing says nothing about how much of a forgery was right. */

@@ -69,7 +69,7 @@ class CampaignSendingTest {
             assertThat(received.values()).containsOnly(1);
 
             // several runs, none overlapping
-            List<TaskRun> runs = new ArrayList<>(h.tasks.recentRuns(CampaignSendHandler.taskName(id), 100));
+            List<TaskRun> runs = new ArrayList<>(h.tasks.recentRuns(SendTask.taskName(id), 100));
             runs.removeIf(r -> r.items().orElse(0L) == 0L);
             assertThat(runs).hasSizeGreaterThan(1);
             runs.sort(Comparator.comparing(TaskRun::startedAt));
@@ -80,7 +80,7 @@ class CampaignSendingTest {
 
             // the checkpoint matches the table
             JsonNode progress = new ObjectMapper().readTree(
-                    h.tasks.find(CampaignSendHandler.taskName(id)).orElseThrow().metadata().json().get("progress").toString());
+                    h.tasks.find(SendTask.taskName(id)).orElseThrow().metadata().json().get("progress").toString());
             assertThat(progress.get("sent").asLong()).isEqualTo(count(id, "sent")).isEqualTo(recipients);
             assertThat(count(id, "sending") + count(id, "pending") + count(id, "unknown")).isZero();
             assertThat(distinctMessageIds(id)).isEqualTo(recipients);

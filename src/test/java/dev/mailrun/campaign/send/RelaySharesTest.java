@@ -18,7 +18,7 @@ class RelaySharesTest {
     static final TestDatabase db = new TestDatabase();
 
     private static double share(double relayRate, int holders, int rank) {
-        return RelayShareTable.shareOf(relayRate, new RelayShareTable.Holders(holders, rank), 0);
+        return RelayRate.shareOf(relayRate, new RelayShareTable.Holders(holders, rank), 0);
     }
 
     @Test
@@ -45,8 +45,8 @@ class RelaySharesTest {
     void below_one_message_per_holder_the_shares_stay_equal_and_a_campaign_cap_still_applies() {
         assertThat(share(2, 4, 3)).isEqualTo(0.5);
         assertThat(share(0, 3, 1)).isZero();   // unlimited relay
-        assertThat(RelayShareTable.shareOf(0, new RelayShareTable.Holders(3, 1), 5)).isEqualTo(5);
-        assertThat(RelayShareTable.shareOf(50, new RelayShareTable.Holders(4, 0), 5)).isEqualTo(5);
+        assertThat(RelayRate.shareOf(0, new RelayShareTable.Holders(3, 1), 5)).isEqualTo(5);
+        assertThat(RelayRate.shareOf(50, new RelayShareTable.Holders(4, 0), 5)).isEqualTo(5);
         assertThatThrownBy(() -> new RelayShareTable.Holders(2, 2)).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -1,0 +1,86 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.store.RecipientTable.Claim;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims the next batch on a helper thread while the current one sends, so the SMTP connections do
+ * not wait for the claim between batches. A batch claimed ahead goes back to the queue, untried, if
+ * the campaign stopped running meanwhile (pause and cancel still act at the batch boundary) or the
+ * run ends before sending it.
+ *
+ * <p>{@link #take} and {@link #claimNext} are called by the run's thread only.
+ */
+final class ClaimAhead {
+
+    private static final Logger log = LoggerFactory.getLogger(ClaimAhead.class);
+
+    private final Claimer claimer;
+    private final ResultBuffer buffer;
+    private final long campaignId;
+    private final ExecutorService thread;
+    /** The claim under way or done, not yet taken; null when none was started. */
+    private Future<Optional<Claim>> next;
+
+    ClaimAhead(Claimer claimer, ResultBuffer buffer, long campaignId) {
+        this.claimer = claimer;
+        this.buffer = buffer;
+        this.campaignId = campaignId;
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "mailrun-claim-" + campaignId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The batch claimed ahead during the previous one, or, when none was, a claim made now. */
+    Optional<Claim> take(int max) throws Exception {
+        if (next == null) {
+            return claimer.claim(max);
+        }
+        Optional<Claim> claim = awaitNext();
+        if (claim.isPresent() && !claimer.campaignRunning()) {
+            buffer.handBack(claim.get().recipients());
+            return Optional.empty();
+        }
+        return claim;
+    }
+
+    /** Starts claiming the next batch, of up to {@code max} recipients. */
+    void claimNext(int max) {
+        next = thread.submit(() -> claimer.claim(max));
+    }
+
+    /** At the end of the run: the batch claimed ahead, if any, goes back to the queue with the last flush. */
+    void handBack() {
+        try {
+            if (next != null) {
+                awaitNext().ifPresent(claim -> buffer.handBack(claim.recipients()));
+            }
+        } catch (Exception e) {
+            // Its rows stay held by this run's token; the next run of this task releases them.
+            log.warn("Campaign {}: the batch claimed ahead could not be handed back: {}", campaignId, e.getMessage());
+        }
+    }
+
+    void shutdown() {
+        thread.shutdown();
+    }
+
+    /** The claim made ahead, waited for. */
+    private Optional<Claim> awaitNext() throws Exception {
+        Future<Optional<Claim>> f = next;
+        next = null;
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+}

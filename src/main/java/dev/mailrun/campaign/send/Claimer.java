@@ -1,0 +1,92 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.store.RecipientTable.Claim;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Claims recipients for the run, in one transaction per claim:
+ * <ol>
+ *   <li>the campaign must still be running (pause and cancel act at batch boundaries);</li>
+ *   <li>the counters are checkpointed first, so a run whose lease was taken over gives up here,
+ *       before it locks any recipient;</li>
+ *   <li>{@code SELECT … FOR UPDATE SKIP LOCKED}: up to {@code max} due recipients stamped with the
+ *       run token (their status unchanged until they are marked sending);</li>
+ *   <li>the counters are checkpointed again if the claim found suppressed recipients.</li>
+ * </ol>
+ */
+final class Claimer {
+
+    private final RunScope run;
+    private final Checkpoint checkpoint;
+    private final ResultBuffer buffer;
+
+    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer) {
+        this.run = run;
+        this.checkpoint = checkpoint;
+        this.buffer = buffer;
+    }
+
+    /**
+     * Claims up to {@code max} recipients; empty when the campaign is no longer running or the
+     * lease is lost. A claim that found only suppressed recipients is repeated, so a run of
+     * suppressed addresses never looks like an empty queue.
+     */
+    Optional<Claim> claim(int max) throws SQLException {
+        // Flushes wait meanwhile: the claim checkpoints the counters it changed (suppressed).
+        return checkpoint.exclusive(() -> {
+            while (true) {
+                Optional<Claim> claim = claimOnce(max);
+                if (claim.isEmpty() || !claim.get().recipients().isEmpty() || claim.get().suppressed() == 0) {
+                    return claim;
+                }
+            }
+        });
+    }
+
+    private Optional<Claim> claimOnce(int max) throws SQLException {
+        Instant now = run.clock().instant();
+        Tables tables = run.tables();
+        Optional<Claim> claim = tables.inTransaction(c -> {
+            Optional<CampaignStatus> status = tables.campaigns().status(c, run.campaignId());
+            if (status.isEmpty() || status.get() != CampaignStatus.RUNNING) {
+                return Optional.empty();
+            }
+            // The lease first, then the rows: a run whose lease was taken over gives up here,
+            // before it locks any recipient. Checking it only after the claim, a stalled run
+            // held its claimed rows locked while it waited for the task row, and its successor's
+            // claim (SKIP LOCKED) passed them by and took the queue for empty.
+            if (!checkpoint.write(c, withSuppressed(0))) {
+                checkpoint.markLeaseLost();
+                c.rollback();
+                return Optional.empty();
+            }
+            Claim cl = tables.recipients().claim(c, run.campaignId(), run.runToken(), now, max);
+            // Written again only when the claim changed the counters (it found suppressed rows).
+            if (cl.suppressed() > 0 && !checkpoint.write(c, withSuppressed(cl.suppressed()))) {
+                checkpoint.markLeaseLost();
+                c.rollback();
+                return Optional.empty();
+            }
+            return Optional.of(cl);
+        });
+        claim.ifPresent(cl -> checkpoint.committed(withSuppressed(cl.suppressed())));
+        return claim;
+    }
+
+    /**
+     * The counters with the suppressed recipients a claim found. Results not yet flushed may be
+     * pending: they are not in these counters, nor in the table.
+     */
+    private SendCounters withSuppressed(int suppressed) {
+        return checkpoint.counters().plusSuppressed(suppressed, buffer.recent());
+    }
+
+    /** Whether the campaign is still running, read now. */
+    boolean campaignRunning() throws SQLException {
+        return run.tables().inTransaction(c -> run.tables().campaigns().status(c, run.campaignId()))
+                .filter(status -> status == CampaignStatus.RUNNING).isPresent();
+    }
+}

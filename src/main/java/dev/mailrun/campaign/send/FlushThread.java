@@ -1,0 +1,68 @@
+package dev.mailrun.campaign.send;
+
+import java.sql.SQLException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thread that writes a run's results. Every 50 ms, and at once when the SMTP workers ask (enough results
+ * wait, or marks are needed), it renews the relay share if a second has passed and flushes the
+ * results if a flush is due. A flush that fails is logged and its results wait for the next one.
+ */
+final class FlushThread {
+
+    private static final Logger log = LoggerFactory.getLogger(FlushThread.class);
+    private static final long PERIOD_MILLIS = 50;
+
+    private final String name;
+    private volatile ScheduledExecutorService executor;
+    private volatile Runnable pass;
+
+    FlushThread(long campaignId) {
+        this.name = "mailrun-flush-" + campaignId;
+    }
+
+    /** Starts the periodic passes; requests made before this do nothing (nothing waits yet). */
+    void start(RelayShare share, ResultFlusher flusher) {
+        pass = () -> {
+            try {
+                share.renewIfDue();
+                flusher.flushIfDue();
+            } catch (SQLException | RuntimeException e) {
+                log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());
+            }
+        };
+        ScheduledExecutorService e = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        e.scheduleWithFixedDelay(pass, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        executor = e;
+    }
+
+    /** Asks for a pass soon. */
+    void request() {
+        ScheduledExecutorService e = executor;
+        if (e != null && !e.isShutdown()) {
+            try {
+                e.execute(pass);
+            } catch (RejectedExecutionException ignored) {
+                // Shutting down: the run's final flush writes what is left.
+            }
+        }
+    }
+
+    /** Stops the passes and waits for one under way (the run's final flush follows). */
+    void stop() throws InterruptedException {
+        ScheduledExecutorService e = executor;
+        if (e != null) {
+            e.shutdownNow();
+            e.awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+}

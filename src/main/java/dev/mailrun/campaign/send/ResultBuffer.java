@@ -1,0 +1,220 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.SuppressionReason;
+import dev.mailrun.campaign.send.SendCounters.Tally;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.campaign.store.Outcome;
+import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.mail.smtp.SendResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the SMTP worker threads add their results to: each result becomes the recipient's outcome
+ * (sent, retry at a time the {@link RetryPolicy} chooses, failed, or back to the queue), a hard
+ * bounce also a suppression, and every attempt a mark in the {@link FailureWindow}. The workers
+ * never wait for the database: after {@code send.flushEvery} results they ask the flush thread to
+ * {@link #take} them, and a flush is also due when the oldest waited {@code flushInterval}.
+ *
+ * <p>A result may also show that the run must stop: the relay unreachable, a fatal SMTP error, or
+ * a recipient that could not be marked sending.
+ */
+final class ResultBuffer {
+
+    /** The results taken out for one flush, with the failure window and fatal error as they were then. */
+    record Taken(List<Outcome> outcomes, List<SuppressionTable.Entry> suppressions, Tally tally, Instant oldest,
+                 FailureWindow window, Optional<String> fatal) {
+
+        boolean hasResults() {
+            return !outcomes.isEmpty() || !suppressions.isEmpty();
+        }
+    }
+
+    private final long campaignId;
+    private final RetryPolicy retry;
+    private final Clock clock;
+    private final SendSettings settings;
+    private final Runnable flushRequest;
+    private final Map<Long, ClaimedRecipient> held = new ConcurrentHashMap<>();
+    private final FailureWindow window;
+
+    private final List<Outcome> outcomes = new ArrayList<>();
+    private final List<SuppressionTable.Entry> suppressions = new ArrayList<>();
+    private Tally tally = Tally.NONE;
+    private Instant oldest;
+    private long attempted;
+    private boolean flushRequested;
+    private SendingMarker marker;
+    private boolean markerFailed;
+    private Optional<String> fatal = Optional.empty();
+    private Optional<String> unreachable = Optional.empty();
+
+    /** @param flushRequest asks the run's flush thread for a flush soon */
+    ResultBuffer(RunScope run, RetryPolicy retry, FailureWindow window, Runnable flushRequest) {
+        this.campaignId = run.campaignId();
+        this.clock = run.clock();
+        this.settings = run.settings();
+        this.retry = retry;
+        this.window = window;
+        this.flushRequest = flushRequest;
+    }
+
+    /** Recipients about to be sent (or handed back), so results can be matched to their attempts. */
+    void hold(List<ClaimedRecipient> recipients) {
+        recipients.forEach(r -> held.put(r.id(), r));
+    }
+
+    /** Recipients claimed but not sent: back to the queue with the next flush, no attempt charged. */
+    void handBack(List<ClaimedRecipient> recipients) {
+        hold(recipients);
+        recipients.forEach(r -> accept(new SendResult.NotAttempted(r.id())));
+    }
+
+    /** The marker of the batch about to be sent: its marks are written by the next flushes, starting now. */
+    void watch(SendingMarker batchMarker) {
+        synchronized (this) {
+            this.marker = batchMarker;
+        }
+        requestFlush();
+    }
+
+    /** Asks the flush thread for a flush soon (results or marks are waiting). */
+    void requestFlush() {
+        synchronized (this) {
+            flushRequested = true;
+        }
+        flushRequest.run();
+    }
+
+    synchronized void accept(SendResult result) {
+        Instant now = clock.instant();
+        ClaimedRecipient r = held.remove(result.key());
+        if (r == null) {
+            throw new IllegalStateException("a send result for recipient " + result.key() + " that this run does not hold");
+        }
+        if (result instanceof SendResult.Sent s) {
+            outcomes.add(new Outcome.Sent(r.id(), s.messageId(), s.at()));
+            tally = tally.plus(Tally.SENT);
+            window.record(false);
+        } else if (result instanceof SendResult.Transient t) {
+            Optional<Instant> next = retry.nextAttempt(r.attempts(), now, t.retryAfter());
+            String error = smtpError(t.code(), t.text());
+            if (next.isPresent()) {
+                outcomes.add(new Outcome.Retry(r.id(), next.get(), t.code(), error));
+                tally = tally.plus(Tally.RETRIED);
+            } else {
+                outcomes.add(new Outcome.Failed(r.id(), t.code(), error + " (gave up after " + (r.attempts() + 1) + " attempts)"));
+                tally = tally.plus(Tally.FAILED);
+            }
+            window.record(true);
+        } else if (result instanceof SendResult.Permanent p) {
+            outcomes.add(new Outcome.Failed(r.id(), p.code(), smtpError(p.code(), p.text())));
+            tally = tally.plus(p.hardBounce() ? Tally.HARD_BOUNCE : Tally.FAILED);
+            window.record(true);
+            if (p.hardBounce()) {
+                suppressions.add(new SuppressionTable.Entry(EmailAddress.of(r.email()).suppressionKey(),
+                        SuppressionReason.HARD_BOUNCE, "smtp " + p.code() + " in campaign " + campaignId));
+            }
+        } else {
+            outcomes.add(new Outcome.Released(r.id()));
+            tally = tally.plus(Tally.RELEASED);
+            stopIfNeeded(result);
+        }
+        if (!(result instanceof SendResult.Fatal || result instanceof SendResult.NotAttempted
+                || result instanceof SendResult.Unreachable)) {
+            attempted++;
+        }
+        if (oldest == null) {
+            oldest = now;
+        }
+        if (outcomes.size() >= settings.flushEvery() && !flushRequested) {
+            // The SMTP threads never wait for the database: the run's flush thread writes.
+            flushRequested = true;
+            flushRequest.run();
+        }
+    }
+
+    /** A recipient released without an attempt may show that the run must stop. */
+    private void stopIfNeeded(SendResult result) {
+        if (result instanceof SendResult.Unreachable u) {
+            // Nothing reached the relay: back to the queue with no attempt charged, and this run
+            // stops (the next tick tries again) instead of claiming batch after batch.
+            unreachable = unreachable.or(() -> Optional.of(u.text()));
+        } else if (result instanceof SendResult.Fatal f) {
+            if (marker != null && marker.failed()) {
+                // Not the relay's fault: the database or the lease is gone. Stop without pausing.
+                markerFailed = true;
+            } else {
+                fatal = fatal.or(() -> Optional.of(f.reason()));
+            }
+        }
+    }
+
+    /** True when a flush was asked for, the oldest unwritten result is old enough, or the workers wait for marks. */
+    boolean flushDue() {
+        boolean due;
+        SendingMarker m;
+        synchronized (this) {
+            m = marker;
+            due = flushRequested || (oldest != null
+                    && !Duration.between(oldest, clock.instant()).minus(settings.flushInterval()).isNegative());
+        }
+        return due || (m != null && m.wanted());
+    }
+
+    /** Starts a flush: the request is answered; the marker of the batch being sent, if any. */
+    synchronized Optional<SendingMarker> startFlush() {
+        flushRequested = false;
+        return Optional.ofNullable(marker);
+    }
+
+    /** Takes every buffered result out for a flush; {@link #restore} puts them back if it fails. */
+    synchronized Taken take() {
+        Taken t = new Taken(List.copyOf(outcomes), List.copyOf(suppressions), tally, oldest, window.snapshot(), fatal);
+        outcomes.clear();
+        suppressions.clear();
+        tally = Tally.NONE;
+        oldest = null;
+        return t;
+    }
+
+    /** Nothing of {@code t} was written: its results go first into the next flush. */
+    synchronized void restore(Taken t) {
+        outcomes.addAll(0, t.outcomes());
+        suppressions.addAll(0, t.suppressions());
+        tally = tally.plus(t.tally());
+        if (t.oldest() != null && (oldest == null || t.oldest().isBefore(oldest))) {
+            oldest = t.oldest();
+        }
+    }
+
+    /** The failure window as it is now, as stored in the counters. */
+    synchronized String recent() {
+        return window.stored();
+    }
+
+    /** Messages this run actually tried to send (not those handed back untried). */
+    synchronized long attempted() {
+        return attempted;
+    }
+
+    /** True once a result showed the run must stop: a fatal error, the relay unreachable, or marking failed. */
+    synchronized boolean mustStop() {
+        return fatal.isPresent() || unreachable.isPresent() || markerFailed;
+    }
+
+    synchronized Optional<String> unreachable() {
+        return unreachable;
+    }
+
+    private static String smtpError(int code, String text) {
+        return code == 0 ? text : code + " " + text;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.send.ResultBuffer.Taken;
+import dev.mailrun.campaign.send.SendingMarker.Marks;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Writes the buffered results back, in one transaction per flush:
+ * <ol>
+ *   <li>marks the next recipients the {@link SendingMarker} wants marked as sending;</li>
+ *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});</li>
+ *   <li>suppresses the hard-bounced addresses;</li>
+ *   <li>pauses the campaign if {@link PauseRules} say so, or on a fatal SMTP error;</li>
+ *   <li>checkpoints the counters — never before the results they count.</li>
+ * </ol>
+ * Rows found held by another run, or the checkpoint finding the lease lost, roll the whole flush
+ * back: a zombie run writes nothing, and the workers it feeds are stopped at their next mark.
+ * A flush that fails on the database keeps its results for the next one.
+ */
+final class ResultFlusher {
+
+    private static final String LEASE_LOST = "this run no longer holds its recipients (its lease was lost)";
+
+    private final RunScope run;
+    private final ResultBuffer buffer;
+    private final Checkpoint checkpoint;
+    private final PauseRules rules;
+
+    ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules) {
+        this.run = run;
+        this.buffer = buffer;
+        this.checkpoint = checkpoint;
+        this.rules = rules;
+    }
+
+    /** Called by the flush thread: flushes when asked to, when results waited long enough, or when the workers need marks. */
+    void flushIfDue() throws SQLException {
+        if (buffer.flushDue()) {
+            flush();
+        }
+    }
+
+    /**
+     * Writes the buffered results. Flushes (and claims, which checkpoint too) run one at a time; the
+     * buffer is locked only to take the results out, never during the round trip, so the SMTP
+     * threads keep adding results meanwhile.
+     */
+    void flush() throws SQLException {
+        checkpoint.exclusive(() -> {
+            flushAlone();
+            return null;
+        });
+    }
+
+    private void flushAlone() throws SQLException {
+        Optional<SendingMarker> marker = buffer.startFlush();
+        if (checkpoint.isLeaseLost()) {
+            marker.ifPresent(m -> m.fail(LEASE_LOST));
+            return;
+        }
+        Taken t = buffer.take();
+        SendCounters next = checkpoint.counters().plus(t.tally(), t.window().stored());
+        Optional<String> pause = checkpoint.pausedFor().isPresent() ? Optional.empty()
+                : t.fatal().or(() -> rules.reasonToPause(t.window(), next));
+        // Marks for the workers ride on this flush: one commit for results, marks and checkpoint.
+        Optional<Marks> marks = marker.flatMap(SendingMarker::take);
+        if (!t.hasResults() && marks.isEmpty() && pause.isEmpty()) {
+            return;
+        }
+        boolean committed;
+        try {
+            committed = write(t, marks, next, pause);
+        } catch (SQLException | RuntimeException e) {
+            buffer.restore(t);   // nothing was written: keep the results for the next flush
+            marks.ifPresent(x -> marker.get().fail("could not mark recipients as sending: " + e.getMessage()));
+            throw e;
+        }
+        if (!committed) {
+            marks.ifPresent(x -> marker.get().fail(LEASE_LOST));
+            checkpoint.markLeaseLost();
+            return;
+        }
+        // Results accepted during the round trip are still in the buffer: they go into the next
+        // flush, on top of these counters with the failure window as it is now.
+        checkpoint.committed(next.withRecent(buffer.recent()));
+        pause.ifPresent(checkpoint::paused);
+        marks.ifPresent(m -> marker.get().committed(m));
+    }
+
+    /** The flush's transaction; false when it rolled back because this run no longer holds its rows. */
+    private boolean write(Taken t, Optional<Marks> marks, SendCounters next, Optional<String> pause) throws SQLException {
+        Instant now = run.clock().instant();
+        Tables tables = run.tables();
+        return tables.inTransaction(c -> {
+            // Marks first: a batch cut short hands back untried recipients that may have
+            // been asked to be marked; recorded after, they end up back in the queue.
+            if (marks.isPresent() && tables.recipients().markSending(c, run.runToken(), marks.get().ids(), now)
+                    < marks.get().ids().size()) {
+                c.rollback();
+                return false;
+            }
+            if (tables.recipients().record(c, run.runToken(), t.outcomes(), now) < t.outcomes().size()) {
+                c.rollback();
+                return false;
+            }
+            tables.suppressions().add(c, t.suppressions(), now);
+            if (pause.isPresent()) {
+                tables.campaigns().transition(c, run.campaignId(), CampaignTransition.SELF_PAUSE, pause.get(), now);
+            }
+            if (!checkpoint.write(c, next)) {
+                c.rollback();
+                return false;
+            }
+            return true;
+        });
+    }
+}

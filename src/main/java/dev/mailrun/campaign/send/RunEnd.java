@@ -1,0 +1,71 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.scheduler.RunContext;
+import dev.mailrun.timebox.TimeboxReport;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Settles a run once its results are flushed: stores the timebox estimator so the next run starts
+ * calibrated, completes the campaign when nothing is pending or waiting for a retry (disabling the
+ * task), and otherwise, when only retries due later are left, moves the next run to the slot of the
+ * first of them rather than tick idly. A run that lost its lease writes nothing.
+ */
+final class RunEnd {
+
+    /** What the end of a run found: whether the campaign completed, and when the next retry is due. */
+    private record Ending(boolean completed, Optional<Instant> nextRetry) {
+        static final Ending NONE = new Ending(false, Optional.empty());
+    }
+
+    private final RunScope run;
+
+    RunEnd(RunScope run) {
+        this.run = run;
+    }
+
+    /** @return whether the campaign completed */
+    boolean settle(TimeboxReport report, boolean leaseLost) throws SQLException {
+        RunContext ctx = run.ctx();
+        Ending ending = leaseLost ? Ending.NONE : store(report);
+        if (ending.completed()) {
+            ctx.disableAfterThisRun();
+        } else {
+            // Slots stay on the tick grid so runs keep their full window.
+            ending.nextRetry().map(at -> slotAtOrAfter(at, ctx.interval()))
+                    .filter(at -> at.isAfter(ctx.scheduledFor().plus(ctx.interval())))
+                    .ifPresent(ctx::runNextAt);
+        }
+        return ending.completed();
+    }
+
+    /** The estimator, the completion check and the checkpoint, in one transaction. */
+    private Ending store(TimeboxReport report) throws SQLException {
+        Instant now = run.clock().instant();
+        long id = run.campaignId();
+        Tables tables = run.tables();
+        run.ctx().metadata().putValue(SendRun.TIMEBOX_KEY, report.estimator().toMap());
+        return tables.inTransaction(c -> {
+            Ending e = tables.recipients().hasWorkLeft(c, id)
+                    ? new Ending(false, tables.recipients().hasPendingNow(c, id, now) ? Optional.empty()
+                            : tables.recipients().nextRetryAt(c, id))
+                    : new Ending(tables.campaigns().transition(c, id, CampaignTransition.COMPLETE, null, now), Optional.empty());
+            if (!run.ctx().checkpoint(c)) {
+                c.rollback();
+                return Ending.NONE;
+            }
+            return e;
+        });
+    }
+
+    /** The first tick slot starting at or after {@code at}. */
+    static Instant slotAtOrAfter(Instant at, Duration interval) {
+        long ms = interval.toMillis();
+        long t = at.toEpochMilli();
+        long floor = t - Math.floorMod(t, ms);
+        return Instant.ofEpochMilli(floor == t ? t : floor + ms);
+    }
+}

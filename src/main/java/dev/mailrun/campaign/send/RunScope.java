@@ -1,0 +1,22 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.scheduler.RunContext;
+import java.time.Clock;
+
+/** What every part of one run shares: the scheduler's run context, the campaign, the settings and the tables. */
+record RunScope(RunContext ctx, Campaign campaign, SendSettings settings, Tables tables) {
+
+    long campaignId() {
+        return campaign.id();
+    }
+
+    String runToken() {
+        return ctx.runToken();
+    }
+
+    /** The scheduler's clock, the one the run's deadline is measured by. */
+    Clock clock() {
+        return ctx.clock();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.scheduler.RunContext;
+import dev.mailrun.scheduler.RunReport;
+import dev.mailrun.timebox.TimeboxReport;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a run did, for the run history ({@code task_run.summary}) and the one log line per run.
+ *
+ * @param start       the counters when the run started; the log line shows this run's part
+ * @param end         the counters after its last flush
+ * @param claimed     recipients the run took into its batches
+ * @param paused      why this run paused the campaign, if it did
+ * @param unreachable why the relay could not be reached, if it could not
+ */
+record RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
+                  Optional<String> paused, Optional<String> unreachable) {
+
+    private static final Logger log = LoggerFactory.getLogger(RunSummary.class);
+
+    /** Logs the run and hands its report to the scheduler. */
+    void report(RunContext ctx, TimeboxReport report) {
+        String endReason = report.endReason().name().toLowerCase(Locale.ROOT);
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("campaign", campaignId);
+        summary.put("sent", end.sent());
+        summary.put("failed", end.failed());
+        summary.put("retried", end.retried());
+        summary.put("suppressed", end.suppressed());
+        summary.put("claimed", claimed);
+        summary.put("end", endReason);
+        summary.put("completed", completed);
+        paused.ifPresent(reason -> {
+            summary.put("paused", reason);
+            log.warn("Campaign {} paused: {}", campaignId, reason);
+        });
+        unreachable.ifPresent(reason -> {
+            summary.put("relay_unreachable", reason);
+            log.warn("Campaign {}: the relay is unreachable ({}); nobody was charged an attempt, the next tick tries again",
+                    campaignId, reason);
+        });
+        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}",
+                ctx.taskName(), campaignId, end.sent() - start.sent(), end.failed() - start.failed(),
+                end.retried() - start.retried(), Duration.between(report.started(), report.ended()).toMillis(),
+                String.format(Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(), endReason);
+        ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
+    }
+}

@@ -1,0 +1,117 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.mail.smtp.SmtpPool;
+import dev.mailrun.mail.template.CompiledTemplate;
+import dev.mailrun.timebox.Algorithm;
+import dev.mailrun.timebox.BatchFailedException;
+import dev.mailrun.timebox.EstimatorState;
+import dev.mailrun.timebox.Timebox;
+import dev.mailrun.timebox.TimeboxConfig;
+import dev.mailrun.timebox.TimeboxReport;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of one campaign, after {@link SendTask} found it running and its template compiled:
+ * <ol>
+ *   <li>takes its share of the relay ({@link RelayShare}, {@link RelayRate});</li>
+ *   <li>sends timeboxed batches until the deadline, the end of the queue or a reason to stop
+ *       ({@link BatchSender}, claiming ahead with {@link ClaimAhead} and {@link Claimer}), while the
+ *       {@link FlushThread} writes the results back ({@link ResultBuffer}, {@link ResultFlusher},
+ *       {@link Checkpoint}) and renews the relay share;</li>
+ *   <li>hands back what it claimed and did not send, flushes the rest, and settles
+ *       ({@link RunEnd}, {@link RunSummary}).</li>
+ * </ol>
+ */
+final class SendRun {
+
+    static final String TIMEBOX_KEY = "timebox";
+    private static final Logger log = LoggerFactory.getLogger(SendRun.class);
+
+    private final RunScope run;
+    private final SendTask.Dependencies deps;
+    private final SendCounters startCounters;
+    private final RelayRate rate;
+    private final RelayShare share;
+    private final Checkpoint checkpoint;
+    private final ResultBuffer buffer;
+    private final ResultFlusher flusher;
+    private final FlushThread flushThread;
+    private final ClaimAhead claimAhead;
+    private final BatchSender sender;
+
+    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template) {
+        this.run = run;
+        this.deps = deps;
+        long id = run.campaignId();
+        PauseRules rules = new PauseRules(run.settings());
+        SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
+                .orElse(SendCounters.start(id));
+        this.startCounters = stored;
+        this.rate = RelayRate.forRun(run.settings(), run.campaign());
+        this.share = new RelayShare(run, rate, deps.timing());
+        this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
+        this.flushThread = new FlushThread(id);
+        RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
+        this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request);
+        this.flusher = new ResultFlusher(run, buffer, checkpoint, rules);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer), buffer, id);
+        this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
+                SendingMarker.ahead(deps.smtp().connections(), run.settings().flushEvery()));
+    }
+
+    void drain() throws Exception {
+        Instant started = run.clock().instant();
+        EstimatorState estimator = run.ctx().metadata().get(TIMEBOX_KEY, Map.class)
+                .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
+        share.join();
+        Timebox timebox = new Timebox(run.clock(), timeboxConfig(rate.current()), rate::current);
+        flushThread.start(share, flusher);
+        TimeboxReport report;
+        try (SmtpPool pool = new SmtpPool(deps.smtp(), rate.limiter(), run.clock())) {
+            try {
+                report = timebox.runUntil(run.ctx().deadline(), budget -> sender.send(budget, pool, this::mustStop),
+                        Algorithm.PREDICTIVE, estimator, () -> run.ctx().stopRequested() || mustStop());
+            } catch (BatchFailedException e) {
+                report = e.partialReport();
+                finish(report);
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+        } finally {
+            claimAhead.shutdown();
+            flushThread.stop();
+            share.release();
+        }
+        finish(report);
+        log.debug("Campaign {} run started {} ended {}", run.campaignId(), started, report.ended());
+    }
+
+    /** True once the campaign was paused (fatal error or failure rate), the relay was unreachable, or the lease was lost. */
+    private boolean mustStop() {
+        return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop();
+    }
+
+    private void finish(TimeboxReport report) throws SQLException {
+        claimAhead.handBack();
+        flusher.flush();
+        boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
+        new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
+                checkpoint.pausedFor(), buffer.unreachable()).report(run.ctx(), report);
+    }
+
+    /** The timebox's rate limit is the run's share of the relay: {@code rate} at the start, then {@link RelayRate#current()}. */
+    private TimeboxConfig timeboxConfig(double startRate) {
+        SendSettings s = run.settings();
+        return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),
+                Duration.ofMillis(10));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> castMap(Map<?, ?> m) {
+        return (Map<String, ?>) m;
+    }
+}

@@ -1,0 +1,158 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.mail.message.MessageComposer;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.template.CompiledTemplate;
+import dev.mailrun.mail.template.LoadResult;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.Metadata;
+import dev.mailrun.scheduler.NewTask;
+import dev.mailrun.scheduler.RunContext;
+import dev.mailrun.scheduler.RunReport;
+import dev.mailrun.scheduler.TaskHandler;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sending task: one task per campaign (named {@code campaign-<id>}), so campaigns run side by
+ * side and the scheduler guarantees that two runs of one campaign never overlap.
+ *
+ * <p>A run:
+ * <ol>
+ *   <li>turns rows left in {@code sending} by an earlier run of this task into {@code unknown}
+ *       (that run died or failed; whether those messages went out cannot be known);</li>
+ *   <li>starts a scheduled campaign whose time has come; stops at once unless the campaign is running;</li>
+ *   <li>compiles the template once (a template that no longer compiles pauses the campaign);</li>
+ *   <li>stops if its window already closed, and otherwise hands over to a {@link SendRun}, which
+ *       drains the queue in timeboxed batches.</li>
+ * </ol>
+ */
+public final class SendTask implements TaskHandler {
+
+    /** The handler name stored in the task table: never change it, existing tasks name it. */
+    public static final String NAME = "campaign-send";
+    static final String CAMPAIGN_KEY = "campaignId";
+
+    private static final Logger log = LoggerFactory.getLogger(SendTask.class);
+
+    /** What the task needs from the outside world; built once by the application. */
+    public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                               UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                               Optional<DkimSigner> dkim, Timing timing) {
+
+        /** Without DKIM signing. */
+        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                            Timing timing) {
+            this(dataSource, templates, smtp, messageIdKey, links, settings, random, Optional.empty(), timing);
+        }
+
+        /** The messages of {@code campaign}, built as every run builds them. */
+        public MessageFactory messages(Campaign campaign, CompiledTemplate template, Clock clock) {
+            return new MessageFactory(campaign, template, new MessageComposer(clock),
+                    new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim);
+        }
+    }
+
+    private final Dependencies deps;
+    private final Tables tables;
+
+    public SendTask(Dependencies deps) {
+        this.deps = deps;
+        this.tables = Tables.on(deps.dataSource());
+    }
+
+    public Dependencies dependencies() {
+        return deps;
+    }
+
+    public static String taskName(long campaignId) {
+        return "campaign-" + campaignId;
+    }
+
+    /** The sending task of a campaign, first due at {@code firstRun}. */
+    public static NewTask newTask(Campaign campaign, Duration interval, Instant firstRun) {
+        return NewTask.of(taskName(campaign.id()), NAME, interval, firstRun)
+                .withDescription("Send campaign " + campaign.id() + " (" + campaign.name() + ")")
+                .withMetadata(Metadata.empty().put(CAMPAIGN_KEY, campaign.id()));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void onAbandoned(Connection connection, String abandonedRunToken) throws SQLException {
+        int unknown = tables.recipients().markUnknown(connection, abandonedRunToken, deps.timing().clock().instant());
+        if (unknown > 0) {
+            log.warn("Run {} died while sending; {} recipient(s) marked unknown (never resent automatically)",
+                    abandonedRunToken, unknown);
+        }
+    }
+
+    @Override
+    public void run(RunContext ctx) throws Exception {
+        long campaignId = ctx.metadata().getLong(CAMPAIGN_KEY)
+                .orElseThrow(() -> new IllegalStateException("task " + ctx.taskName() + " has no campaignId in its metadata"));
+        Optional<Campaign> found = begin(ctx, campaignId);
+        if (found.isEmpty() || found.get().status().isFinal()) {
+            ctx.disableAfterThisRun();
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status",
+                    found.map(f -> f.status().dbValue()).orElse("deleted")));
+            return;
+        }
+        Campaign campaign = found.get();
+        if (campaign.status() != CampaignStatus.RUNNING) {
+            campaign.startAt().filter(at -> campaign.status() == CampaignStatus.SCHEDULED).ifPresent(ctx::runNextAt);
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status", campaign.status().dbValue()));
+            return;
+        }
+        LoadResult loaded = deps.templates().load(campaign.template());
+        if (loaded instanceof LoadResult.Invalid invalid) {
+            String reason = "template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
+            tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
+                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            return;
+        }
+        CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
+        if (!ctx.clock().instant().isBefore(ctx.deadline())) {
+            // Started after its window closed (a late tick): sending now would only overrun.
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
+            return;
+        }
+        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables), deps, template).drain();
+    }
+
+    /** Rows an earlier run left sending become unknown; a scheduled campaign whose time has come begins. */
+    private Optional<Campaign> begin(RunContext ctx, long campaignId) throws SQLException {
+        Instant now = ctx.clock().instant();
+        return tables.inTransaction(c -> {
+            tables.recipients().markStaleSendingUnknown(c, campaignId, ctx.runToken(), now);
+            Optional<Campaign> campaign = tables.campaigns().find(c, campaignId);
+            if (campaign.isPresent() && campaign.get().status() == CampaignStatus.SCHEDULED
+                    && campaign.get().startAt().map(at -> !at.isAfter(now)).orElse(true)) {
+                tables.campaigns().transition(c, campaignId, CampaignTransition.BEGIN, null, now);
+                campaign = tables.campaigns().find(c, campaignId);
+            }
+            return campaign;
+        });
+    }
+}

@@ -1,0 +1,154 @@
+package dev.mailrun.campaign.send;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.store.RelayShareTable;
+import dev.mailrun.db.SqlTime;
+import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.TlsMode;
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.scheduler.HandlerRegistry;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.TaskRun;
+import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.TestTiming;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Several holders of one relay, seen from one run: its share, and the timebox's rate, follow them mid-run. */
+class SharedRelayTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
+    private static final Instant SLOT = Instant.parse("2026-11-21T10:00:00Z");
+    private static final String OTHER_HOLDER = "another worker's run";
+
+    @Test
+    void a_second_holder_joining_mid_run_lowers_the_rate_the_timebox_predicts_with() throws Exception {
+        // The run starts 0.7 s before its deadline on a clock that stands still: after the 200 ms
+        // batch overhead, 0.5 s of items fit — 100 at the relay's 200/s alone, 50 at a half share.
+        SettableClock clock = new SettableClock(SLOT);
+        AtomicLong nanoTime = new AtomicLong();
+        String relay = "relay-joined-mid-run";
+        AtomicInteger messages = new AtomicInteger();
+        try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().onMessage(cmd -> {
+            if (messages.incrementAndGet() == 1) {
+                // Mid-batch: another worker joins, the run's share falls due, and the first reply
+                // waits for the renewal (one connection: the batch waits with it).
+                Instant renewedUntil = shareExpiry(relay);
+                joinAsAnotherHolder(relay);
+                nanoTime.addAndGet(RelayShare.RENEWAL.toNanos());
+                waitUntil(() -> shareExpiry(relay).isAfter(renewedUntil));
+            }
+            return Reply.ok();
+        }).start()) {
+            TemplateLoader templates = new TemplateLoader(Path.of("templates"));
+            SmtpSettings smtpSettings = SmtpSettings.of("127.0.0.1", smtp.port(), TlsMode.NONE, "mailrun.test")
+                    .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5)).withConnections(1);
+            SendTask task = new SendTask(new SendTask.Dependencies(db.dataSource(), templates, smtpSettings,
+                    Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
+                    SendSettings.defaults(relay, 200), () -> new Random(42), TestTiming.on(clock, nanoTime::get)));
+            TaskStore tasks = new TaskStore(db.dataSource());
+            Campaigns campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
+            try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task),
+                    SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                long id = campaigns.create(new NewCampaign("Joined", "welcome", "news@sender.example", Optional.empty(),
+                        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+                CampaignFixtures.recipients(db.dataSource(), id, 250);
+                campaigns.start(id);
+                calibrate(SendTask.taskName(id));
+                clock.set(SLOT.plus(INTERVAL).minus(Duration.ofSeconds(1)).minusMillis(700));   // deadline: slot + 9 s
+
+                scheduler.tick();
+
+                assertThat(campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
+                assertThat(smtp.messages()).hasSize(250);
+                List<TaskRun> runs = tasks.recentRuns(SendTask.taskName(id), 10);
+                assertThat(runs).hasSize(1);
+                // 100 alone, then 50, 50, 50 at half the relay, and the claim that finds the queue empty.
+                // Had the timebox kept the rate it started with: 100, 100, 50 and the empty claim.
+                assertThat(runs.get(0).batches()).hasValue(5L);
+                assertThat(runs.get(0).items()).hasValue(250L);
+            }
+        }
+    }
+
+    /** When the run's own share of {@code relay} expires, as its last renewal set it. */
+    private static Instant shareExpiry(String relay) {
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT expires_at FROM relay_share WHERE relay = ? AND holder <> ?")) {
+            ps.setString(1, relay);
+            ps.setString(2, OTHER_HOLDER);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return SqlTime.get(rs, 1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits for a condition another thread brings about; bounded, never a timing assertion. */
+    private static void waitUntil(BooleanSupplier condition) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("condition not reached within 20 s");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private static void joinAsAnotherHolder(String relay) {
+        try {
+            Transactions.inTransaction(db.dataSource(),
+                    c -> new RelayShareTable().renew(c, relay, OTHER_HOLDER, Duration.ofMinutes(1)));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A stored estimator with free items and a cap above the batches: the rate alone sizes them. */
+    private static void calibrate(String taskName) throws Exception {
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement("""
+                UPDATE task SET metadata = JSON_SET(metadata, '$.timebox',
+                    JSON_OBJECT('samples', 40, 'perItemMillis', 0, 'deviationMillis', 0, 'batchCap', 500))
+                WHERE name = ?""")) {
+            ps.setString(1, taskName);
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+    }
+}
