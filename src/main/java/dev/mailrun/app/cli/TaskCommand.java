@@ -14,6 +14,7 @@ import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.scheduler.RunOutcome;
 import dev.mailrun.scheduler.Task;
 import dev.mailrun.scheduler.TaskStore;
+import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -86,10 +87,7 @@ final class TaskCommand implements Runnable {
 
         @Override
         int run(Services s) throws Exception {
-            requireTask(s, name);
-            s.tasks().setEnabled(name, true);
-            out().println("task " + name + " enabled");
-            return Cli.OK;
+            return setEnabled(s, out(), name, true);
         }
     }
 
@@ -100,10 +98,7 @@ final class TaskCommand implements Runnable {
 
         @Override
         int run(Services s) throws Exception {
-            requireTask(s, name);
-            s.tasks().setEnabled(name, false);
-            out().println("task " + name + " disabled");
-            return Cli.OK;
+            return setEnabled(s, out(), name, false);
         }
     }
 
@@ -151,6 +146,13 @@ final class TaskCommand implements Runnable {
                         + "); it is disabled and can stay");
             }
         }
+    }
+
+    private static int setEnabled(Services s, PrintWriter out, String name, boolean enabled) throws SQLException {
+        requireTask(s, name);
+        s.tasks().setEnabled(name, enabled);
+        out.println("task " + name + (enabled ? " enabled" : " disabled"));
+        return Cli.OK;
     }
 
     static Task requireTask(Services s, String name) throws SQLException {

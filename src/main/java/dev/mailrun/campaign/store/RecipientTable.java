@@ -93,20 +93,9 @@ public final class RecipientTable {
         return new Claim(claimed, suppressed.size());
     }
 
+    /** Stamps the claimed rows with the run token; their status stays pending or retry until marked sending. */
     private static void hold(Connection c, List<ClaimedRecipient> rows, String runToken, Instant now) throws SQLException {
-        if (rows.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE recipient SET run_token = ?, updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ")")) {
-            ps.setString(1, runToken);
-            SqlTime.set(ps, 2, now);
-            int i = 3;
-            for (ClaimedRecipient r : rows) {
-                ps.setLong(i++, r.id());
-            }
-            ps.executeUpdate();
-        }
+        updateClaimed(c, rows, "run_token = ?, updated_at = ?", runToken, now);
     }
 
     /**
@@ -149,15 +138,20 @@ public final class RecipientTable {
 
     private static void setStatus(Connection c, List<ClaimedRecipient> rows, RecipientStatus status, String runToken,
                                   Instant now) throws SQLException {
+        updateClaimed(c, rows, "status = '" + status.dbValue() + "', run_token = ?, updated_at = ?", runToken, now);
+    }
+
+    /** One UPDATE of the given rows by id: {@code set} holds the run token's and the time's placeholders, in that order. */
+    private static void updateClaimed(Connection c, List<ClaimedRecipient> rows, String set, String runToken, Instant now)
+            throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
         try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE recipient SET status = ?, run_token = ?, updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ")")) {
-            ps.setString(1, status.dbValue());
-            ps.setString(2, runToken);
-            SqlTime.set(ps, 3, now);
-            int i = 4;
+                "UPDATE recipient SET " + set + " WHERE id IN (" + Sql.placeholders(rows.size()) + ")")) {
+            ps.setString(1, runToken);
+            SqlTime.set(ps, 2, now);
+            int i = 3;
             for (ClaimedRecipient r : rows) {
                 ps.setLong(i++, r.id());
             }
