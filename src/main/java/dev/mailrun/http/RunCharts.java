@@ -26,15 +26,18 @@ final class RunCharts {
         Collections.reverse(oldestFirst);
         this.runs = oldestFirst;
         this.id = "c" + report.campaign().id();
-        Instant from = report.at();
+        // The campaign's life as far as its runs tell: from the first slot to the end of the last one.
+        Instant from = report.at().minusSeconds(60);
         Instant to = report.at();
-        for (RunLine r : runs) {
-            Instant slot = r.scheduledFor().orElse(r.startedAt());
-            from = min(from, min(slot, r.startedAt()));
-            to = max(to, max(end(r), slotEnd(r)));
+        if (!runs.isEmpty()) {
+            from = runs.get(0).scheduledFor().orElse(runs.get(0).startedAt());
+            to = from;
+            for (RunLine r : runs) {
+                from = min(from, min(r.scheduledFor().orElse(r.startedAt()), r.startedAt()));
+                to = max(to, max(end(r), slotEnd(r)));
+            }
         }
-        this.scale = new Svg.TimeScale(runs.isEmpty() ? report.at().minusSeconds(60) : from,
-                runs.isEmpty() ? report.at() : to);
+        this.scale = new Svg.TimeScale(from, to);
     }
 
     String timeline() {
@@ -140,7 +143,7 @@ final class RunCharts {
     }
 
     static String figure(String title, String caption, String svg, String table) {
-        return "<figure class=\"chart-figure\">\n" + svg + "<figcaption><strong>" + Html.escape(title) + ".</strong> "
+        return "<figure class=\"chart-figure\">\n<h3>" + Html.escape(title) + "</h3>\n" + svg + "<figcaption><strong>" + Html.escape(title) + ".</strong> "
                 + Html.escape(caption) + "</figcaption>\n<details><summary>" + Html.escape(title)
                 + " as a table</summary>\n" + table + "\n</details>\n</figure>\n";
     }

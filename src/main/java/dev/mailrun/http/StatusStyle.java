@@ -37,6 +37,7 @@ final class StatusStyle {
             .stats dd { margin: 0; font-size: 17px; font-weight: 600; font-variant-numeric: tabular-nums; }
             .charts { display: grid; gap: 12px; }
             figure { margin: 0; }
+            figure h3 { margin: 8px 0 2px; font-size: 14px; }
             figcaption { font-size: 13px; color: var(--muted); margin-top: 2px; }
             details { font-size: 13px; margin-top: 2px; }
             summary { cursor: pointer; color: var(--muted); }

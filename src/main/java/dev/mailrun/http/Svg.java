@@ -10,7 +10,7 @@ import java.util.Locale;
 final class Svg {
 
     static final int WIDTH = 720;
-    static final int LEFT = 56;
+    static final int LEFT = 78;
     static final int RIGHT = 12;
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
