@@ -2,6 +2,7 @@ package dev.mailrun.app;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import dev.mailrun.app.config.AdminConfig;
 import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.app.config.TickConfig;
 import dev.mailrun.app.config.UnsubscribeConfig;
@@ -83,19 +84,27 @@ public final class Demo {
     private final AppContext ctx;
     private final Options options;
     private final Consumer<String> progress;
+    private final Consumer<String> notice;
 
-    public Demo(AppContext ctx, Options options, Consumer<String> progress) {
+    /**
+     * @param progress where progress lines go (a terminal's status line)
+     * @param notice   where lines the operator must see go, e.g. the admin listener's URL
+     */
+    public Demo(AppContext ctx, Options options, Consumer<String> progress, Consumer<String> notice) {
         this.ctx = ctx;
         this.options = options;
         this.progress = progress;
+        this.notice = notice;
     }
 
     public Result run(Path workDir) throws Exception {
         GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
         smtp.start();
         try {
-            Services services = new Services(withDemoSettings(ctx, smtp.getSmtp().getPort()), ProductionLinks::of);
-            try (HttpEndpoint endpoint = HttpEndpoint.start(services)) {
+            try (Services services = new Services(withDemoSettings(ctx, smtp.getSmtp().getPort()), ProductionLinks::of);
+                 HttpEndpoint endpoint = HttpEndpoint.start(services, true)) {
+                endpoint.adminPort().ifPresent(p -> notice.accept("Watch it run: http://127.0.0.1:" + p + "/status"
+                        + "  (also /metrics, /health/ready, /status.json)"));
                 return run(services, smtp, workDir);
             }
         } finally {
@@ -116,7 +125,7 @@ public final class Demo {
         s.campaigns().start(id);
 
         try (Scheduler scheduler = s.scheduler()) {
-            Worker worker = new Worker(scheduler, options.interval(), s.clock(), Sleeper.onClock(s.clock()));
+            Worker worker = new Worker(scheduler, options.interval(), s.clock(), Sleeper.onClock(s.clock()), s.heartbeat());
             Thread thread = worker.start();
             try {
                 CampaignReport report = s.reports().report(id);
@@ -193,7 +202,8 @@ public final class Demo {
                 smtp, send, c.templatesDir(),
                 new UnsubscribeConfig(Optional.of(Secret.of(secret)), Optional.of("http://127.0.0.1:" + httpPort),
                         Optional.empty(), Optional.of(httpPort)),
-                "127.0.0.1", c.bounce(), Optional.empty(), c.imports(), c.log());
+                "127.0.0.1", new AdminConfig(Optional.of(freePort()), "127.0.0.1", Optional.empty()), c.bounce(),
+                Optional.empty(), c.imports(), c.log());
         return base.with(demo);
     }
 
@@ -201,7 +211,7 @@ public final class Demo {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
         } catch (java.io.IOException e) {
-            throw new IllegalStateException("no free port for the demo's unsubscribe endpoint", e);
+            throw new IllegalStateException("no free port for the demo's HTTP listeners", e);
         }
     }
 

@@ -4,40 +4,117 @@ import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
+import dev.mailrun.health.ProbeResult;
+import dev.mailrun.health.Readiness;
+import dev.mailrun.http.HttpLimits;
 import dev.mailrun.http.HttpServer;
-import dev.mailrun.http.HttpSettings;
+import dev.mailrun.http.Listener;
+import dev.mailrun.http.Probe;
 import dev.mailrun.http.Route;
+import dev.mailrun.metrics.MailrunMetrics;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The HTTP endpoint (today: one-click unsubscribe) on http.bind:http.port, started from configuration,
- * or nothing. Stopping it takes at most tick.shutdown-grace.
+ * The HTTP endpoint, started from configuration: the public listener on http.bind:http.port (one-click
+ * unsubscribe) and the admin listener on admin.bind:admin.port (metrics, health probes, status page),
+ * each only when its port is set, both on one server. Stopping it takes at most tick.shutdown-grace.
  */
 public final class HttpEndpoint implements AutoCloseable {
 
-    private final HttpServer server;
+    public static final String PUBLIC = "public";
+    public static final String ADMIN = "admin";
+    /** How often the status page reloads itself. */
+    static final Duration STATUS_REFRESH = Duration.ofSeconds(10);
 
-    private HttpEndpoint(HttpServer server) {
+    private final HttpServer server;
+    private final Readiness readiness;
+
+    private HttpEndpoint(HttpServer server, Readiness readiness) {
         this.server = server;
+        this.readiness = readiness;
     }
 
     public static HttpEndpoint none() {
-        return new HttpEndpoint(null);
+        return new HttpEndpoint(null, null);
     }
 
+    /** Whether the configuration asks for any listener. */
+    public static boolean configured(Services s) {
+        return s.config().unsubscribe().httpPort().isPresent() || s.config().admin().port().isPresent();
+    }
+
+    /** The listeners of a process that is not a worker: readiness does not look for a tick loop. */
     public static HttpEndpoint start(Services s) throws IOException {
-        SigningKey key = SigningKey.of(s.config().unsubscribe().requireSecret().reveal());
-        Route unsubscribe = Route.unsubscribe(new UnsubscribeTokens(key),
-                new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock()));
-        HttpSettings settings = HttpSettings.of(s.config().httpBind(), s.config().unsubscribe().httpPort().orElse(0),
-                s.config().tick().shutdownGrace());
-        return new HttpEndpoint(HttpServer.start(settings, List.of(unsubscribe)));
+        return start(s, false);
     }
 
+    /** @param worker whether this process runs the tick loop, whose heartbeat readiness then requires */
+    public static HttpEndpoint start(Services s, boolean worker) throws IOException {
+        List<Listener> listeners = new ArrayList<>();
+        s.config().unsubscribe().httpPort().ifPresent(port -> {
+            SigningKey key = SigningKey.of(s.config().unsubscribe().requireSecret().reveal());
+            Route unsubscribe = Route.unsubscribe(new UnsubscribeTokens(key),
+                    new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock()));
+            listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, List.of(unsubscribe)));
+        });
+        Readiness readiness = null;
+        if (s.config().admin().port().isPresent()) {
+            readiness = new Readiness(s.dataSource(), worker ? Optional.of(s.heartbeat()) : Optional.empty(), s.clock());
+            MailrunMetrics metrics = s.metrics();
+            Readiness ready = readiness;
+            metrics.bindReady(() -> ready.ready().up());
+            List<Route> routes = List.of(Route.metrics(metrics::scrape),
+                    Route.probe("/health/live", () -> probe(ready.live())),
+                    Route.probe("/health/ready", () -> probe(ready.ready())),
+                    Route.statusPage(() -> s.reports().all(), STATUS_REFRESH),
+                    Route.statusJson(() -> s.reports().all()));
+            listeners.add(new Listener(ADMIN, s.config().admin().bind(), s.config().admin().port().get(), routes,
+                    s.config().admin().token()));
+        }
+        if (listeners.isEmpty()) {
+            return none();
+        }
+        try {
+            HttpServer server = HttpServer.start(listeners, s.config().tick().shutdownGrace(), HttpLimits.DEFAULTS);
+            if (readiness != null) {
+                readiness.start();
+            }
+            return new HttpEndpoint(server, readiness);
+        } catch (IOException | RuntimeException e) {
+            if (readiness != null) {
+                readiness.close();
+            }
+            throw e;
+        }
+    }
+
+    private static Probe probe(ProbeResult result) {
+        return new Probe(result.checks().stream().map(c -> new Probe.Check(c.name(), c.up(), c.detail())).toList());
+    }
+
+    /** The public listener's port, when there is one. */
     public Optional<Integer> port() {
-        return server == null ? Optional.empty() : Optional.of(server.port());
+        return listenerPort(PUBLIC);
+    }
+
+    /** The admin listener's port, when there is one. */
+    public Optional<Integer> adminPort() {
+        return listenerPort(ADMIN);
+    }
+
+    private Optional<Integer> listenerPort(String name) {
+        if (server == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(server.port(name));
+        } catch (IllegalArgumentException absent) {
+            return Optional.empty();
+        }
     }
 
     /** Idempotent; a second call from another thread waits until the first has stopped the server. */
@@ -45,6 +122,9 @@ public final class HttpEndpoint implements AutoCloseable {
     public void close() {
         if (server != null) {
             server.close();
+        }
+        if (readiness != null) {
+            readiness.close();
         }
     }
 }

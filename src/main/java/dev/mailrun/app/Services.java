@@ -17,7 +17,13 @@ import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
 import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.campaign.CampaignStates;
+import dev.mailrun.campaign.send.SendEvents;
+import dev.mailrun.metrics.MailrunMetrics;
 import dev.mailrun.scheduler.NewTask;
+import dev.mailrun.scheduler.RunListener;
+import dev.mailrun.scheduler.WorkerHeartbeat;
+import java.util.Optional;
 import dev.mailrun.scheduler.TaskHandler;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -44,11 +50,13 @@ import java.util.function.Function;
 import javax.sql.DataSource;
 
 /** The application's parts, built from the configuration: the one place that wires packages together. */
-public final class Services {
+public final class Services implements AutoCloseable {
 
     private final AppContext ctx;
     private final MailrunConfig config;
     private final Function<Services, UnsubscribeLinks> links;
+    private WorkerHeartbeat heartbeat;   // guarded by this
+    private MailrunMetrics metrics;      // guarded by this
 
     /**
      * @param links builds the unsubscribe links; production uses signed links from the configured
@@ -89,8 +97,59 @@ public final class Services {
     }
 
     public RecipientImporter importer() {
-        return new RecipientImporter(dataSource(), new SuppressionTable(), addressFilter(), clock(),
+        RecipientImporter importer = new RecipientImporter(dataSource(), new SuppressionTable(), addressFilter(), clock(),
                 RecipientImporter.DEFAULT_BATCH);
+        return metricsIfServed().map(m -> importer.withListener(m.imports())).orElse(importer);
+    }
+
+    /** This process's tick-loop heartbeat (one per process), which readiness and the metrics read. */
+    public synchronized WorkerHeartbeat heartbeat() {
+        if (heartbeat == null) {
+            heartbeat = new WorkerHeartbeat(clock());
+        }
+        return heartbeat;
+    }
+
+    /**
+     * The metrics of this process, created on first use with the pool's, the campaigns' and the
+     * heartbeat's meters bound. Closed with {@link #close()}.
+     */
+    public synchronized MailrunMetrics metrics() {
+        if (metrics == null) {
+            metrics = new MailrunMetrics(clock());
+            metrics.bindPool(dataSource());
+            metrics.bindCampaigns(new CampaignStates(dataSource(), clock()), config.bounce().settings().pauseRate());
+            WorkerHeartbeat beat = heartbeat();
+            metrics.bindHeartbeat(beat::last);
+        }
+        return metrics;
+    }
+
+    /** The metrics, when an admin listener will serve them; nobody would read them otherwise. */
+    private Optional<MailrunMetrics> metricsIfServed() {
+        return config.admin().port().isPresent() ? Optional.of(metrics()) : Optional.empty();
+    }
+
+    /** What the scheduler tells: the metrics (when served) and the heartbeat, which a live run's lease heartbeat beats. */
+    private RunListener runListener() {
+        WorkerHeartbeat beat = heartbeat();
+        RunListener alive = new RunListener() {
+            @Override
+            public void heartbeat(String task) {
+                beat.beat();
+            }
+        };
+        List<RunListener> listeners = new ArrayList<>(List.of(alive));
+        metricsIfServed().ifPresent(m -> listeners.add(m.runs()));
+        return RunListener.all(listeners);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (metrics != null) {
+            metrics.close();
+            metrics = null;
+        }
     }
 
     private AddressFilter addressFilter() {
@@ -111,7 +170,8 @@ public final class Services {
     public SendTask sendHandler() {
         return new SendTask(new SendTask.Dependencies(dataSource(), templates(), config.smtp(),
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
-                new Timing(clock(), System::nanoTime, Sleeper.onClock(clock()))));
+                new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
+                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE)));
     }
 
     /**
@@ -129,7 +189,7 @@ public final class Services {
             tasks().upsert(NewTask.of(BounceTaskHandler.TASK, BounceTaskHandler.NAME, config.bounce().interval(), now)
                     .withDescription("Read the bounce mailbox " + config.bounce().mailbox().get().user()));
         }
-        return new Scheduler(dataSource(), HandlerRegistry.of(handlers), sc, clock());
+        return new Scheduler(dataSource(), HandlerRegistry.of(handlers), sc, clock(), runListener());
     }
 
     BounceProcessor bounceProcessor() {

@@ -1,8 +1,8 @@
 package dev.mailrun.campaign;
 
-import dev.mailrun.campaign.model.ErrorCount;
-
+import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,22 +11,45 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What {@code campaign status} shows: counts by status, rates, ETA and the last runs.
+ * What {@code campaign status} and the status page show: counts by status, rates, ETA, the runs and
+ * the hard-bounce rate against the breaker's threshold.
  *
- * @param currentRate messages/s sent by the last run that sent anything
- * @param averageRate messages/s over all runs' busy time
- * @param eta         time to send what is pending at the configured rate; empty when unlimited or done
+ * @param currentRate     messages/s sent by the last run that sent anything
+ * @param averageRate     messages/s over all runs' busy time
+ * @param eta             time to send what is pending at the configured rate; empty when unlimited or done
+ * @param runs            the last runs, newest first (at most 10: what {@code status} prints)
+ * @param history         every run of the campaign's task still in the run history (at most 200),
+ *                        newest first; decisions not to run (skipped, misfired) are left out
+ * @param slotLength      the campaign task's interval: each run's slot is [scheduled for, + slotLength)
+ * @param bounceThreshold {@code bounce.pause-rate}: a rate above it pauses the campaign
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                              Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
-                             List<RunLine> runs, List<ErrorCount> topErrors, Instant at) {
+                             List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
+                             Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold) {
 
-    /** How many recipients (failed or waiting for a retry) share one last error. */
+    public CampaignReport {
+        counts = Map.copyOf(counts);
+        runs = List.copyOf(runs);
+        topErrors = List.copyOf(topErrors);
+        history = List.copyOf(history);
+    }
 
-    /** One run of the campaign's task, newest first. */
+    /**
+     * One run of the campaign's task.
+     *
+     * @param scheduledFor the start of its slot
+     * @param deadline     when it had to be done (slot end less the safety margin)
+     */
     public record RunLine(Instant startedAt, Optional<Instant> finishedAt, String outcome, long items,
                           Optional<Duration> duration, Optional<Double> utilisation, Optional<Duration> overrun,
-                          Optional<String> error) {}
+                          Optional<String> error, Optional<Instant> scheduledFor, Optional<Instant> deadline) {
+
+        /** Messages per second while it ran; empty while running or when it took no time. */
+        public Optional<Double> rate() {
+            return duration.filter(d -> !d.isZero()).map(d -> items / (d.toMillis() / 1000.0));
+        }
+    }
 
     public long total() {
         return counts.values().stream().mapToLong(Long::longValue).sum();

@@ -1,8 +1,9 @@
 package dev.mailrun.campaign;
 
-import dev.mailrun.campaign.model.ErrorCount;
+import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.send.RelayRate;
 import dev.mailrun.campaign.send.SendSettings;
@@ -10,6 +11,7 @@ import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.scheduler.Task;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import java.sql.Connection;
@@ -35,7 +37,10 @@ public final class CampaignReports {
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
-    /** @param settings the sending task's settings: the rate a campaign is configured for comes from them */
+    /**
+     * @param settings the sending task's settings: the rate a campaign is configured for and the
+     *                 hard-bounce threshold ({@code bounce.pause-rate}) shown next to its rate come from them
+     */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings) {
         this.dataSource = dataSource;
         this.tasks = tasks;
@@ -43,24 +48,47 @@ public final class CampaignReports {
         this.settings = settings;
     }
 
+    /** Every campaign's report, oldest campaign first. */
+    public List<CampaignReport> all() throws SQLException {
+        List<CampaignReport> reports = new ArrayList<>();
+        List<Campaign> list;
+        try (Connection c = dataSource.getConnection()) {
+            list = campaigns.list(c);
+        }
+        for (Campaign campaign : list) {
+            reports.add(report(campaign.id()));
+        }
+        return reports;
+    }
+
     public CampaignReport report(long campaignId) throws SQLException {
         Campaign campaign;
         Map<RecipientStatus, Long> counts;
         List<ErrorCount> errors;
+        BounceRate bounces;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
+            bounces = queue.hardBounceRate(c, campaignId);
         }
-        List<TaskRun> history = tasks.recentRuns(SendTask.taskName(campaignId), RUNS_FOR_RATE);
+        String taskName = SendTask.taskName(campaignId);
+        List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
+        Optional<Duration> slotLength = rows.isEmpty() ? Optional.empty() : tasks.find(taskName).map(Task::interval);
         List<CampaignReport.RunLine> runs = new ArrayList<>();
+        List<CampaignReport.RunLine> history = new ArrayList<>();
         double busySeconds = 0;
         long itemsTotal = 0;
         Optional<Double> current = Optional.empty();
-        for (TaskRun r : history) {
+        for (TaskRun r : rows) {
+            CampaignReport.RunLine line = new CampaignReport.RunLine(r.startedAt(), r.finishedAt(), r.outcome().dbValue(),
+                    r.items().orElse(0L), r.duration(), r.utilisation(), r.overrun(), r.error(), r.scheduledFor(), r.deadline());
             if (runs.size() < RUNS_SHOWN) {
-                runs.add(new CampaignReport.RunLine(r.startedAt(), r.finishedAt(), r.outcome().dbValue(), r.items().orElse(0L),
-                        r.duration(), r.utilisation(), r.overrun(), r.error()));
+                runs.add(line);
+            }
+            // Only rows that held the task have a deadline; the others record a decision not to run.
+            if (r.deadline().isPresent()) {
+                history.add(line);
             }
             long items = r.items().orElse(0L);
             Optional<Duration> d = r.duration();
@@ -78,6 +106,7 @@ public final class CampaignReports {
         long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY);
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
-        return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant());
+        return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant(),
+                history, slotLength, bounces, settings.hardBounceRate());
     }
 }

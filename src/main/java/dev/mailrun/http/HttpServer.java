@@ -2,9 +2,13 @@ package dev.mailrun.http;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -18,15 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * mailrun's one HTTP server (Jetty, plain HTTP/1.1 behind the operator's TLS proxy), serving a list of
- * {@link Route}s; any other path gets 404. The {@link HttpLimits} hold on every connection:
+ * mailrun's one HTTP server (Jetty, plain HTTP/1.1 behind the operator's TLS proxy): one or more
+ * {@link Listener}s, each a connector with its own {@link Route}s; a path no route of the listener
+ * claims gets 404, so the routes of one listener are never reachable through another. The
+ * {@link HttpLimits} hold on every connection:
  *
  * <pre>
- * connector (1 acceptor, 1 selector, at most maxConnections, idleTimeout, maxHeaderBytes)
+ * connectors (each: 1 acceptor, 1 selector; together at most maxConnections, idleTimeout, maxHeaderBytes)
  *  └ RequestHeadDeadline   closes connections whose request head is not in within headTimeout
  *     └ GracefulHandler    counts requests in flight; on stop, lets them finish and answers new ones 503
- *        └ PathMappingsHandler: each route's handler, "/" → 404
- * QueuedThreadPool (maxThreads)
+ *        └ per listener: OnListener (its connector only) [→ BearerTokenCheck] → PathMappingsHandler:
+ *                         each route's handler, "/" → 404
+ * QueuedThreadPool (maxThreads, shared)
  * </pre>
  *
  * Handlers never wait for a client on a thread (bodies are read as they arrive, {@link BodyReader}), so
@@ -39,19 +46,33 @@ public final class HttpServer implements AutoCloseable {
     private static final Duration THREAD_IDLE = Duration.ofSeconds(60);
 
     private final Server server;
-    private final ServerConnector connector;
+    private final Map<String, ServerConnector> connectors;
     private final String description;
     private boolean stopped;   // guarded by this
 
-    private HttpServer(Server server, ServerConnector connector, String description) {
+    private HttpServer(Server server, Map<String, ServerConnector> connectors, String description) {
         this.server = server;
-        this.connector = connector;
+        this.connectors = connectors;
         this.description = description;
     }
 
-    /** Starts listening; with port 0 a free port is picked ({@link #port()}). */
+    /** One listener, named {@code public}, with the default limits; with port 0 a free port is picked ({@link #port()}). */
     public static HttpServer start(HttpSettings settings, List<Route> routes) throws IOException {
-        HttpLimits limits = settings.limits();
+        return start(List.of(Listener.open("public", settings.bindAddress(), settings.port(), routes)),
+                settings.stopTimeout(), settings.limits());
+    }
+
+    /**
+     * Starts listening on every listener, or on none (an exception) if one cannot.
+     *
+     * @param stopTimeout the whole budget of {@link #stop()}: half of it lets requests in flight finish,
+     *                    the rest closes connections and ends the threads
+     */
+    public static HttpServer start(List<Listener> listeners, Duration stopTimeout, HttpLimits limits) throws IOException {
+        if (listeners.isEmpty()) {
+            throw new IllegalArgumentException("at least one listener");
+        }
+        HttpLimits.requirePositive(stopTimeout, "stopTimeout");
         QueuedThreadPool threads = new QueuedThreadPool(limits.maxThreads(), MIN_IDLE_THREADS, (int) THREAD_IDLE.toMillis());
         threads.setName("mailrun-http");
         threads.setDaemon(true);
@@ -62,45 +83,71 @@ public final class HttpServer implements AutoCloseable {
         http.setRequestHeaderSize(limits.maxHeaderBytes());
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
-        connector.setHost(settings.bindAddress());
-        connector.setPort(settings.port());
-        connector.setIdleTimeout(limits.idleTimeout().toMillis());
-        server.addConnector(connector);
-        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+        Map<String, ServerConnector> connectors = new LinkedHashMap<>();
+        List<Handler> perListener = new ArrayList<>();
+        for (Listener listener : listeners) {
+            if (connectors.containsKey(listener.name())) {
+                throw new IllegalArgumentException("two listeners named " + listener.name());
+            }
+            ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+            connector.setName(listener.name());
+            connector.setHost(listener.bindAddress());
+            connector.setPort(listener.port());
+            connector.setIdleTimeout(limits.idleTimeout().toMillis());
+            server.addConnector(connector);
+            connectors.put(listener.name(), connector);
 
-        PathMappingsHandler mappings = new PathMappingsHandler();
-        for (Route route : routes) {
-            mappings.addMapping(PathSpec.from(route.pathSpec()), route.handler(limits));
+            PathMappingsHandler mappings = new PathMappingsHandler();
+            for (Route route : listener.routes()) {
+                mappings.addMapping(PathSpec.from(route.pathSpec()), route.handler(limits));
+            }
+            mappings.addMapping(PathSpec.from("/"), new NotFoundHandler());
+            Handler routes = listener.bearerToken().<Handler>map(t -> new BearerTokenCheck(t, mappings)).orElse(mappings);
+            perListener.add(new OnListener(connector, routes));
         }
-        mappings.addMapping(PathSpec.from("/"), new NotFoundHandler());
-        RequestHeadDeadline headDeadline = new RequestHeadDeadline(scheduler, limits.headTimeout(), new GracefulHandler(mappings));
-        connector.addEventListener(headDeadline);
+        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connectors.values().toArray(new ServerConnector[0])));
+        perListener.add(new NotFoundHandler());
+        RequestHeadDeadline headDeadline = new RequestHeadDeadline(scheduler, limits.headTimeout(),
+                new GracefulHandler(new Handler.Sequence(perListener)));
+        connectors.values().forEach(c -> c.addEventListener(headDeadline));
         server.setHandler(headDeadline);
         // Jetty waits this long for requests in flight, then gives its threads at least as long again
-        // (at least 1 s) to end: together within settings.stopTimeout() for a budget of 2 s or more.
-        server.setStopTimeout(Math.max(1, settings.stopTimeout().toMillis() / 2));
+        // (at least 1 s) to end: together within stopTimeout for a budget of 2 s or more.
+        server.setStopTimeout(Math.max(1, stopTimeout.toMillis() / 2));
 
         try {
             server.start();
         } catch (Exception e) {
             stopQuietly(server);
+            String where = listeners.stream().map(l -> l.bindAddress() + ":" + l.port()).collect(Collectors.joining(", "));
             if (e instanceof IOException io) {
                 throw io;
             }
-            throw new IOException("HTTP server could not start on " + settings.bindAddress() + ":" + settings.port()
-                    + ": " + e.getMessage(), e);
+            throw new IOException("HTTP server could not start on " + where + ": " + e.getMessage(), e);
         }
-        String description = settings.bindAddress() + ":" + connector.getLocalPort() + " "
-                + routes.stream().map(Route::pathSpec).collect(Collectors.joining(", "));
+        String description = listeners.stream()
+                .map(l -> (listeners.size() > 1 ? l.name() + " " : "") + l.bindAddress() + ":"
+                        + connectors.get(l.name()).getLocalPort() + " "
+                        + l.routes().stream().map(Route::pathSpec).collect(Collectors.joining(", "))
+                        + (l.bearerToken().isPresent() ? " (bearer token required)" : ""))
+                .collect(Collectors.joining("; "));
         log.info("HTTP endpoint listening on {}", description);
-        return new HttpServer(server, connector, description);
+        return new HttpServer(server, connectors, description);
     }
 
+    /** The port of the first listener. */
     public int port() {
-        return connector.getLocalPort();
+        return connectors.values().iterator().next().getLocalPort();
     }
 
+    /** The port of the named listener. */
+    public int port(String listener) {
+        ServerConnector c = connectors.get(listener);
+        if (c == null) {
+            throw new IllegalArgumentException("no listener named " + listener);
+        }
+        return c.getLocalPort();
+    }
     /**
      * Stops accepting, lets requests in flight finish for half the stop timeout (new requests on open
      * connections get 503), then closes every connection and ends the threads. Safe to call twice and

@@ -2,7 +2,12 @@ package dev.mailrun.http;
 
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
+import dev.mailrun.campaign.CampaignReportJson;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Handler;
 
 /**
@@ -22,6 +27,33 @@ public final class Route {
     /** One-click unsubscribe, {@code /u/<token>}. */
     public static Route unsubscribe(UnsubscribeTokens tokens, Unsubscriber unsubscriber) {
         return new Route(UnsubscribeTokens.PATH_PREFIX + "*", limits -> new UnsubscribeHandler(tokens, unsubscriber, limits));
+    }
+
+    /** {@code /metrics}: the Prometheus text format (version 0.0.4) that {@code scrape} renders. */
+    public static Route metrics(Supplier<String> scrape) {
+        return new Route("/metrics", limits -> new ReadOnlyHandler(() -> new ReadOnlyHandler.Reply(HttpStatus.OK_200,
+                "text/plain; version=0.0.4; charset=utf-8", scrape.get())));
+    }
+
+    /** A health probe at {@code path}: 200 with {@code "status":"UP"} when every check is up, else 503. */
+    public static Route probe(String path, Supplier<Probe> probe) {
+        return new Route(path, limits -> new ReadOnlyHandler(() -> {
+            Probe p = probe.get();
+            return new ReadOnlyHandler.Reply(p.up() ? HttpStatus.OK_200 : HttpStatus.SERVICE_UNAVAILABLE_503,
+                    TextResponse.JSON, ProbeJson.of(p));
+        }));
+    }
+
+    /** {@code /status}: the status page of every campaign, refreshing itself every {@code refresh}. */
+    public static Route statusPage(StatusSource source, Duration refresh) {
+        return new Route("/status", limits -> new ReadOnlyHandler(() -> new ReadOnlyHandler.Reply(HttpStatus.OK_200,
+                TextResponse.HTML, StatusPage.render(source.reports(), Optional.of(refresh)))));
+    }
+
+    /** {@code /status.json}: what {@code campaign status --json} prints for every campaign. */
+    public static Route statusJson(StatusSource source) {
+        return new Route("/status.json", limits -> new ReadOnlyHandler(() -> new ReadOnlyHandler.Reply(HttpStatus.OK_200,
+                TextResponse.JSON, CampaignReportJson.of(source.reports()))));
     }
 
     String pathSpec() {

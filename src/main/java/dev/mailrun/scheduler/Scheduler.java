@@ -58,11 +58,19 @@ public final class Scheduler implements AutoCloseable {
     /** Rows of run history deleted per tick at most; many times what a tick adds. */
     static final int PRUNE_PER_TICK = 1_000;
     private final ScheduledExecutorService heartbeats;
+    private final RunListener listener;
     private volatile boolean stopping;
     private volatile LiveRun current;
 
     /** The pool needs two connections per scheduler: the handler's and the heartbeat's. */
     public Scheduler(DataSource dataSource, HandlerRegistry handlers, SchedulerConfig config, Clock clock) {
+        this(dataSource, handlers, config, clock, RunListener.NONE);
+    }
+
+    /** @param listener told about every run and decision once it is recorded */
+    public Scheduler(DataSource dataSource, HandlerRegistry handlers, SchedulerConfig config, Clock clock,
+                     RunListener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.handlers = Objects.requireNonNull(handlers, "handlers");
         this.config = Objects.requireNonNull(config, "config");
@@ -157,10 +165,12 @@ public final class Scheduler implements AutoCloseable {
             return;
         }
         if (task.runToken() != null) {
+            tell(() -> listener.decision(task.name(), RunOutcome.ABANDONED));
             entries.add(new TickSummary.Entry(task.name(), RunOutcome.ABANDONED, Optional.of(task.runToken()),
                     "lease of " + task.owner() + " expired; taken over"));
         }
         if (plan.missedSlots() > 0) {
+            tell(() -> listener.decision(task.name(), RunOutcome.MISFIRED));
             entries.add(new TickSummary.Entry(task.name(), RunOutcome.MISFIRED, Optional.empty(),
                     plan.missedSlots() + " slot(s) from " + plan.firstMissed() + " skipped"));
         }
@@ -220,8 +230,12 @@ public final class Scheduler implements AutoCloseable {
         }
         long period = config.heartbeatInterval().toMillis();
         ScheduledFuture<?> heartbeat = null;
+        Instant claimedAt = clock.instant();
         try {
-            heartbeat = heartbeats.scheduleAtFixedRate(run::heartbeatQuietly, period, period, TimeUnit.MILLISECONDS);
+            heartbeat = heartbeats.scheduleAtFixedRate(() -> {
+                run.heartbeatQuietly();
+                tell(() -> listener.heartbeat(task.name()));
+            }, period, period, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // Shut down past its grace while claiming: the lease was cut short and the stop is requested.
             run.requestShutdown();
@@ -242,14 +256,14 @@ public final class Scheduler implements AutoCloseable {
             }
         }
         try {
-            return finish(run, failure);
+            return finish(run, failure, claimedAt);
         } finally {
             run.markFinished();
             current = null;
         }
     }
 
-    private TickSummary.Entry finish(LiveRun run, Throwable failure) throws SQLException {
+    private TickSummary.Entry finish(LiveRun run, Throwable failure, Instant claimedAt) throws SQLException {
         TaskTable.DueTask task = run.task();
         String token = run.runToken();
         RunOutcome outcome = failure != null ? RunOutcome.FAILED
@@ -276,6 +290,10 @@ public final class Scheduler implements AutoCloseable {
             return new TickSummary.Entry(task.name(), RunOutcome.ABANDONED, Optional.of(token),
                     "lease lost before finish; " + outcome.dbValue() + " discarded");
         }
+        Instant finishedAt = clock.instant();
+        Duration overrun = finishedAt.isAfter(run.deadline()) ? Duration.between(run.deadline(), finishedAt) : Duration.ZERO;
+        tell(() -> listener.runFinished(new RunListener.FinishedRun(task.name(), outcome, finishedAt,
+                Duration.between(claimedAt, finishedAt), overrun, run.lastReport())));
         if (failure != null) {
             log.error("Task '{}' run {} failed ({} in a row); next run at {}", task.name(), token, failures, next,
                     failure);
@@ -292,6 +310,7 @@ public final class Scheduler implements AutoCloseable {
         try (Connection c = dataSource.getConnection()) {
             runs.insertDecision(c, task.id(), null, config.owner(), task.nextRunAt(), RunOutcome.SKIPPED_OVERLAP, summary);
         }
+        tell(() -> listener.decision(task.name(), RunOutcome.SKIPPED_OVERLAP));
         return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_OVERLAP, Optional.of(holder.runToken()),
                 "running on " + holder.owner());
     }
@@ -314,6 +333,7 @@ public final class Scheduler implements AutoCloseable {
             runs.insertDecision(c, task.id(), null, config.owner(), task.nextRunAt(), RunOutcome.SKIPPED_NO_HANDLER,
                     summary);
         }
+        tell(() -> listener.decision(task.name(), RunOutcome.SKIPPED_NO_HANDLER));
         return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_NO_HANDLER, Optional.empty(), detail);
     }
 
@@ -322,6 +342,15 @@ public final class Scheduler implements AutoCloseable {
             return recordOverlap(task, holder);
         } catch (SQLException e) {
             throw new IllegalStateException("could not record the skipped overlap of task '" + task.name() + "'", e);
+        }
+    }
+
+    /** A listener that fails is logged; it must never change what the scheduler does. */
+    private void tell(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            log.warn("Run listener failed: {}", e.toString());
         }
     }
 

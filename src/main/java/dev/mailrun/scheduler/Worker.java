@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,10 +22,25 @@ public final class Worker implements Runnable {
     private final Duration tickInterval;
     private final Clock clock;
     private final Sleeper sleeper;
+    private final Optional<WorkerHeartbeat> heartbeat;
     private volatile boolean stopped;
     private volatile Thread thread;
 
     public Worker(Scheduler scheduler, Duration tickInterval, Clock clock, Sleeper sleeper) {
+        this(scheduler, tickInterval, clock, sleeper, Optional.empty());
+    }
+
+    /**
+     * A worker whose loop beats {@code heartbeat} around every tick and every {@link WorkerHeartbeat#PERIOD}
+     * while it waits for the next slot.
+     */
+    public Worker(Scheduler scheduler, Duration tickInterval, Clock clock, Sleeper sleeper, WorkerHeartbeat heartbeat) {
+        this(scheduler, tickInterval, clock, sleeper, Optional.of(heartbeat));
+    }
+
+    private Worker(Scheduler scheduler, Duration tickInterval, Clock clock, Sleeper sleeper,
+                   Optional<WorkerHeartbeat> heartbeat) {
+        this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         NewTask.requirePositive(tickInterval, "tickInterval");
         this.tickInterval = tickInterval;
@@ -49,12 +65,14 @@ public final class Worker implements Runnable {
         thread = Thread.currentThread();
         log.info("Worker started: a tick every {} on aligned slots", tickInterval);
         while (!stopped) {
+            beat();
             tickSafely();
+            beat();
             if (stopped) {
                 break;
             }
             try {
-                sleeper.sleepUntil(nextSlot(clock.instant(), tickInterval));
+                waitFor(nextSlot(clock.instant(), tickInterval));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -98,6 +116,27 @@ public final class Worker implements Runnable {
             return idle && !t.isAlive();
         }
         return idle;
+    }
+
+    /** Sleeps until {@code slot}; with a heartbeat, in steps of at most its period, beating after each. */
+    private void waitFor(Instant slot) throws InterruptedException {
+        if (heartbeat.isEmpty()) {
+            sleeper.sleepUntil(slot);
+            return;
+        }
+        while (!stopped) {
+            Instant now = clock.instant();
+            if (!now.isBefore(slot)) {
+                return;
+            }
+            Instant step = now.plus(WorkerHeartbeat.PERIOD);
+            sleeper.sleepUntil(step.isBefore(slot) ? step : slot);
+            beat();
+        }
+    }
+
+    private void beat() {
+        heartbeat.ifPresent(WorkerHeartbeat::beat);
     }
 
     private void tickSafely() {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
  * timebox, db and mail use nothing of ours; scheduler uses db and timebox; campaign uses
  * scheduler, timebox, mail and db; http uses campaign and mail and is the only home of an HTTP
- * server library; app uses all and nothing uses app.
+ * server library; metrics uses campaign and scheduler and is the only home of Micrometer; health
+ * uses db and scheduler; app uses all and nothing uses app.
  */
 class ArchitectureTest {
 
@@ -40,7 +41,8 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.mailrun.db..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.mail..",
-                        "dev.mailrun.campaign..", "dev.mailrun.app..")
+                        "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.health..",
+                        "dev.mailrun.app..")
                 .check(main);
     }
 
@@ -49,7 +51,8 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.mailrun.mail..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.db..",
-                        "dev.mailrun.campaign..", "dev.mailrun.app..", "java.sql..", "javax.sql..")
+                        "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.health..",
+                        "dev.mailrun.app..", "java.sql..", "javax.sql..")
                 .check(main);
     }
 
@@ -57,14 +60,51 @@ class ArchitectureTest {
     void scheduler_uses_only_db_and_timebox_of_ours() {
         noClasses().that().resideInAPackage("dev.mailrun.scheduler..")
                 .should().dependOnClassesThat()
-                .resideInAnyPackage("dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.app..")
+                .resideInAnyPackage("dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.http..",
+                        "dev.mailrun.metrics..", "dev.mailrun.health..", "dev.mailrun.app..")
                 .check(main);
     }
 
     @Test
-    void campaign_does_not_use_app() {
+    void campaign_uses_none_of_the_adapters_or_app() {
         noClasses().that().resideInAPackage("dev.mailrun.campaign..")
-                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.mailrun.http..", "dev.mailrun.metrics..",
+                        "dev.mailrun.health..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void metrics_uses_only_campaign_and_scheduler_of_ours() {
+        noClasses().that().resideInAPackage("dev.mailrun.metrics..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.mail..", "dev.mailrun.http..",
+                        "dev.mailrun.health..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void health_uses_only_db_and_scheduler_of_ours() {
+        noClasses().that().resideInAPackage("dev.mailrun.health..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.mail..", "dev.mailrun.campaign..",
+                        "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void only_app_uses_metrics_and_health() {
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.metrics..", "dev.mailrun.health..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.mailrun.metrics..", "dev.mailrun.health..")
+                .check(main);
+    }
+
+    @Test
+    void only_metrics_and_the_wiring_in_app_use_micrometer() {
+        // The domain reports through listener interfaces it owns (RunListener, ImportListener,
+        // SendEvents); the metrics library stays behind them.
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.metrics..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.micrometer..", "io.prometheus..",
+                        "com.zaxxer.hikari.metrics..")
                 .check(main);
     }
 
@@ -72,7 +112,8 @@ class ArchitectureTest {
     void http_uses_only_campaign_and_mail_of_ours() {
         noClasses().that().resideInAPackage("dev.mailrun.http..")
                 .should().dependOnClassesThat()
-                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.db..", "dev.mailrun.app..")
+                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.db..",
+                        "dev.mailrun.metrics..", "dev.mailrun.health..", "dev.mailrun.app..")
                 .check(main);
     }
 
@@ -100,7 +141,8 @@ class ArchitectureTest {
     @Test
     void every_class_lives_in_a_package_of_the_map() {
         classes().should().resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.scheduler..",
-                        "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.app..")
+                        "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..",
+                        "dev.mailrun.health..", "dev.mailrun.app..")
                 .check(main);
     }
 

@@ -32,8 +32,8 @@ abstract class ContextCommand implements java.util.concurrent.Callable<Integer> 
 
     @Override
     public final Integer call() throws Exception {
-        try (AppContext ctx = root().context()) {
-            return run(new Services(ctx, ProductionLinks::of));
+        try (AppContext ctx = root().context(); Services services = new Services(ctx, ProductionLinks::of)) {
+            return run(services);
         }
     }
 

@@ -59,7 +59,10 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
             Progress progress = Progress.on(spec.commandLine().getErr(), "demo");
             Demo.Result result;
             try {
-                result = new Demo(ctx, options, progress::show).run(dir);
+                result = new Demo(ctx, options, progress::show, line -> {
+                    out.println(line);
+                    out.flush();
+                }).run(dir);
             } finally {
                 progress.done();
             }

@@ -8,14 +8,15 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve only the unsubscribe endpoint (http.bind:http.port) until SIGTERM or SIGINT.",
+        description = {"Serve only the HTTP listeners until SIGTERM or SIGINT: the unsubscribe endpoint (http.bind:http.port)",
+                "and, with admin.port set, the admin listener (metrics, health probes, status page).",
                 "On a signal it lets requests in flight finish and stops within tick.shutdown-grace."})
 final class ServeCommand extends ContextCommand {
 
     @Override
     int run(Services s) throws Exception {
-        if (s.config().unsubscribe().httpPort().isEmpty()) {
-            throw new UsageException("http.port must be set for serve");
+        if (!HttpEndpoint.configured(s)) {
+            throw new UsageException("http.port or admin.port must be set for serve");
         }
         Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch stop = new CountDownLatch(1);
@@ -30,7 +31,8 @@ final class ServeCommand extends ContextCommand {
                     Thread.currentThread().interrupt();
                 }
             }, "mailrun-serve-stop"));
-            err().println("serving unsubscribe requests on " + s.config().httpBind() + ":" + endpoint.port().orElseThrow());
+            endpoint.port().ifPresent(p -> err().println("serving unsubscribe requests on " + s.config().httpBind() + ":" + p));
+            endpoint.adminPort().ifPresent(p -> err().println("serving the admin listener on " + s.config().admin().bind() + ":" + p));
             stop.await();
         } finally {
             finished.countDown();

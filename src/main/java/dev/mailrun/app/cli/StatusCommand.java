@@ -1,14 +1,11 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.campaign.model.ErrorCount;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.CampaignReport;
+import dev.mailrun.campaign.CampaignReportJson;
 import dev.mailrun.campaign.model.RecipientStatus;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -22,8 +19,6 @@ import picocli.CommandLine.Parameters;
         description = {"Counts by status, rates, ETA, pause reason and the last runs of one campaign (or of all).",
                 "--json prints the stable machine-readable form documented in README.md."})
 final class StatusCommand extends ContextCommand {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Parameters(paramLabel = "ID", arity = "0..1", description = "Campaign id; all campaigns when omitted.")
     Long id;
@@ -78,86 +73,11 @@ final class StatusCommand extends ContextCommand {
     private void print(List<CampaignReport> reports) throws Exception {
         PrintWriter out = out();
         if (json) {
-            if (id != null) {
-                out.println(JSON.writeValueAsString(toJson(reports.get(0))));
-            } else {
-                ArrayNode all = JSON.createArrayNode();
-                reports.forEach(r -> all.add(toJson(r)));
-                out.println(JSON.writeValueAsString(all));
-            }
+            out.println(id != null ? CampaignReportJson.of(reports.get(0)) : CampaignReportJson.of(reports));
             return;
         }
         for (CampaignReport r : reports) {
             text(out, r);
-        }
-    }
-
-    static ObjectNode toJson(CampaignReport r) {
-        ObjectNode root = JSON.createObjectNode();
-        Campaign c = r.campaign();
-        ObjectNode campaign = root.putObject("campaign");
-        campaign.put("id", c.id());
-        campaign.put("name", c.name());
-        campaign.put("template", c.template());
-        campaign.put("status", c.status().dbValue());
-        campaign.put("pause_reason", c.pauseReason().orElse(null));
-        campaign.put("start_at", c.startAt().map(Object::toString).orElse(null));
-        if (c.rateCap().isPresent()) {
-            campaign.put("rate_cap", c.rateCap().get());
-        } else {
-            campaign.putNull("rate_cap");
-        }
-        ObjectNode counts = root.putObject("counts");
-        for (RecipientStatus st : RecipientStatus.values()) {
-            counts.put(st.dbValue(), r.counts().get(st));
-        }
-        counts.put("total", r.total());
-        ObjectNode rate = root.putObject("rate");
-        rate.put("configured", r.configuredRate());
-        putOptional(rate, "current", r.currentRate().orElse(null));
-        putOptional(rate, "average", r.averageRate().orElse(null));
-        if (r.eta().isPresent()) {
-            root.put("eta_seconds", r.eta().get().toSeconds());
-        } else {
-            root.putNull("eta_seconds");
-        }
-        ArrayNode runs = root.putArray("runs");
-        for (CampaignReport.RunLine run : r.runs()) {
-            ObjectNode n = runs.addObject();
-            n.put("started_at", run.startedAt().toString());
-            n.put("finished_at", run.finishedAt().map(Object::toString).orElse(null));
-            n.put("outcome", run.outcome());
-            n.put("items", run.items());
-            if (run.duration().isPresent()) {
-                n.put("duration_ms", run.duration().get().toMillis());
-            } else {
-                n.putNull("duration_ms");
-            }
-            putOptional(n, "utilisation", run.utilisation().orElse(null));
-            if (run.overrun().isPresent()) {
-                n.put("overrun_ms", run.overrun().get().toMillis());
-            } else {
-                n.putNull("overrun_ms");
-            }
-            n.put("error", run.error().orElse(null));
-        }
-        ArrayNode errors = root.putArray("top_errors");
-        for (ErrorCount e : r.topErrors()) {
-            ObjectNode n = errors.addObject();
-            n.put("status", e.status());
-            n.put("code", e.code());
-            n.put("error", e.error());
-            n.put("count", e.count());
-        }
-        root.put("generated_at", r.at().toString());
-        return root;
-    }
-
-    private static void putOptional(ObjectNode n, String key, Double value) {
-        if (value == null) {
-            n.putNull(key);
-        } else {
-            n.put(key, Math.round(value * 1000) / 1000.0);
         }
     }
 

@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
 @Command(name = "worker", mixinStandardHelpOptions = true,
         description = {"Fire a tick every tick.interval, aligned to the clock, until SIGTERM or SIGINT.",
                 "On a signal the running task checkpoints and stops within tick.shutdown-grace.",
-                "With http.port set it also serves the unsubscribe endpoint, which stops within the same grace."})
+                "With http.port set it also serves the unsubscribe endpoint, with admin.port the admin listener",
+                "(/metrics, /health/live, /health/ready, /status, /status.json); both stop within the same grace."})
 final class WorkerCommand extends ContextCommand {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCommand.class);
@@ -26,9 +27,9 @@ final class WorkerCommand extends ContextCommand {
         Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch finished = new CountDownLatch(1);
         try (Scheduler scheduler = s.scheduler();
-             HttpEndpoint endpoint = s.config().unsubscribe().httpPort().isPresent()
-                     ? HttpEndpoint.start(s) : HttpEndpoint.none()) {
-            Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()));
+             HttpEndpoint endpoint = HttpEndpoint.configured(s) ? HttpEndpoint.start(s, true) : HttpEndpoint.none()) {
+            Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()),
+                    s.heartbeat());
             Thread hook = new Thread(() -> {
                 log.info("Stopping: the running task checkpoints and releases its lease (at most {})", grace);
                 // Side by side with the worker, so that both end within the one grace period; the main
@@ -44,8 +45,9 @@ final class WorkerCommand extends ContextCommand {
                 }
             }, "mailrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
-            log.info("Worker started: tick every {}{}", s.config().tick().interval(),
-                    endpoint.port().map(p -> ", unsubscribe endpoint on port " + p).orElse(""));
+            log.info("Worker started: tick every {}{}{}", s.config().tick().interval(),
+                    endpoint.port().map(p -> ", unsubscribe endpoint on port " + p).orElse(""),
+                    endpoint.adminPort().map(p -> ", admin listener on port " + p).orElse(""));
             try {
                 // The loop runs on its own thread: the shutdown hook joins it, and must never join
                 // this thread, which ends in System.exit and would wait for the hook in turn.

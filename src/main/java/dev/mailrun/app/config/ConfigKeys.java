@@ -64,6 +64,10 @@ public final class ConfigKeys {
         key("unsubscribe.mailto", "", "Address of the List-Unsubscribe mailto; empty: unsubscribe@<the campaign's From domain>. Mail sent there must reach the bounce mailbox, which applies it; without bounce.imap.host no mailto is sent (and setting this key is an error).");
         key("http.port", "", PORT, "Port of the unsubscribe endpoint started by worker (and serve); empty: worker starts none.");
         key("http.bind", "127.0.0.1", "Address the unsubscribe endpoint listens on; put an https proxy in front of it.");
+        // admin listener
+        key("admin.port", "", PORT, "Port of the admin listener (/metrics, /health/live, /health/ready, /status, /status.json) started by worker and serve; empty: none. Never the public http.port.");
+        key("admin.bind", "127.0.0.1", "Address the admin listener listens on; keep it on a private network.");
+        secret("admin.token", "", "Bearer token every admin request must carry (Authorization: Bearer TOKEN), at least 16 visible ASCII characters; empty: none.");
         // bounces
         key("bounce.imap.host", "", "IMAP server of the bounce mailbox, which also receives unsubscribe requests sent by mail; empty: no bounce processing and no mailto unsubscribe.");
         key("bounce.imap.port", "993", PORT, "IMAP port.");

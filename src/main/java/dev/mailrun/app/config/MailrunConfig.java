@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 
 /** The whole validated configuration, built once at start. */
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                            UnsubscribeConfig unsubscribe, String httpBind, BounceConfig bounce,
+                            UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log) {
 
     static MailrunConfig from(RawConfig raw) {
@@ -54,8 +54,19 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         LogConfig log = new LogConfig(
                 raw.choice("log.format", LogConfig.Format.class),
                 raw.choice("log.level", LogConfig.Level.class));
+        String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
-                BindAddress.check("http.bind", raw.string("http.bind")), bounce, dkim(raw), imports(raw), log);
+                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log);
+    }
+
+    private static AdminConfig admin(RawConfig raw, Optional<Integer> httpPort) {
+        Optional<Integer> port = raw.optionalInteger("admin.port");
+        String bind = BindAddress.check("admin.bind", raw.string("admin.bind"));
+        if (port.isPresent() && port.equals(httpPort)) {
+            // One port cannot be both: the admin routes must never answer where the public endpoint does.
+            throw ConfigException.invalid("admin.port", "must differ from http.port (" + httpPort.get() + ")");
+        }
+        return new AdminConfig(port, bind, raw.optional("admin.token").map(Secret::of));
     }
 
     private static BounceConfig bounce(RawConfig raw) {
@@ -116,7 +127,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     @Override
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
-                + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", bounce=" + bounce + ", dkim=" + dkim
+                + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
                 + ", imports=" + imports + ", log=" + log + "]";
     }
 }

@@ -74,8 +74,14 @@ public final class RecipientImporter {
     private final AddressFilter filter;
     private final Clock clock;
     private final int batchSize;
+    private final ImportListener listener;
 
     public RecipientImporter(DataSource dataSource, SuppressionTable suppressions, AddressFilter filter, Clock clock, int batchSize) {
+        this(dataSource, suppressions, filter, clock, batchSize, ImportListener.NONE);
+    }
+
+    private RecipientImporter(DataSource dataSource, SuppressionTable suppressions, AddressFilter filter, Clock clock,
+                              int batchSize, ImportListener listener) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("import batch size must be at least 1, got " + batchSize);
         }
@@ -85,6 +91,12 @@ public final class RecipientImporter {
         this.filter = filter;
         this.clock = clock;
         this.batchSize = batchSize;
+        this.listener = listener;
+    }
+
+    /** The same importer, telling {@code listener} about every row accepted or rejected. */
+    public RecipientImporter withListener(ImportListener listener) {
+        return new RecipientImporter(dataSource, suppressions, filter, clock, batchSize, listener);
     }
 
     /**
@@ -413,6 +425,7 @@ public final class RecipientImporter {
             });
             // Rejects are written only once the transaction committed, so a failed batch reports nothing twice.
             imported.addAndGet(sorted.inserted().size());
+            listener.accepted(sorted.inserted().size());
             sorted.inserted().forEach(r -> r.firstLine().set(r.line()));
             sorted.rejected().forEach(r -> r.row().firstLine().set(r.firstLine() > 0 ? r.firstLine() : r.row().line()));
             for (RowReject r : sorted.rejected()) {
@@ -466,6 +479,7 @@ public final class RecipientImporter {
         /** Called by both the reader (row checks) and the writer (database checks). */
         synchronized void reject(long line, String email, RejectReason reason, String detail) throws IOException {
             counts.merge(reason, 1L, Long::sum);
+            listener.rejected(reason);
             ImportReport.Reject r = new ImportReport.Reject(line, email, reason, detail);
             if (firstRejects.size() < FIRST_REJECTS_KEPT) {
                 firstRejects.add(r);

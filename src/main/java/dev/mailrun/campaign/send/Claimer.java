@@ -73,6 +73,8 @@ final class Claimer {
             return Optional.of(cl);
         });
         claim.ifPresent(cl -> checkpoint.committed(withSuppressed(cl.suppressed())));
+        claim.filter(cl -> cl.suppressed() > 0)
+                .ifPresent(cl -> run.events().messages(run.campaignId(), SendEvents.Outcome.SUPPRESSED, cl.suppressed()));
         return claim;
     }
 

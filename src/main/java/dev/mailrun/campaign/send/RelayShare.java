@@ -54,6 +54,7 @@ final class RelayShare {
         Holders live = tables.inTransaction(c -> tables.shares().renew(c, run.settings().relay(), run.runToken(), TTL));
         lastRenewal = timing.nanoTime().getAsLong();
         rate.update(live);
+        run.events().relayShare(run.relay(), rate.current(), run.settings().relayRate());
     }
 
     /** Gives the share back at once (it would expire by itself). */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -57,8 +58,13 @@ final class ResultBuffer {
     private Optional<String> unreachable = Optional.empty();
 
     /** @param flushRequest asks the run's flush thread for a flush soon */
+    private final SendEvents events;
+    private final String relay;
+
     ResultBuffer(RunScope run, RetryPolicy retry, FailureWindow window, Runnable flushRequest) {
         this.campaignId = run.campaignId();
+        this.events = run.events();
+        this.relay = run.relay();
         this.clock = run.clock();
         this.settings = run.settings();
         this.retry = retry;
@@ -93,7 +99,21 @@ final class ResultBuffer {
         flushRequest.run();
     }
 
+    /** The relay's answer for the metrics: 250 for a sent message, the reply code of a failure, none when nothing answered. */
+    private void tellReply(SendResult result) {
+        if (result instanceof SendResult.Sent) {
+            events.smtpReply(relay, OptionalInt.of(250));
+        } else if (result instanceof SendResult.Transient t) {
+            events.smtpReply(relay, t.code() == 0 ? OptionalInt.empty() : OptionalInt.of(t.code()));
+        } else if (result instanceof SendResult.Permanent p) {
+            events.smtpReply(relay, p.code() == 0 ? OptionalInt.empty() : OptionalInt.of(p.code()));
+        } else if (result instanceof SendResult.Unreachable || result instanceof SendResult.Fatal) {
+            events.smtpReply(relay, OptionalInt.empty());
+        }
+    }
+
     synchronized void accept(SendResult result) {
+        tellReply(result);
         Instant now = clock.instant();
         ClaimedRecipient r = held.remove(result.key());
         if (r == null) {

@@ -3,8 +3,10 @@ package dev.mailrun.campaign.send;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.send.ResultBuffer.Taken;
 import dev.mailrun.campaign.send.SendingMarker.Marks;
+import dev.mailrun.campaign.store.Outcome;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -87,7 +89,41 @@ final class ResultFlusher {
         // flush, on top of these counters with the failure window as it is now.
         checkpoint.committed(next.withRecent(buffer.recent()));
         pause.ifPresent(checkpoint::paused);
+        tell(t.outcomes());
         marks.ifPresent(m -> marker.get().committed(m));
+    }
+
+    /** Counts what one committed flush recorded, by outcome (a rolled-back flush counts nothing). */
+    private void tell(List<Outcome> outcomes) {
+        long sent = 0;
+        long failed = 0;
+        long retried = 0;
+        long released = 0;
+        for (Outcome o : outcomes) {
+            if (o instanceof Outcome.Sent) {
+                sent++;
+            } else if (o instanceof Outcome.Failed) {
+                failed++;
+            } else if (o instanceof Outcome.Retry) {
+                retried++;
+            } else {
+                released++;
+            }
+        }
+        SendEvents events = run.events();
+        long id = run.campaignId();
+        if (sent > 0) {
+            events.messages(id, SendEvents.Outcome.SENT, sent);
+        }
+        if (failed > 0) {
+            events.messages(id, SendEvents.Outcome.FAILED, failed);
+        }
+        if (retried > 0) {
+            events.messages(id, SendEvents.Outcome.RETRIED, retried);
+        }
+        if (released > 0) {
+            events.messages(id, SendEvents.Outcome.RELEASED, released);
+        }
     }
 
     /** The flush's transaction; false when it rolled back because this run no longer holds its rows. */

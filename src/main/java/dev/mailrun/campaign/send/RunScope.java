@@ -4,8 +4,11 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.scheduler.RunContext;
 import java.time.Clock;
 
-/** What every part of one run shares: the scheduler's run context, the campaign, the settings and the tables. */
-record RunScope(RunContext ctx, Campaign campaign, SendSettings settings, Tables tables) {
+/**
+ * What every part of one run shares: the scheduler's run context, the campaign, the settings, the
+ * tables, and where it tells what it does (the metrics).
+ */
+record RunScope(RunContext ctx, Campaign campaign, SendSettings settings, Tables tables, SendEvents events) {
 
     long campaignId() {
         return campaign.id();
@@ -13,6 +16,11 @@ record RunScope(RunContext ctx, Campaign campaign, SendSettings settings, Tables
 
     String runToken() {
         return ctx.runToken();
+    }
+
+    /** The relay this run sends through ({@code host:port}), as the metrics label it. */
+    String relay() {
+        return settings.relay();
     }
 
     /** The scheduler's clock, the one the run's deadline is measured by. */

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.mail.smtp.PoolEvents;
 import dev.mailrun.mail.smtp.SmtpPool;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
@@ -64,6 +65,28 @@ final class SendRun {
                 SendingMarker.ahead(deps.smtp().connections(), run.settings().flushEvery()));
     }
 
+    /** The SMTP pool's permit waits and connections, told to the metrics under this run's relay. */
+    private PoolEvents poolEvents() {
+        SendEvents events = run.events();
+        String relay = run.relay();
+        return new PoolEvents() {
+            @Override
+            public void permitWaited(Duration waited) {
+                events.permitWaited(relay, waited);
+            }
+
+            @Override
+            public void connectionOpened() {
+                events.connectionOpened(relay);
+            }
+
+            @Override
+            public void connectionClosed() {
+                events.connectionClosed(relay);
+            }
+        };
+    }
+
     void drain() throws Exception {
         Instant started = run.clock().instant();
         EstimatorState estimator = run.ctx().metadata().get(TIMEBOX_KEY, Map.class)
@@ -72,7 +95,7 @@ final class SendRun {
         Timebox timebox = new Timebox(run.clock(), timeboxConfig(rate.current()), rate::current);
         flushThread.start(share, flusher);
         TimeboxReport report;
-        try (SmtpPool pool = new SmtpPool(deps.smtp(), rate.limiter(), run.clock())) {
+        try (SmtpPool pool = new SmtpPool(deps.smtp(), rate.limiter(), run.clock(), poolEvents())) {
             try {
                 report = timebox.runUntil(run.ctx().deadline(), budget -> sender.send(budget, pool, this::mustStop),
                         Algorithm.PREDICTIVE, estimator, () -> run.ctx().stopRequested() || mustStop());

@@ -54,7 +54,14 @@ public final class SendTask implements TaskHandler {
     /** What the task needs from the outside world; built once by the application. */
     public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
                                UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                               Optional<DkimSigner> dkim, Timing timing) {
+                               Optional<DkimSigner> dkim, Timing timing, SendEvents events) {
+
+        /** Telling nobody what the sending path does (no metrics). */
+        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                            Optional<DkimSigner> dkim, Timing timing) {
+            this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, SendEvents.NONE);
+        }
 
         /** Without DKIM signing. */
         public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
@@ -138,7 +145,7 @@ public final class SendTask implements TaskHandler {
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
             return;
         }
-        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables), deps, template).drain();
+        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template).drain();
     }
 
     /** Rows an earlier run left sending become unknown; a scheduled campaign whose time has come begins. */

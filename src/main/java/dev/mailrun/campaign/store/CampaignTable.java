@@ -84,16 +84,40 @@ public final class CampaignTable {
         Set<CampaignStatus> from = transition.from();
         String in = from.stream().map(s -> "?").collect(Collectors.joining(", "));
         try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE campaign SET status = ?, pause_reason = ?, updated_at = ? WHERE id = ? AND status IN (" + in + ")")) {
+                "UPDATE campaign SET status = ?, pause_reason = ?, self_paused = ?, updated_at = ? WHERE id = ? AND status IN ("
+                        + in + ")")) {
             ps.setString(1, transition.to().dbValue());
             ps.setString(2, transition.carriesReason() ? SuppressionTable.truncate(reason, 1000) : null);
-            SqlTime.set(ps, 3, now);
-            ps.setLong(4, id);
-            int i = 5;
+            ps.setBoolean(3, transition == CampaignTransition.SELF_PAUSE);
+            SqlTime.set(ps, 4, now);
+            ps.setLong(5, id);
+            int i = 6;
             for (CampaignStatus s : from) {
                 ps.setString(i++, s.dbValue());
             }
             return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** A campaign's status for the metrics: {@code selfPaused} when mailrun paused it itself. */
+    public record StatusRow(long id, CampaignStatus status, boolean selfPaused) {}
+
+    /**
+     * Campaigns not completed or cancelled, and those that ended at or after {@code endedSince}: the
+     * ones whose numbers can still move, without re-reading every campaign that ever ran.
+     */
+    public List<StatusRow> statusesSince(Connection c, Instant endedSince) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT id, status, self_paused FROM campaign
+                WHERE status NOT IN ('completed', 'cancelled') OR updated_at >= ? ORDER BY id""")) {
+            SqlTime.set(ps, 1, endedSince);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<StatusRow> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(new StatusRow(rs.getLong(1), CampaignStatus.fromDb(rs.getString(2)), rs.getBoolean(3)));
+                }
+                return rows;
+            }
         }
     }
 

@@ -15,13 +15,19 @@ import java.util.Properties;
 final class SmtpConnection implements AutoCloseable {
 
     private final SmtpSettings settings;
+    private final PoolEvents events;
     private Transport transport;
     private ConnectionTimeouts timeouts;
     private int opened;
     private Session session;
 
     SmtpConnection(SmtpSettings settings) {
+        this(settings, PoolEvents.NONE);
+    }
+
+    SmtpConnection(SmtpSettings settings, PoolEvents events) {
         this.settings = settings;
+        this.events = events;
     }
 
     /** Connects unless already connected with timeouts that fit the remaining time. */
@@ -39,10 +45,11 @@ final class SmtpConnection implements AutoCloseable {
         session = fresh0;
         timeouts = bounded;
         opened++;
+        events.connectionOpened();
     }
 
     void send(MimeMessage message) throws MessagingException {
-        send(message, java.util.Optional.empty());
+        send(message, Optional.empty());
     }
 
     /**
@@ -50,7 +57,7 @@ final class SmtpConnection implements AutoCloseable {
      * own session for each message, and each connection has a session of its own used by one
      * thread at a time, so this works for any MimeMessage (a DKIM-signed copy is not an SMTPMessage).
      */
-    void send(MimeMessage message, java.util.Optional<String> envelopeFrom) throws MessagingException {
+    void send(MimeMessage message, Optional<String> envelopeFrom) throws MessagingException {
         if (transport == null) {
             throw new MessagingException("Not connected");
         }
@@ -74,6 +81,7 @@ final class SmtpConnection implements AutoCloseable {
         transport = null;
         timeouts = null;
         if (current != null) {
+            events.connectionClosed();
             try {
                 current.close();
             } catch (MessagingException | RuntimeException e) {

@@ -63,19 +63,26 @@ public final class SmtpPool implements AutoCloseable {
     private final SmtpSettings settings;
     private final SendRateLimiter limiter;
     private final Clock clock;
+    private final PoolEvents events;
     private final Session compositionSession;
     private final List<SmtpConnection> connections = new ArrayList<>();
     private final ExecutorService threads;
     private final Object batchLock = new Object();
 
     public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock) {
+        this(settings, limiter, clock, PoolEvents.NONE);
+    }
+
+    /** @param events told of permit waits and of connections opened and closed */
+    public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock, PoolEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.limiter = Objects.requireNonNull(limiter, "limiter");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.compositionSession = Session.getInstance(SmtpConnection.properties(settings,
                 ConnectionTimeouts.within(settings, Duration.ofDays(1))));
         for (int i = 0; i < settings.connections(); i++) {
-            connections.add(new SmtpConnection(settings));
+            connections.add(new SmtpConnection(settings, events));
         }
         this.threads = Executors.newFixedThreadPool(settings.connections(), namedDaemonThreads());
         if (settings.username().isPresent() && (settings.tls() == TlsMode.NONE || settings.tls() == TlsMode.STARTTLS_OPTIONAL)) {
@@ -261,6 +268,15 @@ public final class SmtpPool implements AutoCloseable {
      * time or a stop was requested. Returning true means the message counts as sent from now.
      */
     private boolean awaitPermit(Instant deadline, BooleanSupplier stop) {
+        long start = System.nanoTime();
+        boolean permitted = awaitPermitUntimed(deadline, stop);
+        if (permitted) {
+            events.permitWaited(Duration.ofNanos(System.nanoTime() - start));
+        }
+        return permitted;
+    }
+
+    private boolean awaitPermitUntimed(Instant deadline, BooleanSupplier stop) {
         Optional<Duration> wait = limiter.reserve(remaining(deadline).minus(MIN_BUDGET));
         if (wait.isEmpty()) {
             return false;

@@ -1,0 +1,111 @@
+package dev.mailrun.campaign;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.ErrorCount;
+import dev.mailrun.campaign.model.RecipientStatus;
+import java.util.List;
+
+/**
+ * The stable machine-readable form of {@link CampaignReport}s (README, "campaign status --json"):
+ * printed by {@code campaign status --json} and served as {@code /status.json}, from this one place.
+ */
+public final class CampaignReportJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private CampaignReportJson() {}
+
+    /** One report as an object. */
+    public static String of(CampaignReport report) {
+        return write(toJson(report));
+    }
+
+    /** Several reports as an array. */
+    public static String of(List<CampaignReport> reports) {
+        ArrayNode all = JSON.createArrayNode();
+        reports.forEach(r -> all.add(toJson(r)));
+        return write(all);
+    }
+
+    private static String write(Object node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of plain JSON nodes always serialises", e);
+        }
+    }
+
+    static ObjectNode toJson(CampaignReport r) {
+        ObjectNode root = JSON.createObjectNode();
+        Campaign c = r.campaign();
+        ObjectNode campaign = root.putObject("campaign");
+        campaign.put("id", c.id());
+        campaign.put("name", c.name());
+        campaign.put("template", c.template());
+        campaign.put("status", c.status().dbValue());
+        campaign.put("pause_reason", c.pauseReason().orElse(null));
+        campaign.put("start_at", c.startAt().map(Object::toString).orElse(null));
+        if (c.rateCap().isPresent()) {
+            campaign.put("rate_cap", c.rateCap().get());
+        } else {
+            campaign.putNull("rate_cap");
+        }
+        ObjectNode counts = root.putObject("counts");
+        for (RecipientStatus st : RecipientStatus.values()) {
+            counts.put(st.dbValue(), r.counts().get(st));
+        }
+        counts.put("total", r.total());
+        ObjectNode rate = root.putObject("rate");
+        rate.put("configured", r.configuredRate());
+        putRounded(rate, "current", r.currentRate().orElse(null));
+        putRounded(rate, "average", r.averageRate().orElse(null));
+        if (r.eta().isPresent()) {
+            root.put("eta_seconds", r.eta().get().toSeconds());
+        } else {
+            root.putNull("eta_seconds");
+        }
+        ArrayNode runs = root.putArray("runs");
+        for (CampaignReport.RunLine run : r.runs()) {
+            ObjectNode n = runs.addObject();
+            n.put("started_at", run.startedAt().toString());
+            n.put("finished_at", run.finishedAt().map(Object::toString).orElse(null));
+            n.put("outcome", run.outcome());
+            n.put("items", run.items());
+            if (run.duration().isPresent()) {
+                n.put("duration_ms", run.duration().get().toMillis());
+            } else {
+                n.putNull("duration_ms");
+            }
+            putRounded(n, "utilisation", run.utilisation().orElse(null));
+            if (run.overrun().isPresent()) {
+                n.put("overrun_ms", run.overrun().get().toMillis());
+            } else {
+                n.putNull("overrun_ms");
+            }
+            n.put("error", run.error().orElse(null));
+        }
+        ArrayNode errors = root.putArray("top_errors");
+        for (ErrorCount e : r.topErrors()) {
+            ObjectNode n = errors.addObject();
+            n.put("status", e.status());
+            n.put("code", e.code());
+            n.put("error", e.error());
+            n.put("count", e.count());
+        }
+        root.put("generated_at", r.at().toString());
+        return root;
+    }
+
+    private static void putRounded(ObjectNode n, String key, Double value) {
+        if (value == null) {
+            n.putNull(key);
+        } else {
+            n.put(key, Math.round(value * 1000) / 1000.0);
+        }
+    }
+}

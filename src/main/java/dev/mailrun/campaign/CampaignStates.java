@@ -1,0 +1,56 @@
+package dev.mailrun.campaign;
+
+import dev.mailrun.campaign.model.BounceRate;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.SuppressionTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * The state of every campaign whose numbers can still move — not completed or cancelled, or ended
+ * within the last day — read in one connection: what the campaign gauges show.
+ */
+public final class CampaignStates {
+
+    /** How long a campaign that ended is still read. */
+    public static final Duration KEPT_AFTER_END = Duration.ofDays(1);
+
+    /** One campaign: its status, whether mailrun paused it itself, its recipients by status and its bounces. */
+    public record State(long campaignId, CampaignStatus status, boolean selfPaused, Map<RecipientStatus, Long> counts,
+                        BounceRate bounceRate) {
+
+        public State {
+            counts = Map.copyOf(counts);
+        }
+    }
+
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final CampaignTable campaigns = new CampaignTable();
+    private final RecipientTable recipients = new RecipientTable(new SuppressionTable());
+
+    public CampaignStates(DataSource dataSource, Clock clock) {
+        this.dataSource = dataSource;
+        this.clock = clock;
+    }
+
+    public List<State> read() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            List<State> states = new ArrayList<>();
+            for (CampaignTable.StatusRow row : campaigns.statusesSince(c, clock.instant().minus(KEPT_AFTER_END))) {
+                states.add(new State(row.id(), row.status(), row.selfPaused(), recipients.counts(c, row.id()),
+                        recipients.hardBounceRate(c, row.id())));
+            }
+            return states;
+        }
+    }
+}

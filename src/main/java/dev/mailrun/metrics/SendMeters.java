@@ -1,0 +1,73 @@
+package dev.mailrun.metrics;
+
+import dev.mailrun.campaign.send.SendEvents;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** The sending path's events as meters: messages by outcome, SMTP replies by class, permit waits, relay share, connections. */
+final class SendMeters implements SendEvents {
+
+    private final MeterRegistry registry;
+    private final Map<String, AtomicReference<double[]>> rates = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> connections = new ConcurrentHashMap<>();
+
+    SendMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void messages(long campaignId, Outcome outcome, long count) {
+        Counter.builder("mailrun.messages").description("Recipients by the outcome of their attempt")
+                .tag("campaign", Long.toString(campaignId)).tag("outcome", outcome.label()).register(registry)
+                .increment(count);
+    }
+
+    @Override
+    public void smtpReply(String relay, OptionalInt code) {
+        String type = code.isEmpty() ? "none" : (code.getAsInt() / 100) + "xx";
+        Counter.builder("mailrun.smtp.replies").description("Relay replies to messages by class; none: no reply")
+                .tag("relay", relay).tag("class", type).register(registry).increment();
+    }
+
+    @Override
+    public void permitWaited(String relay, Duration waited) {
+        Timer.builder("mailrun.rate.limiter.wait").description("Time a message waited for its rate-limiter permit")
+                .tag("relay", relay).register(registry).record(waited);
+    }
+
+    @Override
+    public void relayShare(String relay, double share, double configured) {
+        rates.computeIfAbsent(relay, r -> {
+            AtomicReference<double[]> holder = new AtomicReference<>(new double[2]);
+            Gauge.builder("mailrun.relay.rate.share", holder, h -> h.get()[0])
+                    .description("This worker's current share of the relay rate (messages/s; 0 = unlimited)")
+                    .tag("relay", r).register(registry);
+            Gauge.builder("mailrun.relay.rate.configured", holder, h -> h.get()[1])
+                    .description("smtp.rate (messages/s; 0 = unlimited)").tag("relay", r).register(registry);
+            return holder;
+        }).set(new double[] {share, configured});
+    }
+
+    @Override
+    public void connectionOpened(String relay) {
+        open(relay).incrementAndGet();
+    }
+
+    @Override
+    public void connectionClosed(String relay) {
+        open(relay).decrementAndGet();
+    }
+
+    private AtomicInteger open(String relay) {
+        return connections.computeIfAbsent(relay, r -> registry.gauge("mailrun.smtp.connections.open",
+                io.micrometer.core.instrument.Tags.of("relay", r), new AtomicInteger()));
+    }
+}
