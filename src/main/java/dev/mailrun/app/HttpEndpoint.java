@@ -11,6 +11,8 @@ import dev.mailrun.http.HttpServer;
 import dev.mailrun.http.Listener;
 import dev.mailrun.http.Probe;
 import dev.mailrun.http.Route;
+import dev.mailrun.mail.feedback.HttpsFetcher;
+import dev.mailrun.mail.feedback.JdkHttpsFetcher;
 import dev.mailrun.metrics.MailrunMetrics;
 import java.io.IOException;
 import java.time.Duration;
@@ -20,7 +22,7 @@ import java.util.Optional;
 
 /**
  * The HTTP endpoint, started from configuration: the public listener on http.bind:http.port (one-click
- * unsubscribe) and the admin listener on admin.bind:admin.port (metrics, health probes, status page),
+ * unsubscribe, the webhooks of the enabled email providers) and the admin listener on admin.bind:admin.port (metrics, health probes, status page),
  * each only when its port is set, both on one server. Stopping it takes at most tick.shutdown-grace.
  */
 public final class HttpEndpoint implements AutoCloseable {
@@ -54,12 +56,19 @@ public final class HttpEndpoint implements AutoCloseable {
 
     /** @param worker whether this process runs the tick loop, whose heartbeat readiness then requires */
     public static HttpEndpoint start(Services s, boolean worker) throws IOException {
+        return start(s, worker, new JdkHttpsFetcher());
+    }
+
+    /** @param fetcher how SNS signing certificates are fetched (tests hand out a local one) */
+    public static HttpEndpoint start(Services s, boolean worker, HttpsFetcher fetcher) throws IOException {
         List<Listener> listeners = new ArrayList<>();
         s.config().unsubscribe().httpPort().ifPresent(port -> {
             SigningKey key = SigningKey.of(s.config().unsubscribe().requireSecret().reveal());
-            Route unsubscribe = Route.unsubscribe(new UnsubscribeTokens(key),
-                    new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock()));
-            listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, List.of(unsubscribe)));
+            List<Route> routes = new ArrayList<>();
+            routes.add(Route.unsubscribe(new UnsubscribeTokens(key),
+                    new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock())));
+            routes.addAll(FeedbackRoutes.of(s, fetcher));
+            listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, routes));
         });
         Readiness readiness = null;
         if (s.config().admin().port().isPresent()) {

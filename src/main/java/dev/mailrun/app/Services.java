@@ -7,6 +7,10 @@ import dev.mailrun.campaign.importing.RejectReason;
 import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
+import dev.mailrun.campaign.bounce.BounceSettings;
+import dev.mailrun.campaign.bounce.ComplaintRateBreaker;
+import dev.mailrun.campaign.feedback.FeedbackApplier;
+import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.bounce.BounceTaskHandler;
 import dev.mailrun.campaign.hygiene.AddressHygiene;
 import dev.mailrun.campaign.unsubscribe.MailedUnsubscribes;
@@ -200,6 +204,15 @@ public final class Services implements AutoCloseable {
                 new Unsubscriber(dataSource(), new SuppressionTable(), clock()));
         return new BounceProcessor(new BounceMailbox(b.mailbox().orElseThrow()), unsubscribes, new BounceParser(),
                 new BounceApplier(returnPaths, new SuppressionTable(), b.settings()),
-                new BounceRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock());
+                new BounceRateBreaker(dataSource(), b.settings(), clock()),
+                new ComplaintRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock());
+    }
+
+    /** Applies the events of the providers' webhooks, with the bounce rules and both breakers. */
+    public FeedbackProcessor feedbackProcessor() {
+        BounceSettings settings = config.bounce().settings();
+        return new FeedbackProcessor(dataSource(), new FeedbackApplier(new SuppressionTable(), settings),
+                new BounceRateBreaker(dataSource(), settings, clock()), new ComplaintRateBreaker(dataSource(), settings, clock()),
+                clock());
     }
 }

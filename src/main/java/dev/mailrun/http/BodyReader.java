@@ -1,5 +1,7 @@
 package dev.mailrun.http;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -12,25 +14,34 @@ import org.eclipse.jetty.util.thread.Scheduler;
 /**
  * Reads a request body to its end, at most {@code maxBytes} of it and within {@code timeout}, and
  * tells the outcome exactly once. It never waits on a thread: when no bytes are there it asks Jetty
- * to call it back, so a client trickling its body holds a socket, not a thread. The bytes are
- * dropped: the routes so far act on the URL, and only on a request that arrived whole.
+ * to call it back, so a client trickling its body holds a socket, not a thread. {@link #read} drops the
+ * bytes (the unsubscribe route acts on the URL, and only on a request that arrived whole);
+ * {@link #collect} keeps them, for the webhooks whose signatures cover the body.
  */
 final class BodyReader implements Runnable {
 
     /** How reading a body ended. */
     enum Outcome { COMPLETE, TOO_LARGE, TIMED_OUT, BROKEN }
 
+    /** Told how a collected body ended: the whole body when COMPLETE, otherwise what had arrived. */
+    @FunctionalInterface
+    interface Collected {
+        void accept(Outcome outcome, byte[] body, Throwable failure);
+    }
+
     private final Request request;
     private final int maxBytes;
-    private final BiConsumer<Outcome, Throwable> then;
+    private final Collected then;
+    private final ByteArrayOutputStream kept;
     private final AtomicBoolean decided = new AtomicBoolean();
     private volatile Scheduler.Task deadline;
     private long received;
 
-    private BodyReader(Request request, int maxBytes, BiConsumer<Outcome, Throwable> then) {
+    private BodyReader(Request request, int maxBytes, Collected then, boolean keep) {
         this.request = request;
         this.maxBytes = maxBytes;
         this.then = then;
+        this.kept = keep ? new ByteArrayOutputStream((int) Math.min(Math.max(request.getLength(), 256), maxBytes)) : null;
     }
 
     /**
@@ -40,8 +51,17 @@ final class BodyReader implements Runnable {
      * failure as the second argument, otherwise null).
      */
     static void read(Request request, int maxBytes, Duration timeout, BiConsumer<Outcome, Throwable> then) {
-        BodyReader reader = new BodyReader(request, maxBytes, then);
-        if (request.getLength() > maxBytes) {
+        start(new BodyReader(request, maxBytes, (outcome, body, failure) -> then.accept(outcome, failure), false), timeout);
+    }
+
+    /** Like {@link #read}, and hands over the body's bytes too. */
+    static void collect(Request request, int maxBytes, Duration timeout, Collected then) {
+        start(new BodyReader(request, maxBytes, then, true), timeout);
+    }
+
+    private static void start(BodyReader reader, Duration timeout) {
+        Request request = reader.request;
+        if (request.getLength() > reader.maxBytes) {
             reader.decide(Outcome.TOO_LARGE, null);
             return;
         }
@@ -67,6 +87,12 @@ final class BodyReader implements Runnable {
             }
             received += chunk.remaining();
             boolean last = chunk.isLast();
+            if (kept != null && received <= maxBytes) {
+                ByteBuffer buffer = chunk.getByteBuffer();
+                byte[] bytes = new byte[buffer.remaining()];
+                buffer.get(bytes);
+                kept.write(bytes, 0, bytes.length);
+            }
             chunk.release();
             if (received > maxBytes) {
                 decide(Outcome.TOO_LARGE, null);
@@ -85,7 +111,7 @@ final class BodyReader implements Runnable {
             if (task != null) {
                 task.cancel();
             }
-            then.accept(outcome, failure);
+            then.accept(outcome, kept == null ? new byte[0] : kept.toByteArray(), failure);
         }
     }
 }

@@ -20,16 +20,25 @@ import java.time.Duration;
  * @param bodyTimeout    from the end of the headers until the whole body is in; longer: 408
  * @param maxHeaderBytes request line plus headers; larger: 431 (a URI alone that long: 414)
  * @param maxBodyBytes   request body; larger: 413
+ * @param maxWebhookBodyBytes request body of a provider's webhook; larger: 413
  */
 public record HttpLimits(int maxThreads, int maxConnections, Duration idleTimeout,
-                         Duration headTimeout, Duration bodyTimeout, int maxHeaderBytes, int maxBodyBytes) {
+                         Duration headTimeout, Duration bodyTimeout, int maxHeaderBytes, int maxBodyBytes,
+                         int maxWebhookBodyBytes) {
 
     /**
      * A one-click POST body is 26 bytes and its multipart form about 150; a token URL is under 1,100
-     * characters. Handlers are short database writes, so a few threads serve many clients.
+     * characters. Handlers are short database writes, so a few threads serve many clients. Webhook
+     * bodies are larger: an SNS message is at most 256 KiB, a SendGrid batch a few hundred KiB.
      */
     public static final HttpLimits DEFAULTS = new HttpLimits(16, 1_000, Duration.ofSeconds(30),
-            Duration.ofSeconds(10), Duration.ofSeconds(10), 8 * 1024, 64 * 1024);
+            Duration.ofSeconds(10), Duration.ofSeconds(10), 8 * 1024, 64 * 1024, 1024 * 1024);
+
+    /** With the default webhook body limit. */
+    public HttpLimits(int maxThreads, int maxConnections, Duration idleTimeout, Duration headTimeout,
+                      Duration bodyTimeout, int maxHeaderBytes, int maxBodyBytes) {
+        this(maxThreads, maxConnections, idleTimeout, headTimeout, bodyTimeout, maxHeaderBytes, maxBodyBytes, 1024 * 1024);
+    }
 
     /** The acceptor and the selector each hold a thread for good; two more at least run handlers. */
     static final int MIN_THREADS = 4;
@@ -44,6 +53,7 @@ public record HttpLimits(int maxThreads, int maxConnections, Duration idleTimeou
         requirePositive(bodyTimeout, "bodyTimeout");
         requireAtLeast(1024, maxHeaderBytes, "maxHeaderBytes");
         requireAtLeast(0, maxBodyBytes, "maxBodyBytes");
+        requireAtLeast(0, maxWebhookBodyBytes, "maxWebhookBodyBytes");
     }
 
     private static void requireAtLeast(int min, int value, String name) {

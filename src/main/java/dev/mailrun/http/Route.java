@@ -1,8 +1,10 @@
 package dev.mailrun.http;
 
+import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.campaign.CampaignReportJson;
+import dev.mailrun.mail.feedback.FeedbackWebhook;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
@@ -54,6 +56,11 @@ public final class Route {
     public static Route statusJson(StatusSource source) {
         return new Route("/status.json", limits -> new ReadOnlyHandler(() -> new ReadOnlyHandler.Reply(HttpStatus.OK_200,
                 TextResponse.JSON, CampaignReportJson.of(source.reports()))));
+    }
+
+    /** An email provider's webhook, {@code /feedback/<provider>}. */
+    public static Route feedback(FeedbackWebhook webhook, FeedbackProcessor processor) {
+        return new Route("/feedback/" + webhook.provider().id(), limits -> new FeedbackHandler(webhook, processor, limits));
     }
 
     String pathSpec() {

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * The inside of {@code dev.mailrun.campaign}, enforced (docs/ARCHITECTURE.md, "The campaign
  * package"). The root holds the operator's API and sits on top; {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
- * importing, bounce, unsubscribe, hygiene — do not reach into each other, except bounce into
- * unsubscribe for the signed return paths both of them read.
+ * importing, bounce, feedback, unsubscribe, hygiene — do not reach into each other, except bounce into
+ * unsubscribe for the signed return paths both of them read, and feedback into bounce for the bounce
+ * rules and rate breakers that the providers' events share with the bounce mailbox.
  */
 class CampaignLayersTest {
 
@@ -35,6 +36,7 @@ class CampaignLayersTest {
                 .layer("Send").definedBy("dev.mailrun.campaign.send..")
                 .layer("Importing").definedBy("dev.mailrun.campaign.importing..")
                 .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
+                .layer("Feedback").definedBy("dev.mailrun.campaign.feedback..")
                 .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
                 .layer("Hygiene").definedBy("dev.mailrun.campaign.hygiene..")
                 .layer("Store").definedBy("dev.mailrun.campaign.store..")
@@ -42,11 +44,12 @@ class CampaignLayersTest {
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Send").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api")
-                .whereLayer("Bounce").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
+                .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Unsubscribe")
-                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Unsubscribe",
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe")
+                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
                         "Hygiene", "Store");
     }
 

@@ -81,6 +81,16 @@ public final class ConfigKeys {
         key("bounce.soft-limit", "3", Range.whole(1, 1000), "Suppress an address after this many soft bounces.");
         key("bounce.pause-rate", "0.05", Range.decimal(0.0001, 1, false), "Pause a campaign whose hard-bounce rate exceeds this…");
         key("bounce.min-sample", "100", Range.whole(1, 10_000_000), "…once it has at least this many sends.");
+        key("bounce.complaint-pause-rate", "0.003", Range.decimal(0.0001, 1, false), "Pause a campaign whose complaint rate exceeds this, once it has bounce.min-sample sends.");
+        // feedback from email providers (webhooks on the endpoint at http.port)
+        key("feedback.ses.enabled", "false", "true: take Amazon SES notifications from SNS at /feedback/ses and tag every message for SES (docs/providers/ses.md).");
+        key("feedback.ses.topic-arns", "", "Comma-separated SNS topic ARNs whose messages are taken; empty: any topic whose signature verifies.");
+        key("feedback.ses.auto-confirm", "false", "true: confirm an SNS subscription by fetching its SubscribeURL (SNS hosts only); false: the URL is logged.");
+        key("feedback.ses.configuration-set", "", "SES configuration set named in every message (X-SES-CONFIGURATION-SET); empty: the identity's default.");
+        secret("feedback.postmark.user", "", "Basic-auth user in the Postmark webhook URL; set with the password to take /feedback/postmark (docs/providers/postmark.md).");
+        secret("feedback.postmark.password", "", "Basic-auth password in the Postmark webhook URL (at least 16 characters).");
+        key("feedback.sendgrid.public-key", "", "Verification key of SendGrid's Signed Event Webhook (base64); set to take /feedback/sendgrid (docs/providers/sendgrid.md).");
+        secret("feedback.mailgun.signing-key", "", "Mailgun HTTP webhook signing key; set to take /feedback/mailgun (docs/providers/mailgun.md).");
         // DKIM
         key("dkim.domain", "", "Signing domain (d=); empty: no DKIM signing.");
         key("dkim.selector", "", "Selector (s=); the public key lives at <selector>._domainkey.<domain>.");

@@ -15,7 +15,13 @@ import java.util.function.Supplier;
 /** The whole validated configuration, built once at start. */
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                            Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log) {
+                            Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback) {
+
+    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
+                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log) {
+        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, FeedbackConfig.NONE);
+    }
 
     static MailrunConfig from(RawConfig raw) {
         DbConfig db = new DbConfig(
@@ -29,7 +35,10 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("tick.safety-margin"),
                 raw.duration("tick.shutdown-grace"),
                 raw.duration("tick.run-history"));
-        SmtpSettings smtp = smtp(raw);
+        Optional<Integer> httpPort = raw.optionalInteger("http.port");
+        FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
+        // The relay echoes the metadata of the providers whose feedback mailrun takes.
+        SmtpSettings smtp = smtp(raw).withMessageTags(feedback.messageTags());
         SendSettings send = validated(() -> new SendSettings(
                 smtp.host() + ":" + smtp.port(),
                 smtp.ratePerSecond(),
@@ -44,7 +53,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),
                 raw.optional("unsubscribe.mailto"),
-                raw.optionalInteger("http.port"));
+                httpPort);
         BounceConfig bounce = bounce(raw);
         if (unsubscribe.mailto().isPresent() && bounce.mailbox().isEmpty()) {
             // Requests sent to an address no task reads would be lost; without a mailbox no mailto is advertised.
@@ -56,7 +65,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.choice("log.level", LogConfig.Level.class));
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
-                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log);
+                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback);
     }
 
     private static AdminConfig admin(RawConfig raw, Optional<Integer> httpPort) {
@@ -75,7 +84,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.required("bounce.imap.user"), raw.string("bounce.imap.password"), raw.string("bounce.imap.folder"),
                 raw.optional("bounce.imap.processed-folder"))));
         BounceSettings settings = validated(() -> new BounceSettings(raw.integer("bounce.soft-limit"),
-                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")));
+                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample"), raw.decimal("bounce.complaint-pause-rate")));
         return new BounceConfig(mailbox, raw.duration("bounce.interval"),
                 raw.optional("bounce.return-path-domain"), settings);
     }
@@ -128,6 +137,6 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
-                + ", imports=" + imports + ", log=" + log + "]";
+                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + "]";
     }
 }

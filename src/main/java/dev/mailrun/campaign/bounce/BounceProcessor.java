@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One run of bounce processing: read unprocessed messages from the bounce mailbox, parse each,
  * apply its reports in one transaction, then let the mailbox mark it processed; finally check the
- * bounce rate of every campaign that got new hard bounces. Unsubscribe requests sent by mail
+ * bounce rate of every campaign that got new hard bounces, and the complaint rate of every campaign
+ * that got new complaints. Unsubscribe requests sent by mail
  * (the List-Unsubscribe mailto) arrive in the same mailbox and are applied first, by
  * {@link MailedUnsubscribes}; one whose token does not verify changes nothing and is left for review.
  *
@@ -44,16 +45,19 @@ public final class BounceProcessor {
     private final BounceParser parser;
     private final BounceApplier applier;
     private final BounceRateBreaker breaker;
+    private final ComplaintRateBreaker complaintBreaker;
     private final DataSource dataSource;
     private final Clock clock;
 
     public BounceProcessor(BounceMailbox mailbox, MailedUnsubscribes unsubscribes, BounceParser parser,
-                           BounceApplier applier, BounceRateBreaker breaker, DataSource dataSource, Clock clock) {
+                           BounceApplier applier, BounceRateBreaker breaker, ComplaintRateBreaker complaintBreaker,
+                           DataSource dataSource, Clock clock) {
         this.mailbox = mailbox;
         this.unsubscribes = unsubscribes;
         this.parser = parser;
         this.applier = applier;
         this.breaker = breaker;
+        this.complaintBreaker = complaintBreaker;
         this.dataSource = dataSource;
         this.clock = clock;
     }
@@ -63,6 +67,7 @@ public final class BounceProcessor {
         Map<BounceApplier.Effect, Integer> counts = new EnumMap<>(BounceApplier.Effect.class);
         Map<MailedUnsubscribes.Outcome, Integer> requests = new EnumMap<>(MailedUnsubscribes.Outcome.class);
         Set<Long> hardBounced = new TreeSet<>();
+        Set<Long> complained = new TreeSet<>();
         BounceMailbox.Run run = mailbox.readUnprocessed(limit, message -> {
             MailedUnsubscribes.Outcome request = unsubscribes.handle(message);
             if (request != MailedUnsubscribes.Outcome.NOT_A_REQUEST) {
@@ -77,6 +82,7 @@ public final class BounceProcessor {
                 BounceApplier.Applied a = applied.get(i);
                 counts.merge(a.effect(), 1, Integer::sum);
                 a.hardBouncedCampaign().ifPresent(hardBounced::add);
+                a.complainedCampaign().ifPresent(complained::add);
                 logReport(message, reports.get(i), a.effect());
             }
             boolean recognised = reports.stream().anyMatch(r -> r.kind() != BounceKind.UNRECOGNISED);
@@ -85,6 +91,11 @@ public final class BounceProcessor {
         List<Long> paused = new ArrayList<>();
         for (long campaignId : hardBounced) {
             if (breaker.pauseIfTooHigh(campaignId).isPresent()) {
+                paused.add(campaignId);
+            }
+        }
+        for (long campaignId : complained) {
+            if (!paused.contains(campaignId) && complaintBreaker.pauseIfTooHigh(campaignId).isPresent()) {
                 paused.add(campaignId);
             }
         }

@@ -7,12 +7,20 @@ package dev.mailrun.campaign.bounce;
  * @param pauseRate  hard-bounce rate above which a running campaign is paused, e.g. 0.05 for 5 %
  * @param minSample  sends a campaign needs before its rate is judged, so three early bounces
  *                   out of ten sends do not pause it
+ * @param complaintPauseRate complaint rate above which a running campaign is paused, e.g. 0.003 for
+ *                   0.3 %: mailbox providers start filtering a sender at about 0.3 % of complaints
  */
-public record BounceSettings(int softLimit, double pauseRate, int minSample) {
+public record BounceSettings(int softLimit, double pauseRate, int minSample, double complaintPauseRate) {
 
     public static final int DEFAULT_SOFT_LIMIT = 3;
     public static final double DEFAULT_PAUSE_RATE = 0.05;
     public static final int DEFAULT_MIN_SAMPLE = 100;
+    public static final double DEFAULT_COMPLAINT_PAUSE_RATE = 0.003;
+
+    /** With the default complaint threshold. */
+    public BounceSettings(int softLimit, double pauseRate, int minSample) {
+        this(softLimit, pauseRate, minSample, DEFAULT_COMPLAINT_PAUSE_RATE);
+    }
 
     public BounceSettings {
         if (softLimit < 1) {
@@ -23,6 +31,10 @@ public record BounceSettings(int softLimit, double pauseRate, int minSample) {
         }
         if (minSample < 1) {
             throw new IllegalArgumentException("bounce.min-sample must be at least 1, was " + minSample);
+        }
+        if (!(complaintPauseRate > 0 && complaintPauseRate < 1)) {
+            throw new IllegalArgumentException("bounce.complaint-pause-rate must be between 0 and 1 (0.003 is 0.3%), was "
+                    + complaintPauseRate);
         }
     }
 

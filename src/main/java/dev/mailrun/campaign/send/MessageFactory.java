@@ -103,7 +103,8 @@ public final class MessageFactory {
             content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
         }
         MessageFields fields = new MessageFields(from, replyTo, new Mailbox(r.email(), r.name() == null ? "" : r.name()),
-                messageId(r.id()), listId, campaign.name(), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()));
+                messageId(r.id()), listId, campaign.name(), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()))
+                .forSend(campaign.id(), r.id());
         MimeMessage message = composer.compose(session, fields, content);
         if (dkim.isEmpty()) {
             return message;

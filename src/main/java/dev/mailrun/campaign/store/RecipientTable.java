@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.store;
 
 import dev.mailrun.campaign.model.BounceRate;
+import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.EmailAddress;
@@ -532,6 +533,43 @@ public final class RecipientTable {
                 rs.next();
                 return new BounceRate(campaignId, rs.getLong(2), rs.getLong(1));
             }
+        }
+    }
+
+    /**
+     * A campaign's complaint rate. Sends are its recipients marked sent (a complaint is about a
+     * message that arrived) plus any with a complaint whose row says otherwise; complaints are its
+     * complaint bounce_events (index ix_bounce_event_campaign).
+     */
+    public ComplaintRate complaintRate(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT (SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent')
+                     + (SELECT COUNT(*) FROM bounce_event e JOIN recipient r ON r.id = e.recipient_id
+                        WHERE e.campaign_id = ? AND e.kind = 'complaint' AND r.status <> 'sent'),
+                       (SELECT COUNT(*) FROM bounce_event WHERE campaign_id = ? AND kind = 'complaint')""")) {
+            ps.setLong(1, campaignId);
+            ps.setLong(2, campaignId);
+            ps.setLong(3, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new ComplaintRate(campaignId, rs.getLong(2), rs.getLong(1));
+            }
+        }
+    }
+
+    /**
+     * The latest send to an address in any campaign, locked for a provider event's changes: for events
+     * whose echoed ids are missing or name another address. Tries the address as given and lower-cased
+     * (recipient.email keeps the local part's case; providers may not). Index ix_recipient_email.
+     */
+    public Optional<MatchedRecipient> latestSendTo(Connection c, EmailAddress address) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT id, campaign_id, email, status FROM recipient
+                WHERE email IN (?, ?) AND status NOT IN ('pending', 'suppressed')
+                ORDER BY sent_at IS NULL, sent_at DESC, id DESC LIMIT 1 FOR UPDATE""")) {
+            ps.setString(1, address.value());
+            ps.setString(2, address.suppressionKey());
+            return oneMatch(ps);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.mailrun.mail.message;
 
 import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.template.RenderedContent;
+import dev.mailrun.mail.feedback.MessageTags;
 import jakarta.activation.DataHandler;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -12,6 +13,7 @@ import jakarta.mail.internet.MimeMultipart;
 import jakarta.mail.util.ByteArrayDataSource;
 import java.time.Clock;
 import java.util.Date;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -71,6 +73,12 @@ public final class MessageComposer {
             message.setHeader("List-Id", listId);
             message.setHeader("List-Unsubscribe", unsubscribe);
             message.setHeader("List-Unsubscribe-Post", "List-Unsubscribe=One-Click");
+            if (fields.sendIds().isPresent()) {
+                // The relay's settings, carried by the session, say which provider's metadata it reads.
+                for (Map.Entry<String, String> h : MessageTags.of(session.getProperties()).headers(fields.sendIds().get())) {
+                    message.setHeader(h.getKey(), h.getValue());
+                }
+            }
             MimeMultipart alternative = new MimeMultipart("alternative");
             alternative.addBodyPart(part(content.text(), "plain"));
             alternative.addBodyPart(part(content.html(), "html"));

@@ -114,6 +114,7 @@ final class SmtpConnection implements AutoCloseable {
             }
             case IMPLICIT -> p.setProperty("mail.smtp.ssl.enable", "true");
         }
+        settings.messageTags().store(p);
         return p;
     }
 

@@ -2,6 +2,7 @@ package dev.mailrun.mail.smtp;
 
 import dev.mailrun.mail.HeaderValues;
 import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.feedback.MessageTags;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,10 +15,21 @@ import java.util.regex.Pattern;
  *                      looking up the local host name
  * @param connections   parallel SMTP connections ({@code smtp.connections}, default 4)
  * @param ratePerSecond messages per second across all connections ({@code smtp.rate}); 0 = unlimited
+ * @param messageTags   the metadata headers this relay reads and echoes back in its event webhooks
+ *                      (the enabled {@code feedback.*} providers); every message built with this relay's
+ *                      session carries them
  */
 public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> username, Optional<Secret> password,
                            Duration connectTimeout, Duration readTimeout, Duration writeTimeout,
-                           String heloName, int connections, double ratePerSecond) {
+                           String heloName, int connections, double ratePerSecond, MessageTags messageTags) {
+
+    /** Settings for a relay whose messages carry no provider metadata. */
+    public SmtpSettings(String host, int port, TlsMode tls, Optional<String> username, Optional<Secret> password,
+                        Duration connectTimeout, Duration readTimeout, Duration writeTimeout,
+                        String heloName, int connections, double ratePerSecond) {
+        this(host, port, tls, username, password, connectTimeout, readTimeout, writeTimeout, heloName, connections,
+                ratePerSecond, MessageTags.NONE);
+    }
 
     public static final int DEFAULT_CONNECTIONS = 4;
     public static final int MAX_CONNECTIONS = 64;
@@ -55,6 +67,7 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
             throw new IllegalArgumentException("smtp.connections must be 1.." + MAX_CONNECTIONS + ", got " + connections);
         }
         requireRate(ratePerSecond);
+        Objects.requireNonNull(messageTags, "messageTags");
     }
 
     /** Settings for a relay without AUTH, 4 connections, no rate limit and 30 s timeouts. */
@@ -66,22 +79,27 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
 
     public SmtpSettings withAuth(String user, Secret secret) {
         return new SmtpSettings(host, port, tls, Optional.of(user), Optional.of(secret), connectTimeout,
-                readTimeout, writeTimeout, heloName, connections, ratePerSecond);
+                readTimeout, writeTimeout, heloName, connections, ratePerSecond, messageTags);
     }
 
     public SmtpSettings withTimeouts(Duration connect, Duration read, Duration write) {
         return new SmtpSettings(host, port, tls, username, password, connect, read, write, heloName,
-                connections, ratePerSecond);
+                connections, ratePerSecond, messageTags);
     }
 
     public SmtpSettings withConnections(int count) {
         return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
-                writeTimeout, heloName, count, ratePerSecond);
+                writeTimeout, heloName, count, ratePerSecond, messageTags);
     }
 
     public SmtpSettings withRate(double perSecond) {
         return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
-                writeTimeout, heloName, connections, perSecond);
+                writeTimeout, heloName, connections, perSecond, messageTags);
+    }
+
+    public SmtpSettings withMessageTags(MessageTags tags) {
+        return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout, writeTimeout, heloName,
+                connections, ratePerSecond, tags);
     }
 
     static void requireRate(double ratePerSecond) {
@@ -103,6 +121,6 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
         return "SmtpSettings[host=" + host + ", port=" + port + ", tls=" + tls + ", username=" + username.orElse("-")
                 + ", password=" + (password.isPresent() ? "***" : "-") + ", connectTimeout=" + connectTimeout
                 + ", readTimeout=" + readTimeout + ", writeTimeout=" + writeTimeout + ", heloName=" + heloName
-                + ", connections=" + connections + ", ratePerSecond=" + ratePerSecond + "]";
+                + ", connections=" + connections + ", ratePerSecond=" + ratePerSecond + ", messageTags=" + messageTags + "]";
     }
 }

@@ -53,6 +53,7 @@ class BounceProcessorTest {
                 new BounceParser(),
                 new BounceApplier(returnPaths, new SuppressionTable(), settings),
                 new BounceRateBreaker(db.dataSource(), settings, clock),
+                new ComplaintRateBreaker(db.dataSource(), settings, clock),
                 db.dataSource(), clock);
         campaign = rows.campaign("running");
     }

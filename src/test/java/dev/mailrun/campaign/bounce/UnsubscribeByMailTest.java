@@ -174,6 +174,7 @@ class UnsubscribeByMailTest {
                 new BounceParser(),
                 new BounceApplier(new ReturnPaths(KEY), new SuppressionTable(), settings),
                 new BounceRateBreaker(db.dataSource(), settings, clock),
+                new ComplaintRateBreaker(db.dataSource(), settings, clock),
                 db.dataSource(), clock);
     }
 
