@@ -143,6 +143,21 @@ class BounceProcessorTest {
                 .isEqualTo("paused / hard-bounce rate 5.9% over 102 sends exceeds 5.0%");
     }
 
+    @Test
+    void a_complaint_report_from_the_mailbox_pauses_a_campaign_whose_complaint_rate_is_too_high() throws Exception {
+        for (int i = 0; i < 99; i++) {
+            rows.recipient(campaign, "ok" + i + "@example.com", "sent", null);
+        }
+        long complaint = rows.recipient(campaign, "annoyed@isp.example", "sent", null);
+        deliver("arf-complaint.eml", Map.of("TOKEN_COMPLAINT", returnPaths.token(campaign, complaint)));
+
+        BounceSummary summary = processor.process(100);
+
+        assertThat(summary.pausedCampaigns()).containsExactly(campaign);
+        assertThat(rows.string("SELECT CONCAT(status, ' / ', pause_reason) FROM campaign WHERE id = ?", campaign))
+                .isEqualTo("paused / complaint rate 1.00% (1 complaints over 100 sends) exceeds 0.30%");
+    }
+
     private void deliver(String sample, Map<String, String> replacements) {
         mailbox.deliver(Samples.message(sample, replacements));
     }

@@ -10,17 +10,17 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 /** Campaign and recipient rows written straight into the test database. */
-final class Rows {
+public final class Rows {
 
     private static final Instant T0 = Instant.parse("2025-03-01T00:00:00Z");
 
     private final DataSource dataSource;
 
-    Rows(DataSource dataSource) {
+    public Rows(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
-    long campaign(String status) throws SQLException {
+    public long campaign(String status) throws SQLException {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO campaign (name, template, from_address, status, created_at, updated_at)
                 VALUES ('March news', 'news', 'news@example.com', ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
@@ -35,11 +35,11 @@ final class Rows {
         }
     }
 
-    long recipient(long campaignId, String email, String status, String messageId) throws SQLException {
+    public long recipient(long campaignId, String email, String status, String messageId) throws SQLException {
         return recipient(campaignId, email, status, messageId, null);
     }
 
-    long recipient(long campaignId, String email, String status, String messageId, Integer lastCode) throws SQLException {
+    public long recipient(long campaignId, String email, String status, String messageId, Integer lastCode) throws SQLException {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO recipient (campaign_id, email, status, message_id, last_code, sent_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
@@ -62,7 +62,7 @@ final class Rows {
         }
     }
 
-    String string(String sql, Object... params) throws SQLException {
+    public String string(String sql, Object... params) throws SQLException {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
@@ -73,13 +73,23 @@ final class Rows {
         }
     }
 
-    long count(String sql, Object... params) throws SQLException {
+    public int execute(String sql, Object... params) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    public long count(String sql, Object... params) throws SQLException {
         String v = string(sql, params);
         return v == null ? 0 : Long.parseLong(v);
     }
 
-    void clear() throws SQLException {
+    public void clear() throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM feedback_event");
             s.execute("DELETE FROM bounce_event");
             s.execute("DELETE FROM soft_bounce");
             s.execute("DELETE FROM suppression");
