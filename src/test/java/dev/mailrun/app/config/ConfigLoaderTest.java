@@ -171,4 +171,72 @@ class ConfigLoaderTest {
         assertThat(c.db().password()).isEqualTo("pass word");
         assertThat(loadWith("db.user", " mailer ").db().user()).as("other values are trimmed").isEqualTo("mailer");
     }
+
+    @Test
+    void the_readme_table_lists_every_key_with_its_default_and_no_other() throws Exception {
+        List<String> readme = Files.readAllLines(Path.of("README.md"));
+        int header = readme.indexOf("| key | default | range | meaning |");
+        assertThat(header).as("the configuration table's header").isNotNegative();
+        List<String> rows = readme.subList(header + 2, readme.size()).stream().takeWhile(l -> l.startsWith("| `")).toList();
+        for (ConfigKey key : ConfigKeys.all()) {
+            String def = key.defaultValue().isEmpty() ? "(empty)" : "`" + key.defaultValue() + "`";
+            assertThat(rows).as("README row of " + key.name())
+                    .anySatisfy(l -> assertThat(l).startsWith("| `" + key.name() + "` | " + def + " |"));
+        }
+        List<String> named = rows.stream().map(l -> l.substring(3, l.indexOf('`', 3))).toList();
+        assertThat(named).allSatisfy(n -> assertThat(ConfigKeys.find(n)).as(n).isPresent());
+        assertThat(named).hasSize(ConfigKeys.all().size());
+    }
+
+    private MailrunConfig loadWith(Map<String, String> values) {
+        Map<String, String> env = new java.util.HashMap<>();
+        values.forEach((k, v) -> env.put(ConfigKeys.find(k).orElseThrow().envName(), v));
+        return ConfigLoader.load(Optional.empty(), env);
+    }
+
+    @Test
+    void every_provider_is_off_by_default_and_on_by_its_own_keys() {
+        assertThat(loadWith(Map.of()).feedback().providers()).isEmpty();
+        assertThat(loadWith(Map.of()).smtp().messageTags().providers()).isEmpty();
+
+        MailrunConfig c = loadWith(Map.of("http.port", "8080", "feedback.ses.enabled", "true",
+                "feedback.ses.topic-arns", "arn:aws:sns:us-east-1:123456789012:ses-feedback, arn:aws:sns:eu-west-1:123456789012:other",
+                "feedback.ses.configuration-set", "mailrun",
+                "feedback.mailgun.signing-key", "key-0123456789abcdef0123456789abcdef"));
+
+        assertThat(c.feedback().providers()).containsExactlyInAnyOrder(
+                dev.mailrun.mail.feedback.Provider.SES, dev.mailrun.mail.feedback.Provider.MAILGUN);
+        assertThat(c.feedback().ses().orElseThrow().topicArns()).hasSize(2);
+        assertThat(c.smtp().messageTags()).isEqualTo(c.feedback().messageTags());
+        assertThat(c.smtp().messageTags().sesConfigurationSet()).contains("mailrun");
+        assertThat(c.toString()).doesNotContain("key-0123456789abcdef");
+    }
+
+    @Test
+    void feedback_settings_that_cannot_work_are_one_line_errors_naming_the_key_and_never_the_secret() {
+        assertThatThrownBy(() -> loadWith(Map.of("feedback.ses.topic-arns", "arn:aws:sns:us-east-1:123456789012:x")))
+                .hasMessage("configuration key feedback.ses.topic-arns: is set but feedback.ses.enabled is false");
+        assertThatThrownBy(() -> loadWith(Map.of("feedback.ses.auto-confirm", "true")))
+                .hasMessage("configuration key feedback.ses.auto-confirm: is true but feedback.ses.enabled is false");
+        assertThatThrownBy(() -> loadWith(Map.of("http.port", "8080", "feedback.ses.enabled", "true", "feedback.ses.topic-arns", "ses-feedback")))
+                .hasMessageStartingWith("configuration key feedback.ses.topic-arns: 'ses-feedback' is not an SNS topic ARN");
+        assertThatThrownBy(() -> loadWith(Map.of("http.port", "8080", "feedback.ses.enabled", "true",
+                "feedback.ses.configuration-set", "my set")))
+                .hasMessageStartingWith("configuration key feedback.ses.configuration-set: must be 1-64 letters");
+        assertThatThrownBy(() -> loadWith(Map.of("http.port", "8080", "feedback.postmark.user", "hooks")))
+                .hasMessage("configuration key feedback.postmark.password: must be set when feedback.postmark.user is");
+        assertThatThrownBy(() -> loadWith(Map.of("http.port", "8080", "feedback.postmark.user", "hooks",
+                "feedback.postmark.password", "hunter2-short")))
+                .hasMessage("configuration key feedback.postmark.password: must be at least 16 characters without control characters (value not shown)")
+                .hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> loadWith(Map.of("http.port", "8080", "feedback.sendgrid.public-key", "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcD")))
+                .hasMessageStartingWith("configuration key feedback.sendgrid.public-key: is not an ECDSA P-256 public key");
+        assertThatThrownBy(() -> loadWith(Map.of("http.port", "8080", "feedback.mailgun.signing-key", "hunter2")))
+                .hasMessageStartingWith("configuration key feedback.mailgun.signing-key: must be at least 16 characters")
+                .hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> loadWith(Map.of("feedback.mailgun.signing-key", "key-0123456789abcdef0123456789abcdef")))
+                .hasMessage("configuration key http.port: must be set to receive the webhooks of mailgun (feedback.*)");
+        assertThatThrownBy(() -> loadWith(Map.of("bounce.complaint-pause-rate", "0")))
+                .hasMessage("configuration key bounce.complaint-pause-rate: must be 0.0001–1, got '0'");
+    }
 }
