@@ -62,8 +62,8 @@ public final class ConfigKeys {
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
         key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint: https://mail.example.com and https://mail.example.com/u give the same links (…/u/TOKEN); a proxy path is kept (https://example.com/mail → …/mail/u/TOKEN).");
         key("unsubscribe.mailto", "", "Address of the List-Unsubscribe mailto; empty: unsubscribe@<the campaign's From domain>. Mail sent there must reach the bounce mailbox, which applies it; without bounce.imap.host no mailto is sent (and setting this key is an error).");
-        key("http.port", "", PORT, "Port of the unsubscribe endpoint started by worker (and serve); empty: worker starts none.");
-        key("http.bind", "127.0.0.1", "Address the unsubscribe endpoint listens on; put an https proxy in front of it.");
+        key("http.port", "", PORT, "Port of the public endpoint (unsubscribe, provider webhooks) started by worker (and serve); empty: worker starts none.");
+        key("http.bind", "127.0.0.1", "Address the public endpoint listens on; put an https proxy in front of it.");
         // admin listener
         key("admin.port", "", PORT, "Port of the admin listener (/metrics, /health/live, /health/ready, /status, /status.json) started by worker and serve; empty: none. Never the public http.port.");
         key("admin.bind", "127.0.0.1", "Address the admin listener listens on; keep it on a private network.");
