@@ -244,7 +244,7 @@ class FeedbackEndToEndTest {
 
     private static Map<String, String> strings(JsonNode object) {
         Map<String, String> m = new HashMap<>();
-        object.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asText()));
+        object.properties().forEach(e -> m.put(e.getKey(), e.getValue().asText()));
         return m;
     }
 

@@ -31,17 +31,21 @@ class SendGridWebhookTest {
                 SendGridWebhook.TIMESTAMP_HEADER, timestamp), bytes);
     }
 
-    private static String batch(Map<String, Object>... events) {
-        return json(List.of(events));
+    private static String batch(Map<String, Object> event) {
+        return json(List.of(event));
+    }
+
+    private static String batch(List<Map<String, Object>> events) {
+        return json(events);
     }
 
     @Test
     void a_signed_batch_is_read_in_order_with_the_custom_args() {
-        String body = batch(
+        String body = batch(List.of(
                 sendgridEvent("processed", "ann@list.example", "ev-1", ARGS, Map.of()),
                 sendgridEvent("bounce", "ann@list.example", "ev-2", ARGS, Map.of("type", "bounce", "status", "5.1.1",
                         "reason", "550 5.1.1 The email account that you tried to reach does not exist")),
-                sendgridEvent("delivered", "bob@list.example", "ev-3", Map.of(), Map.of("response", "250 OK")));
+                sendgridEvent("delivered", "bob@list.example", "ev-3", Map.of(), Map.of("response", "250 OK"))));
 
         Verdict v = webhook.receive(signed(body, NOW));
 
