@@ -1,0 +1,130 @@
+package dev.mailrun.campaign.importing;
+
+import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.db.Transactions;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * Writes one batch of rows in one transaction: the suppression check, then multi-row
+ * {@code INSERT IGNORE} statements, then — only where a statement inserted fewer rows than it
+ * carried — one SELECT to learn why. Its outcomes are reported once the transaction committed, so a
+ * batch that fails reports nothing. Used by both writer threads at once; it holds no state of its own.
+ */
+final class BatchWriter {
+
+    private static final int ROWS_PER_INSERT = 1_000;
+
+    /** Which import a writer serves: the campaign, and the id stamped on every row it inserts. */
+    record Target(long campaignId, String importId) {}
+
+    /** A rejected row; {@code firstLine} is the line of the first occurrence of a duplicate in the file, else 0. */
+    private record RowReject(Row row, RejectReason reason, String detail, long firstLine) {
+        RowReject(Row row, RejectReason reason, String detail) {
+            this(row, reason, detail, 0);
+        }
+    }
+
+    /** A batch split into rows inserted and rows refused after looking at the database. */
+    private record Sorted(List<Row> inserted, List<RowReject> rejected) {}
+
+    private final DataSource dataSource;
+    private final SuppressionTable suppressions;
+    private final RecipientTable recipients;
+    private final CampaignTable campaigns = new CampaignTable();
+    private final Target target;
+    private final Clock clock;
+    private final Outcomes outcomes;
+
+    BatchWriter(DataSource dataSource, SuppressionTable suppressions, Target target, Clock clock, Outcomes outcomes) {
+        this.dataSource = dataSource;
+        this.suppressions = suppressions;
+        this.recipients = new RecipientTable(suppressions);
+        this.target = target;
+        this.clock = clock;
+        this.outcomes = outcomes;
+    }
+
+    void write(List<Row> rows) throws SQLException, IOException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Instant now = clock.instant();
+        Sorted sorted = Transactions.inTransaction(dataSource, c -> {
+            if (!campaigns.lockShared(c, target.campaignId())) {
+                throw new ImportFileException("campaign " + target.campaignId() + " does not exist");
+            }
+            Set<String> keys = new HashSet<>();
+            rows.forEach(r -> keys.add(r.address().suppressionKey()));
+            Set<String> suppressed = suppressions.suppressedAmong(c, keys);
+            Sorted result = new Sorted(new ArrayList<>(rows.size()), new ArrayList<>());
+            List<Row> candidates = new ArrayList<>(rows.size());
+            for (Row r : rows) {
+                if (suppressed.contains(r.address().suppressionKey())) {
+                    result.rejected().add(new RowReject(r, RejectReason.SUPPRESSED, "address is on the suppression list"));
+                } else {
+                    candidates.add(r);
+                }
+            }
+            insert(c, candidates, now, result);
+            return result;
+        });
+        outcomes.imported(sorted.inserted().size());
+        sorted.inserted().forEach(r -> r.firstLine().set(r.line()));
+        sorted.rejected().forEach(r -> r.row().firstLine().set(r.firstLine() > 0 ? r.firstLine() : r.row().line()));
+        for (RowReject r : sorted.rejected()) {
+            outcomes.reject(r.row().line(), r.row().rawEmail(), r.reason(), r.detail());
+        }
+    }
+
+    /**
+     * Statements of up to {@link #ROWS_PER_INSERT} rows. The unique key on (campaign, email)
+     * decides duplicates; a row that neither went in nor existed is reported as refused, so nothing
+     * is dropped silently.
+     */
+    private void insert(Connection c, List<Row> rows, Instant now, Sorted result) throws SQLException {
+        try (RecipientTable.Inserts inserts = recipients.inserts(c, target.campaignId(), target.importId(), now)) {
+            for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
+                List<Row> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT));
+                int inserted = inserts.insert(chunk.stream()
+                        .map(r -> new RecipientTable.NewRecipient(r.address().value(), r.name(), r.fieldsJson(), r.line()))
+                        .toList());
+                sortInserted(c, chunk, inserted, result);
+            }
+        }
+    }
+
+    /** Rows a statement carried: inserted, or why not (an earlier line of this file, or an earlier import). */
+    private void sortInserted(Connection c, List<Row> chunk, int inserted, Sorted result) throws SQLException {
+        if (inserted == chunk.size()) {
+            result.inserted().addAll(chunk);
+            return;
+        }
+        Map<String, Long> existing = recipients.importedLines(c, target.campaignId(), target.importId(),
+                chunk.stream().map(r -> r.address().value()).toList());
+        for (Row r : chunk) {
+            Long line = existing.get(r.address().value());
+            if (line != null && line == r.line()) {
+                result.inserted().add(r);
+            } else if (line == null) {
+                result.rejected().add(new RowReject(r, RejectReason.INVALID_FIELD, "refused by the database"));
+            } else if (line >= 0) {
+                result.rejected().add(new RowReject(r, RejectReason.DUPLICATE_IN_FILE, "first at line " + line, line));
+            } else {
+                result.rejected().add(new RowReject(r, RejectReason.ALREADY_IN_CAMPAIGN,
+                        "already a recipient of campaign " + target.campaignId()));
+            }
+        }
+    }
+}

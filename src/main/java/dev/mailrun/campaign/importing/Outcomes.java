@@ -1,0 +1,53 @@
+package dev.mailrun.campaign.importing;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The fate of every row of one import as it is decided: counts by reason, the first few rejects for
+ * the summary, and the rejects file. Called by the reader (row checks, duplicates) and by both
+ * writers (database checks), so every method is synchronized.
+ */
+final class Outcomes implements AutoCloseable {
+
+    private static final int FIRST_REJECTS_KEPT = 20;
+
+    private final Optional<RejectsFile> file;
+    private final Map<RejectReason, Long> counts = ImportReport.emptyCounts();
+    private final List<ImportReport.Reject> firstRejects = new ArrayList<>();
+    private long imported;
+
+    Outcomes(Optional<RejectsFile> file) {
+        this.file = file;
+    }
+
+    synchronized void imported(long rows) {
+        imported += rows;
+    }
+
+    synchronized void reject(long line, String email, RejectReason reason, String detail) throws IOException {
+        counts.merge(reason, 1L, Long::sum);
+        ImportReport.Reject r = new ImportReport.Reject(line, email, reason, detail);
+        if (firstRejects.size() < FIRST_REJECTS_KEPT) {
+            firstRejects.add(r);
+        }
+        if (file.isPresent()) {
+            file.get().add(r);
+        }
+    }
+
+    synchronized ImportReport report(long rowsRead) {
+        return new ImportReport(rowsRead, imported, counts, firstRejects);
+    }
+
+    /** Flushes and closes the rejects file. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (file.isPresent()) {
+            file.get().close();
+        }
+    }
+}

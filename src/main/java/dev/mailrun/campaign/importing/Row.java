@@ -1,0 +1,23 @@
+package dev.mailrun.campaign.importing;
+
+import dev.mailrun.campaign.model.EmailAddress;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A row that passed every check of its own and waits to be written.
+ *
+ * @param fieldsJson the merge fields as a JSON object, or null when the file has no field columns
+ * @param firstLine  where this address first occurs in the file: set once the row's batch has
+ *                   committed (this line, or an earlier one the database found), 0 until then
+ */
+record Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson, AtomicLong firstLine) {
+
+    Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson) {
+        this(line, rawEmail, address, name, fieldsJson, new AtomicLong());
+    }
+
+    /** The key duplicates are found by. */
+    String key() {
+        return address.value();
+    }
+}
