@@ -72,16 +72,21 @@ final class CsvFile {
     /** One record and the line of the file it starts on. */
     record CsvRow(long line, CSVRecord record) {}
 
-    /** A stream of records over an open file. */
+    /**
+     * A stream of records over an open file. A record starts on the line it was reported from: blank
+     * lines before it are skipped, and a quoted field may span lines. The parser counts line breaks
+     * (CR, LF, or CR LF as one) up to the end of each record, so the start is the line the record
+     * ends on less the line breaks inside its fields, counted the same way.
+     */
     static final class Records implements Iterator<CsvRow>, AutoCloseable {
         private final CSVParser parser;
         private final Iterator<CSVRecord> records;
-        private long startLine;
+        private long previousEnd;
 
         private Records(CSVParser parser) {
             this.parser = parser;
             this.records = parser.iterator();
-            this.startLine = parser.getCurrentLineNumber() + 1;
+            this.previousEnd = parser.getCurrentLineNumber();
         }
 
         @Override
@@ -94,14 +99,30 @@ final class CsvFile {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            CsvRow row = new CsvRow(startLine, records.next());
-            startLine = parser.getCurrentLineNumber() + 1;
-            return row;
+            CSVRecord record = records.next();
+            long end = parser.getCurrentLineNumber();
+            // Almost every record is one line right after the one before: nothing to count.
+            long start = end == previousEnd + 1 ? end : end - lineBreaksIn(record);
+            previousEnd = end;
+            return new CsvRow(start, record);
         }
 
         @Override
         public void close() throws IOException {
             parser.close();
+        }
+
+        private static long lineBreaksIn(CSVRecord record) {
+            long breaks = 0;
+            for (String value : record) {
+                for (int i = 0; i < value.length(); i++) {
+                    char c = value.charAt(i);
+                    if (c == '\r' || c == '\n' && (i == 0 || value.charAt(i - 1) != '\r')) {
+                        breaks++;
+                    }
+                }
+            }
+            return breaks;
         }
     }
 

@@ -233,4 +233,29 @@ class RecipientImporterTest {
             }
         }
     }
+
+    @Test
+    void rejects_name_the_line_a_record_starts_on_after_blank_lines_and_fields_spanning_lines() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "lines");
+        Path f = csv("lines.csv", "email,name,city\n"  // 1
+                + "a@example.com,A,\"Oslo\n"           // 2
+                + "West\"\n"                           // 3
+                + "\n"                                  // 4
+                + "\r\n"                               // 5
+                + "not-an-address,B,Oslo\n"            // 6
+                + "c@example.com,\"C\r\n"              // 7: a name with a line break
+                + "\r"                                  // 8
+                + "X\",Bergen\r"                        // 9
+                + "also-bad,D,\"x\r\ny\"\r\n"          // 10-11
+                + "\n"                                  // 12
+                + "short@example.com,E");               // 13, no line break at the end
+        ImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(1);
+        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(6L, RejectReason.INVALID_SYNTAX),
+                        org.assertj.core.groups.Tuple.tuple(7L, RejectReason.INVALID_FIELD),
+                        org.assertj.core.groups.Tuple.tuple(10L, RejectReason.INVALID_SYNTAX),
+                        org.assertj.core.groups.Tuple.tuple(13L, RejectReason.WRONG_FIELD_COUNT));
+    }
 }
