@@ -89,8 +89,8 @@ final class BatchWriter {
     }
 
     /**
-     * Statements of up to {@link #ROWS_PER_INSERT} rows. The unique key on (campaign, email)
-     * decides duplicates; a row that neither went in nor existed is reported as refused, so nothing
+     * Statements of up to {@link #ROWS_PER_INSERT} rows. The unique key on (campaign, address
+     * lower-cased) decides duplicates; a row that neither went in nor existed is reported as refused, so nothing
      * is dropped silently.
      */
     private void insert(Connection c, List<Row> rows, Instant now, Sorted result) throws SQLException {
@@ -112,9 +112,9 @@ final class BatchWriter {
             return;
         }
         Map<String, Long> existing = recipients.importedLines(c, target.campaignId(), target.importId(),
-                chunk.stream().map(r -> r.address().value()).toList());
+                chunk.stream().map(Row::key).toList());
         for (Row r : chunk) {
-            Long line = existing.get(r.address().value());
+            Long line = existing.get(r.key());
             if (line != null && line == r.line()) {
                 result.inserted().add(r);
             } else if (line == null) {

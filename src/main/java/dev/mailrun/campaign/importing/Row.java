@@ -16,8 +16,8 @@ record Row(long line, String rawEmail, EmailAddress address, String name, String
         this(line, rawEmail, address, name, fieldsJson, new AtomicLong());
     }
 
-    /** The key duplicates are found by. */
+    /** The key duplicates are found by: the suppression key, so addresses differing only in case are one. */
     String key() {
-        return address.value();
+        return address.suppressionKey();
     }
 }

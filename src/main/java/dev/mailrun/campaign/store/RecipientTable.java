@@ -531,7 +531,10 @@ public final class RecipientTable {
             this.stamp = stamp;
         }
 
-        /** Inserts the rows as pending recipients; returns how many went in (existing addresses do not). */
+        /**
+         * Inserts the rows as pending recipients; returns how many went in. An address the campaign
+         * already has, in any letter case, does not ({@code uq_recipient_email_key}).
+         */
         public int insert(List<NewRecipient> rows) throws SQLException {
             if (rows.isEmpty()) {
                 return 0;
@@ -592,22 +595,23 @@ public final class RecipientTable {
     }
 
     /**
-     * Which of {@code emails} are already recipients of the campaign: email → its line in import
-     * {@code importId}, or -1 when it came from another import.
+     * Which of these addresses are already recipients of the campaign, found by suppression key
+     * (the whole address lower-cased, as {@code uq_recipient_email_key} compares them): key → its
+     * line in import {@code importId}, or -1 when it came from another import.
      */
-    public Map<String, Long> importedLines(Connection c, long campaignId, String importId, List<String> emails)
+    public Map<String, Long> importedLines(Connection c, long campaignId, String importId, List<String> suppressionKeys)
             throws SQLException {
         Map<String, Long> found = new HashMap<>();
-        if (emails.isEmpty()) {
+        if (suppressionKeys.isEmpty()) {
             return found;
         }
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT email, import_id, import_line FROM recipient WHERE campaign_id = ? AND email IN ("
-                        + Sql.placeholders(emails.size()) + ")")) {
+                "SELECT email_key, import_id, import_line FROM recipient WHERE campaign_id = ? AND legacy_duplicate = 0 AND email_key IN ("
+                        + Sql.placeholders(suppressionKeys.size()) + ")")) {
             ps.setLong(1, campaignId);
             int i = 2;
-            for (String email : emails) {
-                ps.setString(i++, email);
+            for (String key : suppressionKeys) {
+                ps.setString(i++, key);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -258,4 +258,27 @@ class RecipientImporterTest {
                         org.assertj.core.groups.Tuple.tuple(10L, RejectReason.INVALID_SYNTAX),
                         org.assertj.core.groups.Tuple.tuple(13L, RejectReason.WRONG_FIELD_COUNT));
     }
+
+    @Test
+    void addresses_differing_only_in_case_are_one_recipient_within_a_file_and_across_imports() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "case");
+        importer(10).importCsv(id, csv("case1.csv", "email\nAnn@example.com\n"), Optional.empty(), n -> {});
+        StringBuilder content = new StringBuilder("email\n")
+                .append("ANN@example.com\n")       // 2: in the campaign already, as Ann@
+                .append("Bob@example.com\n")       // 3
+                .append("bob@EXAMPLE.com\n");      // 4: same batch as line 3
+        for (int i = 5; i < 20; i++) {
+            content.append("filler").append(i).append("@example.com\n");
+        }
+        content.append("BOB@example.com\n");       // 20: batches after line 3's
+        ImportReport report = importer(3).importCsv(id, csv("case2.csv", content.toString()), Optional.empty(), n -> {});
+
+        assertThat(report.imported()).isEqualTo(1 + 15);
+        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason, ImportReport.Reject::detail)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(2L, RejectReason.ALREADY_IN_CAMPAIGN, "already a recipient of campaign " + id),
+                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"),
+                        org.assertj.core.groups.Tuple.tuple(20L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"));
+        assertThat(count(id)).isEqualTo(1 + 1 + 15);
+    }
 }
