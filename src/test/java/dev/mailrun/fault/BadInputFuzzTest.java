@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.send.SendSettings;
-import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -102,7 +102,8 @@ class BadInputFuzzTest {
         Files.writeString(file, csv, StandardCharsets.UTF_8);
         Path rejects = dir.resolve("rejects.csv");
 
-        ImportReport report = new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(), clock, 500)
+        ImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
+                ImportSettings.defaults().withBatchSize(500))
                 .importCsv(campaign, file, Optional.of(rejects), n -> {});
 
         System.out.printf("[fault] csv fuzz seed=%d rows=%d imported=%d rejected=%d byReason=%s%n", SEED, report.rows(),
@@ -152,8 +153,8 @@ class BadInputFuzzTest {
                     new dev.mailrun.campaign.model.NewCampaign("Whole", "welcome", "news@sender.example", Optional.empty(),
                             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), clock.instant()));
             int at = round;
-            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(),
-                    clock, 50).importCsv(campaign, f, Optional.empty(), n -> {}))
+            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(),
+                    clock, ImportSettings.defaults().withBatchSize(50)).importCsv(campaign, f, Optional.empty(), n -> {}))
                     .as("seed %d round %d (damage in row %d)", SEED, at, damagedRow)
                     .isInstanceOf(ImportFileException.class)
                     .hasMessageContaining(utf8 ? "not UTF-8" : "not a valid CSV file");

@@ -1,7 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.importing.ImportFileException;
+import dev.mailrun.campaign.importing.ImportRefusedException;
 import dev.mailrun.campaign.importing.ImportReport;
 import dev.mailrun.campaign.importing.RejectReason;
 import java.nio.file.Path;
@@ -41,12 +41,11 @@ final class RecipientsCommand implements Runnable {
 
         @Override
         int run(Services s) throws Exception {
-            s.campaigns().get(campaign);
             Progress progress = Progress.on(spec.commandLine().getErr(), "import");
             ImportReport r;
             try {
                 r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
-            } catch (ImportFileException e) {
+            } catch (ImportRefusedException e) {
                 throw new UsageException(e.getMessage());
             } finally {
                 progress.done();

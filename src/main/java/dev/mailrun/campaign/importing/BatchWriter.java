@@ -62,9 +62,9 @@ final class BatchWriter {
         }
         Instant now = clock.instant();
         Sorted sorted = Transactions.inTransaction(dataSource, c -> {
-            if (!campaigns.lockShared(c, target.campaignId())) {
-                throw new ImportFileException("campaign " + target.campaignId() + " does not exist");
-            }
+            // Checked again in every batch: the campaign may have been cancelled or completed since the import began.
+            CampaignCheck.requireOpen(target.campaignId(), campaigns.lockShared(c, target.campaignId())
+                    .orElseThrow(() -> new ImportRefusedException("campaign " + target.campaignId() + " does not exist")));
             Set<String> keys = new HashSet<>();
             rows.forEach(r -> keys.add(r.address().suppressionKey()));
             Set<String> suppressed = suppressions.suppressedAmong(c, keys);

@@ -1,6 +1,8 @@
 package dev.mailrun.campaign.importing;
 
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.mail.template.CompiledTemplate;
+import dev.mailrun.mail.template.TemplateLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -14,6 +16,8 @@ import javax.sql.DataSource;
  * Imports an RFC 4180 CSV file of recipients into a campaign.
  *
  * <ol>
+ *   <li>{@link CampaignCheck} refuses a campaign that will not send what is imported: one that is
+ *       completed or cancelled, or whose template needs a field the file has no column for.</li>
  *   <li>{@link CsvFile} reads the whole file once for structure only (UTF-8, CSV quoting, an
  *       {@code email} column), so a file that is not CSV fails before anything is imported.</li>
  *   <li>A second pass streams the rows; {@link RowChecks} checks each on its own and
@@ -26,38 +30,38 @@ import javax.sql.DataSource;
  */
 public final class RecipientImporter {
 
-    public static final int DEFAULT_BATCH = 5_000;
-
     private final DataSource dataSource;
-    private final SuppressionTable suppressions;
+    private final SuppressionTable suppressions = new SuppressionTable();
+    private final CampaignCheck campaignCheck;
     private final AddressFilter filter;
     private final Clock clock;
-    private final int batchSize;
+    private final ImportSettings settings;
 
-    public RecipientImporter(DataSource dataSource, SuppressionTable suppressions, AddressFilter filter, Clock clock, int batchSize) {
-        if (batchSize < 1) {
-            throw new IllegalArgumentException("import batch size must be at least 1, got " + batchSize);
-        }
+    public RecipientImporter(DataSource dataSource, TemplateLoader templates, AddressFilter filter, Clock clock,
+                             ImportSettings settings) {
         this.dataSource = dataSource;
-        this.suppressions = suppressions;
+        this.campaignCheck = new CampaignCheck(dataSource, templates);
         this.filter = filter;
         this.clock = clock;
-        this.batchSize = batchSize;
+        this.settings = settings;
     }
 
     /**
      * @param progress called with the number of rows read so far after each batch
-     * @throws ImportFileException when the file as a whole is unusable; nothing was imported then
+     * @throws ImportRefusedException when the campaign cannot take the import, or the file as a whole
+     *                                is unusable ({@link ImportFileException}); nothing was imported then
      */
     public ImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile, LongConsumer progress)
             throws IOException, SQLException {
+        CompiledTemplate template = campaignCheck.openCampaign(campaignId);
         CsvFile csv = CsvFile.check(file);
+        CampaignCheck.requireFields(file, template, csv.header());
         RowChecks checks = new RowChecks(csv.header(), filter);
         Optional<RejectsFile> rejects = rejectsFile.isPresent() ? Optional.of(RejectsFile.create(rejectsFile.get())) : Optional.empty();
         long rows = 0;
         try (Outcomes outcomes = new Outcomes(rejects);
              ImportPipeline pipeline = new ImportPipeline(new BatchWriter(dataSource, suppressions,
-                     new BatchWriter.Target(campaignId, UUID.randomUUID().toString()), clock, outcomes), outcomes, batchSize);
+                     new BatchWriter.Target(campaignId, UUID.randomUUID().toString()), clock, outcomes), outcomes, settings.batchSize());
              CsvFile.Records records = csv.records()) {
             while (records.hasNext()) {
                 rows++;

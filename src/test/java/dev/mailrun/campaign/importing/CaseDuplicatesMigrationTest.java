@@ -2,8 +2,8 @@ package dev.mailrun.campaign.importing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,8 +64,8 @@ class CaseDuplicatesMigrationTest {
 
         Path f = dir.resolve("again.csv");
         Files.writeString(f, "email\naNN@example.com\nBOB@example.com\ncarol@example.com\n");
-        ImportReport report = new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(),
-                Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC), 10)
+        ImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(),
+                Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC), ImportSettings.defaults())
                 .importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1);
         assertThat(report.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);

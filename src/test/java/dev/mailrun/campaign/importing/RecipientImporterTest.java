@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.TestDatabase;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,8 @@ class RecipientImporterTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
 
     private RecipientImporter importer(int batch) {
-        return new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(), clock, batch);
+        return new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
+                ImportSettings.defaults().withBatchSize(batch));
     }
 
     private Path csv(String name, String content) throws Exception {
@@ -177,7 +179,7 @@ class RecipientImporterTest {
             }
         }
         java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong();
-        ImportReport report = importer(RecipientImporter.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), lastProgress::set);
+        ImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), lastProgress::set);
         assertThat(report.imported()).isEqualTo(100_000);
         assertThat(report.rejected()).isZero();
         assertThat(lastProgress.get()).isEqualTo(100_000);
