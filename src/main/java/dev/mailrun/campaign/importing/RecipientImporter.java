@@ -56,7 +56,7 @@ public final class RecipientImporter {
         CompiledTemplate template = campaignCheck.openCampaign(campaignId);
         CsvFile csv = CsvFile.check(file);
         CampaignCheck.requireFields(file, template, csv.header());
-        RowChecks checks = new RowChecks(csv.header(), filter);
+        RowChecks checks = new RowChecks(csv.header(), filter, template.subjectFields());
         Optional<RejectsFile> rejects = rejectsFile.isPresent() ? Optional.of(RejectsFile.create(rejectsFile.get())) : Optional.empty();
         long rows = 0;
         try (Outcomes outcomes = new Outcomes(rejects);

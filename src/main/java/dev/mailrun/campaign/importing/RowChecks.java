@@ -4,14 +4,20 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.campaign.importing.CsvFile.CsvRow;
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.mail.HeaderValues;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.commons.csv.CSVRecord;
 
 /**
  * The checks a row passes on its own, before any other row or the database is looked at: field
- * count, address syntax, the address filter, the name. The result is the row to write, or why not.
+ * count, address syntax, the address filter, and the values that end up in a header — the name
+ * (the To display name) and the columns the template's subject uses — by the mail package's own
+ * header rule, so a row that could never be sent is rejected here rather than failed at send time.
+ * The result is the row to write, or why not.
  */
 final class RowChecks {
 
@@ -27,10 +33,14 @@ final class RowChecks {
 
     private final CsvHeader header;
     private final AddressFilter filter;
+    /** The field columns whose values go into the subject. */
+    private final List<String> subjectColumns;
 
-    RowChecks(CsvHeader header, AddressFilter filter) {
+    /** @param subjectFields the merge fields the campaign's subject reads */
+    RowChecks(CsvHeader header, AddressFilter filter, Set<String> subjectFields) {
         this.header = header;
         this.filter = filter;
+        this.subjectColumns = header.fieldColumns().stream().filter(column -> subjectFields.contains(column.strip())).toList();
     }
 
     Result check(CsvRow row) {
@@ -52,11 +62,22 @@ final class RowChecks {
             return new Rejected(line, rawEmail, filtered.get().reason(), filtered.get().detail());
         }
         String name = header.nameColumn().map(record::get).map(String::strip).orElse(null);
-        if (name != null && (name.length() > MAX_NAME_CHARS || hasControl(name))) {
-            return new Rejected(line, rawEmail, RejectReason.INVALID_FIELD,
-                    "name is longer than " + MAX_NAME_CHARS + " characters or holds a line break");
+        Optional<String> badField = name == null ? Optional.empty() : nameProblem(name);
+        for (int i = 0; i < subjectColumns.size() && badField.isEmpty(); i++) {
+            String column = subjectColumns.get(i);
+            badField = HeaderValues.problem("Subject", record.get(column)).map(p -> "field '" + column.strip() + "': " + p);
+        }
+        if (badField.isPresent()) {
+            return new Rejected(line, rawEmail, RejectReason.INVALID_FIELD, badField.get());
         }
         return new Accepted(new Row(line, rawEmail, address, name == null || name.isEmpty() ? null : name, fields(record)));
+    }
+
+    private static Optional<String> nameProblem(String name) {
+        if (name.length() > MAX_NAME_CHARS) {
+            return Optional.of("field 'name': longer than " + MAX_NAME_CHARS + " characters");
+        }
+        return HeaderValues.problem("To display name", name).map(p -> "field 'name': " + p);
     }
 
     private String fields(CSVRecord record) {
@@ -72,15 +93,5 @@ final class RowChecks {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot encode merge fields as JSON", e);
         }
-    }
-
-    private static boolean hasControl(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (ch < 0x20 || ch == 0x7f) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -283,4 +283,25 @@ class RecipientImporterTest {
                         org.assertj.core.groups.Tuple.tuple(20L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"));
         assertThat(count(id)).isEqualTo(1 + 1 + 15);
     }
+
+    @Test
+    void values_that_could_never_go_into_a_header_are_rejected_naming_the_field() throws Exception {
+        // The campaign's template (welcome) puts company and name in the subject, and name is the To display name.
+        long id = CampaignFixtures.campaign(db.dataSource(), "headers");
+        Path f = csv("headers.csv", "email,name,company,notes\n"
+                + "ok@example.com,Ann,ACME,\"two\nlines are fine in the body\"\n"       // 2-3
+                + "bcc@example.com,Bob,\"ACME\r\nBcc: victim@evil.example\",x\n"      // 4-5
+                + "nel@example.com,Ann\u0085Bcc: victim@evil.example,ACME,x\n"          // 6
+                + "nul@example.com,Carl,AC\u0000ME,x\n");                               // 7
+        ImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(1);
+        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason, ImportReport.Reject::detail)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.INVALID_FIELD,
+                                "field 'company': Subject: value contains a carriage return (CR), which is not allowed in a header"),
+                        org.assertj.core.groups.Tuple.tuple(6L, RejectReason.INVALID_FIELD,
+                                "field 'name': To display name: value contains the control character U+0085, which is not allowed in a header"),
+                        org.assertj.core.groups.Tuple.tuple(7L, RejectReason.INVALID_FIELD,
+                                "field 'company': Subject: value contains the control character U+0000, which is not allowed in a header"));
+    }
 }
