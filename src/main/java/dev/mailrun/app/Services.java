@@ -23,7 +23,6 @@ import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.send.CampaignSendHandler;
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.send.UnsubscribeLinks;
@@ -85,7 +84,7 @@ public final class Services {
     }
 
     public RecipientImporter importer() {
-        return new RecipientImporter(dataSource(), templates(), addressFilter(), clock(), ImportSettings.defaults());
+        return new RecipientImporter(dataSource(), templates(), addressFilter(), clock(), config.imports().settings());
     }
 
     private AddressFilter addressFilter() {

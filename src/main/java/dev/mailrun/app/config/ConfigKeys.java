@@ -68,6 +68,8 @@ public final class ConfigKeys {
         key("import.reject-disposable", "false", "Reject addresses at known disposable-mail domains.");
         key("import.reject-role", "false", "Reject role addresses (postmaster@, abuse@, noreply@ …).");
         key("import.disposable-list", "", "Extra disposable domains file, one per line, added to the bundled list.");
+        key("import.max-field-bytes", "65536", "Largest value of one CSV field (UTF-8 bytes, 1024-4194304); a larger one rejects its row.");
+        key("import.max-row-bytes", "262144", "Largest CSV row, all fields together (UTF-8 bytes, 1024-4194304, at least import.max-field-bytes).");
         // logging
         key("log.format", "text", "text | json (one JSON object per line).");
         key("log.level", "info", "trace | debug | info | warn | error.");

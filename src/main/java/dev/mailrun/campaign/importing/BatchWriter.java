@@ -40,20 +40,21 @@ final class BatchWriter {
     private record Sorted(List<Row> inserted, List<RowReject> rejected) {}
 
     private final DataSource dataSource;
-    private final SuppressionTable suppressions;
-    private final RecipientTable recipients;
+    private final SuppressionTable suppressions = new SuppressionTable();
+    private final RecipientTable recipients = new RecipientTable(suppressions);
     private final CampaignTable campaigns = new CampaignTable();
     private final Target target;
     private final Clock clock;
     private final Outcomes outcomes;
+    private final long statementBytes;
 
-    BatchWriter(DataSource dataSource, SuppressionTable suppressions, Target target, Clock clock, Outcomes outcomes) {
+    /** @param statementBytes the most row data one insert statement carries ({@link StatementSize}) */
+    BatchWriter(DataSource dataSource, Target target, Clock clock, Outcomes outcomes, long statementBytes) {
         this.dataSource = dataSource;
-        this.suppressions = suppressions;
-        this.recipients = new RecipientTable(suppressions);
         this.target = target;
         this.clock = clock;
         this.outcomes = outcomes;
+        this.statementBytes = statementBytes;
     }
 
     void write(List<Row> rows) throws SQLException, IOException {
@@ -89,20 +90,33 @@ final class BatchWriter {
     }
 
     /**
-     * Statements of up to {@link #ROWS_PER_INSERT} rows. The unique key on (campaign, address
-     * lower-cased) decides duplicates; a row that neither went in nor existed is reported as refused, so nothing
-     * is dropped silently.
+     * Statements of up to {@link #ROWS_PER_INSERT} rows and {@code statementBytes} of row data (a
+     * row larger than that was rejected before it got here). The unique key on (campaign, address
+     * lower-cased) decides duplicates; a row that neither went in nor existed is reported as
+     * refused, so nothing is dropped silently.
      */
     private void insert(Connection c, List<Row> rows, Instant now, Sorted result) throws SQLException {
         try (RecipientTable.Inserts inserts = recipients.inserts(c, target.campaignId(), target.importId(), now)) {
-            for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
-                List<Row> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT));
+            for (int from = 0, to; from < rows.size(); from = to) {
+                to = chunkEnd(rows, from);
+                List<Row> chunk = rows.subList(from, to);
                 int inserted = inserts.insert(chunk.stream()
                         .map(r -> new RecipientTable.NewRecipient(r.address().value(), r.name(), r.fieldsJson(), r.line()))
                         .toList());
                 sortInserted(c, chunk, inserted, result);
             }
         }
+    }
+
+    /** Where the statement starting at row {@code from} ends: at the row count or the byte budget, whichever comes first. */
+    private int chunkEnd(List<Row> rows, int from) {
+        int to = from + 1;
+        long bytes = rows.get(from).storedBytes();
+        while (to < rows.size() && to - from < ROWS_PER_INSERT && bytes + rows.get(to).storedBytes() <= statementBytes) {
+            bytes += rows.get(to).storedBytes();
+            to++;
+        }
+        return to;
     }
 
     /** Rows a statement carried: inserted, or why not (an earlier line of this file, or an earlier import). */

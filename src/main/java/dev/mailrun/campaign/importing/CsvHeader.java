@@ -12,13 +12,19 @@ import java.util.Set;
  * The header row of an import file: which column holds the address, which the name, and which
  * become merge fields (every other one, as written).
  */
-record CsvHeader(String emailColumn, Optional<String> nameColumn, List<String> fieldColumns, int size) {
+record CsvHeader(List<String> columns, String emailColumn, Optional<String> nameColumn, List<String> fieldColumns) {
 
     /** Merge fields every recipient gets from mailrun itself; a column may not replace them. */
     private static final Set<String> BUILT_IN_FIELDS = Set.of("unsubscribe_url", "campaign");
 
     CsvHeader {
+        columns = List.copyOf(columns);
         fieldColumns = List.copyOf(fieldColumns);
+    }
+
+    /** How many fields every row must have. */
+    int size() {
+        return columns.size();
     }
 
     /** @throws ImportFileException naming what is wrong with the header row */
@@ -52,6 +58,6 @@ record CsvHeader(String emailColumn, Optional<String> nameColumn, List<String> f
         if (email == null) {
             throw new ImportFileException(file + ": no email column in the header row (found: " + String.join(", ", names) + ")");
         }
-        return new CsvHeader(email, Optional.ofNullable(name), fields, names.size());
+        return new CsvHeader(names, email, Optional.ofNullable(name), fields);
     }
 }

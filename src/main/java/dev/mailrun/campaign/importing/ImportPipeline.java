@@ -89,8 +89,19 @@ final class ImportPipeline implements AutoCloseable {
         reportDuplicates(true);
     }
 
+    /**
+     * Waits for the writes still in flight, whatever their outcome, so that nothing is written after
+     * the import returned or stopped and the count of committed rows is final.
+     */
     @Override
     public void close() {
+        for (Future<?> w : writing) {
+            try {
+                await(w);
+            } catch (SQLException | IOException | RuntimeException e) {
+                // The import already failed with the first error; this write failed too or was never needed.
+            }
+        }
         for (ExecutorService w : writers) {
             w.shutdownNow();
         }

@@ -1,6 +1,5 @@
 package dev.mailrun.campaign.importing;
 
-import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.TemplateLoader;
 import java.io.IOException;
@@ -31,7 +30,6 @@ import javax.sql.DataSource;
 public final class RecipientImporter {
 
     private final DataSource dataSource;
-    private final SuppressionTable suppressions = new SuppressionTable();
     private final CampaignCheck campaignCheck;
     private final AddressFilter filter;
     private final Clock clock;
@@ -50,18 +48,23 @@ public final class RecipientImporter {
      * @param progress called with the number of rows read so far after each batch
      * @throws ImportRefusedException when the campaign cannot take the import, or the file as a whole
      *                                is unusable ({@link ImportFileException}); nothing was imported then
+     * @throws ImportStoppedException  when the import stopped part-way; its report counts what was committed
      */
     public ImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile, LongConsumer progress)
             throws IOException, SQLException {
         CompiledTemplate template = campaignCheck.openCampaign(campaignId);
         CsvFile csv = CsvFile.check(file);
         CampaignCheck.requireFields(file, template, csv.header());
-        RowChecks checks = new RowChecks(csv.header(), filter, template.subjectFields());
+        StatementSize statement = StatementSize.of(dataSource);
+        RowChecks checks = new RowChecks(csv.header(), filter, template.subjectFields(),
+                new RowSize(csv.header().columns(), settings, statement));
         Optional<RejectsFile> rejects = rejectsFile.isPresent() ? Optional.of(RejectsFile.create(rejectsFile.get())) : Optional.empty();
+        Outcomes outcomes = new Outcomes(rejects);
         long rows = 0;
-        try (Outcomes outcomes = new Outcomes(rejects);
-             ImportPipeline pipeline = new ImportPipeline(new BatchWriter(dataSource, suppressions,
-                     new BatchWriter.Target(campaignId, UUID.randomUUID().toString()), clock, outcomes), outcomes, settings.batchSize());
+        try (outcomes;
+             ImportPipeline pipeline = new ImportPipeline(new BatchWriter(dataSource,
+                     new BatchWriter.Target(campaignId, UUID.randomUUID().toString()), clock, outcomes, statement.bytes()),
+                     outcomes, settings.batchSize());
              CsvFile.Records records = csv.records()) {
             while (records.hasNext()) {
                 rows++;
@@ -73,8 +76,10 @@ public final class RecipientImporter {
                 }
             }
             pipeline.finish();
-            progress.accept(rows);
-            return outcomes.report(rows);
+        } catch (IOException | SQLException | RuntimeException e) {
+            throw new ImportStoppedException(outcomes.report(rows), e);
         }
+        progress.accept(rows);
+        return outcomes.report(rows);
     }
 }

@@ -6,14 +6,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A row that passed every check of its own and waits to be written.
  *
- * @param fieldsJson the merge fields as a JSON object, or null when the file has no field columns
+ * @param fieldsJson  the merge fields as a JSON object, or null when the file has no field columns
+ * @param storedBytes at least the bytes the row takes in an insert statement (see {@link RowSize#stored})
  * @param firstLine  where this address first occurs in the file: set once the row's batch has
  *                   committed (this line, or an earlier one the database found), 0 until then
  */
-record Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson, AtomicLong firstLine) {
+record Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson, long storedBytes,
+           AtomicLong firstLine) {
 
-    Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson) {
-        this(line, rawEmail, address, name, fieldsJson, new AtomicLong());
+    Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson, long storedBytes) {
+        this(line, rawEmail, address, name, fieldsJson, storedBytes, new AtomicLong());
     }
 
     /** The key duplicates are found by: the suppression key, so addresses differing only in case are one. */

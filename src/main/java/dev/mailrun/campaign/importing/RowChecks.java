@@ -14,7 +14,7 @@ import org.apache.commons.csv.CSVRecord;
 
 /**
  * The checks a row passes on its own, before any other row or the database is looked at: field
- * count, address syntax, the address filter, and the values that end up in a header — the name
+ * count, size ({@link RowSize}), address syntax, the address filter, and the values that end up in a header — the name
  * (the To display name) and the columns the template's subject uses — by the mail package's own
  * header rule, so a row that could never be sent is rejected here rather than failed at send time.
  * The result is the row to write, or why not.
@@ -33,13 +33,15 @@ final class RowChecks {
 
     private final CsvHeader header;
     private final AddressFilter filter;
+    private final RowSize size;
     /** The field columns whose values go into the subject. */
     private final List<String> subjectColumns;
 
     /** @param subjectFields the merge fields the campaign's subject reads */
-    RowChecks(CsvHeader header, AddressFilter filter, Set<String> subjectFields) {
+    RowChecks(CsvHeader header, AddressFilter filter, Set<String> subjectFields, RowSize size) {
         this.header = header;
         this.filter = filter;
+        this.size = size;
         this.subjectColumns = header.fieldColumns().stream().filter(column -> subjectFields.contains(column.strip())).toList();
     }
 
@@ -50,6 +52,10 @@ final class RowChecks {
         if (record.size() != header.size()) {
             return new Rejected(line, rawEmail, RejectReason.WRONG_FIELD_COUNT,
                     "expected " + header.size() + " fields, found " + record.size());
+        }
+        Optional<String> tooLarge = size.problem(record);
+        if (tooLarge.isPresent()) {
+            return new Rejected(line, rawEmail, RejectReason.TOO_LARGE, tooLarge.get());
         }
         EmailAddress.Check check = EmailAddress.check(rawEmail);
         if (check instanceof EmailAddress.Invalid invalid) {
@@ -70,7 +76,14 @@ final class RowChecks {
         if (badField.isPresent()) {
             return new Rejected(line, rawEmail, RejectReason.INVALID_FIELD, badField.get());
         }
-        return new Accepted(new Row(line, rawEmail, address, name == null || name.isEmpty() ? null : name, fields(record)));
+        String storedName = name == null || name.isEmpty() ? null : name;
+        String fieldsJson = fields(record);
+        long storedBytes = size.stored(address.value(), storedName, fieldsJson);
+        Optional<String> unstorable = size.storedProblem(storedBytes);
+        if (unstorable.isPresent()) {
+            return new Rejected(line, rawEmail, RejectReason.TOO_LARGE, unstorable.get());
+        }
+        return new Accepted(new Row(line, rawEmail, address, storedName, fieldsJson, storedBytes));
     }
 
     private static Optional<String> nameProblem(String name) {

@@ -510,7 +510,8 @@ public final class RecipientTable {
      * Multi-row {@code INSERT IGNORE} statements for one import's transaction, every value a bound
      * parameter. One statement is prepared per row count, so the full chunks of a batch share it:
      * preparing a statement of 7,000 parameters costs the server a parse and a reply per parameter
-     * each time.
+     * each time. Only a few are kept: chunks cut short by their size in bytes have counts of their
+     * own, and each prepared statement holds memory on the server until it is closed.
      */
     public Inserts inserts(Connection c, long campaignId, String importId, Instant now) {
         return new Inserts(c, campaignId, importId, SqlTime.literal(now));
@@ -522,6 +523,7 @@ public final class RecipientTable {
         private final long campaignId;
         private final String importId;
         private final String stamp;
+        private static final int KEPT = 4;
         private final Map<Integer, PreparedStatement> prepared = new HashMap<>();
 
         private Inserts(Connection c, long campaignId, String importId, String stamp) {
@@ -542,8 +544,17 @@ public final class RecipientTable {
             PreparedStatement ps = prepared.get(rows.size());
             if (ps == null) {
                 ps = serverPrepared(c, insertSql(rows.size()));
+                if (prepared.size() >= KEPT) {
+                    try (PreparedStatement once = ps) {
+                        return execute(once, rows);
+                    }
+                }
                 prepared.put(rows.size(), ps);
             }
+            return execute(ps, rows);
+        }
+
+        private int execute(PreparedStatement ps, List<NewRecipient> rows) throws SQLException {
             int p = 1;
             for (NewRecipient r : rows) {
                 ps.setLong(p++, campaignId);

@@ -115,4 +115,23 @@ class RecipientsCommandTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err().lines()).containsExactly("mailrun: no campaign with id 999999");
     }
+
+    @Test
+    void an_import_that_stops_part_way_prints_what_was_committed_and_exits_1_with_one_line() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+        String id = campaign("draft");
+        StringBuilder content = new StringBuilder("email,city\n");
+        for (int i = 0; i < 20_000; i++) {
+            content.append(i % 2 == 0 ? "r" + i + "@example.org" : "not-an-address-" + i).append(",Oslo\n");
+        }
+        CliHarness.Result r = cli().run("recipients", "import", "--campaign", id, csv(content.toString()).toString(),
+                "--rejects", full.toString());
+        assertThat(r.exitCode()).isEqualTo(1);
+        long committed = recipients(id);
+        assertThat(r.out()).startsWith("stopped after reading ").contains(": imported " + committed + ", rejected ");
+        assertThat(r.err().lines()).hasSize(1).first().asString()
+                .startsWith("mailrun: import stopped after ")
+                .contains(", " + committed + " of them imported: No space left on device; run the same import again to finish it");
+    }
 }

@@ -22,6 +22,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,8 +38,11 @@ class RecipientImporterTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
 
     private RecipientImporter importer(int batch) {
-        return new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
-                ImportSettings.defaults().withBatchSize(batch));
+        return importer(db.dataSource(), ImportSettings.defaults().withBatchSize(batch));
+    }
+
+    private RecipientImporter importer(javax.sql.DataSource dataSource, ImportSettings settings) {
+        return new RecipientImporter(dataSource, new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock, settings);
     }
 
     private Path csv(String name, String content) throws Exception {
@@ -303,5 +307,136 @@ class RecipientImporterTest {
                                 "field 'name': To display name: value contains the control character U+0085, which is not allowed in a header"),
                         org.assertj.core.groups.Tuple.tuple(7L, RejectReason.INVALID_FIELD,
                                 "field 'company': Subject: value contains the control character U+0000, which is not allowed in a header"));
+    }
+
+    @Test
+    void rows_with_large_fields_go_in_through_statements_bounded_by_bytes_as_well_as_rows() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "wide");
+        Path f = dir.resolve("wide.csv");
+        String notes = "n".repeat(20_000);
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write("email,notes\n");
+            for (int i = 0; i < 1_500; i++) {
+                w.write("wide" + i + "@example.org," + notes + "\n");
+            }
+        }
+        ImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(1_500);
+        assertThat(count(id)).isEqualTo(1_500);
+    }
+
+    @Test
+    void a_field_or_a_row_over_its_limit_rejects_the_row_naming_the_limit() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "limits");
+        Path f = csv("limits.csv", "email,a,b\n"
+                + "ok@example.com,x,y\n"                                                   // 2
+                + "field@example.com," + "é".repeat(1_100) + ",y\n"                        // 3: 2,200 bytes in 1,100 characters
+                + "row@example.com," + "a".repeat(2_000) + "," + "b".repeat(2_000) + "\n" // 4: 4,000 + the address
+                + "fits@example.com," + "a".repeat(2_000) + "," + "b".repeat(2_000 - 16) + "\n");  // 5: 4,000 exactly
+        ImportReport report = importer(db.dataSource(), ImportSettings.defaults().withLimits(2_048, 4_000))
+                .importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason, ImportReport.Reject::detail)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(3L, RejectReason.TOO_LARGE,
+                                "field 'a' holds 2200 bytes, more than the 2048 allowed (import.max-field-bytes)"),
+                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.TOO_LARGE,
+                                "the row holds 4015 bytes, more than the 4000 allowed (import.max-row-bytes)"));
+    }
+
+    @Test
+    void a_20_megabyte_field_rejects_its_row_and_the_others_are_imported() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "huge");
+        Path f = csv("huge.csv", "email,notes\nbefore@example.com,x\nhuge@example.com," + "h".repeat(20 * 1024 * 1024)
+                + "\nafter@example.com,y\n");
+        Path rejects = dir.resolve("huge-rejects.csv");
+        ImportReport report = importer(10).importCsv(id, f, Optional.of(rejects), n -> {});
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(report.rejectedByReason().get(RejectReason.TOO_LARGE)).isEqualTo(1);
+        assertThat(Files.readAllLines(rejects)).containsExactly("line,email,reason,detail",
+                "3,huge@example.com,too large,\"field 'notes' holds 20971520 bytes, more than the 65536 allowed (import.max-field-bytes)\"");
+    }
+
+    @Test
+    void an_import_that_loses_its_database_part_way_says_what_was_committed_and_running_it_again_finishes_it() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "lost");
+        Path f = dir.resolve("lost.csv");
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write("email\n");
+            for (int i = 0; i < 2_000; i++) {
+                w.write("lost" + i + "@example.org\n");
+            }
+        }
+        com.zaxxer.hikari.HikariDataSource pool = db.newPool("lost", 4);
+        java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+        // The fourth batch is handed over once the second has committed; then the database goes away.
+        LongConsumer loseTheDatabase = n -> {
+            if (handed.incrementAndGet() == 4) {
+                pool.close();
+            }
+        };
+        ImportStoppedException stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> importer(pool, ImportSettings.defaults().withBatchSize(100)).importCsv(id, f, Optional.empty(), loseTheDatabase),
+                ImportStoppedException.class);
+
+        long committed = count(id);
+        assertThat(stopped.report().imported()).isEqualTo(committed).isGreaterThanOrEqualTo(200).isLessThan(2_000);
+        assertThat(stopped.getMessage()).startsWith("import stopped after ").contains(", " + committed + " of them imported: ")
+                .endsWith("; run the same import again to finish it (rows already imported are then rejected as already in campaign)");
+
+        ImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(again.imported()).isEqualTo(2_000 - committed);
+        assertThat(again.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(committed);
+        assertThat(count(id)).isEqualTo(2_000);
+    }
+
+    @Test
+    void a_rejects_file_on_a_full_disk_stops_the_import_saying_what_was_committed() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+        long id = CampaignFixtures.campaign(db.dataSource(), "full");
+        Path f = dir.resolve("full.csv");
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write("email\n");
+            for (int i = 0; i < 3_000; i++) {
+                w.write((i % 2 == 0 ? "full" + i + "@example.org" : "not-an-address-" + i) + "\n");
+            }
+        }
+        ImportStoppedException stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> importer(100).importCsv(id, f, Optional.of(full), n -> {}), ImportStoppedException.class);
+        assertThat(stopped.getMessage()).contains("No space left on device");
+        assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_500);
+
+        ImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(again.imported() + stopped.report().imported()).isEqualTo(1_500);
+        assertThat(count(id)).isEqualTo(1_500);
+    }
+
+    @Test
+    void a_campaign_cancelled_during_an_import_stops_it_at_the_next_batch() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "cancelled meanwhile");
+        Path f = dir.resolve("meanwhile.csv");
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write("email\n");
+            for (int i = 0; i < 1_000; i++) {
+                w.write("m" + i + "@example.org\n");
+            }
+        }
+        java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+        LongConsumer cancel = n -> {
+            if (handed.incrementAndGet() == 3) {
+                try (Connection c = db.dataSource().getConnection();
+                     PreparedStatement ps = c.prepareStatement("UPDATE campaign SET status = 'cancelled' WHERE id = ?")) {
+                    ps.setLong(1, id);
+                    ps.executeUpdate();
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        ImportStoppedException stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> importer(100).importCsv(id, f, Optional.empty(), cancel), ImportStoppedException.class);
+        assertThat(stopped.getMessage()).contains("campaign " + id + " is cancelled");
+        assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_000);
     }
 }
