@@ -30,12 +30,11 @@ final class Outcomes implements AutoCloseable {
 
     synchronized void reject(long line, String email, RejectReason reason, String detail) throws IOException {
         counts.merge(reason, 1L, Long::sum);
-        ImportReport.Reject r = new ImportReport.Reject(line, email, reason, detail);
         if (firstRejects.size() < FIRST_REJECTS_KEPT) {
-            firstRejects.add(r);
+            firstRejects.add(new ImportReport.Reject(line, Shown.of(email), reason, Shown.of(detail)));
         }
         if (file.isPresent()) {
-            file.get().add(r);
+            file.get().add(new ImportReport.Reject(line, email, reason, detail));
         }
     }
 

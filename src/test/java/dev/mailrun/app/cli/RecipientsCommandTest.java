@@ -134,4 +134,20 @@ class RecipientsCommandTest {
                 .startsWith("mailrun: import stopped after ")
                 .contains(", " + committed + " of them imported: No space left on device; run the same import again to finish it");
     }
+
+    @Test
+    void a_rejected_huge_or_hostile_value_is_shown_cut_and_escaped_and_kept_whole_in_the_rejects_file() throws Exception {
+        String id = campaign("draft");
+        String huge = "h".repeat(1024 * 1024) + "@example.com";
+        Path rejects = dir.resolve("rejects.csv");
+        CliHarness.Result r = cli().run("recipients", "import", "--campaign", id,
+                csv("email,city\n" + huge + ",Oslo\n\"evil\u001b[2J\r\nx@example.com\",Oslo\n").toString(),
+                "--rejects", rejects.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThan(500))
+                .contains("  line 2: " + "h".repeat(200) + "… (1048588 bytes) - too large (field 'email' holds 1048588 bytes, "
+                                + "more than the 65536 allowed (import.max-field-bytes))",
+                        "  line 3: evil\\u001B[2J\\r\\nx@example.com - invalid syntax (invalid syntax: control character in address)");
+        assertThat(Files.readString(rejects)).contains("2," + huge + ",too large,");
+    }
 }
