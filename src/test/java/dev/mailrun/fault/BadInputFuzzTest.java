@@ -2,6 +2,8 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.mailrun.testing.CsvJunk.junk;
+import static dev.mailrun.testing.CsvJunk.quoted;
 
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportFileException;
@@ -43,22 +45,11 @@ class BadInputFuzzTest {
     static final TestDatabase db = new TestDatabase();
 
     private static final long SEED = Long.getLong("mailrun.fault.seed", 77L);
-    private static final String[] PIECES = {"a", "Ω", "\"", "\"\"", ",", "\r", "\n", "\r\n", "\0", "\t", " ", "@", "..",
-            "x@y.example", "\u2028", "\u2029", "\u0085", "\uFEFF", "😀", "\\", "'", ";", "=", "<", ">"};
 
     @TempDir
     Path dir;
 
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
-
-    private static String junk(Random r, int maxPieces) {
-        StringBuilder b = new StringBuilder();
-        int n = r.nextInt(maxPieces + 1);
-        for (int i = 0; i < n; i++) {
-            b.append(PIECES[r.nextInt(PIECES.length)]);
-        }
-        return b.toString();
-    }
 
     private static String jsonString(String value) {
         try {
@@ -66,10 +57,6 @@ class BadInputFuzzTest {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String quoted(String field) {
-        return "\"" + field.replace("\"", "\"\"") + "\"";
     }
 
     @Test

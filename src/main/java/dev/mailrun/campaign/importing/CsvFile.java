@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import org.apache.commons.csv.CSVException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -55,7 +56,8 @@ final class CsvFile {
             throw unreadable(file, e.getCause());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ImportFileException(file + ": not a valid CSV file: " + firstLine(e.getMessage()));
-        } catch (CharacterCodingException e) {
+        } catch (CharacterCodingException | CSVException e) {
+            // The header row is parsed when the parser is made, and its errors arrive as checked exceptions.
             throw unreadable(file, e);
         }
     }

@@ -43,20 +43,21 @@ record CsvHeader(List<String> columns, String emailColumn, Optional<String> name
                 throw new ImportFileException(file + ": header row has an empty column name");
             }
             if (!seen.add(key)) {
-                throw new ImportFileException(file + ": header row names column '" + n + "' twice");
+                throw new ImportFileException(file + ": header row names column '" + Shown.of(n) + "' twice");
             }
             if (key.equals("email")) {
                 email = raw;
             } else if (key.equals("name")) {
                 name = raw;
             } else if (BUILT_IN_FIELDS.contains(key)) {
-                throw new ImportFileException(file + ": column '" + n + "' clashes with a built-in merge field");
+                throw new ImportFileException(file + ": column '" + Shown.of(n) + "' clashes with a built-in merge field");
             } else {
                 fields.add(raw);
             }
         }
         if (email == null) {
-            throw new ImportFileException(file + ": no email column in the header row (found: " + String.join(", ", names) + ")");
+            throw new ImportFileException(file + ": no email column in the header row (found: "
+                    + String.join(", ", names.stream().map(Shown::of).toList()) + ")");
         }
         return new CsvHeader(names, email, Optional.ofNullable(name), fields);
     }

@@ -439,4 +439,18 @@ class RecipientImporterTest {
         assertThat(stopped.getMessage()).contains("campaign " + id + " is cancelled");
         assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_000);
     }
+
+    @Test
+    void a_header_row_that_is_not_valid_csv_or_names_columns_across_lines_fails_with_one_line() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "bad header");
+        Path broken = csv("broken-header.csv", "email,\"name\"x,city\na@example.com,A,Oslo\n");
+        assertThatThrownBy(() -> importer(10).importCsv(id, broken, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessageStartingWith(broken + ": not a valid CSV file: Invalid character between encapsulated token and delimiter");
+        Path lines = csv("lines-header.csv", "\"e\r\nmail\",\"\u001b[2J\"\na@example.com,A\n");
+        assertThatThrownBy(() -> importer(10).importCsv(id, lines, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessage(lines + ": no email column in the header row (found: e\\r\\nmail, \\u001B[2J)");
+        assertThat(count(id)).isZero();
+    }
 }
