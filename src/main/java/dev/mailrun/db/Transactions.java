@@ -55,20 +55,35 @@ public final class Transactions {
     }
 
     private static <T> T once(DataSource dataSource, Work<T> work) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
+        Connection c = dataSource.getConnection();
+        T result;
+        try {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
             try {
-                T result = work.run(c);
+                result = work.run(c);
                 c.commit();
-                return result;
             } catch (SQLException | RuntimeException | Error e) {
                 rollbackQuietly(c, e);
                 throw e;
             } finally {
                 restore(c, autoCommit);
             }
+        } catch (SQLException | RuntimeException | Error e) {
+            try {
+                c.close();
+            } catch (SQLException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
         }
+        try {
+            c.close();
+        } catch (SQLException lostAfterCommit) {
+            // The commit succeeded; a connection lost since then cannot undo it, so the work's
+            // result stands. The pool evicts the broken connection.
+        }
+        return result;
     }
 
     private static void rollbackQuietly(Connection c, Throwable cause) {

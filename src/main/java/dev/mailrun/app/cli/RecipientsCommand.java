@@ -51,7 +51,7 @@ final class RecipientsCommand implements Runnable {
             } catch (ImportStoppedException e) {
                 // What was committed, on stdout like a finished import's summary; the error line follows on stderr.
                 out().println("stopped after reading " + e.report().rows() + " rows: imported " + e.report().imported()
-                        + ", rejected " + e.report().rejected());
+                        + (e.unconfirmed() > 0 ? " (and perhaps " + e.unconfirmed() + " more)" : "") + ", rejected " + e.report().rejected());
                 details(e.report());
                 throw e;
             } finally {

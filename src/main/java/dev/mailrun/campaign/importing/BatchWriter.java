@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
@@ -62,31 +63,50 @@ final class BatchWriter {
             return;
         }
         Instant now = clock.instant();
-        Sorted sorted = Transactions.inTransaction(dataSource, c -> {
-            // Checked again in every batch: the campaign may have been cancelled or completed since the import began.
-            CampaignCheck.requireOpen(target.campaignId(), campaigns.lockShared(c, target.campaignId())
-                    .orElseThrow(() -> new ImportRefusedException("campaign " + target.campaignId() + " does not exist")));
-            Set<String> keys = new HashSet<>();
-            rows.forEach(r -> keys.add(r.address().suppressionKey()));
-            Set<String> suppressed = suppressions.suppressedAmong(c, keys);
-            Sorted result = new Sorted(new ArrayList<>(rows.size()), new ArrayList<>());
-            List<Row> candidates = new ArrayList<>(rows.size());
-            for (Row r : rows) {
-                if (suppressed.contains(r.address().suppressionKey())) {
-                    result.rejected().add(new RowReject(r, RejectReason.SUPPRESSED, "address is on the suppression list"));
-                } else {
-                    candidates.add(r);
-                }
+        // How many rows the commit under way would put in; -1 until the work before it is done.
+        AtomicInteger committing = new AtomicInteger(-1);
+        Sorted sorted;
+        try {
+            sorted = Transactions.inTransaction(dataSource, c -> {
+                committing.set(-1);
+                Sorted work = work(c, rows, now);
+                committing.set(work.inserted().size());
+                return work;
+            });
+        } catch (SQLException e) {
+            if (committing.get() >= 0) {
+                // The commit was sent but not confirmed (the connection was lost): its rows may be in.
+                outcomes.unconfirmed(committing.get());
             }
-            insert(c, candidates, now, result);
-            return result;
-        });
+            throw e;
+        }
         outcomes.imported(sorted.inserted().size());
         sorted.inserted().forEach(r -> r.firstLine().set(r.line()));
         sorted.rejected().forEach(r -> r.row().firstLine().set(r.firstLine() > 0 ? r.firstLine() : r.row().line()));
         for (RowReject r : sorted.rejected()) {
             outcomes.reject(r.row().line(), r.row().rawEmail(), r.reason(), r.detail());
         }
+    }
+
+    /** The batch's statements, inside its transaction; run again from the start if the database retries it. */
+    private Sorted work(Connection c, List<Row> rows, Instant now) throws SQLException {
+        // Checked again in every batch: the campaign may have been cancelled or completed since the import began.
+        CampaignCheck.requireOpen(target.campaignId(), campaigns.lockShared(c, target.campaignId())
+                .orElseThrow(() -> new ImportRefusedException("campaign " + target.campaignId() + " does not exist")));
+        Set<String> keys = new HashSet<>();
+        rows.forEach(r -> keys.add(r.address().suppressionKey()));
+        Set<String> suppressed = suppressions.suppressedAmong(c, keys);
+        Sorted result = new Sorted(new ArrayList<>(rows.size()), new ArrayList<>());
+        List<Row> candidates = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            if (suppressed.contains(r.address().suppressionKey())) {
+                result.rejected().add(new RowReject(r, RejectReason.SUPPRESSED, "address is on the suppression list"));
+            } else {
+                candidates.add(r);
+            }
+        }
+        insert(c, candidates, now, result);
+        return result;
     }
 
     /**

@@ -19,6 +19,7 @@ final class Outcomes implements AutoCloseable {
     private final Map<RejectReason, Long> counts = ImportReport.emptyCounts();
     private final List<ImportReport.Reject> firstRejects = new ArrayList<>();
     private long imported;
+    private long unconfirmed;
 
     Outcomes(Optional<RejectsFile> file) {
         this.file = file;
@@ -26,6 +27,15 @@ final class Outcomes implements AutoCloseable {
 
     synchronized void imported(long rows) {
         imported += rows;
+    }
+
+    /** Rows a commit would have put in whose outcome is unknown: the connection was lost before it confirmed. */
+    synchronized void unconfirmed(long rows) {
+        unconfirmed += rows;
+    }
+
+    synchronized long unconfirmed() {
+        return unconfirmed;
     }
 
     synchronized void reject(long line, String email, RejectReason reason, String detail) throws IOException {

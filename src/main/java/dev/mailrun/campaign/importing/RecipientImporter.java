@@ -77,7 +77,7 @@ public final class RecipientImporter {
             }
             pipeline.finish();
         } catch (IOException | SQLException | RuntimeException e) {
-            throw new ImportStoppedException(outcomes.report(rows), e);
+            throw new ImportStoppedException(outcomes.report(rows), outcomes.unconfirmed(), e);
         }
         progress.accept(rows);
         return outcomes.report(rows);

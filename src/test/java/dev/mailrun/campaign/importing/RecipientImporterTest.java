@@ -379,9 +379,11 @@ class RecipientImporterTest {
                 () -> importer(pool, ImportSettings.defaults().withBatchSize(100)).importCsv(id, f, Optional.empty(), loseTheDatabase),
                 ImportStoppedException.class);
 
+        // A commit the connection was lost before confirming may have gone in or not: counted apart.
         long committed = count(id);
-        assertThat(stopped.report().imported()).isEqualTo(committed).isGreaterThanOrEqualTo(200).isLessThan(2_000);
-        assertThat(stopped.getMessage()).startsWith("import stopped after ").contains(", " + committed + " of them imported: ")
+        assertThat(committed).isBetween(stopped.report().imported(), stopped.report().imported() + stopped.unconfirmed());
+        assertThat(stopped.report().imported()).isGreaterThanOrEqualTo(200).isLessThan(2_000);
+        assertThat(stopped.getMessage()).startsWith("import stopped after ").contains(", " + stopped.report().imported() + " of them imported")
                 .endsWith("; run the same import again to finish it (rows already imported are then rejected as already in campaign)");
 
         ImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
