@@ -58,32 +58,40 @@ public final class Transactions {
         Connection c = dataSource.getConnection();
         T result;
         try {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                result = work.run(c);
-                c.commit();
-            } catch (SQLException | RuntimeException | Error e) {
-                rollbackQuietly(c, e);
-                throw e;
-            } finally {
-                restore(c, autoCommit);
-            }
+            result = committed(c, work);
         } catch (SQLException | RuntimeException | Error e) {
-            try {
-                c.close();
-            } catch (SQLException closeFailure) {
-                e.addSuppressed(closeFailure);
-            }
+            closeQuietly(c, e);
             throw e;
         }
+        // The commit succeeded: a connection lost since then cannot undo it, so the result stands.
+        closeQuietly(c, null);
+        return result;
+    }
+
+    private static <T> T committed(Connection c, Work<T> work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+            T result = work.run(c);
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException | Error e) {
+            rollbackQuietly(c, e);
+            throw e;
+        } finally {
+            restore(c, autoCommit);
+        }
+    }
+
+    /** Closes; a failure is added to {@code failure} when there is one, and otherwise left to the pool, which evicts the connection. */
+    private static void closeQuietly(Connection c, Throwable failure) {
         try {
             c.close();
-        } catch (SQLException lostAfterCommit) {
-            // The commit succeeded; a connection lost since then cannot undo it, so the work's
-            // result stands. The pool evicts the broken connection.
+        } catch (SQLException closeFailure) {
+            if (failure != null) {
+                failure.addSuppressed(closeFailure);
+            }
         }
-        return result;
     }
 
     private static void rollbackQuietly(Connection c, Throwable cause) {

@@ -2,13 +2,13 @@ package dev.mailrun.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -61,14 +61,7 @@ class RecipientsCommandTest {
     }
 
     private long recipients(String campaignId) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
-            ps.setLong(1, Long.parseLong(campaignId));
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return CampaignFixtures.recipientCount(db.dataSource(), Long.parseLong(campaignId));
     }
 
     private Path csv(String content) throws Exception {

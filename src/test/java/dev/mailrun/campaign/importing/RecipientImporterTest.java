@@ -5,6 +5,8 @@ import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongConsumer;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,14 +55,28 @@ class RecipientImporterTest {
     }
 
     private long count(long campaignId) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
-            ps.setLong(1, campaignId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+        return CampaignFixtures.recipientCount(db.dataSource(), campaignId);
+    }
+
+    /** A file of a header and {@code n} rows, row {@code i} made by {@code row}. */
+    private Path numbered(String name, String header, int n, java.util.function.IntFunction<String> row) throws Exception {
+        Path f = dir.resolve(name);
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write(header + "\n");
+            for (int i = 0; i < n; i++) {
+                w.write(row.apply(i) + "\n");
             }
         }
+        return f;
+    }
+
+    /** The first rejects as (line, reason, detail). */
+    private static List<Tuple> rejects(ImportReport report) {
+        return report.firstRejects().stream().map(r -> tuple(r.line(), r.reason(), r.detail())).toList();
+    }
+
+    private static ImportStoppedException stopped(org.assertj.core.api.ThrowableAssert.ThrowingCallable importing) {
+        return catchThrowableOfType(importing, ImportStoppedException.class);
     }
 
     @Test
@@ -128,14 +145,14 @@ class RecipientImporterTest {
         assertThat(report.rows()).isEqualTo(report.imported() + report.rejected());
         assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(3L, RejectReason.INVALID_SYNTAX),
-                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.TOO_LONG),
-                        org.assertj.core.groups.Tuple.tuple(5L, RejectReason.DUPLICATE_IN_FILE),
-                        org.assertj.core.groups.Tuple.tuple(6L, RejectReason.ALREADY_IN_CAMPAIGN),
-                        org.assertj.core.groups.Tuple.tuple(7L, RejectReason.SUPPRESSED),
-                        org.assertj.core.groups.Tuple.tuple(8L, RejectReason.WRONG_FIELD_COUNT),
-                        org.assertj.core.groups.Tuple.tuple(9L, RejectReason.INVALID_FIELD),
-                        org.assertj.core.groups.Tuple.tuple(13L, RejectReason.DUPLICATE_IN_FILE));
+                        tuple(3L, RejectReason.INVALID_SYNTAX),
+                        tuple(4L, RejectReason.TOO_LONG),
+                        tuple(5L, RejectReason.DUPLICATE_IN_FILE),
+                        tuple(6L, RejectReason.ALREADY_IN_CAMPAIGN),
+                        tuple(7L, RejectReason.SUPPRESSED),
+                        tuple(8L, RejectReason.WRONG_FIELD_COUNT),
+                        tuple(9L, RejectReason.INVALID_FIELD),
+                        tuple(13L, RejectReason.DUPLICATE_IN_FILE));
         List<String> rejectLines = Files.readAllLines(rejects);
         assertThat(rejectLines).hasSize(1 + 8);
         assertThat(rejectLines.get(0)).isEqualTo("line,email,reason,detail");
@@ -259,10 +276,10 @@ class RecipientImporterTest {
         assertThat(report.imported()).isEqualTo(1);
         assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(6L, RejectReason.INVALID_SYNTAX),
-                        org.assertj.core.groups.Tuple.tuple(7L, RejectReason.INVALID_FIELD),
-                        org.assertj.core.groups.Tuple.tuple(10L, RejectReason.INVALID_SYNTAX),
-                        org.assertj.core.groups.Tuple.tuple(13L, RejectReason.WRONG_FIELD_COUNT));
+                        tuple(6L, RejectReason.INVALID_SYNTAX),
+                        tuple(7L, RejectReason.INVALID_FIELD),
+                        tuple(10L, RejectReason.INVALID_SYNTAX),
+                        tuple(13L, RejectReason.WRONG_FIELD_COUNT));
     }
 
     @Test
@@ -280,11 +297,10 @@ class RecipientImporterTest {
         ImportReport report = importer(3).importCsv(id, csv("case2.csv", content.toString()), Optional.empty(), n -> {});
 
         assertThat(report.imported()).isEqualTo(1 + 15);
-        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason, ImportReport.Reject::detail)
-                .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(2L, RejectReason.ALREADY_IN_CAMPAIGN, "already a recipient of campaign " + id),
-                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"),
-                        org.assertj.core.groups.Tuple.tuple(20L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"));
+        assertThat(rejects(report)).containsExactlyInAnyOrder(
+                tuple(2L, RejectReason.ALREADY_IN_CAMPAIGN, "already a recipient of campaign " + id),
+                tuple(4L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"),
+                tuple(20L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"));
         assertThat(count(id)).isEqualTo(1 + 1 + 15);
     }
 
@@ -299,27 +315,20 @@ class RecipientImporterTest {
                 + "nul@example.com,Carl,AC\u0000ME,x\n");                               // 7
         ImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1);
-        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason, ImportReport.Reject::detail)
-                .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.INVALID_FIELD,
-                                "field 'company': Subject: value contains a carriage return (CR), which is not allowed in a header"),
-                        org.assertj.core.groups.Tuple.tuple(6L, RejectReason.INVALID_FIELD,
-                                "field 'name': To display name: value contains the control character U+0085, which is not allowed in a header"),
-                        org.assertj.core.groups.Tuple.tuple(7L, RejectReason.INVALID_FIELD,
-                                "field 'company': Subject: value contains the control character U+0000, which is not allowed in a header"));
+        assertThat(rejects(report)).containsExactlyInAnyOrder(
+                tuple(4L, RejectReason.INVALID_FIELD,
+                        "field 'company': Subject: value contains a carriage return (CR), which is not allowed in a header"),
+                tuple(6L, RejectReason.INVALID_FIELD,
+                        "field 'name': To display name: value contains the control character U+0085, which is not allowed in a header"),
+                tuple(7L, RejectReason.INVALID_FIELD,
+                        "field 'company': Subject: value contains the control character U+0000, which is not allowed in a header"));
     }
 
     @Test
     void rows_with_large_fields_go_in_through_statements_bounded_by_bytes_as_well_as_rows() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "wide");
-        Path f = dir.resolve("wide.csv");
         String notes = "n".repeat(20_000);
-        try (BufferedWriter w = Files.newBufferedWriter(f)) {
-            w.write("email,notes\n");
-            for (int i = 0; i < 1_500; i++) {
-                w.write("wide" + i + "@example.org," + notes + "\n");
-            }
-        }
+        Path f = numbered("wide.csv", "email,notes", 1_500, i -> "wide" + i + "@example.org," + notes);
         ImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1_500);
         assertThat(count(id)).isEqualTo(1_500);
@@ -336,12 +345,11 @@ class RecipientImporterTest {
         ImportReport report = importer(db.dataSource(), ImportSettings.defaults().withLimits(2_048, 4_000))
                 .importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(2);
-        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason, ImportReport.Reject::detail)
-                .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(3L, RejectReason.TOO_LARGE,
-                                "field 'a' holds 2200 bytes, more than the 2048 allowed (import.max-field-bytes)"),
-                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.TOO_LARGE,
-                                "the row holds 4015 bytes, more than the 4000 allowed (import.max-row-bytes)"));
+        assertThat(rejects(report)).containsExactlyInAnyOrder(
+                tuple(3L, RejectReason.TOO_LARGE,
+                        "field 'a' holds 2200 bytes, more than the 2048 allowed (import.max-field-bytes)"),
+                tuple(4L, RejectReason.TOO_LARGE,
+                        "the row holds 4015 bytes, more than the 4000 allowed (import.max-row-bytes)"));
     }
 
     @Test
@@ -360,13 +368,7 @@ class RecipientImporterTest {
     @Test
     void an_import_that_loses_its_database_part_way_says_what_was_committed_and_running_it_again_finishes_it() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "lost");
-        Path f = dir.resolve("lost.csv");
-        try (BufferedWriter w = Files.newBufferedWriter(f)) {
-            w.write("email\n");
-            for (int i = 0; i < 2_000; i++) {
-                w.write("lost" + i + "@example.org\n");
-            }
-        }
+        Path f = numbered("lost.csv", "email", 2_000, i -> "lost" + i + "@example.org");
         com.zaxxer.hikari.HikariDataSource pool = db.newPool("lost", 4);
         java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
         // The fourth batch is handed over once the second has committed; then the database goes away.
@@ -375,9 +377,8 @@ class RecipientImporterTest {
                 pool.close();
             }
         };
-        ImportStoppedException stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
-                () -> importer(pool, ImportSettings.defaults().withBatchSize(100)).importCsv(id, f, Optional.empty(), loseTheDatabase),
-                ImportStoppedException.class);
+        ImportStoppedException stopped = stopped(
+                () -> importer(pool, ImportSettings.defaults().withBatchSize(100)).importCsv(id, f, Optional.empty(), loseTheDatabase));
 
         // A commit the connection was lost before confirming may have gone in or not: counted apart.
         long committed = count(id);
@@ -397,15 +398,8 @@ class RecipientImporterTest {
         Path full = Path.of("/dev/full");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
         long id = CampaignFixtures.campaign(db.dataSource(), "full");
-        Path f = dir.resolve("full.csv");
-        try (BufferedWriter w = Files.newBufferedWriter(f)) {
-            w.write("email\n");
-            for (int i = 0; i < 3_000; i++) {
-                w.write((i % 2 == 0 ? "full" + i + "@example.org" : "not-an-address-" + i) + "\n");
-            }
-        }
-        ImportStoppedException stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
-                () -> importer(100).importCsv(id, f, Optional.of(full), n -> {}), ImportStoppedException.class);
+        Path f = numbered("full.csv", "email", 3_000, i -> i % 2 == 0 ? "full" + i + "@example.org" : "not-an-address-" + i);
+        ImportStoppedException stopped = stopped(() -> importer(100).importCsv(id, f, Optional.of(full), n -> {}));
         assertThat(stopped.getMessage()).contains("No space left on device");
         assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_500);
 
@@ -417,13 +411,7 @@ class RecipientImporterTest {
     @Test
     void a_campaign_cancelled_during_an_import_stops_it_at_the_next_batch() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "cancelled meanwhile");
-        Path f = dir.resolve("meanwhile.csv");
-        try (BufferedWriter w = Files.newBufferedWriter(f)) {
-            w.write("email\n");
-            for (int i = 0; i < 1_000; i++) {
-                w.write("m" + i + "@example.org\n");
-            }
-        }
+        Path f = numbered("meanwhile.csv", "email", 1_000, i -> "m" + i + "@example.org");
         java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
         LongConsumer cancel = n -> {
             if (handed.incrementAndGet() == 3) {
@@ -436,8 +424,7 @@ class RecipientImporterTest {
                 }
             }
         };
-        ImportStoppedException stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
-                () -> importer(100).importCsv(id, f, Optional.empty(), cancel), ImportStoppedException.class);
+        ImportStoppedException stopped = stopped(() -> importer(100).importCsv(id, f, Optional.empty(), cancel));
         assertThat(stopped.getMessage()).contains("campaign " + id + " is cancelled");
         assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_000);
     }
