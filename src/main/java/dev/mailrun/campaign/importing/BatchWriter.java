@@ -94,12 +94,12 @@ final class BatchWriter {
         CampaignCheck.requireOpen(target.campaignId(), campaigns.lockShared(c, target.campaignId())
                 .orElseThrow(() -> new ImportRefusedException("campaign " + target.campaignId() + " does not exist")));
         Set<String> keys = new HashSet<>();
-        rows.forEach(r -> keys.add(r.address().suppressionKey()));
+        rows.forEach(r -> keys.add(r.key()));
         Set<String> suppressed = suppressions.suppressedAmong(c, keys);
         Sorted result = new Sorted(new ArrayList<>(rows.size()), new ArrayList<>());
         List<Row> candidates = new ArrayList<>(rows.size());
         for (Row r : rows) {
-            if (suppressed.contains(r.address().suppressionKey())) {
+            if (suppressed.contains(r.key())) {
                 result.rejected().add(new RowReject(r, RejectReason.SUPPRESSED, "address is on the suppression list"));
             } else {
                 candidates.add(r);
@@ -121,7 +121,7 @@ final class BatchWriter {
                 to = chunkEnd(rows, from);
                 List<Row> chunk = rows.subList(from, to);
                 int inserted = inserts.insert(chunk.stream()
-                        .map(r -> new RecipientTable.NewRecipient(r.address().value(), r.name(), r.fieldsJson(), r.line()))
+                        .map(r -> new RecipientTable.NewRecipient(r.email(), r.name(), r.fieldsJson(), r.line()))
                         .toList());
                 sortInserted(c, chunk, inserted, result);
             }

@@ -16,10 +16,16 @@ final class RejectsFile implements AutoCloseable {
         this.printer = printer;
     }
 
-    static RejectsFile create(Path path) throws IOException {
-        CSVPrinter printer = new CSVPrinter(Files.newBufferedWriter(path, StandardCharsets.UTF_8), CSVFormat.RFC4180);
-        printer.printRecord("line", "email", "reason", "detail");
-        return new RejectsFile(printer);
+    /** @throws ImportRefusedException when the file cannot be created; nothing was imported then */
+    static RejectsFile create(Path path) {
+        try {
+            CSVPrinter printer = new CSVPrinter(Files.newBufferedWriter(path, StandardCharsets.UTF_8), CSVFormat.RFC4180);
+            printer.printRecord("line", "email", "reason", "detail");
+            return new RejectsFile(printer);
+        } catch (IOException e) {
+            throw new ImportRefusedException(path + ": cannot write the rejects file (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")) + ")");
+        }
     }
 
     void add(ImportReport.Reject reject) throws IOException {

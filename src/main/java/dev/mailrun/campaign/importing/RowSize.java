@@ -74,11 +74,6 @@ final class RowSize {
                 + "database server (" + statement.bytes() + ": half its max_allowed_packet of " + statement.maxAllowedPacket() + ")");
     }
 
-    /** How many rows and bytes one statement carries. */
-    long statementBytes() {
-        return statement.bytes();
-    }
-
     private static long length(String s) {
         return s == null ? 0 : s.length();
     }

@@ -143,4 +143,16 @@ class RecipientsCommandTest {
                         "  line 3: evil\\u001B[2J\\r\\nx@example.com - invalid syntax (invalid syntax: control character in address)");
         assertThat(Files.readString(rejects)).contains("2," + huge + ",too large,");
     }
+
+    @Test
+    void a_rejects_file_that_cannot_be_created_exits_2_before_importing_anything() throws Exception {
+        String id = campaign("draft");
+        Path nowhere = dir.resolve("no-such-dir").resolve("rejects.csv");
+        CliHarness.Result r = cli().run("recipients", "import", "--campaign", id, csv("email,city\na@example.com,Oslo\n").toString(),
+                "--rejects", nowhere.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().lines()).containsExactly("mailrun: " + nowhere + ": cannot write the rejects file (NoSuchFileException: "
+                + nowhere + ")");
+        assertThat(recipients(id)).isZero();
+    }
 }
