@@ -116,7 +116,8 @@ final class CsvFile {
 
         private static long lineBreaksIn(CSVRecord record) {
             long breaks = 0;
-            for (String value : record) {
+            for (int v = 0; v < record.size(); v++) {
+                String value = record.get(v);
                 for (int i = 0; i < value.length(); i++) {
                     char c = value.charAt(i);
                     if (c == '\r' || c == '\n' && (i == 0 || value.charAt(i - 1) != '\r')) {

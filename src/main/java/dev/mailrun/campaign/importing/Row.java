@@ -1,12 +1,11 @@
 package dev.mailrun.campaign.importing;
 
-import dev.mailrun.campaign.model.EmailAddress;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A row that passed every check of its own and waits to be written.
  *
- * @param email       the address as stored ({@link EmailAddress#value()})
+ * @param email       the address as stored ({@code EmailAddress.value()})
  * @param key         the key duplicates are found by: the suppression key, so that addresses differing
  *                    only in case are one recipient, as they are one entry of the suppression list
  * @param fieldsJson  the merge fields as a JSON object, or null when the file has no field columns
@@ -16,9 +15,4 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 record Row(long line, String rawEmail, String email, String key, String name, String fieldsJson, long storedBytes,
            AtomicLong firstLine) {
-
-    /** Computes the stored form and the key once: both are used several times per row. */
-    Row(long line, String rawEmail, EmailAddress address, String name, String fieldsJson, long storedBytes) {
-        this(line, rawEmail, address.value(), address.suppressionKey(), name, fieldsJson, storedBytes, new AtomicLong());
-    }
 }

@@ -30,8 +30,8 @@ final class RowSize {
     /** Why the row's fields are too large, or empty. The record has one field per column. */
     Optional<String> problem(CSVRecord record) {
         long chars = 0;
-        for (String value : record) {
-            chars += value.length();
+        for (int i = 0; i < record.size(); i++) {
+            chars += record.get(i).length();
         }
         if (chars * Utf8.MAX_BYTES_PER_CHAR <= Math.min(maxFieldBytes, maxRowBytes)) {
             return Optional.empty();
