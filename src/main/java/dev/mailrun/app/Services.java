@@ -101,8 +101,8 @@ public final class Services implements AutoCloseable {
     }
 
     public RecipientImporter importer() {
-        RecipientImporter importer = new RecipientImporter(dataSource(), new SuppressionTable(), addressFilter(), clock(),
-                RecipientImporter.DEFAULT_BATCH);
+        RecipientImporter importer = new RecipientImporter(dataSource(), templates(), addressFilter(), clock(),
+                config.imports().settings());
         return metricsIfServed().map(m -> importer.withListener(m.imports())).orElse(importer);
     }
 

@@ -55,18 +55,41 @@ public final class Transactions {
     }
 
     private static <T> T once(DataSource dataSource, Work<T> work) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException | Error e) {
-                rollbackQuietly(c, e);
-                throw e;
-            } finally {
-                restore(c, autoCommit);
+        Connection c = dataSource.getConnection();
+        T result;
+        try {
+            result = committed(c, work);
+        } catch (SQLException | RuntimeException | Error e) {
+            closeQuietly(c, e);
+            throw e;
+        }
+        // The commit succeeded: a connection lost since then cannot undo it, so the result stands.
+        closeQuietly(c, null);
+        return result;
+    }
+
+    private static <T> T committed(Connection c, Work<T> work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try {
+            T result = work.run(c);
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException | Error e) {
+            rollbackQuietly(c, e);
+            throw e;
+        } finally {
+            restore(c, autoCommit);
+        }
+    }
+
+    /** Closes; a failure is added to {@code failure} when there is one, and otherwise left to the pool, which evicts the connection. */
+    private static void closeQuietly(Connection c, Throwable failure) {
+        try {
+            c.close();
+        } catch (SQLException closeFailure) {
+            if (failure != null) {
+                failure.addSuppressed(closeFailure);
             }
         }
     }

@@ -7,11 +7,13 @@ import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.importing.ImportReport;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.store.Outcome;
+import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.SchedulerConfig;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -143,13 +145,13 @@ public final class ScaleBenchmark {
         }
         try (BenchDatabase db = BenchDatabase.create("mailrun_bench_import", 4)) {
             long id = campaign(db.dataSource(), "import");
-            RecipientImporter importer = new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(),
-                    Clock.systemUTC(), RecipientImporter.DEFAULT_BATCH);
+            RecipientImporter importer = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")),
+                    AddressFilter.none(), Clock.systemUTC(), ImportSettings.defaults());
             long start = System.nanoTime();
             ImportReport report = importer.importCsv(id, csv, Optional.empty(), n -> { });
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf("Import of a generated %,d-row CSV (%,d bytes), batch %d%n%n", rows, Files.size(csv),
-                    RecipientImporter.DEFAULT_BATCH);
+                    ImportSettings.DEFAULT_BATCH);
             System.out.println("| rows | imported | rejected | seconds | rows/s |");
             System.out.println("|---:|---:|---:|---:|---:|");
             System.out.printf("| %,d | %,d | %,d | %.1f | %,.0f |%n%n", report.rows(), report.imported(), report.rejected(),

@@ -2,13 +2,15 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.mailrun.testing.CsvJunk.junk;
+import static dev.mailrun.testing.CsvJunk.quoted;
 
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.send.SendSettings;
-import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -43,22 +45,11 @@ class BadInputFuzzTest {
     static final TestDatabase db = new TestDatabase();
 
     private static final long SEED = Long.getLong("mailrun.fault.seed", 77L);
-    private static final String[] PIECES = {"a", "Ω", "\"", "\"\"", ",", "\r", "\n", "\r\n", "\0", "\t", " ", "@", "..",
-            "x@y.example", "\u2028", "\u2029", "\u0085", "\uFEFF", "😀", "\\", "'", ";", "=", "<", ">"};
 
     @TempDir
     Path dir;
 
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
-
-    private static String junk(Random r, int maxPieces) {
-        StringBuilder b = new StringBuilder();
-        int n = r.nextInt(maxPieces + 1);
-        for (int i = 0; i < n; i++) {
-            b.append(PIECES[r.nextInt(PIECES.length)]);
-        }
-        return b.toString();
-    }
 
     private static String jsonString(String value) {
         try {
@@ -66,10 +57,6 @@ class BadInputFuzzTest {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String quoted(String field) {
-        return "\"" + field.replace("\"", "\"\"") + "\"";
     }
 
     @Test
@@ -102,7 +89,8 @@ class BadInputFuzzTest {
         Files.writeString(file, csv, StandardCharsets.UTF_8);
         Path rejects = dir.resolve("rejects.csv");
 
-        ImportReport report = new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(), clock, 500)
+        ImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
+                ImportSettings.defaults().withBatchSize(500))
                 .importCsv(campaign, file, Optional.of(rejects), n -> {});
 
         System.out.printf("[fault] csv fuzz seed=%d rows=%d imported=%d rejected=%d byReason=%s%n", SEED, report.rows(),
@@ -152,8 +140,8 @@ class BadInputFuzzTest {
                     new dev.mailrun.campaign.model.NewCampaign("Whole", "welcome", "news@sender.example", Optional.empty(),
                             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), clock.instant()));
             int at = round;
-            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(),
-                    clock, 50).importCsv(campaign, f, Optional.empty(), n -> {}))
+            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(),
+                    clock, ImportSettings.defaults().withBatchSize(50)).importCsv(campaign, f, Optional.empty(), n -> {}))
                     .as("seed %d round %d (damage in row %d)", SEED, at, damagedRow)
                     .isInstanceOf(ImportFileException.class)
                     .hasMessageContaining(utf8 ? "not UTF-8" : "not a valid CSV file");

@@ -22,6 +22,18 @@ public final class CampaignFixtures {
                 Optional.empty()), Instant.parse("2026-11-21T10:00:00Z")));
     }
 
+    /** How many recipients the campaign has, in any state. */
+    public static long recipientCount(DataSource ds, long campaignId) throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, campaignId);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     /** n pending recipients r0@list.example … in one batched insert. */
     public static void recipients(DataSource ds, long campaignId, int n) throws SQLException {
         Transactions.inTransaction(ds, c -> {

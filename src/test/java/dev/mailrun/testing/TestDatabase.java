@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -37,8 +38,28 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
     private static Server server;
 
     private final List<HikariDataSource> pools = new ArrayList<>();
+    private final Optional<String> targetVersion;
     private String database;
     private HikariDataSource dataSource;
+
+    /** A database with every migration applied. */
+    public TestDatabase() {
+        this(Optional.empty());
+    }
+
+    private TestDatabase(Optional<String> targetVersion) {
+        this.targetVersion = targetVersion;
+    }
+
+    /** A database migrated only up to {@code version}, to test a later migration on old data. */
+    public static TestDatabase atVersion(String version) {
+        return new TestDatabase(Optional.of(version));
+    }
+
+    /** Applies the migrations still pending; returns how many ran. */
+    public int migrateToLatest() {
+        return new Migrations(dataSource).migrate();
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -48,7 +69,12 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
             s.execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
         }
         dataSource = newPool("test", 10);
-        new Migrations(dataSource).migrate();
+        if (targetVersion.isPresent()) {
+            Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target(targetVersion.get())
+                    .load().migrate();
+        } else {
+            new Migrations(dataSource).migrate();
+        }
     }
 
     @Override

@@ -1,7 +1,8 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.importing.ImportFileException;
+import dev.mailrun.campaign.importing.ImportRefusedException;
+import dev.mailrun.campaign.importing.ImportStoppedException;
 import dev.mailrun.campaign.importing.ImportReport;
 import dev.mailrun.campaign.importing.RejectReason;
 import dev.mailrun.campaign.model.CampaignException;
@@ -51,12 +52,23 @@ final class RecipientsCommand implements Runnable {
             ImportReport r;
             try {
                 r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
-            } catch (ImportFileException | CampaignException e) {
+            } catch (ImportRefusedException | CampaignException e) {
                 throw new UsageException(e.getMessage());
+            } catch (ImportStoppedException e) {
+                // What was committed, on stdout like a finished import's summary; the error line follows on stderr.
+                out().println("stopped after reading " + e.report().rows() + " rows: imported " + e.report().imported()
+                        + (e.unconfirmed() > 0 ? " (and perhaps " + e.unconfirmed() + " more)" : "") + ", rejected " + e.report().rejected());
+                details(e.report());
+                throw e;
             } finally {
                 progress.done();
             }
             out().println("read " + r.rows() + " rows: imported " + r.imported() + ", rejected " + r.rejected());
+            details(r);
+            return Cli.OK;
+        }
+
+        private void details(ImportReport r) {
             for (Map.Entry<RejectReason, Long> e : r.rejectedByReason().entrySet()) {
                 if (e.getValue() > 0) {
                     out().println("  " + e.getKey().label() + ": " + e.getValue());
@@ -69,7 +81,6 @@ final class RecipientsCommand implements Runnable {
                 out().println("  … " + (r.rejected() - r.firstRejects().size()) + " more"
                         + (rejects == null ? " (use --rejects FILE to list them all)" : " in " + rejects));
             }
-            return Cli.OK;
         }
     }
 }

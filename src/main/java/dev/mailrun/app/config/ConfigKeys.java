@@ -99,6 +99,8 @@ public final class ConfigKeys {
         key("import.reject-disposable", "false", "Reject addresses at known disposable-mail domains.");
         key("import.reject-role", "false", "Reject role addresses (postmaster@, abuse@, noreply@ …).");
         key("import.disposable-list", "", "Extra disposable domains file, one per line, added to the bundled list.");
+        key("import.max-field-bytes", "65536", Range.whole(1024, 4_194_304), "Largest value of one CSV field, in UTF-8 bytes; a larger one rejects its row.");
+        key("import.max-row-bytes", "262144", Range.whole(1024, 4_194_304), "Largest CSV row, all fields together, in UTF-8 bytes; at least import.max-field-bytes.");
         // logging
         key("log.format", "text", "text | json (one JSON object per line).");
         key("log.level", "info", "trace | debug | info | warn | error.");

@@ -2,6 +2,7 @@ package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.bounce.BounceSettings;
+import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.MailboxSettings;
 import dev.mailrun.mail.dkim.DkimSettings;
@@ -102,8 +103,13 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     }
 
     private static ImportConfig imports(RawConfig raw) {
+        int field = raw.integer("import.max-field-bytes", ImportSettings.MIN_LIMIT_BYTES, ImportSettings.MAX_LIMIT_BYTES);
+        int row = raw.integer("import.max-row-bytes", ImportSettings.MIN_LIMIT_BYTES, ImportSettings.MAX_LIMIT_BYTES);
+        if (field > row) {
+            throw ConfigException.invalid("import.max-field-bytes", "must not exceed import.max-row-bytes (" + row + "), got " + field);
+        }
         return new ImportConfig(raw.bool("import.reject-disposable"), raw.bool("import.reject-role"),
-                raw.optional("import.disposable-list").map(Path::of));
+                raw.optional("import.disposable-list").map(Path::of), ImportSettings.defaults().withLimits(field, row));
     }
 
     private static SmtpSettings smtp(RawConfig raw) {

@@ -7,7 +7,11 @@ import java.util.Map;
 /** The outcome of one import: every row read is either imported or rejected with a reason. */
 public record ImportReport(long rows, long imported, Map<RejectReason, Long> rejectedByReason, List<Reject> firstRejects) {
 
-    /** One rejected row: the line it starts on, the address as written, and why. */
+    /**
+     * One rejected row: the line it starts on, the address as written, and why. In
+     * {@link #firstRejects} both are cut to 200 characters, with the size of the whole, and control
+     * characters are escaped; the rejects file has them in full.
+     */
     public record Reject(long line, String email, RejectReason reason, String detail) {}
 
     public ImportReport {

@@ -142,13 +142,14 @@ public final class CampaignTable {
 
     /**
      * Holds the campaign with a shared lock (several imports may write at once) so that it cannot
-     * be deleted under their rows. False when there is no such campaign.
+     * be deleted, nor change status, under their rows; its status then. Empty when there is no
+     * such campaign.
      */
-    public boolean lockShared(Connection c, long id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM campaign WHERE id = ? LOCK IN SHARE MODE")) {
+    public Optional<CampaignStatus> lockShared(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT status FROM campaign WHERE id = ? LOCK IN SHARE MODE")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
+                return rs.next() ? Optional.of(CampaignStatus.fromDb(rs.getString(1))) : Optional.empty();
             }
         }
     }

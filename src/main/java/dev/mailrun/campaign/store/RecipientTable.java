@@ -615,7 +615,8 @@ public final class RecipientTable {
      * Multi-row {@code INSERT IGNORE} statements for one import's transaction, every value a bound
      * parameter. One statement is prepared per row count, so the full chunks of a batch share it:
      * preparing a statement of 7,000 parameters costs the server a parse and a reply per parameter
-     * each time.
+     * each time. Only a few are kept: chunks cut short by their size in bytes have counts of their
+     * own, and each prepared statement holds memory on the server until it is closed.
      */
     public Inserts inserts(Connection c, long campaignId, String importId, Instant now) {
         return new Inserts(c, campaignId, importId, SqlTime.literal(now));
@@ -627,6 +628,7 @@ public final class RecipientTable {
         private final long campaignId;
         private final String importId;
         private final String stamp;
+        private static final int KEPT = 4;
         private final Map<Integer, PreparedStatement> prepared = new HashMap<>();
 
         private Inserts(Connection c, long campaignId, String importId, String stamp) {
@@ -636,7 +638,10 @@ public final class RecipientTable {
             this.stamp = stamp;
         }
 
-        /** Inserts the rows as pending recipients; returns how many went in (existing addresses do not). */
+        /**
+         * Inserts the rows as pending recipients; returns how many went in. An address the campaign
+         * already has, in any letter case, does not ({@code uq_recipient_email_key}).
+         */
         public int insert(List<NewRecipient> rows) throws SQLException {
             if (rows.isEmpty()) {
                 return 0;
@@ -644,8 +649,17 @@ public final class RecipientTable {
             PreparedStatement ps = prepared.get(rows.size());
             if (ps == null) {
                 ps = serverPrepared(c, insertSql(rows.size()));
+                if (prepared.size() >= KEPT) {
+                    try (PreparedStatement once = ps) {
+                        return execute(once, rows);
+                    }
+                }
                 prepared.put(rows.size(), ps);
             }
+            return execute(ps, rows);
+        }
+
+        private int execute(PreparedStatement ps, List<NewRecipient> rows) throws SQLException {
             int p = 1;
             for (NewRecipient r : rows) {
                 ps.setLong(p++, campaignId);
@@ -697,22 +711,23 @@ public final class RecipientTable {
     }
 
     /**
-     * Which of {@code emails} are already recipients of the campaign: email → its line in import
-     * {@code importId}, or -1 when it came from another import.
+     * Which of these addresses are already recipients of the campaign, found by suppression key
+     * (the whole address lower-cased, as {@code uq_recipient_email_key} compares them): key → its
+     * line in import {@code importId}, or -1 when it came from another import.
      */
-    public Map<String, Long> importedLines(Connection c, long campaignId, String importId, List<String> emails)
+    public Map<String, Long> importedLines(Connection c, long campaignId, String importId, List<String> suppressionKeys)
             throws SQLException {
         Map<String, Long> found = new HashMap<>();
-        if (emails.isEmpty()) {
+        if (suppressionKeys.isEmpty()) {
             return found;
         }
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT email, import_id, import_line FROM recipient WHERE campaign_id = ? AND email IN ("
-                        + Sql.placeholders(emails.size()) + ")")) {
+                "SELECT email_key, import_id, import_line FROM recipient WHERE campaign_id = ? AND legacy_duplicate = 0 AND email_key IN ("
+                        + Sql.placeholders(suppressionKeys.size()) + ")")) {
             ps.setLong(1, campaignId);
             int i = 2;
-            for (String email : emails) {
-                ps.setString(i++, email);
+            for (String key : suppressionKeys) {
+                ps.setString(i++, key);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -69,6 +69,13 @@ public final class CompiledTemplate {
         return Set.copyOf(used);
     }
 
+    /** Every field the subject reads, with or without a default: their values end up in a header. */
+    public Set<String> subjectFields() {
+        Set<String> used = new LinkedHashSet<>();
+        usesByFile.get(TemplateLoader.SUBJECT).forEach(use -> used.add(use.name()));
+        return Set.copyOf(used);
+    }
+
     /**
      * Every required field that is not in {@code availableFields}, reported once per file at its
      * first use, so a campaign cannot start with a template its recipients cannot fill.

@@ -5,8 +5,11 @@ import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.TestDatabase;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +24,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongConsumer;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +41,11 @@ class RecipientImporterTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
 
     private RecipientImporter importer(int batch) {
-        return new RecipientImporter(db.dataSource(), new SuppressionTable(), AddressFilter.none(), clock, batch);
+        return importer(db.dataSource(), ImportSettings.defaults().withBatchSize(batch));
+    }
+
+    private RecipientImporter importer(javax.sql.DataSource dataSource, ImportSettings settings) {
+        return new RecipientImporter(dataSource, new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock, settings);
     }
 
     private Path csv(String name, String content) throws Exception {
@@ -46,14 +55,28 @@ class RecipientImporterTest {
     }
 
     private long count(long campaignId) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
-            ps.setLong(1, campaignId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+        return CampaignFixtures.recipientCount(db.dataSource(), campaignId);
+    }
+
+    /** A file of a header and {@code n} rows, row {@code i} made by {@code row}. */
+    private Path numbered(String name, String header, int n, java.util.function.IntFunction<String> row) throws Exception {
+        Path f = dir.resolve(name);
+        try (BufferedWriter w = Files.newBufferedWriter(f)) {
+            w.write(header + "\n");
+            for (int i = 0; i < n; i++) {
+                w.write(row.apply(i) + "\n");
             }
         }
+        return f;
+    }
+
+    /** The first rejects as (line, reason, detail). */
+    private static List<Tuple> rejects(ImportReport report) {
+        return report.firstRejects().stream().map(r -> tuple(r.line(), r.reason(), r.detail())).toList();
+    }
+
+    private static ImportStoppedException stopped(org.assertj.core.api.ThrowableAssert.ThrowingCallable importing) {
+        return catchThrowableOfType(importing, ImportStoppedException.class);
     }
 
     @Test
@@ -122,14 +145,14 @@ class RecipientImporterTest {
         assertThat(report.rows()).isEqualTo(report.imported() + report.rejected());
         assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(3L, RejectReason.INVALID_SYNTAX),
-                        org.assertj.core.groups.Tuple.tuple(4L, RejectReason.TOO_LONG),
-                        org.assertj.core.groups.Tuple.tuple(5L, RejectReason.DUPLICATE_IN_FILE),
-                        org.assertj.core.groups.Tuple.tuple(6L, RejectReason.ALREADY_IN_CAMPAIGN),
-                        org.assertj.core.groups.Tuple.tuple(7L, RejectReason.SUPPRESSED),
-                        org.assertj.core.groups.Tuple.tuple(8L, RejectReason.WRONG_FIELD_COUNT),
-                        org.assertj.core.groups.Tuple.tuple(9L, RejectReason.INVALID_FIELD),
-                        org.assertj.core.groups.Tuple.tuple(13L, RejectReason.DUPLICATE_IN_FILE));
+                        tuple(3L, RejectReason.INVALID_SYNTAX),
+                        tuple(4L, RejectReason.TOO_LONG),
+                        tuple(5L, RejectReason.DUPLICATE_IN_FILE),
+                        tuple(6L, RejectReason.ALREADY_IN_CAMPAIGN),
+                        tuple(7L, RejectReason.SUPPRESSED),
+                        tuple(8L, RejectReason.WRONG_FIELD_COUNT),
+                        tuple(9L, RejectReason.INVALID_FIELD),
+                        tuple(13L, RejectReason.DUPLICATE_IN_FILE));
         List<String> rejectLines = Files.readAllLines(rejects);
         assertThat(rejectLines).hasSize(1 + 8);
         assertThat(rejectLines.get(0)).isEqualTo("line,email,reason,detail");
@@ -177,7 +200,7 @@ class RecipientImporterTest {
             }
         }
         java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong();
-        ImportReport report = importer(RecipientImporter.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), lastProgress::set);
+        ImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), lastProgress::set);
         assertThat(report.imported()).isEqualTo(100_000);
         assertThat(report.rejected()).isZero();
         assertThat(lastProgress.get()).isEqualTo(100_000);
@@ -232,5 +255,191 @@ class RecipientImporterTest {
                 }
             }
         }
+    }
+
+    @Test
+    void rejects_name_the_line_a_record_starts_on_after_blank_lines_and_fields_spanning_lines() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "lines");
+        Path f = csv("lines.csv", "email,name,city\n"  // 1
+                + "a@example.com,A,\"Oslo\n"           // 2
+                + "West\"\n"                           // 3
+                + "\n"                                  // 4
+                + "\r\n"                               // 5
+                + "not-an-address,B,Oslo\n"            // 6
+                + "c@example.com,\"C\r\n"              // 7: a name with a line break
+                + "\r"                                  // 8
+                + "X\",Bergen\r"                        // 9
+                + "also-bad,D,\"x\r\ny\"\r\n"          // 10-11
+                + "\n"                                  // 12
+                + "short@example.com,E");               // 13, no line break at the end
+        ImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(1);
+        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
+                .containsExactlyInAnyOrder(
+                        tuple(6L, RejectReason.INVALID_SYNTAX),
+                        tuple(7L, RejectReason.INVALID_FIELD),
+                        tuple(10L, RejectReason.INVALID_SYNTAX),
+                        tuple(13L, RejectReason.WRONG_FIELD_COUNT));
+    }
+
+    @Test
+    void addresses_differing_only_in_case_are_one_recipient_within_a_file_and_across_imports() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "case");
+        importer(10).importCsv(id, csv("case1.csv", "email\nAnn@example.com\n"), Optional.empty(), n -> {});
+        StringBuilder content = new StringBuilder("email\n")
+                .append("ANN@example.com\n")       // 2: in the campaign already, as Ann@
+                .append("Bob@example.com\n")       // 3
+                .append("bob@EXAMPLE.com\n");      // 4: same batch as line 3
+        for (int i = 5; i < 20; i++) {
+            content.append("filler").append(i).append("@example.com\n");
+        }
+        content.append("BOB@example.com\n");       // 20: batches after line 3's
+        ImportReport report = importer(3).importCsv(id, csv("case2.csv", content.toString()), Optional.empty(), n -> {});
+
+        assertThat(report.imported()).isEqualTo(1 + 15);
+        assertThat(rejects(report)).containsExactlyInAnyOrder(
+                tuple(2L, RejectReason.ALREADY_IN_CAMPAIGN, "already a recipient of campaign " + id),
+                tuple(4L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"),
+                tuple(20L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"));
+        assertThat(count(id)).isEqualTo(1 + 1 + 15);
+    }
+
+    @Test
+    void values_that_could_never_go_into_a_header_are_rejected_naming_the_field() throws Exception {
+        // The campaign's template (welcome) puts company and name in the subject, and name is the To display name.
+        long id = CampaignFixtures.campaign(db.dataSource(), "headers");
+        Path f = csv("headers.csv", "email,name,company,notes\n"
+                + "ok@example.com,Ann,ACME,\"two\nlines are fine in the body\"\n"       // 2-3
+                + "bcc@example.com,Bob,\"ACME\r\nBcc: victim@evil.example\",x\n"      // 4-5
+                + "nel@example.com,Ann\u0085Bcc: victim@evil.example,ACME,x\n"          // 6
+                + "nul@example.com,Carl,AC\u0000ME,x\n");                               // 7
+        ImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(1);
+        assertThat(rejects(report)).containsExactlyInAnyOrder(
+                tuple(4L, RejectReason.INVALID_FIELD,
+                        "field 'company': Subject: contains the control character U+000D (carriage return), which is not allowed in a header"),
+                tuple(6L, RejectReason.INVALID_FIELD,
+                        "field 'name': To display name: contains the control character U+0085 (next line), which is not allowed in a header"),
+                tuple(7L, RejectReason.INVALID_FIELD,
+                        "field 'company': Subject: contains the control character U+0000, which is not allowed in a header"));
+    }
+
+    @Test
+    void rows_with_large_fields_go_in_through_statements_bounded_by_bytes_as_well_as_rows() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "wide");
+        String notes = "n".repeat(20_000);
+        Path f = numbered("wide.csv", "email,notes", 1_500, i -> "wide" + i + "@example.org," + notes);
+        ImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(1_500);
+        assertThat(count(id)).isEqualTo(1_500);
+    }
+
+    @Test
+    void a_field_or_a_row_over_its_limit_rejects_the_row_naming_the_limit() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "limits");
+        Path f = csv("limits.csv", "email,a,b\n"
+                + "ok@example.com,x,y\n"                                                   // 2
+                + "field@example.com," + "é".repeat(1_100) + ",y\n"                        // 3: 2,200 bytes in 1,100 characters
+                + "row@example.com," + "a".repeat(2_000) + "," + "b".repeat(2_000) + "\n" // 4: 4,000 + the address
+                + "fits@example.com," + "a".repeat(2_000) + "," + "b".repeat(2_000 - 16) + "\n");  // 5: 4,000 exactly
+        ImportReport report = importer(db.dataSource(), ImportSettings.defaults().withLimits(2_048, 4_000))
+                .importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(rejects(report)).containsExactlyInAnyOrder(
+                tuple(3L, RejectReason.TOO_LARGE,
+                        "field 'a' holds 2200 bytes, more than the 2048 allowed (import.max-field-bytes)"),
+                tuple(4L, RejectReason.TOO_LARGE,
+                        "the row holds 4015 bytes, more than the 4000 allowed (import.max-row-bytes)"));
+    }
+
+    @Test
+    void a_20_megabyte_field_rejects_its_row_and_the_others_are_imported() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "huge");
+        Path f = csv("huge.csv", "email,notes\nbefore@example.com,x\nhuge@example.com," + "h".repeat(20 * 1024 * 1024)
+                + "\nafter@example.com,y\n");
+        Path rejects = dir.resolve("huge-rejects.csv");
+        ImportReport report = importer(10).importCsv(id, f, Optional.of(rejects), n -> {});
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(report.rejectedByReason().get(RejectReason.TOO_LARGE)).isEqualTo(1);
+        assertThat(Files.readAllLines(rejects)).containsExactly("line,email,reason,detail",
+                "3,huge@example.com,too large,\"field 'notes' holds 20971520 bytes, more than the 65536 allowed (import.max-field-bytes)\"");
+    }
+
+    @Test
+    void an_import_that_loses_its_database_part_way_says_what_was_committed_and_running_it_again_finishes_it() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "lost");
+        Path f = numbered("lost.csv", "email", 2_000, i -> "lost" + i + "@example.org");
+        com.zaxxer.hikari.HikariDataSource pool = db.newPool("lost", 4);
+        java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+        // The fourth batch is handed over once the second has committed; then the database goes away.
+        LongConsumer loseTheDatabase = n -> {
+            if (handed.incrementAndGet() == 4) {
+                pool.close();
+            }
+        };
+        ImportStoppedException stopped = stopped(
+                () -> importer(pool, ImportSettings.defaults().withBatchSize(100)).importCsv(id, f, Optional.empty(), loseTheDatabase));
+
+        // A commit the connection was lost before confirming may have gone in or not: counted apart.
+        long committed = count(id);
+        assertThat(committed).isBetween(stopped.report().imported(), stopped.report().imported() + stopped.unconfirmed());
+        assertThat(stopped.report().imported()).isGreaterThanOrEqualTo(200).isLessThan(2_000);
+        assertThat(stopped.getMessage()).startsWith("import stopped after ").contains(", " + stopped.report().imported() + " of them imported")
+                .endsWith("; run the same import again to finish it (rows already imported are then rejected as already in campaign)");
+
+        ImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(again.imported()).isEqualTo(2_000 - committed);
+        assertThat(again.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(committed);
+        assertThat(count(id)).isEqualTo(2_000);
+    }
+
+    @Test
+    void a_rejects_file_on_a_full_disk_stops_the_import_saying_what_was_committed() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+        long id = CampaignFixtures.campaign(db.dataSource(), "full");
+        Path f = numbered("full.csv", "email", 3_000, i -> i % 2 == 0 ? "full" + i + "@example.org" : "not-an-address-" + i);
+        ImportStoppedException stopped = stopped(() -> importer(100).importCsv(id, f, Optional.of(full), n -> {}));
+        assertThat(stopped.getMessage()).contains("No space left on device");
+        assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_500);
+
+        ImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
+        assertThat(again.imported() + stopped.report().imported()).isEqualTo(1_500);
+        assertThat(count(id)).isEqualTo(1_500);
+    }
+
+    @Test
+    void a_campaign_cancelled_during_an_import_stops_it_at_the_next_batch() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "cancelled meanwhile");
+        Path f = numbered("meanwhile.csv", "email", 1_000, i -> "m" + i + "@example.org");
+        java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+        LongConsumer cancel = n -> {
+            if (handed.incrementAndGet() == 3) {
+                try (Connection c = db.dataSource().getConnection();
+                     PreparedStatement ps = c.prepareStatement("UPDATE campaign SET status = 'cancelled' WHERE id = ?")) {
+                    ps.setLong(1, id);
+                    ps.executeUpdate();
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        ImportStoppedException stopped = stopped(() -> importer(100).importCsv(id, f, Optional.empty(), cancel));
+        assertThat(stopped.getMessage()).contains("campaign " + id + " is cancelled");
+        assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_000);
+    }
+
+    @Test
+    void a_header_row_that_is_not_valid_csv_or_names_columns_across_lines_fails_with_one_line() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "bad header");
+        Path broken = csv("broken-header.csv", "email,\"name\"x,city\na@example.com,A,Oslo\n");
+        assertThatThrownBy(() -> importer(10).importCsv(id, broken, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessageStartingWith(broken + ": not a valid CSV file: Invalid character between encapsulated token and delimiter");
+        Path lines = csv("lines-header.csv", "\"e\r\nmail\",\"\u001b[2J\"\na@example.com,A\n");
+        assertThatThrownBy(() -> importer(10).importCsv(id, lines, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessage(lines + ": no email column in the header row (found: e\\r\\nmail, \\u001B[2J)");
+        assertThat(count(id)).isZero();
     }
 }

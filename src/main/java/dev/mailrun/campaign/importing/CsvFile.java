@@ -1,0 +1,166 @@
+package dev.mailrun.campaign.importing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PushbackReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import org.apache.commons.csv.CSVException;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * An import file read as strict UTF-8 (an initial byte-order mark is skipped) and RFC 4180 CSV
+ * with a header row; empty lines between records are skipped.
+ *
+ * <p>{@link #check} reads the whole file once for structure only, so a file that is not CSV, not
+ * UTF-8 or has no email column fails before anything is imported; {@link #records} then streams it.
+ */
+final class CsvFile {
+
+    private final Path path;
+    private final CsvHeader header;
+
+    private CsvFile(Path path, CsvHeader header) {
+        this.path = path;
+        this.header = header;
+    }
+
+    /**
+     * The structure pass.
+     *
+     * @throws ImportFileException when the file as a whole cannot be imported
+     */
+    static CsvFile check(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new ImportFileException(file + ": no such file");
+        }
+        try (CSVParser parser = parser(file)) {
+            CsvHeader header = CsvHeader.of(file, parser.getHeaderNames());
+            Iterator<CSVRecord> it = parser.iterator();
+            while (it.hasNext()) {
+                it.next();
+            }
+            return new CsvFile(file, header);
+        } catch (UncheckedIOException e) {
+            throw unreadable(file, e.getCause());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ImportFileException(file + ": not a valid CSV file: " + firstLine(e.getMessage()));
+        } catch (CharacterCodingException | CSVException e) {
+            // The header row is parsed when the parser is made, and its errors arrive as checked exceptions.
+            throw unreadable(file, e);
+        }
+    }
+
+    CsvHeader header() {
+        return header;
+    }
+
+    /** The records in file order, each with the line it starts on; close it when done. */
+    Records records() throws IOException {
+        return new Records(parser(path));
+    }
+
+    /** One record and the line of the file it starts on. */
+    record CsvRow(long line, CSVRecord record) {}
+
+    /**
+     * A stream of records over an open file. A record starts on the line it was reported from: blank
+     * lines before it are skipped, and a quoted field may span lines. The parser counts line breaks
+     * (CR, LF, or CR LF as one) up to the end of each record, so the start is the line the record
+     * ends on less the line breaks inside its fields, counted the same way.
+     */
+    static final class Records implements Iterator<CsvRow>, AutoCloseable {
+        private final CSVParser parser;
+        private final Iterator<CSVRecord> records;
+        private long previousEnd;
+
+        private Records(CSVParser parser) {
+            this.parser = parser;
+            this.records = parser.iterator();
+            this.previousEnd = parser.getCurrentLineNumber();
+        }
+
+        @Override
+        public boolean hasNext() {
+            return records.hasNext();
+        }
+
+        @Override
+        public CsvRow next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            CSVRecord record = records.next();
+            long end = parser.getCurrentLineNumber();
+            // Almost every record is one line right after the one before: nothing to count.
+            long start = end == previousEnd + 1 ? end : end - lineBreaksIn(record);
+            previousEnd = end;
+            return new CsvRow(start, record);
+        }
+
+        @Override
+        public void close() throws IOException {
+            parser.close();
+        }
+
+        private static long lineBreaksIn(CSVRecord record) {
+            long breaks = 0;
+            for (int v = 0; v < record.size(); v++) {
+                String value = record.get(v);
+                for (int i = 0; i < value.length(); i++) {
+                    char c = value.charAt(i);
+                    if (c == '\r' || c == '\n' && (i == 0 || value.charAt(i - 1) != '\r')) {
+                        breaks++;
+                    }
+                }
+            }
+            return breaks;
+        }
+    }
+
+    private static CSVParser parser(Path file) throws IOException {
+        CharsetDecoder strictUtf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        Reader reader = new InputStreamReader(Files.newInputStream(file), strictUtf8);
+        CSVFormat format = CSVFormat.RFC4180.builder()
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .setAllowMissingColumnNames(true)
+                .setIgnoreSurroundingSpaces(false)
+                .setIgnoreEmptyLines(true)
+                .get();
+        return CSVParser.builder().setReader(skipBom(reader)).setFormat(format).get();
+    }
+
+    private static Reader skipBom(Reader reader) throws IOException {
+        PushbackReader r = new PushbackReader(new BufferedReader(reader, 1 << 16), 1);
+        int first = r.read();
+        if (first != -1 && first != '\uFEFF') {
+            r.unread(first);
+        }
+        return r;
+    }
+
+    private static ImportFileException unreadable(Path file, Throwable cause) {
+        if (cause instanceof CharacterCodingException) {
+            return new ImportFileException(file + ": not UTF-8 text (" + cause.getClass().getSimpleName() + ")");
+        }
+        return new ImportFileException(file + ": not a valid CSV file: " + firstLine(cause.getMessage()));
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "unreadable" : s.lines().findFirst().orElse(s);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.mailrun.campaign.importing;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The header row of an import file: which column holds the address, which the name, and which
+ * become merge fields (every other one, as written).
+ */
+record CsvHeader(List<String> columns, String emailColumn, Optional<String> nameColumn, List<String> fieldColumns) {
+
+    /** Merge fields every recipient gets from mailrun itself; a column may not replace them. */
+    private static final Set<String> BUILT_IN_FIELDS = Set.of("unsubscribe_url", "campaign");
+
+    CsvHeader {
+        columns = List.copyOf(columns);
+        fieldColumns = List.copyOf(fieldColumns);
+    }
+
+    /** How many fields every row must have. */
+    int size() {
+        return columns.size();
+    }
+
+    /** @throws ImportFileException naming what is wrong with the header row */
+    static CsvHeader of(Path file, List<String> names) {
+        if (names.isEmpty()) {
+            throw new ImportFileException(file + ": empty file; expected a header row with an email column");
+        }
+        String email = null;
+        String name = null;
+        List<String> fields = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String raw : names) {
+            String n = raw.strip();
+            String key = n.toLowerCase(Locale.ROOT);
+            if (n.isEmpty()) {
+                throw new ImportFileException(file + ": header row has an empty column name");
+            }
+            if (!seen.add(key)) {
+                throw new ImportFileException(file + ": header row names column '" + Shown.of(n) + "' twice");
+            }
+            if (key.equals("email")) {
+                email = raw;
+            } else if (key.equals("name")) {
+                name = raw;
+            } else if (BUILT_IN_FIELDS.contains(key)) {
+                throw new ImportFileException(file + ": column '" + Shown.of(n) + "' clashes with a built-in merge field");
+            } else {
+                fields.add(raw);
+            }
+        }
+        if (email == null) {
+            throw new ImportFileException(file + ": no email column in the header row (found: "
+                    + String.join(", ", names.stream().map(Shown::of).toList()) + ")");
+        }
+        return new CsvHeader(names, email, Optional.ofNullable(name), fields);
+    }
+}
