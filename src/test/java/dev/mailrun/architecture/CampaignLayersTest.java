@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * The inside of {@code dev.mailrun.campaign}, enforced (docs/ARCHITECTURE.md, "The campaign
  * package"). The root holds the operator's API and sits on top; {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
- * importing, bounce, unsubscribe, hygiene — do not reach into each other, except bounce into
- * unsubscribe for the signed return paths both of them read.
+ * importing, bounce, unsubscribe, hygiene, suppression — do not reach into each other, except
+ * bounce into unsubscribe for the signed return paths both of them read.
  */
 class CampaignLayersTest {
 
@@ -37,6 +37,7 @@ class CampaignLayersTest {
                 .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
                 .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
                 .layer("Hygiene").definedBy("dev.mailrun.campaign.hygiene..")
+                .layer("Suppression").definedBy("dev.mailrun.campaign.suppression..")
                 .layer("Store").definedBy("dev.mailrun.campaign.store..")
                 .layer("Model").definedBy("dev.mailrun.campaign.model..")
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
@@ -45,9 +46,11 @@ class CampaignLayersTest {
                 .whereLayer("Bounce").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Unsubscribe")
+                .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Unsubscribe",
+                        "Suppression")
                 .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Unsubscribe",
-                        "Hygiene", "Store");
+                        "Hygiene", "Suppression", "Store");
     }
 
     @Test
