@@ -6,8 +6,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Write every recipient of a campaign with its outcome as CSV: id, email, status, attempts,",
-                "last_code, last_error, sent_at, message_id, bounce_kind, bounced_at (times ISO-8601 UTC), in id order."})
+        description = {"Write every recipient of a campaign with its outcome as CSV.",
+                "Columns id, email, status, attempts, last_code, last_error, sent_at, message_id,",
+                "bounce_kind, bounced_at (the latest bounce event); id order, times in ISO-8601 UTC."})
 final class CampaignExportCommand extends ContextCommand {
 
     @Parameters(index = "0", paramLabel = "ID", description = "Campaign id.")

@@ -39,10 +39,11 @@ final class SuppressionsCommand implements Runnable {
     }
 
     @Command(name = "import", mixinStandardHelpOptions = true,
-            description = {"Suppress every address of a CSV file with a header row: another system's suppression export",
-                    "(Amazon SES, Postmark, SendGrid, Mailgun, listmonk) or any list. The address column is found by",
-                    "its name (email, email address, recipient, address; case ignored). Importing a file again adds",
-                    "nothing. Every rejected row is reported with its line and reason."})
+            description = {"Suppress every address of a CSV file: another system's export, or any list.",
+                    "Exports of Amazon SES, Postmark, SendGrid, Mailgun and listmonk are read as they are:",
+                    "the address column is found by its header name (email, email address, recipient,",
+                    "address; case ignored). Importing a file again adds nothing. Every rejected row is",
+                    "reported with its line and reason."})
     static final class Import extends ContextCommand {
 
         @Parameters(paramLabel = "FILE", description = "CSV file (UTF-8).")
@@ -88,8 +89,9 @@ final class SuppressionsCommand implements Runnable {
     }
 
     @Command(name = "export", mixinStandardHelpOptions = true,
-            description = {"Write the suppression list as CSV: email, reason, source, created_at (ISO-8601 UTC), in address",
-                    "order. It imports back with 'suppressions import' (one --reason per file: export by reason to keep them)."})
+            description = {"Write the suppression list as CSV: email, reason, source, created_at.",
+                    "Address order, times in ISO-8601 UTC. The file imports back with 'suppressions import'",
+                    "(which sets one --reason per file: export by reason to keep the reasons)."})
     static final class Export extends ContextCommand {
 
         @Parameters(paramLabel = "FILE|-", arity = "0..1", defaultValue = "-",
@@ -174,8 +176,9 @@ final class SuppressionsCommand implements Runnable {
     }
 
     @Command(name = "remove", mixinStandardHelpOptions = true,
-            description = {"Take an address off the suppression list so campaigns may mail it again. The removal is",
-                    "recorded with its reason (--why), who removed it and the suppression it undid."})
+            description = {"Take an address off the suppression list, recording why.",
+                    "Campaigns may mail it again. The removal is recorded with --why, the OS user",
+                    "and the suppression it undid."})
     static final class Remove extends ContextCommand {
 
         @Parameters(paramLabel = "ADDRESS")

@@ -77,7 +77,7 @@ public final class SuppressionImporter {
         Counts counts = new Counts();
         try (RejectLog rejects = RejectLog.to(rejectsFile); CSVParser parser = CsvInput.open(file)) {
             ImportBatch batch = new ImportBatch(limits, stamp.source());
-            for (CSVRecord record : (Iterable<CSVRecord>) parser::iterator) {
+            for (CSVRecord record : parser) {
                 counts.rows++;
                 read(batch, record, CsvInput.startLine(record, parser.getCurrentLineNumber()), column);
                 if (batch.full()) {
