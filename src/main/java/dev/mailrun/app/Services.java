@@ -33,7 +33,10 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import dev.mailrun.campaign.importing.AddressFilter;
+import dev.mailrun.campaign.CampaignExport;
 import dev.mailrun.campaign.CampaignReports;
+import dev.mailrun.campaign.suppression.SuppressionImporter;
+import dev.mailrun.campaign.suppression.SuppressionList;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.Timing;
 import dev.mailrun.campaign.Campaigns;
@@ -104,6 +107,18 @@ public final class Services implements AutoCloseable {
         RecipientImporter importer = new RecipientImporter(dataSource(), templates(), addressFilter(), clock(),
                 config.imports().settings());
         return metricsIfServed().map(m -> importer.withListener(m.imports())).orElse(importer);
+    }
+
+    public SuppressionImporter suppressionImporter() {
+        return new SuppressionImporter(dataSource(), clock());
+    }
+
+    public SuppressionList suppressions() {
+        return new SuppressionList(dataSource(), clock());
+    }
+
+    public CampaignExport campaignExport() {
+        return new CampaignExport(dataSource());
     }
 
     /** This process's tick-loop heartbeat (one per process), which readiness and the metrics read. */

@@ -34,6 +34,35 @@ public final class Transactions {
         }
     }
 
+    /**
+     * Runs read-only work in one {@code REPEATABLE READ} transaction, so that every statement sees
+     * the same snapshot (an export read in pages gets each row once, as it was when the export
+     * began). Never run again on failure: the work may already have written its output.
+     */
+    public static <T> T readSnapshot(DataSource dataSource, Work<T> work) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            int isolation = c.getTransactionIsolation();
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException | Error e) {
+                rollbackQuietly(c, e);
+                throw e;
+            } finally {
+                try {
+                    c.setTransactionIsolation(isolation);
+                } catch (SQLException ignored) {
+                    // The pool resets or evicts the connection; nothing to do here.
+                }
+                restore(c, autoCommit);
+            }
+        }
+    }
+
     /** Deadlock victim (SQLSTATE 40001, MySQL error 1213) or lock wait timeout (1205). */
     static boolean isRetryable(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
  * The inside of {@code dev.mailrun.campaign}, enforced (docs/ARCHITECTURE.md, "The campaign
  * package"). The root holds the operator's API and sits on top; {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
- * importing, bounce, feedback, unsubscribe, hygiene — do not reach into each other, except bounce into
- * unsubscribe for the signed return paths both of them read, and feedback into bounce for the bounce
- * rules and rate breakers that the providers' events share with the bounce mailbox.
+ * importing, bounce, feedback, unsubscribe, hygiene, suppression — do not reach into each other,
+ * except bounce into unsubscribe for the signed return paths both of them read, and feedback into
+ * bounce for the bounce rules and rate breakers that the providers' events share with the bounce
+ * mailbox.
  */
 class CampaignLayersTest {
 
@@ -39,6 +40,7 @@ class CampaignLayersTest {
                 .layer("Feedback").definedBy("dev.mailrun.campaign.feedback..")
                 .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
                 .layer("Hygiene").definedBy("dev.mailrun.campaign.hygiene..")
+                .layer("Suppression").definedBy("dev.mailrun.campaign.suppression..")
                 .layer("Store").definedBy("dev.mailrun.campaign.store..")
                 .layer("Model").definedBy("dev.mailrun.campaign.model..")
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
@@ -48,9 +50,11 @@ class CampaignLayersTest {
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe")
+                .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
+                        "Suppression")
                 .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
-                        "Hygiene", "Store");
+                        "Hygiene", "Suppression", "Store");
     }
 
     @Test

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pause.class,
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class,
-                CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class})
+                CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class})
 final class CampaignCommand implements Runnable {
 
     @Spec

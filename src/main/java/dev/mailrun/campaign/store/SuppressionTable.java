@@ -7,15 +7,41 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
-/** The suppression table: addresses never to be mailed again, by any campaign. */
+/**
+ * The suppression table: addresses never to be mailed again, by any campaign. Keyed by
+ * {@code EmailAddress.suppressionKey()}, the whole address lower-cased.
+ */
 public final class SuppressionTable {
 
     public record Entry(String address, SuppressionReason reason, String source) {}
+
+    /**
+     * A suppression as stored. The reason is the stored text, not the enum: a row written by a newer
+     * version with a reason this one does not know is still listed and exported, never skipped.
+     */
+    public record Stored(String address, String reason, String source, Instant createdAt) {}
+
+    /** Which suppressions a list or an export reads: optionally one reason, optionally created at or after an instant. */
+    public record Filter(Optional<SuppressionReason> reason, Optional<Instant> since) {
+        public static Filter all() {
+            return new Filter(Optional.empty(), Optional.empty());
+        }
+    }
+
+    /** One imported row: its suppression key and the physical line of the file it starts on. */
+    public record ImportedRow(String address, long line) {}
+
+    /** What every row of one import shares: the import's id, the reason, the source (the file) and the time. */
+    public record ImportStamp(String importId, SuppressionReason reason, String source, Instant at) {}
 
     /** Adds entries; an address already suppressed keeps its first reason. Returns how many were new. */
     public int add(Connection c, Collection<Entry> entries, Instant now) throws SQLException {
@@ -62,6 +88,150 @@ public final class SuppressionTable {
 
     public boolean isSuppressed(Connection c, String key) throws SQLException {
         return suppressedAmong(c, List.of(key)).contains(key);
+    }
+
+    // ---- import -------------------------------------------------------------------------------
+
+    /**
+     * One multi-row {@code INSERT IGNORE} of an import's rows, stamped with the import's id and each
+     * row's line. An address already on the list keeps its row (and its first reason). Returns how
+     * many rows went in; the caller bounds the statement's rows and bytes.
+     */
+    public int insertImported(Connection c, List<ImportedRow> rows, ImportStamp stamp) throws SQLException {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        StringBuilder sql = new StringBuilder(120 + rows.size() * 24).append(
+                "INSERT IGNORE INTO suppression (address, reason, source, created_at, import_id, import_line) VALUES ");
+        for (int i = 0; i < rows.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?)");
+        }
+        String reason = stamp.reason().dbValue();
+        String source = truncate(stamp.source(), 500);
+        String at = SqlTime.literal(stamp.at());
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            int p = 1;
+            for (ImportedRow r : rows) {
+                ps.setString(p++, r.address());
+                ps.setString(p++, reason);
+                ps.setString(p++, source);
+                ps.setString(p++, at);
+                ps.setString(p++, stamp.importId());
+                ps.setLong(p++, r.line());
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Which of {@code addresses} are on the list: address → its line in import {@code importId},
+     * or -1 when it was suppressed otherwise (another import, a bounce, an unsubscribe …).
+     */
+    public Map<String, Long> importedLines(Connection c, Collection<String> addresses, String importId) throws SQLException {
+        Map<String, Long> found = new HashMap<>();
+        if (addresses.isEmpty()) {
+            return found;
+        }
+        List<String> list = List.copyOf(addresses);
+        try (PreparedStatement ps = c.prepareStatement("SELECT address, import_id, import_line FROM suppression WHERE address IN ("
+                + Sql.placeholders(list.size()) + ")")) {
+            for (int i = 0; i < list.size(); i++) {
+                ps.setString(i + 1, list.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.put(rs.getString(1), importId.equals(rs.getString(2)) ? rs.getLong(3) : -1L);
+                }
+            }
+        }
+        return found;
+    }
+
+    // ---- reading and removing -------------------------------------------------------------------
+
+    public Optional<Stored> find(Connection c, String key) throws SQLException {
+        return one(c, "SELECT address, reason, source, created_at FROM suppression WHERE address = ?", key);
+    }
+
+    /** The row, locked until the transaction ends, so that a removal and its audit row see the same suppression. */
+    public Optional<Stored> lock(Connection c, String key) throws SQLException {
+        return one(c, "SELECT address, reason, source, created_at FROM suppression WHERE address = ? FOR UPDATE", key);
+    }
+
+    /** Deletes the row; false when there was none. */
+    public boolean delete(Connection c, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM suppression WHERE address = ?")) {
+            ps.setString(1, key);
+            return ps.executeUpdate() > 0;
+        }
+    }
+
+    /** Up to {@code limit} suppressions matching {@code filter} after {@code afterKey} in key order: one page of an export. */
+    public List<Stored> page(Connection c, Filter filter, String afterKey, int limit) throws SQLException {
+        return select(c, filter, " AND address > ?", afterKey, " ORDER BY address LIMIT ?", limit);
+    }
+
+    /** The {@code limit} newest suppressions matching {@code filter}, newest first. */
+    public List<Stored> newest(Connection c, Filter filter, int limit) throws SQLException {
+        return select(c, filter, "", null, " ORDER BY created_at DESC, address LIMIT ?", limit);
+    }
+
+    public long count(Connection c, Filter filter) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM suppression WHERE 1 = 1" + where(filter))) {
+            bind(ps, filter, 1);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private List<Stored> select(Connection c, Filter filter, String after, String afterKey, String order, int limit)
+            throws SQLException {
+        List<Stored> rows = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT address, reason, source, created_at FROM suppression WHERE 1 = 1" + where(filter) + after + order)) {
+            int i = bind(ps, filter, 1);
+            if (afterKey != null) {
+                ps.setString(i++, afterKey);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(stored(rs));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static String where(Filter filter) {
+        return (filter.reason().isPresent() ? " AND reason = ?" : "") + (filter.since().isPresent() ? " AND created_at >= ?" : "");
+    }
+
+    /** Binds the filter's values from {@code index}; returns the next free index. */
+    private static int bind(PreparedStatement ps, Filter filter, int index) throws SQLException {
+        int i = index;
+        if (filter.reason().isPresent()) {
+            ps.setString(i++, filter.reason().get().dbValue());
+        }
+        if (filter.since().isPresent()) {
+            SqlTime.set(ps, i++, filter.since().get());
+        }
+        return i;
+    }
+
+    private static Optional<Stored> one(Connection c, String sql, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(stored(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static Stored stored(ResultSet rs) throws SQLException {
+        return new Stored(rs.getString(1), rs.getString(2), rs.getString(3), SqlTime.get(rs, 4));
     }
 
     static String truncate(String s, int max) {

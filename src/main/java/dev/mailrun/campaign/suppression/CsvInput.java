@@ -1,0 +1,106 @@
+package dev.mailrun.campaign.suppression;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PushbackReader;
+import java.io.Reader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * Opens a CSV file the way mailrun reads one: RFC 4180 with a header row, strict UTF-8 (a byte
+ * sequence that is not UTF-8 is an error, never a replacement character), a leading byte order mark
+ * skipped, blank lines ignored.
+ */
+final class CsvInput {
+
+    private static final char BOM = '\uFEFF';
+
+    private CsvInput() {}
+
+    static CSVParser open(Path file) throws IOException {
+        CharsetDecoder strictUtf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        Reader reader = new InputStreamReader(Files.newInputStream(file), strictUtf8);
+        CSVFormat format = CSVFormat.RFC4180.builder()
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .setAllowMissingColumnNames(true)
+                .setIgnoreSurroundingSpaces(false)
+                .setIgnoreEmptyLines(true)
+                .get();
+        return CSVParser.builder().setReader(skipBom(reader)).setFormat(format).get();
+    }
+
+    /**
+     * The physical line {@code record} starts on. The parser's line count, read once the record is
+     * parsed, is the line it ends on; a quoted value may span lines, and blank lines before the
+     * record are skipped, so counting back from the end is the only exact way.
+     */
+    static long startLine(CSVRecord record, long endLine) {
+        long breaks = 0;
+        for (String value : record.values()) {
+            for (int i = 0; i < value.length(); i++) {
+                char ch = value.charAt(i);
+                if (ch == '\n' || (ch == '\r' && (i + 1 == value.length() || value.charAt(i + 1) != '\n'))) {
+                    breaks++;
+                }
+            }
+        }
+        return endLine - breaks;
+    }
+
+    /**
+     * The line holding the first byte sequence that is not UTF-8, counted from the bytes: the
+     * parser decodes ahead of the record it is on, so its line count cannot say. 0 when there is none.
+     */
+    static long firstMalformedLine(Path file) throws IOException {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.allocate(1 << 16);
+        CharBuffer out = CharBuffer.allocate(1 << 16);
+        long line = 1;
+        boolean end = false;
+        try (ReadableByteChannel channel = Files.newByteChannel(file)) {
+            while (true) {
+                end = end || channel.read(in) < 0;
+                in.flip();
+                int from = in.position();
+                CoderResult result = decoder.decode(in, out, end);
+                for (int i = from; i < in.position(); i++) {
+                    line += in.get(i) == '\n' ? 1 : 0;
+                }
+                if (result.isError()) {
+                    return line;
+                }
+                out.clear();
+                if (end && !in.hasRemaining()) {
+                    return 0;
+                }
+                in.compact();
+            }
+        }
+    }
+
+    private static Reader skipBom(Reader reader) throws IOException {
+        PushbackReader r = new PushbackReader(new BufferedReader(reader, 1 << 16), 1);
+        int first = r.read();
+        if (first != -1 && first != BOM) {
+            r.unread(first);
+        }
+        return r;
+    }
+}
