@@ -39,7 +39,7 @@ public final class BuildCostBenchmark {
             Counting out = new Counting();
             long cpu0 = threads.getCurrentThreadCpuTime();
             for (long i = 0; i < messages; i++) {
-                MimeMessage m = samples.outgoing(round * (long) messages + i + 1).build(session);
+                MimeMessage m = samples.outgoing(round * (long) messages + i).build(session);
                 m.writeTo(out);
             }
             long cpu = threads.getCurrentThreadCpuTime() - cpu0;
