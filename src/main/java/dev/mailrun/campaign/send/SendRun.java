@@ -12,7 +12,9 @@ import dev.mailrun.timebox.TimeboxReport;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,10 +46,18 @@ final class SendRun {
     private final FlushThread flushThread;
     private final ClaimAhead claimAhead;
     private final BatchSender sender;
+    private final Instant deadline;
+    private final DailyQuota quota;
 
-    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template) {
+    /**
+     * @param deadline the slot's deadline, or earlier: the end of the send window or the expiry
+     * @param quota    the relay's daily cap, counted with each claim
+     */
+    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, Instant deadline, DailyQuota quota) {
         this.run = run;
         this.deps = deps;
+        this.deadline = deadline;
+        this.quota = quota;
         long id = run.campaignId();
         PauseRules rules = new PauseRules(run.settings());
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
@@ -59,8 +69,8 @@ final class SendRun {
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
         this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request);
-        this.flusher = new ResultFlusher(run, buffer, checkpoint, rules);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer), buffer, id);
+        this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota), buffer, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
                 SendingMarker.ahead(deps.smtp().connections(), run.settings().flushEvery()));
     }
@@ -97,7 +107,7 @@ final class SendRun {
         TimeboxReport report;
         try (SmtpPool pool = new SmtpPool(deps.smtp(), rate.limiter(), run.clock(), poolEvents())) {
             try {
-                report = timebox.runUntil(run.ctx().deadline(), budget -> sender.send(budget, pool, this::mustStop),
+                report = timebox.runUntil(deadline, budget -> sender.send(budget, pool, this::mustStop),
                         Algorithm.PREDICTIVE, estimator, () -> run.ctx().stopRequested() || mustStop());
             } catch (BatchFailedException e) {
                 report = e.partialReport();
@@ -122,8 +132,13 @@ final class SendRun {
         claimAhead.handBack();
         flusher.flush();
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
+        Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
+        // The day's volume is used up: the next run is the first after the day ends.
+        capReached.ifPresent(day -> SendTask.skipTo(run.ctx(), run.campaign(),
+                RunEnd.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), buffer.unreachable()).report(run.ctx(), report);
+                checkpoint.pausedFor(), buffer.unreachable(), capReached.map(day -> SendTask.DAILY_CAP))
+                .report(run.ctx(), report);
     }
 
     /** The timebox's rate limit is the run's share of the relay: {@code rate} at the start, then {@link RelayRate#current()}. */
