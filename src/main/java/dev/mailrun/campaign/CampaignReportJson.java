@@ -55,6 +55,10 @@ public final class CampaignReportJson {
         } else {
             campaign.putNull("rate_cap");
         }
+        campaign.put("window", c.windows().map(Object::toString).orElse(null));
+        campaign.put("expire_at", c.expireAt().map(Object::toString).orElse(null));
+        ArrayNode held = root.putArray("heldBackBy");
+        r.heldBackBy().forEach(held::add);
         ObjectNode counts = root.putObject("counts");
         for (RecipientStatus st : RecipientStatus.values()) {
             counts.put(st.dbValue(), r.counts().get(st));

@@ -6,6 +6,7 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.send.RelayRate;
+import dev.mailrun.campaign.send.SendCalendar;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
@@ -34,6 +35,7 @@ public final class CampaignReports {
     private final TaskStore tasks;
     private final Clock clock;
     private final SendSettings settings;
+    private final SendCalendar calendar;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
@@ -46,6 +48,7 @@ public final class CampaignReports {
         this.tasks = tasks;
         this.clock = clock;
         this.settings = settings;
+        this.calendar = new SendCalendar(settings);
     }
 
     /** Every campaign's report, oldest campaign first. */
@@ -66,11 +69,13 @@ public final class CampaignReports {
         Map<RecipientStatus, Long> counts;
         List<ErrorCount> errors;
         BounceRate bounces;
+        List<String> heldBackBy;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
             bounces = queue.hardBounceRate(c, campaignId);
+            heldBackBy = campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign, clock.instant());
         }
         String taskName = SendTask.taskName(campaignId);
         List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
@@ -107,6 +112,6 @@ public final class CampaignReports {
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
         return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant(),
-                history, slotLength, bounces, settings.hardBounceRate());
+                history, slotLength, bounces, settings.hardBounceRate(), heldBackBy);
     }
 }

@@ -54,7 +54,12 @@ public final class Campaigns {
         if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
         }
-        return Transactions.inTransaction(dataSource, c -> store.insert(c, campaign, clock.instant()));
+        Instant now = clock.instant();
+        if (campaign.expireAt().isPresent() && !campaign.expireAt().get().isAfter(now)) {
+            // Such a campaign would expire every recipient at its first run.
+            throw new CampaignException("--expire-at " + campaign.expireAt().get() + " is not in the future (now " + now + ")");
+        }
+        return Transactions.inTransaction(dataSource, c -> store.insert(c, campaign, now));
     }
 
     public Campaign get(long id) throws SQLException {
