@@ -39,6 +39,10 @@ public final class ExpiryTime {
         } catch (DateTimeParseException e) {
             // not ISO's zoned form
         }
+        // ISO's 2026-12-01T18:00[Europe/Berlin], without an offset: the same as with a space.
+        if (t.endsWith("]") && t.indexOf('[') > 0) {
+            t = t.substring(0, t.indexOf('[')) + " " + t.substring(t.indexOf('[') + 1, t.length() - 1);
+        }
         int space = t.lastIndexOf(' ');
         if (space > 0) {
             String local = t.substring(0, space).strip().replace(' ', 'T');

@@ -160,6 +160,9 @@ public final class SendWindows {
         if (words.length < 2 || words.length > 3) {
             throw bad(text, "expected [DAYS] HH:MM-HH:MM ZONE, e.g. Mon-Fri 08:00-18:00 Europe/Berlin");
         }
+        if (TIMES.matcher(words[words.length - 1]).matches()) {
+            throw bad(text, "needs a time zone after the times, e.g. Europe/Berlin or UTC");
+        }
         Set<DayOfWeek> days = words.length == 3 ? days(text, words[0]) : EnumSet.allOf(DayOfWeek.class);
         Matcher m = TIMES.matcher(words[words.length - 2]);
         if (!m.matches()) {
