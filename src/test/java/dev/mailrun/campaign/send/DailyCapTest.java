@@ -17,6 +17,7 @@ import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -128,40 +130,51 @@ class DailyCapTest {
     @Test
     void many_claimers_racing_for_the_last_slots_take_exactly_the_days_volume() throws Exception {
         String relay = "raced-relay";
-        DailyCap cap = new DailyCap(OptionalLong.of(1_000), List.of(), Optional.empty(), Optional.empty(), ZoneId.of("UTC"));
-        Instant now = Instant.parse("2026-11-23T09:00:00Z");
+        int volume = 20;
+        DailyCap cap = new DailyCap(OptionalLong.of(volume), List.of(), Optional.empty(), Optional.empty(), ZoneId.of("UTC"));
         AtomicLong ids = new AtomicLong();
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try {
-            List<Callable<Long>> claimers = new ArrayList<>();
-            for (int t = 0; t < 8; t++) {
-                claimers.add(() -> {
-                    DailyQuota quota = new DailyQuota(cap, relay, new DailyCountTable());
-                    long taken = 0;
-                    while (true) {
-                        int n = Transactions.inTransaction(db.dataSource(), c -> {
-                            DailyQuota.Allowance allowance = quota.allow(c, now, 7);
-                            List<ClaimedRecipient> rows = new ArrayList<>();
-                            for (int i = 0; i < allowance.count(); i++) {
-                                rows.add(new ClaimedRecipient(ids.incrementAndGet(), "r@x.example", null, null, 0));
+            // Every day is a fresh race for its last slots: eight claimers of 3 for a volume of 20.
+            for (int day = 0; day < 30; day++) {
+                Instant now = Instant.parse("2026-11-23T09:00:00Z").plus(Duration.ofDays(day));
+                CyclicBarrier start = new CyclicBarrier(8);
+                List<Callable<Long>> claimers = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    claimers.add(() -> {
+                        DailyQuota quota = new DailyQuota(cap, relay, new DailyCountTable());
+                        start.await();
+                        long taken = 0;
+                        while (true) {
+                            int n = Transactions.inTransaction(db.dataSource(), c -> {
+                                DailyQuota.Allowance allowance = quota.allow(c, now, 3);
+                                // A real claim selects its recipients here, between the count and its update.
+                                try (Statement pause = c.createStatement()) {
+                                    pause.execute("DO SLEEP(0.002)");
+                                }
+                                List<ClaimedRecipient> rows = new ArrayList<>();
+                                for (int i = 0; i < allowance.count(); i++) {
+                                    rows.add(new ClaimedRecipient(ids.incrementAndGet(), "r@x.example", null, null, 0));
+                                }
+                                quota.took(c, allowance, rows);
+                                return rows.size();
+                            });
+                            quota.committed();
+                            if (n == 0) {
+                                return taken;
                             }
-                            quota.took(c, allowance, rows);
-                            return rows.size();
-                        });
-                        quota.committed();
-                        if (n == 0) {
-                            return taken;
+                            taken += n;
                         }
-                        taken += n;
-                    }
-                });
+                    });
+                }
+                long total = 0;
+                for (Future<Long> f : threads.invokeAll(claimers)) {
+                    total += f.get();
+                }
+                LocalDate date = LocalDate.parse("2026-11-23").plusDays(day);
+                assertThat(total).as("taken on " + date).isEqualTo(volume);
+                assertThat(count(relay, date)).isEqualTo(volume);
             }
-            long total = 0;
-            for (Future<Long> f : threads.invokeAll(claimers)) {
-                total += f.get();
-            }
-            assertThat(total).isEqualTo(1_000);
-            assertThat(count(relay, LocalDate.parse("2026-11-23"))).isEqualTo(1_000);
         } finally {
             threads.shutdownNow();
         }
