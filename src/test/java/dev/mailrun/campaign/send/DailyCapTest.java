@@ -97,6 +97,8 @@ class DailyCapTest {
             assertThat(w1.campaigns.get(a).status()).isEqualTo(CampaignStatus.RUNNING);
             assertThat(recipients(a, "sent") + recipients(b, "sent")).isEqualTo(90);
             assertThat(recipients(a, "pending") + recipients(b, "pending")).isEqualTo(110);
+            w1.campaigns.cancel(a);   // the class shares one database: later tests must not tick them
+            w1.campaigns.cancel(b);
             w1.close();
             w2.close();
         }
@@ -124,6 +126,7 @@ class DailyCapTest {
                 assertThat(count(relay, LocalDate.parse("2026-11-23").plusDays(day))).isEqualTo(expected[day]);
             }
             assertThat(recipients(id, "sent")).isEqualTo(89);
+            w.campaigns.cancel(id);   // the class shares one database: later tests must not tick it
         }
     }
 
