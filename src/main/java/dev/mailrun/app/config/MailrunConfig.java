@@ -96,6 +96,15 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 throw ConfigException.invalid("policy.warmup-start", "must be a date such as 2026-12-01, got '" + v + "'");
             }
         });
+        if (!warmup.isEmpty() && start.isEmpty()) {
+            throw ConfigException.invalid("policy.warmup-start", "must be set when policy.warmup is (the warm-up's day 1)");
+        }
+        if (warmup.isEmpty() && start.isPresent()) {
+            throw ConfigException.invalid("policy.warmup-start", "is set but policy.warmup is empty");
+        }
+        if (warmup.isEmpty() && growth.isPresent()) {
+            throw ConfigException.invalid("policy.warmup-growth", "is set but policy.warmup is empty (the volume it grows from)");
+        }
         return validated(() -> new DailyCap(cap, warmup, growth, start, zone));
     }
 
