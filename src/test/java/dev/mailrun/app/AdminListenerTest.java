@@ -11,6 +11,7 @@ import dev.mailrun.scheduler.RunOutcome;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
 import java.io.BufferedWriter;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -23,7 +24,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -52,17 +52,7 @@ class AdminListenerTest {
     private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private Map<String, String> env() throws Exception {
-        Map<String, String> env = new HashMap<>();
-        env.put("MAILRUN_DB_URL", db.url());
-        env.put("MAILRUN_DB_USER", db.user());
-        env.put("MAILRUN_DB_PASSWORD", db.password());
-        env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
-        env.put("MAILRUN_SMTP_PORT", Integer.toString(greenMail.getSmtp().getPort()));
-        env.put("MAILRUN_SMTP_TLS", "none");
-        env.put("MAILRUN_SMTP_RATE", "0");
-        env.put("MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789");
-        env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.sender.example");
-        env.put("MAILRUN_TICK_INTERVAL", "10m");
+        Map<String, String> env = WorkerEnv.of(db, greenMail.getSmtp().getPort());
         env.put("MAILRUN_HTTP_PORT", Integer.toString(freePort()));
         env.put("MAILRUN_ADMIN_PORT", Integer.toString(freePort()));
         env.put("MAILRUN_ADMIN_TOKEN", TOKEN);
