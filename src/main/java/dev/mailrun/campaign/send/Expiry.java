@@ -32,6 +32,8 @@ final class Expiry {
             expired += n;
         } while (n == ROWS_PER_STATEMENT);
         boolean completed = tables.inTransaction(c -> {
+            // As RunEnd does: locked first, so no import batch commits between "nothing left" and COMPLETE.
+            tables.campaigns().lockExclusive(c, campaignId);
             boolean done = !tables.recipients().hasWorkLeft(c, campaignId)
                     && tables.campaigns().transition(c, campaignId, CampaignTransition.COMPLETE, null, now);
             if (!ctx.checkpoint(c)) {
