@@ -78,6 +78,9 @@ public final class SendCalendar {
      */
     static Instant deadline(Campaign campaign, Instant slotDeadline, Instant now) {
         Instant deadline = slotDeadline;
+        if (campaign.windows().isPresent() && !campaign.windows().get().isOpen(now)) {
+            return now;   // closed since the run looked: nothing may start
+        }
         Optional<Instant> closes = campaign.windows().flatMap(w -> w.closesAfter(now));
         if (closes.isPresent() && closes.get().isBefore(deadline)) {
             deadline = closes.get();
@@ -86,10 +89,5 @@ public final class SendCalendar {
             deadline = campaign.expireAt().get();
         }
         return deadline;
-    }
-
-    /** The quota a run of this relay counts its claims against. */
-    DailyQuota quota() {
-        return new DailyQuota(cap, relay, counts);
     }
 }

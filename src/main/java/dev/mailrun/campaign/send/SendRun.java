@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.mail.smtp.PoolEvents;
 import dev.mailrun.mail.smtp.SmtpPool;
 import dev.mailrun.mail.template.CompiledTemplate;
@@ -49,15 +50,13 @@ final class SendRun {
     private final Instant deadline;
     private final DailyQuota quota;
 
-    /**
-     * @param deadline the slot's deadline, or earlier: the end of the send window or the expiry
-     * @param quota    the relay's daily cap, counted with each claim
-     */
-    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, Instant deadline, DailyQuota quota) {
+    /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
+    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, Instant deadline) {
         this.run = run;
         this.deps = deps;
         this.deadline = deadline;
-        this.quota = quota;
+        // Counted under the relay this run sends through.
+        this.quota = new DailyQuota(run.settings().dailyCap(), run.relay(), new DailyCountTable());
         long id = run.campaignId();
         PauseRules rules = new PauseRules(run.settings());
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)

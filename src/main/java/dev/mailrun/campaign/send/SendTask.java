@@ -157,8 +157,7 @@ public final class SendTask implements TaskHandler {
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
             return;
         }
-        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, deadline,
-                calendar.quota()).drain();
+        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, deadline).drain();
     }
 
     /**
