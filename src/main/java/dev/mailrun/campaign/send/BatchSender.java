@@ -60,7 +60,14 @@ final class BatchSender {
                 buffer, messages, run.settings().flushEvery());
         // No flush here: the flush thread writes these results together with the next batch's
         // first marks, so the connections do not wait for an extra round trip between batches.
-        return BatchResult.more((int) (buffer.attempted() - attemptedBefore));
+        int tried = (int) (buffer.attempted() - attemptedBefore);
+        if (tried == 0 && route.failedOverInLastBatch()) {
+            // Its relay went down before trying anything and handed the batch back, but another relay of
+            // the route is up: counted as one item, so that the timebox goes on to the next batch (which
+            // that relay takes) rather than end the run for want of progress.
+            tried = 1;
+        }
+        return BatchResult.more(tried);
     }
 
     /** Recipients this run took into its batches (not those handed back for lack of budget). */

@@ -73,6 +73,8 @@ final class RouteSender implements AutoCloseable {
     private final double campaignCap;
     private final ExecutorService threads;
     private volatile int[] effective;
+    /** Set when a relay went down under the batch being sent and its untried recipients were handed back. */
+    private volatile boolean failedOver;
 
     RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing) {
         this.run = run;
@@ -138,6 +140,14 @@ final class RouteSender implements AutoCloseable {
         return Double.isInfinite(rate) ? 0 : rate;
     }
 
+    /**
+     * True when a relay went down under the last batch and handed back what it had not tried, while
+     * another relay of the route is still up: the next batch goes there.
+     */
+    boolean failedOverInLastBatch() {
+        return failedOver && !health.allDown();
+    }
+
     /** True when every relay of the route is down: nothing can be sent until one is probed back. */
     boolean allDown() {
         return health.allDown();
@@ -154,6 +164,7 @@ final class RouteSender implements AutoCloseable {
      */
     void send(List<ClaimedRecipient> recipients, Instant deadline, BooleanSupplier stop, ResultBuffer buffer,
               MessageFactory messages, int flushEvery) throws Exception {
+        failedOver = false;
         List<String> probes = health.probesDue();
         int[] e = currentWeights();
         applyCaps(e);
@@ -224,9 +235,11 @@ final class RouteSender implements AutoCloseable {
             if (result instanceof SendResult.Fatal f && !marker.failed()) {
                 health.markDown(lane.name(), f.reason());
                 recorded = health.allDown() ? result : new SendResult.NotAttempted(f.key());
+                failedOver |= recorded != result;
             } else if (result instanceof SendResult.Unreachable u) {
                 health.markDown(lane.name(), "cannot be reached: " + u.text());
                 recorded = health.allDown() ? result : new SendResult.NotAttempted(u.key());
+                failedOver |= recorded != result;
             } else if (probe && (result instanceof SendResult.Sent || result instanceof SendResult.Permanent)) {
                 health.probeSucceeded(lane.name());
             } else if (probe && result instanceof SendResult.Transient t) {

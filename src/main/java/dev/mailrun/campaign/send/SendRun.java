@@ -113,7 +113,8 @@ final class SendRun {
 
     /** Why nothing more could be sent: the last relay's failure, or every relay of the route still backing off. */
     private Optional<String> unreachable() {
-        return buffer.unreachable().or(() -> route.allDown() ? Optional.of(route.downSummary()) : Optional.empty());
+        return buffer.unreachable().or(() -> route.allDown() && checkpoint.pausedFor().isEmpty()
+                ? Optional.of(route.downSummary()) : Optional.empty());
     }
 
     /** The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then {@link RouteSender#currentRate()}. */

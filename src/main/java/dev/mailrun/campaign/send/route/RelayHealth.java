@@ -198,7 +198,9 @@ public final class RelayHealth {
                 return;
             }
         }
+        boolean[] wrote = new boolean[1];
         State marked = Transactions.inTransaction(dataSource, c -> {
+            wrote[0] = false;
             State row = table.lock(c, relay, now);
             boolean markedByOther = row.downUntil().filter(u -> u.isAfter(now)).isPresent()
                     && !row.probeHolder().filter(holder::equals).isPresent();
@@ -208,14 +210,17 @@ public final class RelayHealth {
             int downs = row.downs() + 1;
             Instant until = now.plus(BackOff.after(downs));
             table.markDown(c, relay, until, downs, reason, now);
+            wrote[0] = true;
             return new State(relay, Optional.of(until), downs, Optional.of(reason), Optional.empty(), Optional.empty());
         });
         synchronized (this) {
             take(relay, marked);
             recent.get(relay).clear();
         }
-        log.warn("Relay {} is down until {} ({}); its recipients go through the next relay of the route that is up",
-                relay, marked.downUntil().orElse(now), marked.reason().orElse(reason));
+        if (wrote[0]) {
+            log.warn("Relay {} is down until {} ({}); its recipients go through the next relay of the route that is up",
+                    relay, marked.downUntil().orElse(now), reason);
+        }
     }
 
     /** At the end of the run: probes it held but never sent go back, so another run may take them at once. */
