@@ -11,6 +11,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.ExpiryTime;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SendWindows;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,21 +72,39 @@ final class CampaignCommand implements Runnable {
         @Option(names = "--expire-at", paramLabel = "TIME",
                 description = {"Recipients not sent by then expire, e.g. 2026-12-01T18:00:00Z or",
                         "'2026-12-01T18:00 Europe/Berlin'; the campaign then completes."}) String expireAt;
+        @Option(names = "--relay", paramLabel = "ROUTE",
+                description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
+                        + "default: smtp.relays.") String relay;
 
         @Override
         int act(Services s) throws Exception {
             if (rate != null && !(rate >= ConfigKeys.MIN_RATE && rate <= SmtpSettings.MAX_RATE)) {
                 throw new UsageException("--rate must be " + RATE_RANGE + " messages per second, got " + rate);
             }
+            Optional<RelayRoute> route = Optional.ofNullable(relay).map(r -> route(s, r));
             Optional<Instant> start = Optional.ofNullable(startAt).map(CampaignCommand::instant);
             Optional<SendWindows> window = Optional.ofNullable(windows).map(SendWindows::parse);
             Optional<Instant> expiry = Optional.ofNullable(expireAt).map(CampaignCommand::expiry);
             long id = s.campaigns().create(new NewCampaign(name, template, from, Optional.ofNullable(fromName),
                     Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate),
-                    window, expiry));
+                    window, expiry), route);
             out().println(id);
             return Cli.OK;
         }
+    }
+
+    /** The route of {@code --relay}, every relay of which must be configured. */
+    static RelayRoute route(Services s, String text) {
+        RelayRoute route;
+        try {
+            route = RelayRoute.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--relay: " + e.getMessage());
+        }
+        s.config().relays().unknownIn(route).ifPresent(problem -> {
+            throw new UsageException("--relay: " + problem);
+        });
+        return route;
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true,
