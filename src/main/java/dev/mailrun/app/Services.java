@@ -100,7 +100,7 @@ public final class Services implements AutoCloseable {
     }
 
     public CampaignReports reports() {
-        return new CampaignReports(dataSource(), tasks(), clock(), config.send());
+        return new CampaignReports(dataSource(), tasks(), clock(), config.send(), config.relays().defaultRoute());
     }
 
     public RecipientImporter importer() {
@@ -137,7 +137,8 @@ public final class Services implements AutoCloseable {
         if (metrics == null) {
             metrics = new MailrunMetrics(clock());
             metrics.bindPool(dataSource());
-            metrics.bindCampaigns(new CampaignStates(dataSource(), clock()), config.bounce().settings().pauseRate());
+            metrics.bindCampaigns(new CampaignStates(dataSource(), clock()), config.bounce().settings().pauseRate(),
+                    config.bounce().settings().complaintPauseRate());
             WorkerHeartbeat beat = heartbeat();
             metrics.bindHeartbeat(beat::last);
         }
@@ -190,7 +191,7 @@ public final class Services implements AutoCloseable {
         return new SendTask(new SendTask.Dependencies(dataSource(), templates(), config.smtp(),
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
-                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE)));
+                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays()));
     }
 
     /**

@@ -21,12 +21,19 @@ final class RelayShare {
     static final Duration RENEWAL = Duration.ofSeconds(1);
 
     private final RunScope run;
+    private final String relay;
     private final RelayRate rate;
     private final Timing timing;
     private volatile long lastRenewal;
 
     RelayShare(RunScope run, RelayRate rate, Timing timing) {
+        this(run, run.settings().relay(), rate, timing);
+    }
+
+    /** The share of the relay named {@code relay} (relays are shared by name across workers). */
+    RelayShare(RunScope run, String relay, RelayRate rate, Timing timing) {
         this.run = run;
+        this.relay = relay;
         this.rate = rate;
         this.timing = timing;
     }
@@ -51,17 +58,17 @@ final class RelayShare {
 
     private synchronized void renew() throws SQLException {
         Tables tables = run.tables();
-        Holders live = tables.inTransaction(c -> tables.shares().renew(c, run.settings().relay(), run.runToken(), TTL));
+        Holders live = tables.inTransaction(c -> tables.shares().renew(c, relay, run.runToken(), TTL));
         lastRenewal = timing.nanoTime().getAsLong();
         rate.update(live);
-        run.events().relayShare(run.relay(), rate.current(), run.settings().relayRate());
+        run.events().relayShare(relay, rate.current(), rate.relayRate());
     }
 
     /** Gives the share back at once (it would expire by itself). */
     void release() {
         try {
             run.tables().inTransaction(c -> {
-                run.tables().shares().release(c, run.settings().relay(), run.runToken());
+                run.tables().shares().release(c, relay, run.runToken());
                 return null;
             });
         } catch (SQLException e) {
