@@ -22,15 +22,18 @@ final class BatchSender {
     private final ResultBuffer buffer;
     private final MessageFactory messages;
     private final int markAhead;
+    private final DomainPacer domains;
     private long claimed;
 
     /** @param markAhead how many recipients to keep marked sending ahead of the workers ({@link SendingMarker#ahead}) */
-    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages, int markAhead) {
+    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages, int markAhead,
+                DomainPacer domains) {
         this.run = run;
         this.claims = claims;
         this.buffer = buffer;
         this.messages = messages;
         this.markAhead = markAhead;
+        this.domains = domains;
     }
 
     /**
@@ -47,7 +50,7 @@ final class BatchSender {
         if (claim.isEmpty() || claim.get().recipients().isEmpty()) {
             return BatchResult.done(0);
         }
-        List<ClaimedRecipient> recipients = claim.get().recipients();
+        List<ClaimedRecipient> recipients = domains.interleave(claim.get().recipients());
         if (recipients.size() > budget.maxItems()) {
             // Claimed ahead for a larger batch than the timebox now allows: hand back the rest.
             buffer.handBack(recipients.subList(budget.maxItems(), recipients.size()));
@@ -61,7 +64,8 @@ final class BatchSender {
                 buffer::requestFlush);
         buffer.watch(marker);
         Instant sendDeadline = budget.deadline().minus(run.settings().batchOverhead());
-        pool.sendBatch(recipients.stream().map(r -> messages.outgoing(r, marker::beforeSend)).toList(), sendDeadline,
+        pool.sendBatch(recipients.stream().map(r -> PacedOutgoing.of(messages.outgoing(r, marker::beforeSend),
+                        domains.limiterFor(r.email()))).toList(), sendDeadline,
                 () -> run.ctx().stopRequested() || mustStop.getAsBoolean() || !budget.hasTimeForAnotherItem(),
                 buffer::accept);
         // No flush here: the flush thread writes these results together with the next batch's

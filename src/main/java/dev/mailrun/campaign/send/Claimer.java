@@ -2,6 +2,7 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.store.RecipientTable.Claim;
+import dev.mailrun.campaign.store.RecipientTable.PacedClaim;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
@@ -22,11 +23,13 @@ final class Claimer {
     private final RunScope run;
     private final Checkpoint checkpoint;
     private final ResultBuffer buffer;
+    private final Pacing pacing;
 
-    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer) {
+    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, Pacing pacing) {
         this.run = run;
         this.checkpoint = checkpoint;
         this.buffer = buffer;
+        this.pacing = pacing;
     }
 
     /**
@@ -63,7 +66,8 @@ final class Claimer {
                 c.rollback();
                 return Optional.empty();
             }
-            Claim cl = tables.recipients().claim(c, run.campaignId(), run.runToken(), now, max);
+            Claim cl = pacing.domains().active() ? claimPaced(c, now, max)
+                    : tables.recipients().claim(c, run.campaignId(), run.runToken(), now, max);
             // Written again only when the claim changed the counters (it found suppressed rows).
             if (cl.suppressed() > 0 && !checkpoint.write(c, withSuppressed(cl.suppressed()))) {
                 checkpoint.markLeaseLost();
@@ -76,6 +80,16 @@ final class Claimer {
         claim.filter(cl -> cl.suppressed() > 0)
                 .ifPresent(cl -> run.events().messages(run.campaignId(), SendEvents.Outcome.SUPPRESSED, cl.suppressed()));
         return claim;
+    }
+
+    /** A claim that takes from each paced domain group only its share ({@link DomainPacer#plan}). */
+    private Claim claimPaced(java.sql.Connection c, Instant now, int max) throws SQLException {
+        DomainPacer domains = pacing.domains();
+        DomainPacer.Plan plan = domains.plan(max, pacing.rate().current(), now);
+        PacedClaim found = run.tables().recipients().claimPaced(c, run.campaignId(), run.runToken(), now,
+                plan.others(), plan.othersFrom(), plan.paced(), plan.quotas());
+        domains.claimed(plan, found, now);
+        return found.claim();
     }
 
     /**

@@ -17,11 +17,14 @@ public final class RelayRate {
     private final double campaignCap;
     private final SendRateLimiter limiter = new SendRateLimiter(0);
     private volatile double current;
-    private volatile int holders = 1;
+    private volatile Holders holders = new Holders(1, 0);
+    /** The relay's rate in total now: its configured rate, or lower while adapted to "too fast". */
+    private volatile double relayTotal;
 
     private RelayRate(double relayRate, double campaignCap) {
         this.relayRate = relayRate;
         this.campaignCap = campaignCap;
+        this.relayTotal = relayRate;
         this.current = shareOf(relayRate, new Holders(1, 0), campaignCap);
     }
 
@@ -42,7 +45,17 @@ public final class RelayRate {
 
     /** The relay's live holders at the last renewal, this run included. */
     int holders() {
-        return holders;
+        return holders.holders();
+    }
+
+    /** The relay's configured rate in total ({@code smtp.rate}); 0 = no limit. */
+    double configured() {
+        return relayRate;
+    }
+
+    /** The relay's rate in total as adapted now; equal to {@link #configured()} unless lowered. */
+    double relayTotal() {
+        return relayTotal;
     }
 
     /** The limiter the SMTP pool sends through, kept at {@link #current()}. */
@@ -52,11 +65,22 @@ public final class RelayRate {
 
     /** This run's share among the relay's {@code live} holders, as one renewal found them. */
     synchronized void update(Holders live) {
-        holders = live.holders();
-        current = shareOf(relayRate, live, campaignCap);
+        update(live, relayRate);
+    }
+
+    /** This run's share among the relay's {@code live} holders of the relay's rate {@code total} (adapted or configured). */
+    synchronized void update(Holders live, double total) {
+        holders = live;
+        relayTotal = total;
+        current = shareOf(total, live, campaignCap);
         if (limiter.rate() != current) {
             limiter.setRate(current);
         }
+    }
+
+    /** The relay's rate in total was lowered (or raised) here: applies at once, with the holders of the last renewal. */
+    synchronized void adapt(double total) {
+        update(holders, total);
     }
 
     /**

@@ -3,15 +3,20 @@ package dev.mailrun.campaign.send;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This run's row in {@code relay_share}: how several workers keep one relay's rate in total. The
- * run takes its row before it sends, renews it every second (the flush thread does, mid-batch as
- * well) and releases it at the end; each renewal counts the live holders and updates the
- * {@link RelayRate}. A run that dies stops renewing, and its row expires after {@link #TTL}
- * (judged by the database clock), giving its share back to the others.
+ * This run's rows in {@code relay_share}: how several workers keep one relay's rate — and each
+ * domain group's — in total. The run takes its rows (the relay's and one per domain group) before
+ * it sends, renews them every second (the flush thread does, mid-batch as well) and releases them
+ * at the end; each renewal counts the live holders, brings the adapted rates up to date
+ * ({@link RateAdapter#sync}) and updates the {@link RelayRate} and the {@link DomainPacer}, all in
+ * one transaction. A run that dies stops renewing, and its rows expire after {@link #TTL} (judged
+ * by the database clock), giving its shares back to the others.
  */
 final class RelayShare {
 
@@ -22,19 +27,27 @@ final class RelayShare {
 
     private final RunScope run;
     private final RelayRate rate;
+    private final Pacing pacing;
     private final Timing timing;
+    private final List<String> names;
     private volatile long lastRenewal;
+    private volatile int mostHolders = 1;
 
-    RelayShare(RunScope run, RelayRate rate, Timing timing) {
+    RelayShare(RunScope run, Pacing pacing, Timing timing) {
         this.run = run;
-        this.rate = rate;
+        this.rate = pacing.rate();
+        this.pacing = pacing;
         this.timing = timing;
+        List<String> all = new ArrayList<>();
+        all.add(run.settings().relay());
+        all.addAll(pacing.domains().shareNames());
+        this.names = List.copyOf(all);
     }
 
     /** Takes this run's share before it sends. */
     void join() throws SQLException, InterruptedException {
         renew();
-        if (rate.holders() > 1) {
+        if (mostHolders > 1) {
             // Others already send through this relay at their old share; give them one renewal
             // period to see this run and slow down, so the relay's rate holds while it joins.
             timing.sleeper().sleepUntil(run.clock().instant().plus(RENEWAL).plusMillis(100));
@@ -51,17 +64,25 @@ final class RelayShare {
 
     private synchronized void renew() throws SQLException {
         Tables tables = run.tables();
-        Holders live = tables.inTransaction(c -> tables.shares().renew(c, run.settings().relay(), run.runToken(), TTL));
+        Map<String, Holders> live = tables.inTransaction(c -> {
+            Map<String, Holders> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
+            pacing.adapter().sync(c, run.clock().instant());
+            return holders;
+        });
         lastRenewal = timing.nanoTime().getAsLong();
-        rate.update(live);
+        mostHolders = live.values().stream().mapToInt(Holders::holders).max().orElse(1);
+        rate.update(live.get(run.settings().relay()),
+                pacing.adapter().rate(pacing.relayKey()).orElse(rate.configured()));
+        pacing.domains().update(live);
         run.events().relayShare(run.relay(), rate.current(), run.settings().relayRate());
+        run.events().adaptedRates(run.relay(), pacing.adapter().rates());
     }
 
     /** Gives the share back at once (it would expire by itself). */
     void release() {
         try {
             run.tables().inTransaction(c -> {
-                run.tables().shares().release(c, run.settings().relay(), run.runToken());
+                run.tables().shares().releaseAll(c, names, run.runToken());
                 return null;
             });
         } catch (SQLException e) {

@@ -36,6 +36,7 @@ final class SendRun {
     private final RunScope run;
     private final SendTask.Dependencies deps;
     private final SendCounters startCounters;
+    private final Pacing pacing;
     private final RelayRate rate;
     private final RelayShare share;
     private final Checkpoint checkpoint;
@@ -53,16 +54,17 @@ final class SendRun {
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
                 .orElse(SendCounters.start(id));
         this.startCounters = stored;
-        this.rate = RelayRate.forRun(run.settings(), run.campaign());
-        this.share = new RelayShare(run, rate, deps.timing());
+        this.pacing = Pacing.forRun(run.settings(), run.campaign(), run.clock());
+        this.rate = pacing.rate();
+        this.share = new RelayShare(run, pacing, deps.timing());
         this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
-        this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request);
+        this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
         this.flusher = new ResultFlusher(run, buffer, checkpoint, rules);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer), buffer, id);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, pacing), buffer, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
-                SendingMarker.ahead(deps.smtp().connections(), run.settings().flushEvery()));
+                SendingMarker.ahead(deps.smtp().connections(), run.settings().flushEvery()), pacing.domains());
     }
 
     /** The SMTP pool's permit waits and connections, told to the metrics under this run's relay. */
@@ -92,7 +94,9 @@ final class SendRun {
         EstimatorState estimator = run.ctx().metadata().get(TIMEBOX_KEY, Map.class)
                 .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
         share.join();
-        Timebox timebox = new Timebox(run.clock(), timeboxConfig(rate.current()), rate::current);
+        // The timebox predicts with the run's share of the relay, or, once only paced domains are
+        // left, with what their caps allow: the batches stay sized to what will really be sent.
+        Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate);
         flushThread.start(share, flusher);
         TimeboxReport report;
         try (SmtpPool pool = new SmtpPool(deps.smtp(), rate.limiter(), run.clock(), poolEvents())) {
@@ -123,7 +127,8 @@ final class SendRun {
         flusher.flush();
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), buffer.unreachable()).report(run.ctx(), report);
+                checkpoint.pausedFor(), buffer.unreachable()).withPace(PaceSummary.of(pacing, buffer.throttled()))
+                .report(run.ctx(), report);
     }
 
     /** The timebox's rate limit is the run's share of the relay: {@code rate} at the start, then {@link RelayRate#current()}. */

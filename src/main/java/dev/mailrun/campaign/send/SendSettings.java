@@ -19,10 +19,19 @@ import java.time.Duration;
  * @param batchOverhead      expected cost of one claim + commit; kept free before the deadline
  * @param hardBounceRate     pause a campaign whose hard bounces exceed this share of its attempts…
  * @param hardBounceMinSample …once it has at least this many attempts
+ * @param domainGroups       recipient domains paced together ({@link DomainPacer})
  */
 public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
                            double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                           Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
+                           Duration batchOverhead, double hardBounceRate, int hardBounceMinSample,
+                           DomainGroups domainGroups) {
+
+    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
+        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, DomainGroups.NONE);
+    }
 
     public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
                         double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
@@ -62,6 +71,7 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
         if (!(hardBounceRate > 0 && hardBounceRate <= 1) || hardBounceMinSample < 1) {
             throw new IllegalArgumentException("bounce.pause-rate must be above 0 and at most 1 and bounce.min-sample at least 1");
         }
+        java.util.Objects.requireNonNull(domainGroups, "domainGroups");
     }
 
     public static SendSettings defaults(String relay, double relayRate) {
@@ -69,18 +79,23 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
                 Duration.ofMillis(250), Duration.ofMillis(200));
     }
 
+    public SendSettings withDomainGroups(DomainGroups groups) {
+        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, groups);
+    }
+
     public SendSettings withBatchMax(int value) {
         return new SendSettings(relay, relayRate, value, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, domainGroups);
     }
 
     public SendSettings withFailureRule(double rate, int window) {
         return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, rate, window, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, domainGroups);
     }
 
     public SendSettings withRetries(int attempts, Duration base) {
         return new SendSettings(relay, relayRate, batchMax, attempts, base, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, domainGroups);
     }
 }
