@@ -133,14 +133,18 @@ public final class RecipientTable {
             selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
                     + " AND run_token IS NULL" + notPaced + " ORDER BY next_attempt_at, id", campaignId, now, paced, null,
                     others, rows);
-            for (long from : othersFrom > 0 ? new long[] {othersFrom, 0} : new long[] {0}) {
+            // From the cursor to the end, then from the start up to the cursor: never a row twice
+            // (this transaction's own locks do not make SKIP LOCKED skip a row).
+            long[][] ranges = othersFrom > 0 ? new long[][] {{othersFrom, Long.MAX_VALUE}, {0, othersFrom}}
+                    : new long[][] {{0, Long.MAX_VALUE}};
+            for (long[] range : ranges) {
                 int before = rows.size();
                 if (before >= others) {
                     break;
                 }
                 selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
-                        + " AND next_attempt_at IS NULL AND run_token IS NULL AND id > ?" + notPaced + " ORDER BY id",
-                        campaignId, null, paced, from, others - before, rows);
+                        + " AND next_attempt_at IS NULL AND run_token IS NULL AND id > ? AND id <= ?" + notPaced + " ORDER BY id",
+                        campaignId, null, paced, range, others - before, rows);
                 for (int i = before; i < rows.size(); i++) {
                     lastOther = Math.max(lastOther, rows.get(i).id());
                 }
@@ -171,10 +175,11 @@ public final class RecipientTable {
 
     /**
      * One claim SELECT: {@code where} with its placeholders in this order — campaign, the due time
-     * (when {@code now} is given), the lowest id (when {@code from} is given), the domains — then LIMIT.
+     * (when {@code now} is given), the id range (above its first, up to its second, when {@code ids}
+     * is given), the domains — then LIMIT.
      */
     private static void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
-                                    Long from, int limit, List<ClaimedRecipient> into) throws SQLException {
+                                    long[] ids, int limit, List<ClaimedRecipient> into) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts FROM recipient " + where
                 + " LIMIT ? FOR UPDATE SKIP LOCKED")) {
             int i = 1;
@@ -182,8 +187,9 @@ public final class RecipientTable {
             if (now != null) {
                 SqlTime.set(ps, i++, now);
             }
-            if (from != null) {
-                ps.setLong(i++, from);
+            if (ids != null) {
+                ps.setLong(i++, ids[0]);
+                ps.setLong(i++, ids[1]);
             }
             for (String d : domains) {
                 ps.setString(i++, d);
