@@ -1,16 +1,25 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.send.DomainGroup;
+import dev.mailrun.campaign.send.DomainGroups;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Every key mailrun understands. {@code mailrun.properties.example} lists the same keys (a test checks). */
 public final class ConfigKeys {
 
     private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
+
+    /** Keys of a domain group: {@code policy.domain.<name>.domains} and {@code policy.domain.<name>.rate}. */
+    public static final String GROUP_PREFIX = "policy.domain.";
+    private static final Pattern GROUP_KEY = Pattern.compile("policy\\.domain\\.([a-z0-9][a-z0-9-]{0,39})\\.(domains|rate)");
+    private static final Range GROUP_RATE = Range.perTime(0.01, 100_000);
 
     /**
      * The lowest non-zero message rate, for smtp.rate and campaign create --rate: one message every
@@ -58,6 +67,13 @@ public final class ConfigKeys {
         key("send.pause-on-failure-rate", "0.10", Range.decimal(0.001, 1, false), "Pause a campaign when this fraction of recent attempts failed.");
         key("send.failure-window", "200", Range.whole(1, 100_000), "How many recent attempts the failure rate looks at.");
         key("templates.dir", "templates", "Directory holding one folder per template.");
+        // sending policy: the shipped domain groups (more: policy.domain.<name>.domains and .rate)
+        for (DomainGroup g : DomainGroups.DEFAULTS.groups()) {
+            key(GROUP_PREFIX + g.name() + ".domains", String.join(",", g.domains()),
+                    "Recipient domains paced together as the " + g.name() + " group (comma-separated).");
+            key(GROUP_PREFIX + g.name() + ".rate", "", GROUP_RATE,
+                    "Messages to the " + g.name() + " group in total across all workers, per second or minute (5/s, 300/min); empty: no cap.");
+        }
         // unsubscribe and deliverability
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
         key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint: https://mail.example.com and https://mail.example.com/u give the same links (…/u/TOKEN); a proxy path is kept (https://example.com/mail → …/mail/u/TOKEN).");
@@ -125,7 +141,24 @@ public final class ConfigKeys {
     }
 
     public static Optional<ConfigKey> find(String name) {
-        return Optional.ofNullable(KEYS.get(name));
+        ConfigKey known = KEYS.get(name);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        // An operator's own domain group: its keys exist once the file names them.
+        Matcher m = GROUP_KEY.matcher(name);
+        if (m.matches()) {
+            return Optional.of(m.group(2).equals("rate")
+                    ? new ConfigKey(name, "", false, "Messages to the " + m.group(1) + " group.", Optional.of(GROUP_RATE))
+                    : new ConfigKey(name, "", false, "Recipient domains of the " + m.group(1) + " group.", Optional.empty()));
+        }
+        return Optional.empty();
+    }
+
+    /** The group a domain-group key belongs to, if {@code name} is one. */
+    public static Optional<String> groupOf(String name) {
+        Matcher m = GROUP_KEY.matcher(name);
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     public static List<ConfigKey> all() {

@@ -36,6 +36,11 @@ public final class ConfigLoader {
 
         Optional<Path> file = explicitFile.or(() -> Files.exists(DEFAULT_FILE) ? Optional.of(DEFAULT_FILE) : Optional.empty());
         file.ifPresent(f -> readFile(f, explicitFile.isPresent()).forEach((k, v) -> {
+            if (k.startsWith(ConfigKeys.GROUP_PREFIX) && ConfigKeys.find(k).isEmpty()) {
+                throw new ConfigException("unknown configuration key " + k + " in " + f
+                        + " (a domain group's keys are policy.domain.<name>.domains and policy.domain.<name>.rate,"
+                        + " the name 1-40 lower-case letters, digits or '-')");
+            }
             if (ConfigKeys.find(k).isEmpty()) {
                 throw new ConfigException("unknown configuration key " + k + " in " + f + " (see mailrun.properties.example)");
             }

@@ -49,7 +49,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.decimal("send.pause-on-failure-rate"),
                 raw.integer("send.failure-window"),
                 100, Duration.ofMillis(250), Duration.ofMillis(200),
-                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")));
+                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample"),
+                PolicyConfig.domainGroups(raw)));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),
