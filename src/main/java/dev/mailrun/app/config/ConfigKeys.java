@@ -1,7 +1,7 @@
 package dev.mailrun.app.config;
 
-import dev.mailrun.campaign.send.DomainGroup;
-import dev.mailrun.campaign.send.DomainGroups;
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,5 +1,9 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.DomainGroups;
+
+import dev.mailrun.campaign.model.DomainGroup;
+
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.RecipientTable.DomainQuota;
 import dev.mailrun.campaign.store.RecipientTable.PacedClaim;

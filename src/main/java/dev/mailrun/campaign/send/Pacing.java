@@ -1,5 +1,9 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.AdaptiveRate;
+
+import dev.mailrun.campaign.model.DomainGroup;
+
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.store.AdaptedRateTable;
 import dev.mailrun.mail.smtp.SendResult;

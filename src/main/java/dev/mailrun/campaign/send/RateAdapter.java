@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.AdaptiveRate;
+
 import dev.mailrun.campaign.store.AdaptedRateTable;
 import dev.mailrun.campaign.store.AdaptedRateTable.Adapted;
 import java.sql.Connection;
@@ -98,13 +100,7 @@ final class RateAdapter {
         }
         for (Map.Entry<String, String> p : lowered.entrySet()) {
             Entry e = entries.get(p.getKey());
-            Optional<Adapted> row = table.lock(c, e.name());
-            if (row.isPresent() && now.isBefore(row.get().decreasedAt().plus(e.rule().guard()))) {
-                continue;   // another worker halved it for the same burst
-            }
-            double from = row.map(Adapted::rate).orElse(e.configured());
-            table.lower(c, e.name(), e.rule().halved(from, e.configured()), now,
-                    row.map(Adapted::decreases).orElse(0) + 1, p.getValue());
+            table.halve(c, e.name(), e.configured(), AdaptiveRate.floor(e.configured()), e.rule().guard(), now, p.getValue());
         }
         Collection<String> names = entries.keySet();
         Map<String, Adapted> rows = table.read(c, names);

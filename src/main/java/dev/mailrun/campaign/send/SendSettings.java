@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.DomainGroups;
+
 import java.time.Duration;
 
 /**

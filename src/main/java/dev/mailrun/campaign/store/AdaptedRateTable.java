@@ -70,6 +70,22 @@ public final class AdaptedRateTable {
         }
     }
 
+    /**
+     * Halves the rate of {@code name} (from {@code configured} when it is not adapted yet), never
+     * below {@code floor} — unless it was already halved less than {@code guard} ago: the replies
+     * to messages in flight, from every worker, tell of one excess, and it counts once. False then.
+     */
+    public boolean halve(Connection c, String name, double configured, double floor, java.time.Duration guard,
+                         Instant now, String reason) throws SQLException {
+        Optional<Adapted> row = lock(c, name);
+        if (row.isPresent() && now.isBefore(row.get().decreasedAt().plus(guard))) {
+            return false;
+        }
+        double from = row.map(Adapted::rate).orElse(configured);
+        lower(c, name, Math.max(floor, from / 2), now, row.map(Adapted::decreases).orElse(0) + 1, reason);
+        return true;
+    }
+
     /** Writes a lowered rate (a halving), inserting the row if the rate was not adapted yet. */
     public void lower(Connection c, String name, double rate, Instant now, int decreases, String reason) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""

@@ -1,5 +1,9 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.DomainGroups;
+
+import dev.mailrun.campaign.model.DomainGroup;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;

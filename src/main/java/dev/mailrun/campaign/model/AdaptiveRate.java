@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.send;
+package dev.mailrun.campaign.model;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -16,37 +16,37 @@ import java.time.Instant;
  * @param stepEvery    at most one step up per this period
  * @param guard        halvings closer together than this count once
  */
-record AdaptiveRate(Duration coolDown, double step, Duration stepEvery, Duration guard) {
+public record AdaptiveRate(Duration coolDown, double step, Duration stepEvery, Duration guard) {
 
     /**
      * The relay: back within 10 s, 2% of smtp.rate per second. Slow enough that a relay whose
      * limit lies far below smtp.rate is hit again only every half a minute or so.
      */
-    static final AdaptiveRate RELAY = new AdaptiveRate(Duration.ofSeconds(10), 0.02, Duration.ofSeconds(1),
+    public static final AdaptiveRate RELAY = new AdaptiveRate(Duration.ofSeconds(10), 0.02, Duration.ofSeconds(1),
             Duration.ofSeconds(1));
 
     /**
      * A domain group: mailbox providers remember a sender for longer, so the cool-down is a minute
      * and the rate climbs back a tenth of its cap every 10 s.
      */
-    static final AdaptiveRate DOMAIN = new AdaptiveRate(Duration.ofMinutes(1), 0.10, Duration.ofSeconds(10),
+    public static final AdaptiveRate DOMAIN = new AdaptiveRate(Duration.ofMinutes(1), 0.10, Duration.ofSeconds(10),
             Duration.ofSeconds(1));
 
     /** The lowest an adapted rate goes: 1% of the configured rate, and never below 0.01/s. */
-    static double floor(double configured) {
+    public static double floor(double configured) {
         return Math.max(0.01, configured * 0.01);
     }
 
-    double halved(double current, double configured) {
+    public double halved(double current, double configured) {
         return Math.max(floor(configured), current / 2);
     }
 
-    double steppedUp(double current, double configured) {
+    public double steppedUp(double current, double configured) {
         return Math.min(configured, current + Math.max(0.01, configured * step));
     }
 
     /** Whether a rate last halved at {@code decreasedAt} and last raised at {@code increasedAt} may step up at {@code now}. */
-    boolean mayStepUp(Instant decreasedAt, Instant increasedAt, Instant now) {
+    public boolean mayStepUp(Instant decreasedAt, Instant increasedAt, Instant now) {
         return !now.isBefore(decreasedAt.plus(coolDown)) && !now.isBefore(increasedAt.plus(stepEvery));
     }
 }

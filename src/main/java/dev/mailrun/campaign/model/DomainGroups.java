@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.send;
+package dev.mailrun.campaign.model;
 
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.send;
+package dev.mailrun.campaign.model;
 
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +40,7 @@ public record DomainGroup(String name, List<String> domains, double rate) {
     }
 
     /** The name this group's rows carry in relay_share and adapted_rate. */
-    String key() {
+    public String key() {
         return "domain:" + name;
     }
 
