@@ -22,13 +22,25 @@ import java.util.Optional;
  *                        newest first; decisions not to run (skipped, misfired) are left out
  * @param slotLength      the campaign task's interval: each run's slot is [scheduled for, + slotLength)
  * @param bounceThreshold {@code bounce.pause-rate}: a rate above it pauses the campaign
+ * @param heldBackBy      what holds the campaign back right now, in short phrases ("domain gmail
+ *                        capped at 5/s", "relay rate adapted to 12.5/s"); empty when nothing does
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                              Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
                              List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
-                             Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold) {
+                             Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
+                             List<String> heldBackBy) {
+
+    public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
+                          Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
+                          List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
+                          Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold) {
+        this(campaign, counts, configuredRate, currentRate, averageRate, eta, runs, topErrors, at, history, slotLength,
+                bounceRate, bounceThreshold, List.of());
+    }
 
     public CampaignReport {
+        heldBackBy = List.copyOf(heldBackBy);
         counts = Map.copyOf(counts);
         runs = List.copyOf(runs);
         topErrors = List.copyOf(topErrors);

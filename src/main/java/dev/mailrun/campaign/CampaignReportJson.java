@@ -69,6 +69,8 @@ public final class CampaignReportJson {
         } else {
             root.putNull("eta_seconds");
         }
+        ArrayNode held = root.putArray("heldBackBy");
+        r.heldBackBy().forEach(held::add);
         ArrayNode runs = root.putArray("runs");
         for (CampaignReport.RunLine run : r.runs()) {
             ObjectNode n = runs.addObject();

@@ -66,11 +66,14 @@ public final class CampaignReports {
         Map<RecipientStatus, Long> counts;
         List<ErrorCount> errors;
         BounceRate bounces;
+        List<String> heldBack;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
             bounces = queue.hardBounceRate(c, campaignId);
+            heldBack = new HeldBack(settings).of(c, campaign,
+                    counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY), queue);
         }
         String taskName = SendTask.taskName(campaignId);
         List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
@@ -107,6 +110,6 @@ public final class CampaignReports {
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
         return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant(),
-                history, slotLength, bounces, settings.hardBounceRate());
+                history, slotLength, bounces, settings.hardBounceRate(), heldBack);
     }
 }

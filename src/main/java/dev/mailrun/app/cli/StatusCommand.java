@@ -96,6 +96,7 @@ final class StatusCommand extends ContextCommand {
                 CampaignCommand.rate(r.averageRate()),
                 r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
                 r.eta().map(CampaignCommand::duration).orElse("-"));
+        out.printf("  held back by: %s%n", r.heldBackBy().isEmpty() ? "-" : String.join(", ", r.heldBackBy()));
         if (!r.topErrors().isEmpty()) {
             out.println("  most common errors:");
             for (ErrorCount e : r.topErrors()) {

@@ -203,6 +203,21 @@ public final class RecipientTable {
         }
     }
 
+    /** Whether the campaign still has recipients to send to (pending or retry) at any of {@code domains}. */
+    public boolean hasRemainingAt(Connection c, long campaignId, List<String> domains) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM recipient FORCE INDEX (ix_recipient_domain_claim) "
+                + "WHERE campaign_id = ? AND domain IN (" + Sql.placeholders(domains.size()) + ") AND status IN ('pending', 'retry') LIMIT 1")) {
+            int i = 1;
+            ps.setLong(i++, campaignId);
+            for (String d : domains) {
+                ps.setString(i++, d);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     /** Stamps the claimed rows with the run token; their status stays pending or retry until marked sending. */
     private static void hold(Connection c, List<ClaimedRecipient> rows, String runToken, Instant now) throws SQLException {
         updateClaimed(c, rows, "run_token = ?, updated_at = ?", runToken, now);
