@@ -7,6 +7,7 @@ import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.smtp.SendResult;
+import dev.mailrun.mail.smtp.TooFast;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,6 +62,7 @@ final class ResultBuffer {
     private final SendEvents events;
     private final String relay;
 
+    /** Slows the relay or a domain group down for a "too fast" reply. */
     private final Pacing pacing;
     private long throttled;
 
@@ -132,7 +134,7 @@ final class ResultBuffer {
                 outcomes.add(new Outcome.Released(r.id()));
                 tally = tally.plus(Tally.RELEASED);
                 throttled++;
-                events.tooFast(t.scope() == dev.mailrun.mail.smtp.TooFast.Scope.RELAY ? pacing.relayKey()
+                events.tooFast(t.scope() == TooFast.Scope.RELAY ? pacing.relayKey()
                         : pacing.domains().groupKeyOf(r.email()).orElse(""));
                 attempted++;
                 requestFlushIfFull();
