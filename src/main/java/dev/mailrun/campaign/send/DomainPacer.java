@@ -48,6 +48,8 @@ final class DomainPacer {
         final SendRateLimiter limiter = new SendRateLimiter(0);
         Holders holders = new Holders(1, 0);
         double share;
+        /** A larger share seen at the last renewal, not applied yet; 0: none. */
+        double rising;
         double credit;
         Instant dryUntil = Instant.MIN;
 
@@ -95,6 +97,16 @@ final class DomainPacer {
     private void apply(Pace p) {
         double total = adapter.rate(p.group.key()).orElse(p.group.rate());
         double share = total > 0 ? RelayRate.shareOf(total, p.holders, 0) : 0;
+        if (p.share > 0 && share > p.share) {
+            // A larger share (a holder left, a rate stepped up) applies from the next renewal, a
+            // second on: the holder that left may have sent its share within the last second, and
+            // taking it over at once would let the group's second hold both.
+            if (p.rising != share) {
+                p.rising = share;
+                return;
+            }
+        }
+        p.rising = 0;
         p.share = share;
         if (p.limiter.rate() != share) {
             p.limiter.setRate(share);

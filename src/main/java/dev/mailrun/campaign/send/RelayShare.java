@@ -49,8 +49,11 @@ final class RelayShare {
         renew();
         if (mostHolders > 1) {
             // Others already send through this relay at their old share; give them one renewal
-            // period to see this run and slow down, so the relay's rate holds while it joins.
-            timing.sleeper().sleepUntil(run.clock().instant().plus(RENEWAL).plusMillis(100));
+            // period to see this run and slow down, so the relay's rate holds while it joins. A
+            // paced domain group is held in any second: wait one more, until what they sent at
+            // their old share has left the last second.
+            Duration wait = pacing.domains().active() ? RENEWAL.multipliedBy(2) : RENEWAL;
+            timing.sleeper().sleepUntil(run.clock().instant().plus(wait).plusMillis(100));
             renew();
         }
     }

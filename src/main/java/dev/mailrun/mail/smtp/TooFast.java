@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>Only 421, 450, 451 and 454 qualify (and a delayed DSN's 4.x.x status).</li>
  *   <li>Relay throttling texts decide for the relay: Postfix's anvil ("Error: too much mail from",
- *       "too many connections from"), SES ("Maximum sending rate exceeded"), account or sending
+ *       "too many connections"), SES ("Maximum sending rate exceeded"), account or sending
  *       rate limits of hosted relays.</li>
  *   <li>Otherwise the enhanced code 4.7.x, or a text about rates ("rate limit", "too fast",
  *       "unusual rate", "too many messages"), means the domain: the relay passed on what the
@@ -32,7 +32,7 @@ public final class TooFast {
 
     private static final Pattern ENHANCED_47 = Pattern.compile("\\b4\\.7\\.\\d{1,3}\\b");
     private static final Pattern RELAY_TEXT = Pattern.compile(
-            "too much mail from|too many connections from|maximum sending rate exceeded|sending rate exceeded"
+            "too much mail from|too many connections|maximum sending rate exceeded|sending rate exceeded"
                     + "|sending quota|account (?:rate|sending) limit|messages per (?:second|minute|hour) (?:limit )?exceeded");
     private static final Pattern RATE_TEXT = Pattern.compile(
             "rate limit|rate-limit|ratelimit|too fast|unusual rate|too many (?:messages|recipients|mails|emails)"
