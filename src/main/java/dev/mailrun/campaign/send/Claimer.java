@@ -85,10 +85,19 @@ final class Claimer {
     /** A claim that takes from each paced domain group only its share ({@link DomainPacer#plan}). */
     private Claim claimPaced(java.sql.Connection c, Instant now, int max) throws SQLException {
         DomainPacer domains = pacing.domains();
-        DomainPacer.Plan plan = domains.plan(max, pacing.rate().current(), now);
-        PacedClaim found = run.tables().recipients().claimPaced(c, run.campaignId(), run.runToken(), now,
-                plan.others(), plan.othersFrom(), plan.paced(), plan.quotas());
-        domains.claimed(plan, found, now);
+        PacedClaim found = null;
+        // A claim that found nothing is made once more as a last chance: parts left alone for
+        // having run dry, or a group given nothing for lack of credit, may still hold recipients,
+        // and an empty claim ends the run.
+        for (boolean lastChance : new boolean[] {false, true}) {
+            DomainPacer.Plan plan = domains.plan(max, pacing.rate().current(), now, lastChance);
+            found = run.tables().recipients().claimPaced(c, run.campaignId(), run.runToken(), now,
+                    plan.others(), plan.othersFrom(), plan.paced(), plan.quotas());
+            domains.claimed(plan, found, now);
+            if (found.claim().recipients().size() + found.claim().suppressed() > 0) {
+                break;
+            }
+        }
         return found.claim();
     }
 

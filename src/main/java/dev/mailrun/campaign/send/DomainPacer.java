@@ -107,9 +107,15 @@ final class DomainPacer {
             }
         }
         p.rising = 0;
+        boolean starting = p.share == 0 && share > 0;
         p.share = share;
         if (p.limiter.rate() != share) {
             p.limiter.setRate(share);
+        }
+        if (starting) {
+            // Another run may have sent this group's whole second just before this one began (a
+            // run ending, the next starting): this run's first message to it waits a second.
+            p.limiter.startFull();
         }
     }
 
@@ -135,6 +141,15 @@ final class DomainPacer {
      * paced group may fill its share of that time, the other domains the rest.
      */
     synchronized Plan plan(int max, double runRate, Instant now) {
+        return plan(max, runRate, now, false);
+    }
+
+    /**
+     * @param lastChance the claim before found nothing: every paced group is asked for at least one
+     *                   recipient and no part is left alone for having run dry, so an empty claim
+     *                   means the queue really is empty (it ends the run)
+     */
+    synchronized Plan plan(int max, double runRate, Instant now, boolean lastChance) {
         double rate = effectiveRate(runRate);
         double seconds = rate > 0 ? max / rate : 1;
         List<String> paced = new ArrayList<>();
@@ -147,10 +162,10 @@ final class DomainPacer {
             }
             paced.addAll(p.group.domains());
             int take = 0;
-            if (!now.isBefore(p.dryUntil)) {
+            if (lastChance || !now.isBefore(p.dryUntil)) {
                 double allowed = p.credit + p.share * seconds;
                 take = (int) Math.min(left, Math.floor(allowed));
-                if (take == 0 && left > 0 && now.isBefore(othersDryUntil)) {
+                if (take == 0 && left > 0 && (lastChance || now.isBefore(othersDryUntil))) {
                     // Only paced groups are left: never claim nothing while they have recipients
                     // (an empty claim ends the run); the group's limiter holds the message to its pace.
                     take = 1;
@@ -163,7 +178,7 @@ final class DomainPacer {
             groups.add(p.group.name());
             quotas.add(new DomainQuota(p.group.domains(), take));
         }
-        int others = now.isBefore(othersDryUntil) ? 0 : left;
+        int others = !lastChance && now.isBefore(othersDryUntil) ? 0 : left;
         return new Plan(others, othersFrom, paced, groups, quotas);
     }
 

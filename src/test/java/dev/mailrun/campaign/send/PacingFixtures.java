@@ -60,16 +60,29 @@ final class PacingFixtures {
         return address.substring(address.lastIndexOf('@') + 1);
     }
 
-    /** Accept times (System.nanoTime) per domain, as the relay recorded them. */
+    /**
+     * What the relay saw: each accepted RCPT's time (System.nanoTime) per domain — a relay counts a
+     * message when it is submitted, as Postfix's anvil counts MAIL FROM, and the sender's limiters
+     * pace exactly that moment — and the To address of each accepted message.
+     */
     static final class Arrivals {
+        private static final Pattern RCPT = Pattern.compile("(?i)TO:\\s*<([^>]+)>");
         final Map<String, List<Long>> byDomain = new ConcurrentHashMap<>();
         final Map<String, Integer> perAddress = new ConcurrentHashMap<>();
 
-        void add(String content) {
-            String address = recipientOf(content);
-            perAddress.merge(address, 1, Integer::sum);
-            byDomain.computeIfAbsent(domainOf(address), d -> Collections.synchronizedList(new ArrayList<>()))
+        /** An accepted RCPT TO, by its argument. */
+        void rcpt(String argument) {
+            Matcher m = RCPT.matcher(argument);
+            if (!m.find()) {
+                throw new AssertionError("RCPT without an address: " + argument);
+            }
+            byDomain.computeIfAbsent(domainOf(m.group(1)), d -> Collections.synchronizedList(new ArrayList<>()))
                     .add(System.nanoTime());
+        }
+
+        /** An accepted message, by its content. */
+        void message(String content) {
+            perAddress.merge(recipientOf(content), 1, Integer::sum);
         }
 
         List<Long> of(String domain) {

@@ -65,13 +65,13 @@ class RelayThrottleTest {
                     }
                 })
                 .onMessage(cmd -> {
-                    arrivals.add(cmd.argument());
+                    arrivals.message(cmd.argument());
                     return Reply.ok();
                 }).start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
             // The failure breaker as shipped (10% of the last 200): counted as failures, the
             // throttled replies alone would pause the campaign within the first second.
-            SendSettings settings = SendSettings.defaults("relay-throttling", 60);
+            SendSettings settings = SendSettings.defaults("relay-throttling", 60).withRetries(5, DomainPacingTest.RETRY_SOON);
             try (SendingHarness w = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1")) {
                 long id = w.campaigns.create(new NewCampaign("Throttled", "welcome", "news@sender.example",
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
