@@ -101,7 +101,7 @@ public final class Services implements AutoCloseable {
     }
 
     public CampaignReports reports() {
-        return new CampaignReports(dataSource(), tasks(), clock(), config.send());
+        return new CampaignReports(dataSource(), tasks(), clock(), config.send(), config.relays().defaultRoute());
     }
 
     public RecipientImporter importer() {
@@ -192,7 +192,7 @@ public final class Services implements AutoCloseable {
         return new SendTask(new SendTask.Dependencies(dataSource(), templates(), config.smtp(),
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
-                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE)));
+                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays()));
     }
 
     /**

@@ -99,6 +99,22 @@ public final class CampaignReportJson {
             n.put("error", e.error());
             n.put("count", e.count());
         }
+        ArrayNode relays = root.putArray("relays");
+        for (CampaignReport.RelayLine l : r.relays()) {
+            ObjectNode n = relays.addObject();
+            n.put("name", l.relay());
+            if (l.weight().isPresent()) {
+                n.put("weight", l.weight().get());
+            } else {
+                n.putNull("weight");
+            }
+            n.put("state", l.downUntil().isPresent() ? "down" : "up");
+            n.put("down_until", l.downUntil().map(Object::toString).orElse(null));
+            n.put("reason", l.reason().orElse(null));
+            n.put("sent", l.sent());
+            n.put("failed", l.failed());
+            n.put("deferred", l.deferred());
+        }
         root.put("generated_at", r.at().toString());
         return root;
     }

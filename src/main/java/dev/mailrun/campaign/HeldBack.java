@@ -21,7 +21,8 @@ import java.util.Map;
  *   <li>{@code domain gmail capped at 5/s} — a domain group with a cap, while the campaign still
  *       has recipients there;</li>
  *   <li>{@code domain gmail adapted to 2.5/s} — a group slowed down after "too fast" replies;</li>
- *   <li>{@code relay rate adapted to 12.5/s} — the relay's rate lowered after its own throttling.</li>
+ *   <li>{@code relay default rate adapted to 12.5/s} — a relay's rate lowered after its own
+ *       throttling (every relay whose rate is adapted: the campaign's route may use any).</li>
  * </ul>
  * Nothing for a campaign that is finished or has nobody left to send to.
  */
@@ -39,9 +40,7 @@ final class HeldBack {
         if (campaign.status().isFinal() || remaining == 0) {
             return held;
         }
-        String relayName = "relay:" + settings.relay();
         List<String> names = new ArrayList<>();
-        names.add(relayName);
         settings.domainGroups().groups().forEach(g -> names.add(g.key()));
         Map<String, Adapted> rows = adapted.read(c, names);
         for (DomainGroup g : settings.domainGroups().groups()) {
@@ -51,8 +50,10 @@ final class HeldBack {
                         : "domain " + g.name() + " capped at " + perSecond(g.rate()));
             }
         }
-        if (rows.containsKey(relayName)) {
-            held.add("relay rate adapted to " + perSecond(rows.get(relayName).rate()));
+        for (Adapted a : adapted.all(c)) {
+            if (a.name().startsWith("relay:")) {
+                held.add("relay " + a.name().substring("relay:".length()) + " rate adapted to " + perSecond(a.rate()));
+            }
         }
         return held;
     }

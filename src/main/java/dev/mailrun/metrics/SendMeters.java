@@ -6,7 +6,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,6 +22,8 @@ final class SendMeters implements SendEvents {
     private final Map<String, AtomicInteger> connections = new ConcurrentHashMap<>();
     private final Map<String, AtomicReference<Double>> adapted = new ConcurrentHashMap<>();
 
+    private final Map<String, double[]> relayStates = new ConcurrentHashMap<>();
+
     SendMeters(MeterRegistry registry) {
         this.registry = registry;
     }
@@ -29,6 +33,29 @@ final class SendMeters implements SendEvents {
         Counter.builder("mailrun.messages").description("Recipients by the outcome of their attempt")
                 .tag("campaign", Long.toString(campaignId)).tag("outcome", outcome.label()).register(registry)
                 .increment(count);
+    }
+
+    @Override
+    public void relayMessages(String relay, Outcome outcome, long count) {
+        Counter.builder("mailrun.relay.messages").description("Recipients by the relay that took their attempt and its outcome")
+                .tag("relay", relay).tag("outcome", outcome.label()).register(registry).increment(count);
+    }
+
+    @Override
+    public void relayState(String relay, Optional<Instant> downUntil) {
+        double[] state = relayStates.computeIfAbsent(relay, r -> {
+            double[] holder = new double[2];
+            Gauge.builder("mailrun.relay.up", holder, h -> h[0])
+                    .description("1 while the relay takes traffic, 0 while it is down (as this worker last saw it)")
+                    .tag("relay", r).register(registry);
+            Gauge.builder("mailrun.relay.down.until.timestamp.seconds", holder, h -> h[1])
+                    .description("When a relay that is down gets its probe; 0 while it is up").tag("relay", r).register(registry);
+            return holder;
+        });
+        synchronized (state) {
+            state[0] = downUntil.isPresent() ? 0 : 1;
+            state[1] = downUntil.map(u -> u.toEpochMilli() / 1000.0).orElse(0.0);
+        }
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,18 +64,36 @@ final class CampaignCommand implements Runnable {
                 description = "Earliest start, e.g. 2026-12-01T09:00:00Z (before 9999-01-01).") String startAt;
         @Option(names = "--rate", paramLabel = "R",
                 description = "Messages per second for this campaign, 0.01-100000 (at most the relay's).") Double rate;
+        @Option(names = "--relay", paramLabel = "ROUTE",
+                description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
+                        + "default: smtp.relays.") String relay;
 
         @Override
         int act(Services s) throws Exception {
             if (rate != null && !(rate >= ConfigKeys.MIN_RATE && rate <= SmtpSettings.MAX_RATE)) {
                 throw new UsageException("--rate must be " + RATE_RANGE + " messages per second, got " + rate);
             }
+            Optional<RelayRoute> route = Optional.ofNullable(relay).map(r -> route(s, r));
             Optional<Instant> start = Optional.ofNullable(startAt).map(CampaignCommand::instant);
             long id = s.campaigns().create(new NewCampaign(name, template, from, Optional.ofNullable(fromName),
-                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate)));
+                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate)), route);
             out().println(id);
             return Cli.OK;
         }
+    }
+
+    /** The route of {@code --relay}, every relay of which must be configured. */
+    static RelayRoute route(Services s, String text) {
+        RelayRoute route;
+        try {
+            route = RelayRoute.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--relay: " + e.getMessage());
+        }
+        s.config().relays().unknownIn(route).ifPresent(problem -> {
+            throw new UsageException("--relay: " + problem);
+        });
+        return route;
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true,

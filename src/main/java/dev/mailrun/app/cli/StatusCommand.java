@@ -97,6 +97,14 @@ final class StatusCommand extends ContextCommand {
                 r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
                 r.eta().map(CampaignCommand::duration).orElse("-"));
         out.printf("  held back by: %s%n", r.heldBackBy().isEmpty() ? "-" : String.join(", ", r.heldBackBy()));
+        if (r.relays().size() > 1 || r.relays().stream().anyMatch(l -> l.downUntil().isPresent())) {
+            out.println("  relays:");
+            for (CampaignReport.RelayLine l : r.relays()) {
+                out.printf("    %-12s %-8s sent %d, failed %d, deferred %d; %s%s%n", l.relay(),
+                        l.weight().map(w -> "weight " + w).orElse("-"), l.sent(), l.failed(), l.deferred(), l.state(),
+                        l.reason().map(x -> " (" + x + ")").orElse(""));
+            }
+        }
         if (!r.topErrors().isEmpty()) {
             out.println("  most common errors:");
             for (ErrorCount e : r.topErrors()) {

@@ -2,6 +2,7 @@ package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.model.DomainGroups;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -35,6 +36,12 @@ public final class ConfigKeys {
     private static final Range PORT = Range.whole(1, 65_535);
     /** RFC 5321 (4.5.3.2) lets a server take up to 10 minutes for its reply to the end of a message. */
     private static final Range SMTP_TIMEOUT = span(Duration.ofMillis(100), Duration.ofMinutes(10));
+    private static final Range WEIGHT = Range.whole(0, RelayRoute.MAX_WEIGHT);
+    /** The per-relay keys, {@code smtp.<name>.host} and so on: their names with {@code <name>} in them. */
+    private static final Map<String, ConfigKey> RELAY_KEYS = new LinkedHashMap<>();
+    private static final Pattern RELAY_KEY = Pattern.compile("smtp\\.([^.]+)\\.([a-z-]+)");
+    /** How a per-relay key's name is written in {@link #all()}, the README and the example. */
+    public static final String RELAY_PLACEHOLDER = "<name>";
 
     static {
         // database
@@ -60,6 +67,18 @@ public final class ConfigKeys {
         key("smtp.read-timeout", "30s", SMTP_TIMEOUT, "SMTP read timeout.");
         key("smtp.write-timeout", "30s", SMTP_TIMEOUT, "SMTP write timeout.");
         key("smtp.helo-name", "localhost", "Name sent in EHLO/HELO; set it to this host's public name.");
+        // several relays: smtp.relays names them, each has the keys below with <name> replaced by its name
+        key("smtp.relays", "", "Named relays, comma-separated, in the order of the default route (README, \"Several relays\"); default names the relay of the smtp.* keys above; empty: that one alone.");
+        key("smtp.weight", "0", WEIGHT, "Weight of the relay default in the default route; 0: only in place of a relay that is down (all 0: the first relay of smtp.relays takes everything).");
+        template("host", "", "SMTP host of relay <name> (required).");
+        template("port", "25", PORT, "SMTP port of relay <name>.");
+        template("tls", "starttls-optional", "none | starttls-optional | starttls-required | implicit, for relay <name>.");
+        template("username", "", "SMTP AUTH user of relay <name>; empty: no AUTH.");
+        secretTemplate("password", "", "SMTP AUTH password of relay <name>.");
+        template("connections", "4", Range.whole(1, SmtpSettings.MAX_CONNECTIONS), "Parallel SMTP connections to relay <name>.");
+        template("rate", "10", Range.decimal(MIN_RATE, SmtpSettings.MAX_RATE, true), "Messages per second to relay <name>, in total across all workers; 0: no limit.");
+        template("helo-name", "", "Name sent in EHLO/HELO to relay <name>; empty: smtp.helo-name.");
+        template("weight", "0", WEIGHT, "Weight of relay <name> in the default route, as smtp.weight.");
         // sending
         key("send.batch-max", "500", Range.whole(1, 10_000), "Largest batch a run claims at once.");
         key("send.max-attempts", "5", Range.whole(1, 100), "Attempts per recipient before a transient failure becomes failed.");
@@ -136,14 +155,57 @@ public final class ConfigKeys {
         KEYS.put(name, new ConfigKey(name, def, true, description, Optional.empty()));
     }
 
+    private static void template(String suffix, String def, String description) {
+        relayKey(suffix, def, false, description, Optional.empty());
+    }
+
+    private static void template(String suffix, String def, Range range, String description) {
+        relayKey(suffix, def, false, description, Optional.of(range));
+    }
+
+    private static void secretTemplate(String suffix, String def, String description) {
+        relayKey(suffix, def, true, description, Optional.empty());
+    }
+
+    private static void relayKey(String suffix, String def, boolean secret, String description, Optional<Range> range) {
+        String name = relayKey(RELAY_PLACEHOLDER, suffix);
+        ConfigKey key = new ConfigKey(name, def, secret, description, range);
+        KEYS.put(name, key);
+        RELAY_KEYS.put(suffix, key);
+    }
+
+    /** {@code smtp.<relay>.<suffix>}. */
+    public static String relayKey(String relay, String suffix) {
+        return "smtp." + relay + "." + suffix;
+    }
+
+    /** The suffixes of the per-relay keys ({@code host}, {@code port}, …). */
+    public static List<String> relaySuffixes() {
+        return List.copyOf(RELAY_KEYS.keySet());
+    }
+
+    /** True for a per-relay key as listed ({@code smtp.<name>.host}), which no file or variable sets as such. */
+    public static boolean isRelayTemplate(ConfigKey key) {
+        return key.name().contains(RELAY_PLACEHOLDER);
+    }
+
     private static Range span(Duration min, Duration max) {
         return Range.span(min, max, false);
     }
 
+    /**
+     * The key named {@code name}: one of {@link #all()}, or a per-relay key ({@code smtp.backup.host}),
+     * which takes its default, range and secrecy from its template.
+     */
     public static Optional<ConfigKey> find(String name) {
         ConfigKey known = KEYS.get(name);
         if (known != null) {
             return Optional.of(known);
+        }
+        Matcher relay = RELAY_KEY.matcher(name);
+        if (relay.matches() && RELAY_KEYS.containsKey(relay.group(2))) {
+            ConfigKey t = RELAY_KEYS.get(relay.group(2));
+            return Optional.of(new ConfigKey(name, t.defaultValue(), t.secret(), t.description(), t.range()));
         }
         // An operator's own domain group: its keys exist once the file names them.
         Matcher m = GROUP_KEY.matcher(name);

@@ -1,6 +1,8 @@
 package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.mail.Secret;
@@ -16,7 +18,16 @@ import java.util.function.Supplier;
 /** The whole validated configuration, built once at start. */
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                            Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback) {
+                            Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
+                            Relays relays) {
+
+    /** With the one relay {@code smtp}. */
+    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
+                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback) {
+        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback,
+                Relays.single(Relays.DEFAULT, smtp, send.relayRate()));
+    }
 
     public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                          UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
@@ -39,10 +50,13 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         Optional<Integer> httpPort = raw.optionalInteger("http.port");
         FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
         // The relay echoes the metadata of the providers whose feedback mailrun takes.
-        SmtpSettings smtp = smtp(raw).withMessageTags(feedback.messageTags());
+        Relays relays = RelaysConfig.from(raw, smtp(raw).withMessageTags(feedback.messageTags()), feedback.messageTags());
+        // The first relay of the default route is where a single message (send-test) goes.
+        Relay first = relays.first();
+        SmtpSettings smtp = first.smtp();
         SendSettings send = validated(() -> new SendSettings(
-                smtp.host() + ":" + smtp.port(),
-                smtp.ratePerSecond(),
+                first.name(),
+                first.rate(),
                 raw.integer("send.batch-max"),
                 raw.integer("send.max-attempts"),
                 raw.duration("send.retry-base"),
@@ -67,7 +81,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.choice("log.level", LogConfig.Level.class));
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
-                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback);
+                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays);
     }
 
     private static AdminConfig admin(RawConfig raw, Optional<Integer> httpPort) {
@@ -113,7 +127,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.optional("import.disposable-list").map(Path::of), ImportSettings.defaults().withLimits(field, row));
     }
 
-    private static SmtpSettings smtp(RawConfig raw) {
+    static SmtpSettings smtp(RawConfig raw) {
         String host = raw.string("smtp.host");
         int port = raw.integer("smtp.port");
         TlsMode tls = raw.choice("smtp.tls", TlsMode.class);
@@ -132,7 +146,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     }
 
     /** Records of other packages validate with IllegalArgumentException; the operator sees a config error. */
-    private static <T> T validated(Supplier<T> build) {
+    static <T> T validated(Supplier<T> build) {
         try {
             return build.get();
         } catch (IllegalArgumentException e) {
@@ -144,6 +158,6 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
-                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + "]";
+                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + "]";
     }
 }

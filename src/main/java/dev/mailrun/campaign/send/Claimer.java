@@ -90,7 +90,7 @@ final class Claimer {
         // having run dry, or a group given nothing for lack of credit, may still hold recipients,
         // and an empty claim ends the run.
         for (boolean lastChance : new boolean[] {false, true}) {
-            DomainPacer.Plan plan = domains.plan(max, pacing.rate().current(), now, lastChance);
+            DomainPacer.Plan plan = domains.plan(max, pacing.runRate(), now, lastChance);
             found = run.tables().recipients().claimPaced(c, run.campaignId(), run.runToken(), now,
                     plan.others(), plan.othersFrom(), plan.paced(), plan.quotas());
             domains.claimed(plan, found, now);

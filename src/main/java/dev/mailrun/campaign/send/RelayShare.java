@@ -10,13 +10,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This run's rows in {@code relay_share}: how several workers keep one relay's rate — and each
- * domain group's — in total. The run takes its rows (the relay's and one per domain group) before
- * it sends, renews them every second (the flush thread does, mid-batch as well) and releases them
- * at the end; each renewal counts the live holders, brings the adapted rates up to date
- * ({@link RateAdapter#sync}) and updates the {@link RelayRate} and the {@link DomainPacer}, all in
- * one transaction. A run that dies stops renewing, and its rows expire after {@link #TTL} (judged
- * by the database clock), giving its shares back to the others.
+ * This run's rows in {@code relay_share}: how several workers keep one relay's rate — and, for the
+ * route's first relay, each domain group's — in total. The run takes its rows before it sends,
+ * renews them every second (the flush thread does, mid-batch as well) and releases them at the end;
+ * each renewal counts the live holders and updates the {@link RelayRate}; the one holding the domain
+ * groups also brings the adapted rates up to date ({@link RateAdapter#sync}) and updates the
+ * {@link DomainPacer}, in the same transaction. A run that dies stops renewing, and its rows expire
+ * after {@link #TTL} (judged by the database clock), giving its shares back to the others.
  */
 final class RelayShare {
 
@@ -26,21 +26,33 @@ final class RelayShare {
     static final Duration RENEWAL = Duration.ofSeconds(1);
 
     private final RunScope run;
+    private final String relay;
     private final RelayRate rate;
-    private final Pacing pacing;
     private final Timing timing;
+    private final Pacing pacing;
+    private final boolean withGroups;
     private final List<String> names;
     private volatile long lastRenewal;
     private volatile int mostHolders = 1;
 
-    RelayShare(RunScope run, Pacing pacing, Timing timing) {
+    /**
+     * The share of the relay named {@code relay} (relays are shared by name across workers).
+     *
+     * @param withGroups this share also holds the domain groups' rows and syncs the adapted rates
+     *                   (one relay of the route does, for the whole run)
+     */
+    RelayShare(RunScope run, String relay, RelayRate rate, Timing timing, Pacing pacing, boolean withGroups) {
         this.run = run;
-        this.rate = pacing.rate();
-        this.pacing = pacing;
+        this.relay = relay;
+        this.rate = rate;
         this.timing = timing;
+        this.pacing = pacing;
+        this.withGroups = withGroups;
         List<String> all = new ArrayList<>();
-        all.add(run.settings().relay());
-        all.addAll(pacing.domains().shareNames());
+        all.add(relay);
+        if (withGroups) {
+            all.addAll(pacing.domains().shareNames());
+        }
         this.names = List.copyOf(all);
     }
 
@@ -52,7 +64,7 @@ final class RelayShare {
             // period to see this run and slow down, so the relay's rate holds while it joins. A
             // paced domain group is held in any second: wait one more, until what they sent at
             // their old share has left the last second.
-            Duration wait = pacing.domains().active() ? RENEWAL.multipliedBy(2) : RENEWAL;
+            Duration wait = withGroups && pacing.domains().active() ? RENEWAL.multipliedBy(2) : RENEWAL;
             timing.sleeper().sleepUntil(run.clock().instant().plus(wait).plusMillis(100));
             renew();
         }
@@ -69,16 +81,19 @@ final class RelayShare {
         Tables tables = run.tables();
         Map<String, Holders> live = tables.inTransaction(c -> {
             Map<String, Holders> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
-            pacing.adapter().sync(c, run.clock().instant());
+            if (withGroups) {
+                pacing.adapter().sync(c, run.clock().instant());
+            }
             return holders;
         });
         lastRenewal = timing.nanoTime().getAsLong();
         mostHolders = live.values().stream().mapToInt(Holders::holders).max().orElse(1);
-        rate.update(live.get(run.settings().relay()),
-                pacing.adapter().rate(pacing.relayKey()).orElse(rate.configured()));
-        pacing.domains().update(live);
-        run.events().relayShare(run.relay(), rate.current(), run.settings().relayRate());
-        run.events().adaptedRates(run.relay(), pacing.adapter().rates());
+        rate.update(live.get(relay), pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate()));
+        if (withGroups) {
+            pacing.domains().update(live);
+            run.events().adaptedRates(relay, pacing.adapter().rates());
+        }
+        run.events().relayShare(relay, rate.current(), rate.relayRate());
     }
 
     /** Gives the share back at once (it would expire by itself). */

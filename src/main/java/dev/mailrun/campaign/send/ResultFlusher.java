@@ -58,7 +58,7 @@ final class ResultFlusher {
     }
 
     private void flushAlone() throws SQLException {
-        Optional<SendingMarker> marker = buffer.startFlush();
+        Optional<Marking> marker = buffer.startFlush();
         if (checkpoint.isLeaseLost()) {
             marker.ifPresent(m -> m.fail(LEASE_LOST));
             return;
@@ -68,7 +68,7 @@ final class ResultFlusher {
         Optional<String> pause = checkpoint.pausedFor().isPresent() ? Optional.empty()
                 : t.fatal().or(() -> rules.reasonToPause(t.window(), next));
         // Marks for the workers ride on this flush: one commit for results, marks and checkpoint.
-        Optional<Marks> marks = marker.flatMap(SendingMarker::take);
+        Optional<Marks> marks = marker.flatMap(Marking::take);
         if (!t.hasResults() && marks.isEmpty() && pause.isEmpty()) {
             return;
         }
@@ -124,6 +124,31 @@ final class ResultFlusher {
         if (released > 0) {
             events.messages(id, SendEvents.Outcome.RELEASED, released);
         }
+        tellByRelay(events, outcomes);
+    }
+
+    /** The same per relay, for the outcomes of attempts a relay took. */
+    private static void tellByRelay(SendEvents events, List<Outcome> outcomes) {
+        java.util.Map<String, long[]> byRelay = new java.util.HashMap<>();
+        for (Outcome o : outcomes) {
+            String relay = o instanceof Outcome.Sent s ? s.relay() : o instanceof Outcome.Failed f ? f.relay()
+                    : o instanceof Outcome.Retry r ? r.relay() : null;
+            if (relay != null) {
+                long[] n = byRelay.computeIfAbsent(relay, k -> new long[3]);
+                n[o instanceof Outcome.Sent ? 0 : o instanceof Outcome.Failed ? 1 : 2]++;
+            }
+        }
+        byRelay.forEach((relay, n) -> {
+            if (n[0] > 0) {
+                events.relayMessages(relay, SendEvents.Outcome.SENT, n[0]);
+            }
+            if (n[1] > 0) {
+                events.relayMessages(relay, SendEvents.Outcome.FAILED, n[1]);
+            }
+            if (n[2] > 0) {
+                events.relayMessages(relay, SendEvents.Outcome.RETRIED, n[2]);
+            }
+        });
     }
 
     /** The flush's transaction; false when it rolled back because this run no longer holds its rows. */

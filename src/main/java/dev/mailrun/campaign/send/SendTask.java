@@ -4,6 +4,9 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageComposer;
@@ -22,6 +25,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -38,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *   <li>turns rows left in {@code sending} by an earlier run of this task into {@code unknown}
  *       (that run died or failed; whether those messages went out cannot be known);</li>
  *   <li>starts a scheduled campaign whose time has come; stops at once unless the campaign is running;</li>
- *   <li>compiles the template once (a template that no longer compiles pauses the campaign);</li>
+ *   <li>compiles the template once (a template that no longer compiles pauses the campaign) and reads the
+ *       campaign's relay route (one naming a relay no longer configured pauses it);</li>
  *   <li>stops if its window already closed, and otherwise hands over to a {@link SendRun}, which
  *       drains the queue in timeboxed batches.</li>
  * </ol>
@@ -54,7 +59,16 @@ public final class SendTask implements TaskHandler {
     /** What the task needs from the outside world; built once by the application. */
     public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
                                UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                               Optional<DkimSigner> dkim, Timing timing, SendEvents events) {
+                               Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
+
+        /** With one relay: {@code smtp}, named after {@code settings.relay()} (or {@code default}), at {@code settings.relayRate()}. */
+        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                            Optional<DkimSigner> dkim, Timing timing, SendEvents events) {
+            this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events,
+                    Relays.single(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT,
+                            smtp, settings.relayRate()));
+        }
 
         /** Telling nobody what the sending path does (no metrics). */
         public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
@@ -140,12 +154,25 @@ public final class SendTask implements TaskHandler {
             return;
         }
         CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
+        RelayRoute route = tables.inTransaction(c -> tables.campaigns().route(c, campaignId))
+                .orElse(deps.relays().defaultRoute());
+        Optional<String> unknown = deps.relays().unknownIn(route);
+        if (unknown.isPresent()) {
+            // A relay taken out of the configuration since the campaign was created: sending through
+            // the others would change its split without anyone deciding so.
+            String reason = "its relay route " + route.text() + " cannot be used: " + unknown.get();
+            tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
+                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            return;
+        }
+        List<Relay> relays = deps.relays().of(route);
         if (!ctx.clock().instant().isBefore(ctx.deadline())) {
             // Started after its window closed (a late tick): sending now would only overrun.
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
             return;
         }
-        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template).drain();
+        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, route, relays).drain();
     }
 
     /** Rows an earlier run left sending become unknown; a scheduled campaign whose time has come begins. */

@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -150,6 +151,26 @@ public final class CampaignTable {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(CampaignStatus.fromDb(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    /** Sets the campaign's relay route ({@code campaign create --relay}); empty: the configured default route. */
+    public void setRoute(Connection c, long id, Optional<RelayRoute> route, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE campaign SET relay_route = ?, updated_at = ? WHERE id = ?")) {
+            ps.setString(1, route.map(RelayRoute::text).orElse(null));
+            SqlTime.set(ps, 2, now);
+            ps.setLong(3, id);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The campaign's own relay route; empty when it sends through the configured default route. */
+    public Optional<RelayRoute> route(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT relay_route FROM campaign WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.ofNullable(rs.getString(1)).map(RelayRoute::parse) : Optional.empty();
             }
         }
     }

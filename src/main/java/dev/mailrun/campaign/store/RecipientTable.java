@@ -298,26 +298,28 @@ public final class RecipientTable {
         changed += sent(c, runToken, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
                 UPDATE recipient SET status = 'retry', attempts = attempts + 1, next_attempt_at = ?, last_code = ?,
-                       last_error = ?, run_token = NULL, updated_at = ?
+                       last_error = ?, relay = ?, run_token = NULL, updated_at = ?
                 WHERE id = ? AND run_token = ?""", (ps, o) -> {
             Outcome.Retry r = (Outcome.Retry) o;
             SqlTime.set(ps, 1, r.nextAttemptAt());
             ps.setInt(2, r.code());
             ps.setString(3, SuppressionTable.truncate(r.error(), 1000));
-            SqlTime.set(ps, 4, now);
-            ps.setLong(5, r.recipientId());
-            ps.setString(6, runToken);
+            ps.setString(4, r.relay());
+            SqlTime.set(ps, 5, now);
+            ps.setLong(6, r.recipientId());
+            ps.setString(7, runToken);
         });
         changed += batch(c, byKind.get(Outcome.Failed.class), """
                 UPDATE recipient SET status = 'failed', attempts = attempts + 1, next_attempt_at = NULL, last_code = ?,
-                       last_error = ?, run_token = NULL, updated_at = ?
+                       last_error = ?, relay = ?, run_token = NULL, updated_at = ?
                 WHERE id = ? AND run_token = ?""", (ps, o) -> {
             Outcome.Failed f = (Outcome.Failed) o;
             ps.setInt(1, f.code());
             ps.setString(2, SuppressionTable.truncate(f.error(), 1000));
-            SqlTime.set(ps, 3, now);
-            ps.setLong(4, f.recipientId());
-            ps.setString(5, runToken);
+            ps.setString(3, f.relay());
+            SqlTime.set(ps, 4, now);
+            ps.setLong(5, f.recipientId());
+            ps.setString(6, runToken);
         });
         changed += batch(c, byKind.get(Outcome.Released.class), """
                 UPDATE recipient SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retry' END,
@@ -345,11 +347,12 @@ public final class RecipientTable {
         int changed = 0;
         for (int from = 0; from < outcomes.size(); from += SENT_ROWS_PER_STATEMENT) {
             List<Outcome> chunk = outcomes.subList(from, Math.min(outcomes.size(), from + SENT_ROWS_PER_STATEMENT));
-            String rows = "SELECT ? AS id, ? AS message_id, ? AS sent_at" + " UNION ALL SELECT ?, ?, ?".repeat(chunk.size() - 1);
+            String rows = "SELECT ? AS id, ? AS message_id, ? AS sent_at, ? AS relay"
+                    + " UNION ALL SELECT ?, ?, ?, ?".repeat(chunk.size() - 1);
             // FORCE INDEX: rows are found by id, never by scanning the run's token, so the statement
             // locks only its own rows (a batch claimed ahead holds other rows with the same token).
             try (PreparedStatement ps = c.prepareStatement("UPDATE recipient r FORCE INDEX (PRIMARY) JOIN (" + rows + ") v ON r.id = v.id "
-                    + "SET r.status = 'sent', r.attempts = r.attempts + 1, r.sent_at = v.sent_at, r.message_id = v.message_id, "
+                    + "SET r.status = 'sent', r.attempts = r.attempts + 1, r.sent_at = v.sent_at, r.message_id = v.message_id, r.relay = v.relay, "
                     + "r.last_code = NULL, r.last_error = NULL, r.next_attempt_at = NULL, r.run_token = NULL, r.updated_at = ? "
                     + "WHERE r.run_token = ?")) {
                 int i = 1;
@@ -358,6 +361,7 @@ public final class RecipientTable {
                     ps.setLong(i++, sent.recipientId());
                     ps.setString(i++, sent.messageId());
                     SqlTime.set(ps, i++, sent.at());
+                    ps.setString(i++, sent.relay());
                 }
                 SqlTime.set(ps, i++, now);
                 ps.setString(i, runToken);
@@ -476,6 +480,25 @@ public final class RecipientTable {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     counts.put(RecipientStatus.fromDb(rs.getString(1)), rs.getLong(2));
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** A relay's part in one campaign: recipients its last attempt left sent, failed, or waiting for a retry (deferred). */
+    public record RelayCount(String relay, long sent, long failed, long deferred) {}
+
+    /** Per relay, the campaign's recipients by the outcome of the attempt that relay took last. */
+    public List<RelayCount> relayCounts(Connection c, long campaignId) throws SQLException {
+        List<RelayCount> counts = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT relay, SUM(status = 'sent'), SUM(status = 'failed'), SUM(status = 'retry') FROM recipient
+                WHERE campaign_id = ? AND relay IS NOT NULL GROUP BY relay ORDER BY relay""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counts.add(new RelayCount(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
                 }
             }
         }

@@ -65,14 +65,14 @@ class HeldBackStatusTest {
         // As the sending runs leave them after "too fast" replies from the relay and from Yahoo.
         try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO adapted_rate (name, rate, decreased_at, increased_at, decreases, reason)
-                VALUES ('relay:relay.invalid:2525', 2.5, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), 3, '450 4.7.1 too much mail'),
+                VALUES ('relay:default', 2.5, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), 3, '450 4.7.1 too much mail'),
                        ('domain:yahoo', 1.25, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), 1, '421 4.7.0 [TS01]')""")) {
             ps.executeUpdate();
         }
         assertThat(heldBackBy(id)).containsExactly("domain gmail capped at 5/s", "domain yahoo adapted to 1.25/s",
-                "relay rate adapted to 2.5/s");
+                "relay default rate adapted to 2.5/s");
         assertThat(cli().run("campaign", "status", id).out())
-                .contains("held back by: domain gmail capped at 5/s, domain yahoo adapted to 1.25/s, relay rate adapted to 2.5/s");
+                .contains("held back by: domain gmail capped at 5/s, domain yahoo adapted to 1.25/s, relay default rate adapted to 2.5/s");
 
         // Nobody left at gmail.com: that cap no longer holds this campaign back.
         try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
@@ -80,7 +80,7 @@ class HeldBackStatusTest {
             ps.setLong(1, Long.parseLong(id));
             ps.executeUpdate();
         }
-        assertThat(heldBackBy(id)).containsExactly("domain yahoo adapted to 1.25/s", "relay rate adapted to 2.5/s");
+        assertThat(heldBackBy(id)).containsExactly("domain yahoo adapted to 1.25/s", "relay default rate adapted to 2.5/s");
     }
 
     private List<String> heldBackBy(String id) throws Exception {
