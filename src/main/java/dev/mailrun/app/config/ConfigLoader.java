@@ -86,7 +86,8 @@ public final class ConfigLoader {
             }
         }
         for (Map.Entry<String, Path> e : fromFile.entrySet()) {
-            if (!ConfigKeys.all().stream().anyMatch(k -> k.name().equals(e.getKey())) && !known.contains(e.getKey())) {
+            if (!ConfigKeys.all().stream().anyMatch(k -> k.name().equals(e.getKey())) && !known.contains(e.getKey())
+                    && ConfigKeys.groupOf(e.getKey()).isEmpty()) {
                 throw new ConfigException("configuration key " + e.getKey() + " in " + e.getValue()
                         + " belongs to no relay named in smtp.relays (" + (relays.isEmpty() ? "empty" : String.join(",", relays)) + ")");
             }

@@ -148,7 +148,7 @@ class DomainPacingTest {
                 List<Long> others = arrivals.of("other.example");
                 assertThat(others.get(others.size() - 1)).isLessThan(gmail.get(gmail.size() - 1));
                 TaskRun run = w.tasks.recentRuns(SendTask.taskName(id), 20).stream()
-                        .filter(r -> r.summary().map(s -> s.has("rate_adapted")).orElse(false)).findFirst().orElseThrow();
+                        .filter(r -> r.summary().map(s -> s.has("too_fast_requeued")).orElse(false)).findFirst().orElseThrow();
                 assertThat(run.summary().orElseThrow().get("rate_adapted").has("domain:gmail")).isTrue();
                 assertThat(run.summary().orElseThrow().get("too_fast_requeued").asLong()).isGreaterThanOrEqualTo(1);
             }
