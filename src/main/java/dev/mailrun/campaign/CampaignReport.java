@@ -23,8 +23,9 @@ import java.util.Optional;
  * @param slotLength      the campaign task's interval: each run's slot is [scheduled for, + slotLength)
  * @param bounceThreshold {@code bounce.pause-rate}: a rate above it pauses the campaign
  * @param relays          the relays of the campaign's route with their states and counts
- * @param heldBackBy      what holds the campaign back right now, in short phrases ("domain gmail
- *                        capped at 5/s", "relay default rate adapted to 12.5/s"); empty when nothing does
+ * @param heldBackBy      what holds the campaign back right now, as short phrases (window closed
+ *                        until …, daily cap reached …, expired …, domain gmail capped at 5/s, relay
+ *                        default rate adapted to 12.5/s); empty when nothing does
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                              Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
@@ -32,7 +33,7 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
                              Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
                              List<RelayLine> relays, List<String> heldBackBy) {
 
-    /** Without per-relay figures, and nothing holding it back. */
+    /** Without per-relay figures, and held back by nothing. */
     public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                           Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
                           List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,

@@ -55,6 +55,10 @@ public final class CampaignReportJson {
         } else {
             campaign.putNull("rate_cap");
         }
+        campaign.put("window", c.windows().map(Object::toString).orElse(null));
+        campaign.put("expire_at", c.expireAt().map(Object::toString).orElse(null));
+        ArrayNode held = root.putArray("heldBackBy");
+        r.heldBackBy().forEach(held::add);
         ObjectNode counts = root.putObject("counts");
         for (RecipientStatus st : RecipientStatus.values()) {
             counts.put(st.dbValue(), r.counts().get(st));
@@ -69,8 +73,6 @@ public final class CampaignReportJson {
         } else {
             root.putNull("eta_seconds");
         }
-        ArrayNode held = root.putArray("heldBackBy");
-        r.heldBackBy().forEach(held::add);
         ArrayNode runs = root.putArray("runs");
         for (CampaignReport.RunLine run : r.runs()) {
             ObjectNode n = runs.addObject();

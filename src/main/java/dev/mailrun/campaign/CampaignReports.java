@@ -7,6 +7,7 @@ import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.RelayRate;
+import dev.mailrun.campaign.send.SendCalendar;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
@@ -37,6 +38,7 @@ public final class CampaignReports {
     private final TaskStore tasks;
     private final Clock clock;
     private final SendSettings settings;
+    private final SendCalendar calendar;
     private final RelayRoute defaultRoute;
     private final RelayStateTable relayStates = new RelayStateTable();
     private final CampaignTable campaigns = new CampaignTable();
@@ -58,6 +60,7 @@ public final class CampaignReports {
         this.tasks = tasks;
         this.clock = clock;
         this.settings = settings;
+        this.calendar = new SendCalendar(settings);
         this.defaultRoute = defaultRoute;
     }
 
@@ -79,15 +82,16 @@ public final class CampaignReports {
         Map<RecipientStatus, Long> counts;
         List<ErrorCount> errors;
         BounceRate bounces;
-        List<String> heldBack;
+        List<String> heldBackBy;
         List<CampaignReport.RelayLine> relays;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
             bounces = queue.hardBounceRate(c, campaignId);
-            heldBack = new HeldBack(settings).of(c, campaign,
-                    counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY), queue);
+            heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign, clock.instant()));
+            heldBackBy.addAll(new HeldBack(settings).of(c, campaign,
+                    counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY), queue));
             relays = relays(c, campaignId);
         }
         String taskName = SendTask.taskName(campaignId);
@@ -125,7 +129,7 @@ public final class CampaignReports {
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
         return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant(),
-                history, slotLength, bounces, settings.hardBounceRate(), relays, heldBack);
+                history, slotLength, bounces, settings.hardBounceRate(), relays, heldBackBy);
     }
 
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */

@@ -53,10 +53,7 @@ public final class Campaigns {
     }
 
     public long create(NewCampaign campaign) throws SQLException {
-        if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
-            throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
-        }
-        return Transactions.inTransaction(dataSource, c -> store.insert(c, campaign, clock.instant()));
+        return create(campaign, Optional.empty());
     }
 
     /**
@@ -67,9 +64,14 @@ public final class Campaigns {
         if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
         }
+        Instant now = clock.instant();
+        if (campaign.expireAt().isPresent() && !campaign.expireAt().get().isAfter(now)) {
+            // Such a campaign would expire every recipient at its first run.
+            throw new CampaignException("--expire-at " + campaign.expireAt().get() + " is not in the future (now " + now + ")");
+        }
         return Transactions.inTransaction(dataSource, c -> {
-            long id = store.insert(c, campaign, clock.instant());
-            store.setRoute(c, id, route, clock.instant());
+            long id = store.insert(c, campaign, now);
+            store.setRoute(c, id, route, now);
             return id;
         });
     }

@@ -2,6 +2,7 @@ package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.model.DomainGroups;
+import dev.mailrun.campaign.send.DailyCap;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
@@ -93,6 +94,12 @@ public final class ConfigKeys {
             key(GROUP_PREFIX + g.name() + ".rate", "", GROUP_RATE,
                     "Messages to the " + g.name() + " group in total across all workers, per second or minute (5/s, 300/min); empty: no cap.");
         }
+        // sending policy: daily volume per relay
+        key("policy.daily-cap", "", Range.whole(1, (int) DailyCap.MAX_VOLUME), "Messages per calendar day (policy.day-zone), in total across all workers, campaigns and relays; empty: no cap.");
+        key("policy.warmup", "", "Warm-up: daily volumes from policy.warmup-start on, comma-separated (500,1000,2000), each 1–1000000000 and never above policy.daily-cap; after the list, policy.warmup-growth or else policy.daily-cap alone. Empty: no warm-up.");
+        key("policy.warmup-growth", "", Range.decimal(1, 10, false), "After the policy.warmup list, each day may send this many times the day before (1.5: +50% a day); empty: the warm-up ends with the list.");
+        key("policy.warmup-start", "", "Day 1 of the warm-up, a date in policy.day-zone (2026-12-01); required with policy.warmup. Days before it send day 1's volume.");
+        key("policy.day-zone", "UTC", "Time zone whose calendar days the daily cap and warm-up count (Europe/Berlin, America/New_York, UTC).");
         // unsubscribe and deliverability
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
         key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint: https://mail.example.com and https://mail.example.com/u give the same links (…/u/TOKEN); a proxy path is kept (https://example.com/mail → …/mail/u/TOKEN).");

@@ -1,5 +1,6 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.send.DailyCap;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
@@ -11,7 +12,14 @@ import dev.mailrun.mail.dkim.DkimSettings;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import java.nio.file.Path;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -63,8 +71,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.decimal("send.pause-on-failure-rate"),
                 raw.integer("send.failure-window"),
                 100, Duration.ofMillis(250), Duration.ofMillis(200),
-                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample"),
-                PolicyConfig.domainGroups(raw)));
+                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")))
+                .withDailyCap(dailyCap(raw)).withDomainGroups(PolicyConfig.domainGroups(raw));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),
@@ -82,6 +90,50 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays);
+    }
+
+    private static DailyCap dailyCap(RawConfig raw) {
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(raw.string("policy.day-zone"));
+        } catch (DateTimeException e) {
+            throw ConfigException.invalid("policy.day-zone", "is not a known time zone (use a region such as Europe/Berlin, or UTC), got '"
+                    + raw.string("policy.day-zone") + "'");
+        }
+        OptionalLong cap = raw.optionalInteger("policy.daily-cap").map(OptionalLong::of).orElse(OptionalLong.empty());
+        List<Long> warmup = raw.optional("policy.warmup").map(MailrunConfig::volumes).orElse(List.of());
+        Optional<Double> growth = raw.optional("policy.warmup-growth").map(v -> raw.decimal("policy.warmup-growth"));
+        Optional<LocalDate> start = raw.optional("policy.warmup-start").map(v -> {
+            try {
+                return LocalDate.parse(v);
+            } catch (DateTimeParseException e) {
+                throw ConfigException.invalid("policy.warmup-start", "must be a date such as 2026-12-01, got '" + v + "'");
+            }
+        });
+        if (!warmup.isEmpty() && start.isEmpty()) {
+            throw ConfigException.invalid("policy.warmup-start", "must be set when policy.warmup is (the warm-up's day 1)");
+        }
+        if (warmup.isEmpty() && start.isPresent()) {
+            throw ConfigException.invalid("policy.warmup-start", "is set but policy.warmup is empty");
+        }
+        if (warmup.isEmpty() && growth.isPresent()) {
+            throw ConfigException.invalid("policy.warmup-growth", "is set but policy.warmup is empty (the volume it grows from)");
+        }
+        return validated(() -> new DailyCap(cap, warmup, growth, start, zone));
+    }
+
+    /** {@code 500,1000,2000}: whole numbers 1–{@link DailyCap#MAX_VOLUME}, in order of the days. */
+    private static List<Long> volumes(String value) {
+        List<Long> volumes = new ArrayList<>();
+        for (String part : value.split(",", -1)) {
+            String v = part.strip();
+            if (!v.matches("\\d{1,10}") || Long.parseLong(v) < 1 || Long.parseLong(v) > DailyCap.MAX_VOLUME) {
+                throw ConfigException.invalid("policy.warmup", "must be daily volumes 1–" + DailyCap.MAX_VOLUME
+                        + " separated by commas (500,1000,2000), got '" + value + "'");
+            }
+            volumes.add(Long.parseLong(v));
+        }
+        return volumes;
     }
 
     private static AdminConfig admin(RawConfig raw, Optional<Integer> httpPort) {

@@ -13,7 +13,8 @@ import java.util.Optional;
  * Writes the buffered results back, in one transaction per flush:
  * <ol>
  *   <li>marks the next recipients the {@link SendingMarker} wants marked as sending;</li>
- *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});</li>
+ *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});
+ *       recipients handed back unsent give their daily-cap slots back ({@link DailyQuota});</li>
  *   <li>suppresses the hard-bounced addresses;</li>
  *   <li>pauses the campaign if {@link PauseRules} say so, or on a fatal SMTP error;</li>
  *   <li>checkpoints the counters — never before the results they count.</li>
@@ -30,12 +31,14 @@ final class ResultFlusher {
     private final ResultBuffer buffer;
     private final Checkpoint checkpoint;
     private final PauseRules rules;
+    private final DailyQuota quota;
 
-    ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules) {
+    ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules, DailyQuota quota) {
         this.run = run;
         this.buffer = buffer;
         this.checkpoint = checkpoint;
         this.rules = rules;
+        this.quota = quota;
     }
 
     /** Called by the flush thread: flushes when asked to, when results waited long enough, or when the workers need marks. */
@@ -167,6 +170,9 @@ final class ResultFlusher {
                 c.rollback();
                 return false;
             }
+            // Handed back unsent: their slots of the daily cap go back to the day they were claimed on.
+            quota.giveBack(c, t.outcomes().stream().filter(o -> o instanceof Outcome.Released)
+                    .map(Outcome::recipientId).toList());
             tables.suppressions().add(c, t.suppressions(), now);
             if (pause.isPresent()) {
                 tables.campaigns().transition(c, run.campaignId(), CampaignTransition.SELF_PAUSE, pause.get(), now);

@@ -20,24 +20,31 @@ import org.slf4j.LoggerFactory;
  * @param paused      why this run paused the campaign, if it did
  * @param unreachable why the relay could not be reached, if it could not
  * @param pace        what held the pace back: "too fast" replies, adapted rates, paced domains
+ * @param endReason   the run's own end reason when a sending policy ended it ({@code daily_cap});
+ *                    otherwise the timebox's
  */
 record RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
-                  Optional<String> paused, Optional<String> unreachable, PaceSummary pace) {
+                  Optional<String> paused, Optional<String> unreachable, Optional<String> endReason, PaceSummary pace) {
 
     RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
-               Optional<String> paused, Optional<String> unreachable) {
-        this(campaignId, start, end, claimed, completed, paused, unreachable, PaceSummary.NONE);
+               Optional<String> paused, Optional<String> unreachable, Optional<String> endReason) {
+        this(campaignId, start, end, claimed, completed, paused, unreachable, endReason, PaceSummary.NONE);
     }
 
     RunSummary withPace(PaceSummary value) {
-        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, value);
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, value);
+    }
+
+    RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
+               Optional<String> paused, Optional<String> unreachable) {
+        this(campaignId, start, end, claimed, completed, paused, unreachable, Optional.empty());
     }
 
     private static final Logger log = LoggerFactory.getLogger(RunSummary.class);
 
     /** Logs the run and hands its report to the scheduler. */
     void report(RunContext ctx, TimeboxReport report) {
-        String endReason = report.endReason().name().toLowerCase(Locale.ROOT);
+        String endReason = this.endReason.orElse(report.endReason().name().toLowerCase(Locale.ROOT));
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("campaign", campaignId);
         summary.put("sent", end.sent());

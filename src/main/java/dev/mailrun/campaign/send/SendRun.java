@@ -2,6 +2,7 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
 import dev.mailrun.timebox.BatchFailedException;
@@ -12,6 +13,7 @@ import dev.mailrun.timebox.TimeboxReport;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,10 +48,17 @@ final class SendRun {
     private final FlushThread flushThread;
     private final ClaimAhead claimAhead;
     private final BatchSender sender;
+    private final Instant deadline;
+    private final DailyQuota quota;
 
-    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays) {
+    /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
+    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
+            Instant deadline) {
         this.run = run;
         this.deps = deps;
+        this.deadline = deadline;
+        // Counted under the relay this run sends through.
+        this.quota = new DailyQuota(run.settings().dailyCap(), run.relay(), new DailyCountTable());
         long id = run.campaignId();
         PauseRules rules = new PauseRules(run.settings());
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
@@ -61,8 +70,8 @@ final class SendRun {
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
         this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
-        this.flusher = new ResultFlusher(run, buffer, checkpoint, rules);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, pacing), buffer, id);
+        this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, pacing), buffer, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
                 pacing.domains());
     }
@@ -89,7 +98,7 @@ final class SendRun {
         TimeboxReport report;
         try {
             try {
-                report = timebox.runUntil(run.ctx().deadline(), budget -> sender.send(budget, route, this::mustStop),
+                report = timebox.runUntil(deadline, budget -> sender.send(budget, route, this::mustStop),
                         Algorithm.PREDICTIVE, estimator, () -> run.ctx().stopRequested() || mustStop());
             } catch (BatchFailedException e) {
                 report = e.partialReport();
@@ -117,8 +126,12 @@ final class SendRun {
         claimAhead.handBack();
         flusher.flush();
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
+        Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
+        // The day's volume is used up: the next run is the first after the day ends.
+        capReached.ifPresent(day -> SendTask.skipTo(run.ctx(), run.campaign(),
+                RunEnd.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), unreachable()).withPace(PaceSummary.of(pacing, buffer.throttled()))
+                checkpoint.pausedFor(), unreachable(), capReached.map(day -> SendTask.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
                 .report(run.ctx(), report);
     }
 

@@ -42,10 +42,14 @@ import org.slf4j.LoggerFactory;
  *   <li>turns rows left in {@code sending} by an earlier run of this task into {@code unknown}
  *       (that run died or failed; whether those messages went out cannot be known);</li>
  *   <li>starts a scheduled campaign whose time has come; stops at once unless the campaign is running;</li>
+ *   <li>expires what is left of a campaign whose expiry came, and completes it; outside the send
+ *       window, or with the daily cap used up, stops without claiming and says why
+ *       ({@link SendCalendar});</li>
  *   <li>compiles the template once (a template that no longer compiles pauses the campaign) and reads the
  *       campaign's relay route (one naming a relay no longer configured pauses it);</li>
  *   <li>stops if its window already closed, and otherwise hands over to a {@link SendRun}, which
- *       drains the queue in timeboxed batches.</li>
+ *       drains the queue in timeboxed batches until the slot's deadline, cut at the end of the
+ *       send window and at the expiry.</li>
  * </ol>
  */
 public final class SendTask implements TaskHandler {
@@ -93,10 +97,12 @@ public final class SendTask implements TaskHandler {
 
     private final Dependencies deps;
     private final Tables tables;
+    private final SendCalendar calendar;
 
     public SendTask(Dependencies deps) {
         this.deps = deps;
         this.tables = Tables.on(deps.dataSource());
+        this.calendar = new SendCalendar(deps.settings());
     }
 
     public Dependencies dependencies() {
@@ -145,6 +151,9 @@ public final class SendTask implements TaskHandler {
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status", campaign.status().dbValue()));
             return;
         }
+        if (heldBack(ctx, campaign)) {
+            return;
+        }
         LoadResult loaded = deps.templates().load(campaign.template());
         if (loaded instanceof LoadResult.Invalid invalid) {
             String reason = "template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
@@ -167,12 +176,75 @@ public final class SendTask implements TaskHandler {
             return;
         }
         List<Relay> relays = deps.relays().of(route);
-        if (!ctx.clock().instant().isBefore(ctx.deadline())) {
+        Instant now = ctx.clock().instant();
+        // The slot's deadline, cut at the end of the send window and at the expiry.
+        Instant deadline = SendCalendar.deadline(campaign, ctx.deadline(), now);
+        if (!now.isBefore(deadline)) {
             // Started after its window closed (a late tick): sending now would only overrun.
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
             return;
         }
-        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, route, relays).drain();
+        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, route, relays,
+                deadline).drain();
+    }
+
+    /**
+     * What the calendar says before anything is claimed: an expired campaign expires what it has
+     * left and completes; outside its send window, or with the relay's daily cap used up, the run
+     * claims nothing, says why, and the next run is moved to the slot where that may change.
+     * True when the run ends here.
+     */
+    private boolean heldBack(RunContext ctx, Campaign campaign) throws SQLException {
+        Instant now = ctx.clock().instant();
+        long id = campaign.id();
+        if (campaign.expiredAt(now)) {
+            Expiry.Result r = new Expiry(tables).expire(ctx, id, now);
+            if (r.completed()) {
+                ctx.disableAfterThisRun();
+            }
+            log.info("Campaign {} expired at {}: {} recipient(s) expired unsent{}", id, campaign.expireAt().get(),
+                    r.expired(), r.completed() ? "; campaign completed" : "");
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", "expired")
+                    .withSummary("expired", r.expired()).withSummary("completed", r.completed()));
+            return true;
+        }
+        Optional<String> closed = calendar.windowClosed(campaign, now);
+        if (closed.isPresent()) {
+            campaign.windows().flatMap(w -> w.nextOpen(now)).ifPresent(at -> skipTo(ctx, campaign, slotHolding(at, ctx)));
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", "window_closed")
+                    .withSummary("held_back", closed.get()));
+            return true;
+        }
+        Optional<String> capped = tables.inTransaction(c -> calendar.capReached(c, now));
+        if (capped.isPresent()) {
+            skipTo(ctx, campaign, RunEnd.slotAtOrAfter(calendar.endOfDay(now), ctx.interval()));
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", DAILY_CAP)
+                    .withSummary("held_back", capped.get()));
+            return true;
+        }
+        return false;
+    }
+
+    /** The end reason of a run that found its relay's daily cap used up. */
+    static final String DAILY_CAP = "daily_cap";
+
+    /**
+     * Moves the next run to {@code slot} when that is later than the next slot anyway, but never
+     * past the slot of the campaign's expiry, which must then find it.
+     */
+    static void skipTo(RunContext ctx, Campaign campaign, Instant slot) {
+        Instant at = campaign.expireAt().map(e -> RunEnd.slotAtOrAfter(e, ctx.interval()))
+                .filter(e -> e.isBefore(slot)).orElse(slot);
+        if (at.isAfter(ctx.scheduledFor().plus(ctx.interval()))) {
+            ctx.runNextAt(at);
+        }
+    }
+
+    /** The tick slot that holds {@code at}: its run starts at or before it. */
+    private static Instant slotHolding(Instant at, RunContext ctx) {
+        long ms = ctx.interval().toMillis();
+        long t = at.toEpochMilli();
+        return Instant.ofEpochMilli(t - Math.floorMod(t, ms));
     }
 
     /** Rows an earlier run left sending become unknown; a scheduled campaign whose time has come begins. */

@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
@@ -25,13 +26,13 @@ public final class CampaignTable {
 
     private static final String COLUMNS = """
             id, name, template, from_address, from_name, reply_to, subject_override, status, start_at, rate_cap,
-            pause_reason, task_id, created_at, updated_at""";
+            pause_reason, task_id, created_at, updated_at, send_windows, expire_at""";
 
     public long insert(Connection c, NewCampaign n, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO campaign (name, template, from_address, from_name, reply_to, subject_override, status,
-                                      start_at, rate_cap, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
+                                      start_at, rate_cap, created_at, updated_at, send_windows, expire_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, n.name());
             ps.setString(2, n.template());
             ps.setString(3, EmailAddress.of(n.fromAddress()).value());
@@ -46,6 +47,8 @@ public final class CampaignTable {
             }
             SqlTime.set(ps, 9, now);
             SqlTime.set(ps, 10, now);
+            ps.setString(11, n.windows().map(SendWindows::spec).orElse(null));
+            SqlTime.set(ps, 12, n.expireAt().orElse(null));
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
@@ -198,6 +201,8 @@ public final class CampaignTable {
                 Optional.ofNullable(rs.getString("from_name")), Optional.ofNullable(rs.getString("reply_to")),
                 Optional.ofNullable(rs.getString("subject_override")), CampaignStatus.fromDb(rs.getString("status")),
                 Optional.ofNullable(SqlTime.get(rs, "start_at")), rateCap, Optional.ofNullable(rs.getString("pause_reason")),
-                taskId, SqlTime.get(rs, "created_at"), SqlTime.get(rs, "updated_at"));
+                taskId, SqlTime.get(rs, "created_at"), SqlTime.get(rs, "updated_at"),
+                Optional.ofNullable(rs.getString("send_windows")).map(SendWindows::parse),
+                Optional.ofNullable(SqlTime.get(rs, "expire_at")));
     }
 }

@@ -442,6 +442,22 @@ public final class RecipientTable {
         return unknown;
     }
 
+    /**
+     * At a campaign's expiry: up to {@code limit} recipients still waiting (pending or retry, held
+     * by no run) become expired, never to be sent. Returns how many; the caller repeats until fewer
+     * than {@code limit}, one transaction each, so no statement locks the whole queue at once.
+     */
+    public int expireWaiting(Connection c, long campaignId, Instant now, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET status = 'expired', next_attempt_at = NULL, updated_at = ?
+                WHERE campaign_id = ? AND status IN ('pending', 'retry') AND run_token IS NULL LIMIT ?""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, campaignId);
+            ps.setInt(3, limit);
+            return ps.executeUpdate();
+        }
+    }
+
     /** Whether a recipient is pending or a retry is already due. */
     public boolean hasPendingNow(Connection c, long campaignId, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""

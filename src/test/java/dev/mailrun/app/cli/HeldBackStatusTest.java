@@ -72,7 +72,7 @@ class HeldBackStatusTest {
         assertThat(heldBackBy(id)).containsExactly("domain gmail capped at 5/s", "domain yahoo adapted to 1.25/s",
                 "relay default rate adapted to 2.5/s");
         assertThat(cli().run("campaign", "status", id).out())
-                .contains("held back by: domain gmail capped at 5/s, domain yahoo adapted to 1.25/s, relay default rate adapted to 2.5/s");
+                .contains("held back by: domain gmail capped at 5/s; domain yahoo adapted to 1.25/s; relay default rate adapted to 2.5/s");
 
         // Nobody left at gmail.com: that cap no longer holds this campaign back.
         try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
