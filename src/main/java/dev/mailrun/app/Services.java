@@ -6,6 +6,7 @@ import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.campaign.importing.RejectReason;
 import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceProcessor;
+import dev.mailrun.campaign.bounce.TooFastDelays;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.campaign.bounce.ComplaintRateBreaker;
@@ -221,7 +222,8 @@ public final class Services implements AutoCloseable {
         return new BounceProcessor(new BounceMailbox(b.mailbox().orElseThrow()), unsubscribes, new BounceParser(),
                 new BounceApplier(returnPaths, new SuppressionTable(), b.settings()),
                 new BounceRateBreaker(dataSource(), b.settings(), clock()),
-                new ComplaintRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock());
+                new ComplaintRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock(),
+                new TooFastDelays(config.send().domainGroups(), config.send().relayRate()));
     }
 
     /** Applies the events of the providers' webhooks, with the bounce rules and both breakers. */

@@ -89,7 +89,9 @@ public final class CampaignReports {
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
             bounces = queue.hardBounceRate(c, campaignId);
-            heldBackBy = campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign, clock.instant());
+            heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign, clock.instant()));
+            heldBackBy.addAll(new HeldBack(settings).of(c, campaign,
+                    counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY), queue));
             relays = relays(c, campaignId);
         }
         String taskName = SendTask.taskName(campaignId);

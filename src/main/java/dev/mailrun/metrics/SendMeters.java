@@ -20,6 +20,8 @@ final class SendMeters implements SendEvents {
     private final MeterRegistry registry;
     private final Map<String, AtomicReference<double[]>> rates = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> connections = new ConcurrentHashMap<>();
+    private final Map<String, AtomicReference<Double>> adapted = new ConcurrentHashMap<>();
+
     private final Map<String, double[]> relayStates = new ConcurrentHashMap<>();
 
     SendMeters(MeterRegistry registry) {
@@ -80,6 +82,23 @@ final class SendMeters implements SendEvents {
                     .description("smtp.rate (messages/s; 0 = unlimited)").tag("relay", r).register(registry);
             return holder;
         }).set(new double[] {share, configured});
+    }
+
+    @Override
+    public void adaptedRates(String relay, Map<String, Double> rates) {
+        rates.forEach((name, rate) -> adapted.computeIfAbsent(name, n -> {
+            AtomicReference<Double> holder = new AtomicReference<>(rate);
+            Gauge.builder("mailrun.rate.adapted", holder, AtomicReference::get)
+                    .description("A rate in total as adapted to too-fast replies (messages/s): relay:<host:port> or domain:<group>")
+                    .tag("name", n).register(registry);
+            return holder;
+        }).set(rate));
+    }
+
+    @Override
+    public void tooFast(String name) {
+        Counter.builder("mailrun.smtp.too.fast").description("Too-fast replies that slowed a rate down; the recipient was requeued")
+                .tag("name", name).register(registry).increment();
     }
 
     @Override

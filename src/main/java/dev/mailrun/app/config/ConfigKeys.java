@@ -1,5 +1,7 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.send.DailyCap;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
@@ -15,6 +17,11 @@ import java.util.regex.Pattern;
 public final class ConfigKeys {
 
     private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
+
+    /** Keys of a domain group: {@code policy.domain.<name>.domains} and {@code policy.domain.<name>.rate}. */
+    public static final String GROUP_PREFIX = "policy.domain.";
+    private static final Pattern GROUP_KEY = Pattern.compile("policy\\.domain\\.([a-z0-9][a-z0-9-]{0,39})\\.(domains|rate)");
+    private static final Range GROUP_RATE = Range.perTime(0.01, 100_000);
 
     /**
      * The lowest non-zero message rate, for smtp.rate and campaign create --rate: one message every
@@ -80,6 +87,13 @@ public final class ConfigKeys {
         key("send.pause-on-failure-rate", "0.10", Range.decimal(0.001, 1, false), "Pause a campaign when this fraction of recent attempts failed.");
         key("send.failure-window", "200", Range.whole(1, 100_000), "How many recent attempts the failure rate looks at.");
         key("templates.dir", "templates", "Directory holding one folder per template.");
+        // sending policy: the shipped domain groups (more: policy.domain.<name>.domains and .rate)
+        for (DomainGroup g : DomainGroups.DEFAULTS.groups()) {
+            key(GROUP_PREFIX + g.name() + ".domains", String.join(",", g.domains()),
+                    "Recipient domains paced together as the " + g.name() + " group (comma-separated).");
+            key(GROUP_PREFIX + g.name() + ".rate", "", GROUP_RATE,
+                    "Messages to the " + g.name() + " group in total across all workers, per second or minute (5/s, 300/min); empty: no cap.");
+        }
         // sending policy: daily volume per relay
         key("policy.daily-cap", "", Range.whole(1, (int) DailyCap.MAX_VOLUME), "Messages per calendar day (policy.day-zone), in total across all workers, campaigns and relays; empty: no cap.");
         key("policy.warmup", "", "Warm-up: daily volumes from policy.warmup-start on, comma-separated (500,1000,2000), each 1–1000000000 and never above policy.daily-cap; after the list, policy.warmup-growth or else policy.daily-cap alone. Empty: no warm-up.");
@@ -191,16 +205,29 @@ public final class ConfigKeys {
      * which takes its default, range and secrecy from its template.
      */
     public static Optional<ConfigKey> find(String name) {
-        ConfigKey key = KEYS.get(name);
-        if (key != null) {
-            return Optional.of(key);
+        ConfigKey known = KEYS.get(name);
+        if (known != null) {
+            return Optional.of(known);
         }
-        Matcher m = RELAY_KEY.matcher(name);
-        if (m.matches() && RELAY_KEYS.containsKey(m.group(2))) {
-            ConfigKey t = RELAY_KEYS.get(m.group(2));
+        Matcher relay = RELAY_KEY.matcher(name);
+        if (relay.matches() && RELAY_KEYS.containsKey(relay.group(2))) {
+            ConfigKey t = RELAY_KEYS.get(relay.group(2));
             return Optional.of(new ConfigKey(name, t.defaultValue(), t.secret(), t.description(), t.range()));
         }
+        // An operator's own domain group: its keys exist once the file names them.
+        Matcher m = GROUP_KEY.matcher(name);
+        if (m.matches()) {
+            return Optional.of(m.group(2).equals("rate")
+                    ? new ConfigKey(name, "", false, "Messages to the " + m.group(1) + " group.", Optional.of(GROUP_RATE))
+                    : new ConfigKey(name, "", false, "Recipient domains of the " + m.group(1) + " group.", Optional.empty()));
+        }
         return Optional.empty();
+    }
+
+    /** The group a domain-group key belongs to, if {@code name} is one. */
+    public static Optional<String> groupOf(String name) {
+        Matcher m = GROUP_KEY.matcher(name);
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     public static List<ConfigKey> all() {

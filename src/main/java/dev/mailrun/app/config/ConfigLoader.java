@@ -41,6 +41,11 @@ public final class ConfigLoader {
         Optional<Path> file = explicitFile.or(() -> Files.exists(DEFAULT_FILE) ? Optional.of(DEFAULT_FILE) : Optional.empty());
         Map<String, Path> fromFile = new LinkedHashMap<>();
         file.ifPresent(f -> readFile(f, explicitFile.isPresent()).forEach((k, v) -> {
+            if (k.startsWith(ConfigKeys.GROUP_PREFIX) && ConfigKeys.find(k).isEmpty()) {
+                throw new ConfigException("unknown configuration key " + k + " in " + f
+                        + " (a domain group's keys are policy.domain.<name>.domains and policy.domain.<name>.rate,"
+                        + " the name 1-40 lower-case letters, digits or '-')");
+            }
             if (ConfigKeys.find(k).isEmpty() || k.contains(ConfigKeys.RELAY_PLACEHOLDER)) {
                 throw new ConfigException("unknown configuration key " + k + " in " + f + " (see mailrun.properties.example)");
             }
@@ -81,7 +86,8 @@ public final class ConfigLoader {
             }
         }
         for (Map.Entry<String, Path> e : fromFile.entrySet()) {
-            if (!ConfigKeys.all().stream().anyMatch(k -> k.name().equals(e.getKey())) && !known.contains(e.getKey())) {
+            if (!ConfigKeys.all().stream().anyMatch(k -> k.name().equals(e.getKey())) && !known.contains(e.getKey())
+                    && ConfigKeys.groupOf(e.getKey()).isEmpty()) {
                 throw new ConfigException("configuration key " + e.getKey() + " in " + e.getValue()
                         + " belongs to no relay named in smtp.relays (" + (relays.isEmpty() ? "empty" : String.join(",", relays)) + ")");
             }

@@ -72,7 +72,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.integer("send.failure-window"),
                 100, Duration.ofMillis(250), Duration.ofMillis(200),
                 raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")))
-                .withDailyCap(dailyCap(raw));
+                .withDailyCap(dailyCap(raw)).withDomainGroups(PolicyConfig.domainGroups(raw));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),

@@ -21,9 +21,11 @@ final class BatchSender {
     private final ClaimAhead claims;
     private final ResultBuffer buffer;
     private final MessageFactory messages;
+    private final DomainPacer domains;
     private long claimed;
 
-    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages) {
+    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages, DomainPacer domains) {
+        this.domains = domains;
         this.run = run;
         this.claims = claims;
         this.buffer = buffer;
@@ -44,7 +46,7 @@ final class BatchSender {
         if (claim.isEmpty() || claim.get().recipients().isEmpty()) {
             return BatchResult.done(0);
         }
-        List<ClaimedRecipient> recipients = claim.get().recipients();
+        List<ClaimedRecipient> recipients = domains.interleave(claim.get().recipients());
         if (recipients.size() > budget.maxItems()) {
             // Claimed ahead for a larger batch than the timebox now allows: hand back the rest.
             buffer.handBack(recipients.subList(budget.maxItems(), recipients.size()));

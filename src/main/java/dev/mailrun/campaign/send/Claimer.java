@@ -2,6 +2,7 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.store.RecipientTable.Claim;
+import dev.mailrun.campaign.store.RecipientTable.PacedClaim;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -26,12 +27,14 @@ final class Claimer {
     private final Checkpoint checkpoint;
     private final ResultBuffer buffer;
     private final DailyQuota quota;
+    private final Pacing pacing;
 
-    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota) {
+    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, Pacing pacing) {
         this.run = run;
         this.checkpoint = checkpoint;
         this.buffer = buffer;
         this.quota = quota;
+        this.pacing = pacing;
     }
 
     /**
@@ -72,6 +75,7 @@ final class Claimer {
             // cannot both take the last slots, and a claim that rolls back counts nothing.
             DailyQuota.Allowance allowance = quota.allow(c, now, max);
             Claim cl = allowance.count() == 0 ? new Claim(List.of(), 0)
+                    : pacing.domains().active() ? claimPaced(c, now, allowance.count())
                     : tables.recipients().claim(c, run.campaignId(), run.runToken(), now, allowance.count());
             quota.took(c, allowance, cl.recipients());
             // Written again only when the claim changed the counters (it found suppressed rows).
@@ -87,6 +91,25 @@ final class Claimer {
         claim.filter(cl -> cl.suppressed() > 0)
                 .ifPresent(cl -> run.events().messages(run.campaignId(), SendEvents.Outcome.SUPPRESSED, cl.suppressed()));
         return claim;
+    }
+
+    /** A claim that takes from each paced domain group only its share ({@link DomainPacer#plan}). */
+    private Claim claimPaced(java.sql.Connection c, Instant now, int max) throws SQLException {
+        DomainPacer domains = pacing.domains();
+        PacedClaim found = null;
+        // A claim that found nothing is made once more as a last chance: parts left alone for
+        // having run dry, or a group given nothing for lack of credit, may still hold recipients,
+        // and an empty claim ends the run.
+        for (boolean lastChance : new boolean[] {false, true}) {
+            DomainPacer.Plan plan = domains.plan(max, pacing.runRate(), now, lastChance);
+            found = run.tables().recipients().claimPaced(c, run.campaignId(), run.runToken(), now,
+                    plan.others(), plan.othersFrom(), plan.paced(), plan.quotas());
+            domains.claimed(plan, found, now);
+            if (found.claim().recipients().size() + found.claim().suppressed() > 0) {
+                break;
+            }
+        }
+        return found.claim();
     }
 
     /**

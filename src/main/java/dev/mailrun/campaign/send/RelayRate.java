@@ -19,9 +19,12 @@ public final class RelayRate {
     private volatile double current;
     private volatile int holders = 1;
     private Holders lastSeen = new Holders(1, 0);
+    /** The relay's rate in total now: its configured rate, or lower while adapted to "too fast". */
+    private volatile double relayTotal;
 
     private RelayRate(double relayRate, double campaignCap) {
         this.relayRate = relayRate;
+        this.relayTotal = relayRate;
         this.campaignCap = campaignCap;
         this.current = shareOf(relayRate, new Holders(1, 0), campaignCap);
     }
@@ -80,10 +83,27 @@ public final class RelayRate {
         apply(live);
     }
 
+    /** This run's share among the relay's {@code live} holders of the relay's rate {@code total} (adapted or configured). */
+    synchronized void update(Holders live, double total) {
+        relayTotal = total;
+        apply(live);
+    }
+
+    /** The relay's rate in total was lowered (or raised) here: applies at once, with the holders of the last renewal. */
+    synchronized void adapt(double total) {
+        relayTotal = total;
+        apply(lastSeen);
+    }
+
+    /** The relay's rate in total as adapted now; equal to {@link #relayRate()} unless lowered. */
+    double relayTotal() {
+        return relayTotal;
+    }
+
     private void apply(Holders live) {
         lastSeen = live;
         holders = live.holders();
-        current = shareOf(relayRate, live, campaignCap);
+        current = shareOf(relayTotal, live, campaignCap);
         if (limiter.rate() != current) {
             limiter.setRate(current);
         }

@@ -7,6 +7,7 @@ import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.smtp.SendResult;
+import dev.mailrun.mail.smtp.TooFast;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,7 +62,12 @@ final class ResultBuffer {
     private final SendEvents events;
     private final String relay;
 
-    ResultBuffer(RunScope run, RetryPolicy retry, FailureWindow window, Runnable flushRequest) {
+    /** Slows the relay or a domain group down for a "too fast" reply. */
+    private final Pacing pacing;
+    private long throttled;
+
+    ResultBuffer(RunScope run, RetryPolicy retry, FailureWindow window, Runnable flushRequest, Pacing pacing) {
+        this.pacing = pacing;
         this.campaignId = run.campaignId();
         this.events = run.events();
         this.relay = run.relay();
@@ -105,6 +111,8 @@ final class ResultBuffer {
             events.smtpReply(relay, OptionalInt.of(250));
         } else if (result instanceof SendResult.Transient t) {
             events.smtpReply(relay, t.code() == 0 ? OptionalInt.empty() : OptionalInt.of(t.code()));
+        } else if (result instanceof SendResult.Throttled t) {
+            events.smtpReply(relay, OptionalInt.of(t.code()));
         } else if (result instanceof SendResult.Permanent p) {
             events.smtpReply(relay, p.code() == 0 ? OptionalInt.empty() : OptionalInt.of(p.code()));
         } else if (result instanceof SendResult.Unreachable || result instanceof SendResult.Fatal) {
@@ -123,6 +131,21 @@ final class ResultBuffer {
         ClaimedRecipient r = held.remove(result.key());
         if (r == null) {
             throw new IllegalStateException("a send result for recipient " + result.key() + " that this run does not hold");
+        }
+        if (result instanceof SendResult.Throttled t) {
+            if (pacing.slowDown(r.email(), t, via)) {
+                // Only the pace was wrong: back to the queue with no attempt charged, and not a
+                // failure for the breaker, which must keep pausing for what is really broken.
+                outcomes.add(new Outcome.Released(r.id()));
+                tally = tally.plus(Tally.RELEASED);
+                throttled++;
+                events.tooFast(pacing.nameFor(t.scope(), r.email(), via).orElse(""));
+                attempted++;
+                requestFlushIfFull();
+                return;
+            }
+            // Nothing to slow down (a domain in no group, a relay without a rate): an ordinary deferral.
+            result = new SendResult.Transient(t.key(), t.code(), t.text(), Optional.empty());
         }
         if (result instanceof SendResult.Sent s) {
             outcomes.add(new Outcome.Sent(r.id(), s.messageId(), s.at(), via));
@@ -159,11 +182,23 @@ final class ResultBuffer {
         if (oldest == null) {
             oldest = now;
         }
+        requestFlushIfFull();
+    }
+
+    private void requestFlushIfFull() {
+        if (oldest == null) {
+            oldest = clock.instant();
+        }
         if (outcomes.size() >= settings.flushEvery() && !flushRequested) {
             // The SMTP threads never wait for the database: the run's flush thread writes.
             flushRequested = true;
             flushRequest.run();
         }
+    }
+
+    /** Recipients sent back to the queue because a reply said "too fast". */
+    synchronized long throttled() {
+        return throttled;
     }
 
     /** A recipient released without an attempt may show that the run must stop. */

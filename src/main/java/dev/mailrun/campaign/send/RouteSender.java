@@ -76,7 +76,10 @@ final class RouteSender implements AutoCloseable {
     /** Set when a relay went down under the batch being sent and its untried recipients were handed back. */
     private volatile boolean failedOver;
 
-    RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing) {
+    private final Pacing pacing;
+
+    RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing) {
+        this.pacing = pacing;
         this.run = run;
         this.weights = route.weights();
         this.split = new WeightedSplit(relays.size());
@@ -87,7 +90,9 @@ final class RouteSender implements AutoCloseable {
                 (relay, downUntil, reason) -> events.relayState(relay, downUntil));
         for (Relay relay : relays) {
             RelayRate rate = RelayRate.forRelay(relay.rate(), 0);
-            lanes.add(new Lane(relay, rate, new RelayShare(run, relay.name(), rate, timing),
+            pacing.register(relay.name(), rate);
+            // The route's first relay also holds the domain groups' shares and syncs the adapted rates.
+            lanes.add(new Lane(relay, rate, new RelayShare(run, relay.name(), rate, timing, pacing, lanes.isEmpty()),
                     new SmtpPool(relay.smtp(), rate.limiter(), run.clock(), poolEvents(events, relay.name()))));
         }
         this.effective = weights.clone();
@@ -205,7 +210,8 @@ final class RouteSender implements AutoCloseable {
             markers.add(marker);
             boolean probing = probe[i];
             BooleanSupplier laneStop = () -> stop.getAsBoolean() || (!probing && !health.up(lane.name()));
-            sends.add(() -> lane.pool.sendBatch(part.stream().map(r -> messages.outgoing(r, marker::beforeSend)).toList(),
+            sends.add(() -> lane.pool.sendBatch(part.stream().map(r -> PacedOutgoing.of(messages.outgoing(r, marker::beforeSend),
+                            pacing.domains().limiterFor(r.email()))).toList(),
                     deadline, laneStop, result -> onResult(lane, marker, probing, result, buffer)));
         }
         buffer.watch(markers.size() == 1 ? markers.get(0) : new MarkingGroup(markers));

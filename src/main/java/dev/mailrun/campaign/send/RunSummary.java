@@ -19,11 +19,21 @@ import org.slf4j.LoggerFactory;
  * @param claimed     recipients the run took into its batches
  * @param paused      why this run paused the campaign, if it did
  * @param unreachable why the relay could not be reached, if it could not
+ * @param pace        what held the pace back: "too fast" replies, adapted rates, paced domains
  * @param endReason   the run's own end reason when a sending policy ended it ({@code daily_cap});
  *                    otherwise the timebox's
  */
 record RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
-                  Optional<String> paused, Optional<String> unreachable, Optional<String> endReason) {
+                  Optional<String> paused, Optional<String> unreachable, Optional<String> endReason, PaceSummary pace) {
+
+    RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
+               Optional<String> paused, Optional<String> unreachable, Optional<String> endReason) {
+        this(campaignId, start, end, claimed, completed, paused, unreachable, endReason, PaceSummary.NONE);
+    }
+
+    RunSummary withPace(PaceSummary value) {
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, value);
+    }
 
     RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
                Optional<String> paused, Optional<String> unreachable) {
@@ -53,10 +63,12 @@ record RunSummary(long campaignId, SendCounters start, SendCounters end, long cl
             log.warn("Campaign {}: the relay is unreachable ({}); nobody was charged an attempt, the next tick tries again",
                     campaignId, reason);
         });
-        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}",
+        pace.addTo(summary);
+        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}{}",
                 ctx.taskName(), campaignId, end.sent() - start.sent(), end.failed() - start.failed(),
                 end.retried() - start.retried(), Duration.between(report.started(), report.ended()).toMillis(),
-                String.format(Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(), endReason);
+                String.format(Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(), endReason,
+                pace.logText());
         ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
     }
 }

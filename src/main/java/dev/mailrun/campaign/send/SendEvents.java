@@ -47,6 +47,15 @@ public interface SendEvents {
     /** This worker's share of the relay's rate changed (messages/s; 0 = unlimited); {@code configured} is smtp.rate. */
     default void relayShare(String relay, double share, double configured) {}
 
+    /**
+     * The rates in total that adapt to "too fast" replies, at a relay-share renewal: {@code relay:<host:port>}
+     * and {@code domain:<group>} to messages/s, each at its configured rate unless lowered.
+     */
+    default void adaptedRates(String relay, java.util.Map<String, Double> rates) {}
+
+    /** A "too fast" reply slowed {@code name} ({@code relay:…} or {@code domain:…}) down. */
+    default void tooFast(String name) {}
+
     /** {@code count} recipients whose attempt went through {@code relay} reached {@code outcome} in one committed flush. */
     default void relayMessages(String relay, Outcome outcome, long count) {}
 

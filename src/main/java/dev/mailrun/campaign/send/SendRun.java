@@ -40,6 +40,7 @@ final class SendRun {
     private final RunScope run;
     private final SendTask.Dependencies deps;
     private final SendCounters startCounters;
+    private final Pacing pacing;
     private final RouteSender route;
     private final Checkpoint checkpoint;
     private final ResultBuffer buffer;
@@ -63,14 +64,21 @@ final class SendRun {
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
                 .orElse(SendCounters.start(id));
         this.startCounters = stored;
-        this.route = new RouteSender(run, relayRoute, relays, deps.timing());
+        this.pacing = Pacing.forRoute(run.settings(), relays, this::routeRate, run.clock());
+        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing);
         this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
-        this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request);
+        this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
         this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota), buffer, id);
-        this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()));
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, pacing), buffer, id);
+        this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
+                pacing.domains());
+    }
+
+    /** The rate the route sends at now, as the pace reads it. */
+    private double routeRate() {
+        return route.currentRate();
     }
 
     void drain() throws Exception {
@@ -83,7 +91,9 @@ final class SendRun {
             route.close();
             throw e;
         }
-        Timebox timebox = new Timebox(run.clock(), timeboxConfig(route.currentRate()), route::currentRate);
+        // The timebox predicts with the route's rate, or, once only paced domains are left, with
+        // what their caps allow: the batches stay sized to what will really be sent.
+        Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate);
         flushThread.start(route, flusher);
         TimeboxReport report;
         try {
@@ -121,7 +131,7 @@ final class SendRun {
         capReached.ifPresent(day -> SendTask.skipTo(run.ctx(), run.campaign(),
                 RunEnd.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), unreachable(), capReached.map(day -> SendTask.DAILY_CAP))
+                checkpoint.pausedFor(), unreachable(), capReached.map(day -> SendTask.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
                 .report(run.ctx(), report);
     }
 

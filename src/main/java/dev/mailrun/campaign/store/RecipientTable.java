@@ -76,6 +76,11 @@ public final class RecipientTable {
                     WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at IS NULL AND run_token IS NULL
                     ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, null, limit - rows.size(), rows);
         }
+        return holdOrSuppress(c, rows, runToken, now);
+    }
+
+    /** Claimed rows: those on the suppression list become suppressed, the others are stamped with the run token. */
+    private Claim holdOrSuppress(Connection c, List<ClaimedRecipient> rows, String runToken, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return new Claim(List.of(), 0);
         }
@@ -92,6 +97,125 @@ public final class RecipientTable {
         setStatus(c, suppressed, RecipientStatus.SUPPRESSED, null, now);
         hold(c, claimed, runToken, now);
         return new Claim(claimed, suppressed.size());
+    }
+
+    /** Up to {@code limit} recipients at any of {@code domains}: one paced domain group's part of a claim. */
+    public record DomainQuota(List<String> domains, int limit) {}
+
+    /**
+     * A paced claim: what it claimed, and how many rows each part found (before suppression), so the
+     * caller can tell which parts of the queue ran dry.
+     *
+     * @param lastOtherId the highest pending id the unpaced part claimed; 0 when it claimed none
+     */
+    public record PacedClaim(Claim claim, int otherFound, long lastOtherId, List<Integer> quotaFound) {}
+
+    /**
+     * {@link #claim} when some domains are paced: up to {@code others} recipients at domains outside
+     * {@code paced}, and up to each quota's limit at that quota's domains, in one transaction, so a
+     * capped domain never holds back the rest of the list.
+     *
+     * <ul>
+     *   <li>The unpaced part reads the claim index in id order from {@code othersFrom} (the last id
+     *       it claimed): rows of paced domains it walks past are not read again by the next claim.
+     *       When it finds too few it starts once more from the beginning, for rows handed back.</li>
+     *   <li>A quota reads {@code ix_recipient_domain_claim} one domain at a time — (campaign,
+     *       domain, 'pending', NULL) in id order — so it reads only the rows it returns.</li>
+     *   <li>Retries whose time has come go first in each part, as in {@link #claim}.</li>
+     * </ul>
+     */
+    public PacedClaim claimPaced(Connection c, long campaignId, String runToken, Instant now, int others, long othersFrom,
+                                 List<String> paced, List<DomainQuota> quotas) throws SQLException {
+        List<ClaimedRecipient> rows = new ArrayList<>();
+        String notPaced = paced.isEmpty() ? "" : " AND domain NOT IN (" + Sql.placeholders(paced.size()) + ")";
+        long lastOther = 0;
+        if (others > 0) {
+            selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
+                    + " AND run_token IS NULL" + notPaced + " ORDER BY next_attempt_at, id", campaignId, now, paced, null,
+                    others, rows);
+            // From the cursor to the end, then from the start up to the cursor: never a row twice
+            // (this transaction's own locks do not make SKIP LOCKED skip a row).
+            long[][] ranges = othersFrom > 0 ? new long[][] {{othersFrom, Long.MAX_VALUE}, {0, othersFrom}}
+                    : new long[][] {{0, Long.MAX_VALUE}};
+            for (long[] range : ranges) {
+                int before = rows.size();
+                if (before >= others) {
+                    break;
+                }
+                selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
+                        + " AND next_attempt_at IS NULL AND run_token IS NULL AND id > ? AND id <= ?" + notPaced + " ORDER BY id",
+                        campaignId, null, paced, range, others - before, rows);
+                for (int i = before; i < rows.size(); i++) {
+                    lastOther = Math.max(lastOther, rows.get(i).id());
+                }
+            }
+        }
+        int otherFound = rows.size();
+        List<Integer> quotaFound = new ArrayList<>(quotas.size());
+        for (DomainQuota q : quotas) {
+            int before = rows.size();
+            if (q.limit() > 0) {
+                selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
+                        + " AND run_token IS NULL AND domain IN (" + Sql.placeholders(q.domains().size()) + ")"
+                        + " ORDER BY next_attempt_at, id", campaignId, now, q.domains(), null, q.limit(), rows);
+                for (String domain : q.domains()) {
+                    int left = q.limit() - (rows.size() - before);
+                    if (left <= 0) {
+                        break;
+                    }
+                    selectWhere(c, "FORCE INDEX (ix_recipient_domain_claim) WHERE campaign_id = ? AND status = 'pending'"
+                            + " AND next_attempt_at IS NULL AND run_token IS NULL AND domain = ? ORDER BY id",
+                            campaignId, null, List.of(domain), null, left, rows);
+                }
+            }
+            quotaFound.add(rows.size() - before);
+        }
+        return new PacedClaim(holdOrSuppress(c, rows, runToken, now), otherFound, lastOther, List.copyOf(quotaFound));
+    }
+
+    /**
+     * One claim SELECT: {@code where} with its placeholders in this order — campaign, the due time
+     * (when {@code now} is given), the id range (above its first, up to its second, when {@code ids}
+     * is given), the domains — then LIMIT.
+     */
+    private static void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
+                                    long[] ids, int limit, List<ClaimedRecipient> into) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts FROM recipient " + where
+                + " LIMIT ? FOR UPDATE SKIP LOCKED")) {
+            int i = 1;
+            ps.setLong(i++, campaignId);
+            if (now != null) {
+                SqlTime.set(ps, i++, now);
+            }
+            if (ids != null) {
+                ps.setLong(i++, ids[0]);
+                ps.setLong(i++, ids[1]);
+            }
+            for (String d : domains) {
+                ps.setString(i++, d);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5)));
+                }
+            }
+        }
+    }
+
+    /** Whether the campaign still has recipients to send to (pending or retry) at any of {@code domains}. */
+    public boolean hasRemainingAt(Connection c, long campaignId, List<String> domains) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM recipient FORCE INDEX (ix_recipient_domain_claim) "
+                + "WHERE campaign_id = ? AND domain IN (" + Sql.placeholders(domains.size()) + ") AND status IN ('pending', 'retry') LIMIT 1")) {
+            int i = 1;
+            ps.setLong(i++, campaignId);
+            for (String d : domains) {
+                ps.setString(i++, d);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     /** Stamps the claimed rows with the run token; their status stays pending or retry until marked sending. */
