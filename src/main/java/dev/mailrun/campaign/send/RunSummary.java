@@ -19,9 +19,11 @@ import org.slf4j.LoggerFactory;
  * @param claimed     recipients the run took into its batches
  * @param paused      why this run paused the campaign, if it did
  * @param unreachable why the relay could not be reached, if it could not
+ * @param allowedRate the campaign's allowed rate (messages per second), 0 when unlimited: the run history
+ *                    shows the share of the window the run sent at that rate
  */
 record RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
-                  Optional<String> paused, Optional<String> unreachable) {
+                  Optional<String> paused, Optional<String> unreachable, double allowedRate) {
 
     private static final Logger log = LoggerFactory.getLogger(RunSummary.class);
 
@@ -37,6 +39,12 @@ record RunSummary(long campaignId, SendCounters start, SendCounters end, long cl
         summary.put("claimed", claimed);
         summary.put("end", endReason);
         summary.put("completed", completed);
+        if (allowedRate > 0) {
+            // Messages this run handed to the relay over what the allowed rate permits in the whole
+            // window (slot to next slot): what is missing is the gap between runs and any idle time.
+            double share = report.items() / (allowedRate * ctx.interval().toMillis() / 1000.0);
+            summary.put("windowShare", Math.round(share * 10_000) / 10_000.0);
+        }
         paused.ifPresent(reason -> {
             summary.put("paused", reason);
             log.warn("Campaign {} paused: {}", campaignId, reason);

@@ -6,6 +6,7 @@ import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
 import dev.mailrun.timebox.BatchFailedException;
 import dev.mailrun.timebox.EstimatorState;
+import dev.mailrun.timebox.RunCosts;
 import dev.mailrun.timebox.Timebox;
 import dev.mailrun.timebox.TimeboxConfig;
 import dev.mailrun.timebox.TimeboxReport;
@@ -31,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class SendRun {
 
     static final String TIMEBOX_KEY = "timebox";
+    /** The run's start-up and shutdown costs ({@link RunCosts}), learned from run to run. */
+    static final String COSTS_KEY = "runCosts";
     private static final Logger log = LoggerFactory.getLogger(SendRun.class);
 
     private final RunScope run;
@@ -91,6 +94,8 @@ final class SendRun {
         Instant started = run.clock().instant();
         EstimatorState estimator = run.ctx().metadata().get(TIMEBOX_KEY, Map.class)
                 .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
+        RunCosts costs = run.ctx().metadata().get(COSTS_KEY, Map.class)
+                .map(m -> RunCosts.fromMap(castMap(m))).orElse(RunCosts.unknown());
         share.join();
         Timebox timebox = new Timebox(run.clock(), timeboxConfig(rate.current()), rate::current);
         flushThread.start(share, flusher);
@@ -98,10 +103,10 @@ final class SendRun {
         try (SmtpPool pool = new SmtpPool(deps.smtp(), rate.limiter(), run.clock(), poolEvents())) {
             try {
                 report = timebox.runUntil(run.ctx().deadline(), budget -> sender.send(budget, pool, this::mustStop),
-                        Algorithm.PREDICTIVE, estimator, () -> run.ctx().stopRequested() || mustStop());
+                        Algorithm.PREDICTIVE, estimator, costs, () -> run.ctx().stopRequested() || mustStop());
             } catch (BatchFailedException e) {
                 report = e.partialReport();
-                finish(report);
+                finish(report, costs);
                 throw e.getCause() instanceof Exception cause ? cause : e;
             }
         } finally {
@@ -109,7 +114,7 @@ final class SendRun {
             flushThread.stop();
             share.release();
         }
-        finish(report);
+        finish(report, costs);
         log.debug("Campaign {} run started {} ended {}", run.campaignId(), started, report.ended());
     }
 
@@ -118,12 +123,18 @@ final class SendRun {
         return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop();
     }
 
-    private void finish(TimeboxReport report) throws SQLException {
+    private void finish(TimeboxReport report, RunCosts costs) throws SQLException {
         claimAhead.handBack();
         flusher.flush();
+        if (report.batches() > 0) {
+            // Shutdown: from the last batch to the end of the final flush, which the next run keeps free.
+            Duration shutdown = Duration.between(report.ended(), run.clock().instant());
+            run.ctx().metadata().putValue(COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
+        }
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), buffer.unreachable()).report(run.ctx(), report);
+                checkpoint.pausedFor(), buffer.unreachable(), RelayRate.configured(run.settings(), run.campaign()))
+                .report(run.ctx(), report);
     }
 
     /** The timebox's rate limit is the run's share of the relay: {@code rate} at the start, then {@link RelayRate#current()}. */
