@@ -24,10 +24,13 @@ import java.util.Objects;
  */
 public record SafetyMargins(Duration floor, Duration cap, double percentile, int minSamples) {
 
-    /** Floor 250 ms, 95th percentile, 3 samples. */
+    /**
+     * Floor 250 ms, 95th percentile, from the first sample on: a single sample that underestimates
+     * costs the next run a short wait at its slot, not its window.
+     */
     public static SafetyMargins upTo(Duration cap) {
         Duration floor = Duration.ofMillis(250);
-        return new SafetyMargins(floor.compareTo(cap) < 0 ? floor : cap, cap, 0.95, 3);
+        return new SafetyMargins(floor.compareTo(cap) < 0 ? floor : cap, cap, 0.95, 1);
     }
 
     public SafetyMargins {
