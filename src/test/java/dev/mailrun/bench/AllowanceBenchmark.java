@@ -30,7 +30,8 @@ import javax.sql.DataSource;
  * windows. One line per window: items, the share of the window sent at the allowed rate, the gap
  * before the run, its wait at the slot and its margin.
  *
- * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --db mailrun_bench_allowance}.
+ * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --batch-max 500
+ * --db mailrun_bench_allowance}.
  */
 public final class AllowanceBenchmark {
 
@@ -43,6 +44,7 @@ public final class AllowanceBenchmark {
         int rate = args.integer("rate", 100);
         int connections = args.integer("connections", 4);
         String dbName = args.text("db", "mailrun_bench_allowance");
+        int batchMax = args.integer("batch-max", 500);
         long recipients = (long) rate * interval.toSeconds() * (windows + 1);
         Clock clock = Clock.systemUTC();
         SchedulerConfig config = SchedulerConfig.defaults().withOwner("bench-allowance")
@@ -51,11 +53,11 @@ public final class AllowanceBenchmark {
         try (Sink sink = Sink.start(); MailFromRecorder relay = new MailFromRecorder(sink.port(), (int) recipients + 1000);
              BenchDatabase db = BenchDatabase.create(dbName, 8);
              PipelineHarness h = new PipelineHarness(db.dataSource(), clock, relay.port(), connections, interval,
-                     SendSettings.defaults("bench-relay", rate), config)) {
+                     SendSettings.defaults("bench-relay", rate).withBatchMax(batchMax), config)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
-            System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, %d connections, tick.safety-margin %s "
+            System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, %d connections, send.batch-max %d, tick.safety-margin %s "
                             + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink%n%n",
-                    windows, interval.toSeconds(), rate, connections, config.safetyMargin().of(interval), config.overlapWait());
+                    windows, interval.toSeconds(), rate, connections, batchMax, config.safetyMargin().of(interval), config.overlapWait());
             DataSource ds = db.dataSource();
             long id = h.newCampaign("allowance");
             Recipients.insertPending(ds, id, 0, recipients);
