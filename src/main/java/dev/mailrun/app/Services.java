@@ -137,7 +137,8 @@ public final class Services implements AutoCloseable {
         if (metrics == null) {
             metrics = new MailrunMetrics(clock());
             metrics.bindPool(dataSource());
-            metrics.bindCampaigns(new CampaignStates(dataSource(), clock()), config.bounce().settings().pauseRate());
+            metrics.bindCampaigns(new CampaignStates(dataSource(), clock()), config.bounce().settings().pauseRate(),
+                    config.bounce().settings().complaintPauseRate());
             WorkerHeartbeat beat = heartbeat();
             metrics.bindHeartbeat(beat::last);
         }

@@ -2,6 +2,7 @@ package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.RecipientTable;
@@ -24,9 +25,9 @@ public final class CampaignStates {
     /** How long a campaign that ended is still read. */
     public static final Duration KEPT_AFTER_END = Duration.ofDays(1);
 
-    /** One campaign: its status, whether mailrun paused it itself, its recipients by status and its bounces. */
+    /** One campaign: its status, whether mailrun paused it itself, its recipients by status, its bounces and complaints. */
     public record State(long campaignId, CampaignStatus status, boolean selfPaused, Map<RecipientStatus, Long> counts,
-                        BounceRate bounceRate) {
+                        BounceRate bounceRate, ComplaintRate complaintRate) {
 
         public State {
             counts = Map.copyOf(counts);
@@ -48,7 +49,7 @@ public final class CampaignStates {
             List<State> states = new ArrayList<>();
             for (CampaignTable.StatusRow row : campaigns.statusesSince(c, clock.instant().minus(KEPT_AFTER_END))) {
                 states.add(new State(row.id(), row.status(), row.selfPaused(), recipients.counts(c, row.id()),
-                        recipients.hardBounceRate(c, row.id())));
+                        recipients.hardBounceRate(c, row.id()), recipients.complaintRate(c, row.id())));
             }
             return states;
         }

@@ -56,7 +56,7 @@ final class UnsubscribeHandler extends Handler.Abstract {
         String method = request.getMethod();
         boolean show = HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method);
         if (!show && !HttpMethod.POST.is(method)) {
-            response.getHeaders().put(HttpHeader.ALLOW, "GET, POST");
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST");
             HtmlResponse.send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405,
                     Html.error("Method not allowed", "Use the link or the button in the message."));
             return true;

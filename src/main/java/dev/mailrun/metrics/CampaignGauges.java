@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The campaign gauges: recipients by status, campaign status, self-paused and hard-bounce rate per
- * campaign, and the breaker's threshold. They are read from the database when a scrape finds the last
+ * The campaign gauges: recipients by status, campaign status, self-paused, hard-bounce and complaint
+ * rate per campaign, and the two breakers' thresholds. They are read from the database when a scrape finds the last
  * reading {@link #MAX_AGE} old or older by the clock, so scrapes, however frequent, cost the database
  * at most one reading per period. A reading that fails keeps the previous one (and logs why).
  */
@@ -33,9 +33,11 @@ final class CampaignGauges {
     private final MultiGauge status;
     private final MultiGauge selfPaused;
     private final MultiGauge bounceRate;
+    private final MultiGauge complaintRate;
     private Instant readAt;   // guarded by this
 
-    CampaignGauges(MeterRegistry registry, CampaignStates states, Clock clock, double bounceThreshold) {
+    CampaignGauges(MeterRegistry registry, CampaignStates states, Clock clock, double bounceThreshold,
+                   double complaintThreshold) {
         this.states = states;
         this.clock = clock;
         recipients = MultiGauge.builder("mailrun.recipients").description("Recipients by status").register(registry);
@@ -47,6 +49,10 @@ final class CampaignGauges {
                 .description("Hard bounces over sends (0..1)").register(registry);
         Gauge.builder("mailrun.campaign.hard.bounce.threshold", () -> bounceThreshold)
                 .description("bounce.pause-rate: a campaign above it pauses itself").register(registry);
+        complaintRate = MultiGauge.builder("mailrun.campaign.complaint.rate")
+                .description("Spam complaints over sends (0..1)").register(registry);
+        Gauge.builder("mailrun.campaign.complaint.threshold", () -> complaintThreshold)
+                .description("bounce.complaint-pause-rate: a campaign above it pauses itself").register(registry);
     }
 
     /** Reads the database unless the last reading is younger than {@link #MAX_AGE}. */
@@ -67,6 +73,7 @@ final class CampaignGauges {
         List<MultiGauge.Row<?>> statusRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pausedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> rateRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> complaintRows = new ArrayList<>();
         for (CampaignStates.State s : read) {
             Tags campaign = Tags.of("campaign", Long.toString(s.campaignId()));
             for (RecipientStatus st : RecipientStatus.values()) {
@@ -77,10 +84,12 @@ final class CampaignGauges {
             }
             pausedRows.add(MultiGauge.Row.of(campaign, s.status() == CampaignStatus.PAUSED && s.selfPaused() ? 1 : 0));
             rateRows.add(MultiGauge.Row.of(campaign, s.bounceRate().rate()));
+            complaintRows.add(MultiGauge.Row.of(campaign, s.complaintRate().rate()));
         }
         recipients.register(recipientRows, true);
         status.register(statusRows, true);
         selfPaused.register(pausedRows, true);
         bounceRate.register(rateRows, true);
+        complaintRate.register(complaintRows, true);
     }
 }

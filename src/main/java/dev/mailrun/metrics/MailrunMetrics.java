@@ -73,9 +73,10 @@ public final class MailrunMetrics implements AutoCloseable {
      * scrape in between shows the last reading.
      *
      * @param bounceThreshold {@code bounce.pause-rate}
+     * @param complaintThreshold {@code bounce.complaint-pause-rate}
      */
-    public void bindCampaigns(CampaignStates states, double bounceThreshold) {
-        campaigns = new CampaignGauges(registry, states, clock, bounceThreshold);
+    public void bindCampaigns(CampaignStates states, double bounceThreshold, double complaintThreshold) {
+        campaigns = new CampaignGauges(registry, states, clock, bounceThreshold, complaintThreshold);
     }
 
     /** {@code mailrun_scheduler_heartbeat_timestamp_seconds}: the worker loop's last heartbeat. */

@@ -11,6 +11,7 @@ import dev.mailrun.scheduler.RunOutcome;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
 import java.io.BufferedWriter;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -23,7 +24,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -52,17 +52,7 @@ class AdminListenerTest {
     private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private Map<String, String> env() throws Exception {
-        Map<String, String> env = new HashMap<>();
-        env.put("MAILRUN_DB_URL", db.url());
-        env.put("MAILRUN_DB_USER", db.user());
-        env.put("MAILRUN_DB_PASSWORD", db.password());
-        env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
-        env.put("MAILRUN_SMTP_PORT", Integer.toString(greenMail.getSmtp().getPort()));
-        env.put("MAILRUN_SMTP_TLS", "none");
-        env.put("MAILRUN_SMTP_RATE", "0");
-        env.put("MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789");
-        env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.sender.example");
-        env.put("MAILRUN_TICK_INTERVAL", "10m");
+        Map<String, String> env = WorkerEnv.of(db, greenMail.getSmtp().getPort());
         env.put("MAILRUN_HTTP_PORT", Integer.toString(freePort()));
         env.put("MAILRUN_ADMIN_PORT", Integer.toString(freePort()));
         env.put("MAILRUN_ADMIN_TOKEN", TOKEN);
@@ -131,7 +121,7 @@ class AdminListenerTest {
                     "mailrun_run_utilisation", "mailrun_run_overruns_total", "mailrun_run_overrun_seconds_total",
                     "mailrun_last_run_success_timestamp_seconds", "mailrun_import_rows_total", "mailrun_recipients",
                     "mailrun_campaign_status", "mailrun_campaign_self_paused", "mailrun_campaign_hard_bounce_rate",
-                    "mailrun_campaign_hard_bounce_threshold", "mailrun_scheduler_heartbeat_timestamp_seconds",
+                    "mailrun_campaign_hard_bounce_threshold", "mailrun_campaign_complaint_rate", "mailrun_campaign_complaint_threshold", "mailrun_scheduler_heartbeat_timestamp_seconds",
                     "mailrun_ready");
             assertThat(PrometheusTextAccess.type(after, "mailrun_run_duration_seconds")).isEqualTo("histogram");
             assertThat(delta(before, after, "mailrun_import_rows_total", Map.of("result", "accepted"))).isEqualTo(40);
@@ -148,6 +138,8 @@ class AdminListenerTest {
             assertThat(value(after, "mailrun_campaign_self_paused", Map.of("campaign", campaign))).isZero();
             assertThat(value(after, "mailrun_campaign_hard_bounce_rate", Map.of("campaign", campaign))).isZero();
             assertThat(value(after, "mailrun_campaign_hard_bounce_threshold", Map.of())).isEqualTo(0.05);
+            assertThat(value(after, "mailrun_campaign_complaint_rate", Map.of("campaign", campaign))).isZero();
+            assertThat(value(after, "mailrun_campaign_complaint_threshold", Map.of())).isEqualTo(0.003);
             assertThat(greenMail.getReceivedMessages()).hasSize(40);
             // The sending path: exactly the 40 messages GreenMail received, each answered 250 after its permit.
             String relay = "127.0.0.1:" + greenMail.getSmtp().getPort();
@@ -164,6 +156,9 @@ class AdminListenerTest {
             try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {
                 st.executeUpdate("UPDATE recipient SET status = 'failed', last_code = 550 WHERE campaign_id = " + id
                         + " AND email IN ('reader0@list.example', 'reader1@list.example')");
+                st.executeUpdate("INSERT INTO bounce_event (recipient_id, kind, campaign_id, address, status, created_at)"
+                        + " SELECT id, 'complaint', campaign_id, email, '', UTC_TIMESTAMP(3) FROM recipient WHERE campaign_id = " + id
+                        + " AND email = 'reader2@list.example'");
             }
             var cached = PrometheusTextAccess.parse(get(admin, "/metrics", Optional.of(TOKEN)).body());
             assertThat(value(cached, "mailrun_recipients", Map.of("campaign", campaign, "status", "sent"))).isEqualTo(40);
@@ -172,6 +167,7 @@ class AdminListenerTest {
             assertThat(value(reread, "mailrun_recipients", Map.of("campaign", campaign, "status", "sent"))).isEqualTo(38);
             assertThat(value(reread, "mailrun_recipients", Map.of("campaign", campaign, "status", "failed"))).isEqualTo(2);
             assertThat(value(reread, "mailrun_campaign_hard_bounce_rate", Map.of("campaign", campaign))).isEqualTo(0.05);
+            assertThat(value(reread, "mailrun_campaign_complaint_rate", Map.of("campaign", campaign))).isEqualTo(1.0 / 38);
 
             String json = get(admin, "/status.json", Optional.of(TOKEN)).body();
             assertThat(json).contains("\"name\" : \"Metrics <&> \\\"quoted\\\"\"").contains("\"sent\" : 38");

@@ -21,6 +21,7 @@ import dev.mailrun.testing.SendGridSigner;
 import dev.mailrun.testing.SnsSigner;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
 import jakarta.mail.Message;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
@@ -81,19 +82,8 @@ class FeedbackEndToEndTest {
     private int port;
 
     private Map<String, String> env() throws Exception {
-        Map<String, String> env = new HashMap<>();
-        env.put("MAILRUN_DB_URL", db.url());
-        env.put("MAILRUN_DB_USER", db.user());
-        env.put("MAILRUN_DB_PASSWORD", db.password());
-        env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
-        env.put("MAILRUN_SMTP_PORT", Integer.toString(greenMail.getSmtp().getPort()));
-        env.put("MAILRUN_SMTP_TLS", "none");
-        env.put("MAILRUN_SMTP_RATE", "0");
-        env.put("MAILRUN_SMTP_HELO_NAME", "mailrun.test");
-        env.put("MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789");
+        Map<String, String> env = WorkerEnv.of(db, greenMail.getSmtp().getPort());
         env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://mail.sender.example");
-        env.put("MAILRUN_TICK_INTERVAL", "10m");
-        env.put("MAILRUN_TICK_SAFETY_MARGIN", "30s");
         env.put("MAILRUN_HTTP_PORT", Integer.toString(port));
         env.put("MAILRUN_BOUNCE_MIN_SAMPLE", "5");
         env.put("MAILRUN_FEEDBACK_SES_ENABLED", "true");

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
- * timebox, db and mail use nothing of ours; scheduler uses db and timebox; campaign uses
- * scheduler, timebox, mail and db; http uses campaign and mail and is the only home of an HTTP
+ * timebox, db, csv and mail use nothing of ours; scheduler uses db and timebox; campaign uses
+ * scheduler, timebox, mail, db and csv; http uses campaign and mail and is the only home of an HTTP
  * server library; metrics uses campaign and scheduler and is the only home of Micrometer; health
  * uses db and scheduler; app uses all and nothing uses app.
  */
@@ -43,6 +43,21 @@ class ArchitectureTest {
                 .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.mail..",
                         "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.health..",
                         "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void csv_uses_nothing_of_ours_and_only_commons_csv_besides_the_jdk() {
+        classes().that().resideInAPackage("dev.mailrun.csv..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.csv..", "java..", "org.apache.commons.csv..")
+                .check(main);
+    }
+
+    @Test
+    void only_campaign_and_app_read_csv_files() {
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.csv..", "dev.mailrun.campaign..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.csv..")
                 .check(main);
     }
 
@@ -140,7 +155,8 @@ class ArchitectureTest {
 
     @Test
     void every_class_lives_in_a_package_of_the_map() {
-        classes().should().resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.scheduler..",
+        classes().should().resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.csv..",
+                        "dev.mailrun.scheduler..",
                         "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..",
                         "dev.mailrun.health..", "dev.mailrun.app..")
                 .check(main);

@@ -120,7 +120,7 @@ class UnsubscribeHandlerTest {
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(base + "/u/" + tokens.token(1, 1, "f@example.com")))
                 .PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).isEqualTo(405);
-        assertThat(put.headers().firstValue("Allow")).hasValue("GET, POST");
+        assertThat(put.headers().firstValue("Allow")).hasValue("GET, HEAD, POST");
         assertThat(suppressionCount()).isZero();
     }
 

@@ -1,21 +1,14 @@
 package dev.mailrun.campaign.importing;
 
-import java.io.BufferedReader;
+import dev.mailrun.csv.CsvFiles;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PushbackReader;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.commons.csv.CSVException;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
@@ -45,7 +38,7 @@ final class CsvFile {
         if (!Files.isRegularFile(file)) {
             throw new ImportFileException(file + ": no such file");
         }
-        try (CSVParser parser = parser(file)) {
+        try (CSVParser parser = CsvFiles.open(file)) {
             CsvHeader header = CsvHeader.of(file, parser.getHeaderNames());
             Iterator<CSVRecord> it = parser.iterator();
             while (it.hasNext()) {
@@ -68,7 +61,7 @@ final class CsvFile {
 
     /** The records in file order, each with the line it starts on; close it when done. */
     Records records() throws IOException {
-        return new Records(parser(path));
+        return new Records(CsvFiles.open(path));
     }
 
     /** One record and the line of the file it starts on. */
@@ -104,7 +97,7 @@ final class CsvFile {
             CSVRecord record = records.next();
             long end = parser.getCurrentLineNumber();
             // Almost every record is one line right after the one before: nothing to count.
-            long start = end == previousEnd + 1 ? end : end - lineBreaksIn(record);
+            long start = end == previousEnd + 1 ? end : CsvFiles.startLine(record, end);
             previousEnd = end;
             return new CsvRow(start, record);
         }
@@ -113,44 +106,6 @@ final class CsvFile {
         public void close() throws IOException {
             parser.close();
         }
-
-        private static long lineBreaksIn(CSVRecord record) {
-            long breaks = 0;
-            for (int v = 0; v < record.size(); v++) {
-                String value = record.get(v);
-                for (int i = 0; i < value.length(); i++) {
-                    char c = value.charAt(i);
-                    if (c == '\r' || c == '\n' && (i == 0 || value.charAt(i - 1) != '\r')) {
-                        breaks++;
-                    }
-                }
-            }
-            return breaks;
-        }
-    }
-
-    private static CSVParser parser(Path file) throws IOException {
-        CharsetDecoder strictUtf8 = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        Reader reader = new InputStreamReader(Files.newInputStream(file), strictUtf8);
-        CSVFormat format = CSVFormat.RFC4180.builder()
-                .setHeader()
-                .setSkipHeaderRecord(true)
-                .setAllowMissingColumnNames(true)
-                .setIgnoreSurroundingSpaces(false)
-                .setIgnoreEmptyLines(true)
-                .get();
-        return CSVParser.builder().setReader(skipBom(reader)).setFormat(format).get();
-    }
-
-    private static Reader skipBom(Reader reader) throws IOException {
-        PushbackReader r = new PushbackReader(new BufferedReader(reader, 1 << 16), 1);
-        int first = r.read();
-        if (first != -1 && first != '\uFEFF') {
-            r.unread(first);
-        }
-        return r;
     }
 
     private static ImportFileException unreadable(Path file, Throwable cause) {

@@ -12,7 +12,9 @@ import java.util.Optional;
  * Settles a run once its results are flushed: stores the timebox estimator so the next run starts
  * calibrated, completes the campaign when nothing is pending or waiting for a retry (disabling the
  * task), and otherwise, when only retries due later are left, moves the next run to the slot of the
- * first of them rather than tick idly. A run that lost its lease writes nothing.
+ * first of them rather than tick idly. A run that lost its lease writes nothing. The campaign row is
+ * locked before the check, so a recipients import that is committing meanwhile is either seen by
+ * the check or refused afterwards because the campaign is complete; never left pending in it.
  */
 final class RunEnd {
 
@@ -49,6 +51,8 @@ final class RunEnd {
         Tables tables = run.tables();
         run.ctx().metadata().putValue(SendRun.TIMEBOX_KEY, report.estimator().toMap());
         return tables.inTransaction(c -> {
+            // Locked first, so that no import batch commits between "nothing left" and COMPLETE.
+            tables.campaigns().lockExclusive(c, id);
             Ending e = tables.recipients().hasWorkLeft(c, id)
                     ? new Ending(false, tables.recipients().hasPendingNow(c, id, now) ? Optional.empty()
                             : tables.recipients().nextRetryAt(c, id))

@@ -154,6 +154,20 @@ public final class CampaignTable {
         }
     }
 
+    /**
+     * Holds the campaign with an exclusive lock until the transaction ends; its status then. Taken
+     * before deciding that a campaign is complete: an import holds the campaign shared while its
+     * batch is uncommitted, so this waits for that batch, and later batches wait for the decision.
+     */
+    public Optional<CampaignStatus> lockExclusive(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT status FROM campaign WHERE id = ? FOR UPDATE")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(CampaignStatus.fromDb(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
     private static Campaign read(ResultSet rs) throws SQLException {
         double rate = rs.getDouble("rate_cap");
         Optional<Double> rateCap = rs.wasNull() ? Optional.empty() : Optional.of(rate);

@@ -3,6 +3,7 @@ package dev.mailrun.campaign.suppression;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.csv.CsvFiles;
 import dev.mailrun.db.Transactions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,11 +76,11 @@ public final class SuppressionImporter {
         SuppressionTable.ImportStamp stamp = new SuppressionTable.ImportStamp(UUID.randomUUID().toString(), reason,
                 source(file), clock.instant());
         Counts counts = new Counts();
-        try (RejectLog rejects = RejectLog.to(rejectsFile); CSVParser parser = CsvInput.open(file)) {
+        try (RejectLog rejects = RejectLog.to(rejectsFile); CSVParser parser = CsvFiles.open(file)) {
             ImportBatch batch = new ImportBatch(limits, stamp.source());
             for (CSVRecord record : parser) {
                 counts.rows++;
-                read(batch, record, CsvInput.startLine(record, parser.getCurrentLineNumber()), column);
+                read(batch, record, CsvFiles.startLine(record, parser.getCurrentLineNumber()), column);
                 if (batch.full()) {
                     write(batch, stamp, counts, rejects);
                     batch = new ImportBatch(limits, stamp.source());
@@ -116,7 +117,7 @@ public final class SuppressionImporter {
         if (!Files.isRegularFile(file)) {
             throw new SuppressionFileException(file + ": no such file");
         }
-        try (CSVParser parser = CsvInput.open(file)) {
+        try (CSVParser parser = CsvFiles.open(file)) {
             AddressColumn column = AddressColumn.find(file, parser.getHeaderNames());
             Iterator<CSVRecord> it = parser.iterator();
             while (it.hasNext()) {
@@ -134,7 +135,7 @@ public final class SuppressionImporter {
 
     private static SuppressionFileException unreadable(Path file, Throwable cause) throws IOException {
         if (cause instanceof CharacterCodingException) {
-            long line = CsvInput.firstMalformedLine(file);
+            long line = CsvFiles.firstMalformedLine(file);
             return new SuppressionFileException(file + ": not UTF-8 text" + (line > 0 ? " at line " + line : ""));
         }
         return new SuppressionFileException(file + ": not a valid CSV file: " + firstLine(cause.getMessage()));

@@ -8,6 +8,7 @@ import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.io.BufferedWriter;
@@ -18,7 +19,6 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,19 +40,7 @@ class CliEndToEndTest {
     private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private Map<String, String> env() {
-        Map<String, String> env = new HashMap<>();
-        env.put("MAILRUN_DB_URL", db.url());
-        env.put("MAILRUN_DB_USER", db.user());
-        env.put("MAILRUN_DB_PASSWORD", db.password());
-        env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
-        env.put("MAILRUN_SMTP_PORT", Integer.toString(greenMail.getSmtp().getPort()));
-        env.put("MAILRUN_SMTP_TLS", "none");
-        env.put("MAILRUN_SMTP_RATE", "0");
-        env.put("MAILRUN_SMTP_HELO_NAME", "mailrun.test");
-        env.put("MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789");
-        env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.sender.example");
-        env.put("MAILRUN_TICK_INTERVAL", "10m");
-        env.put("MAILRUN_TICK_SAFETY_MARGIN", "30s");
+        Map<String, String> env = WorkerEnv.of(db, greenMail.getSmtp().getPort());
         return env;
     }
 

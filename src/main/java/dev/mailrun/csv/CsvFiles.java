@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.suppression;
+package dev.mailrun.csv;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,8 +8,8 @@ import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.charset.CoderResult;
 import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,21 +19,20 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 /**
- * Opens a CSV file the way mailrun reads one: RFC 4180 with a header row, strict UTF-8 (a byte
- * sequence that is not UTF-8 is an error, never a replacement character), a leading byte order mark
- * skipped, blank lines ignored.
+ * CSV files the way mailrun reads every one (recipient lists, suppression lists): RFC 4180 with a
+ * header row, strict UTF-8 (a byte sequence that is not UTF-8 is an error, never a replacement
+ * character), a leading byte order mark skipped, blank lines between records ignored, and every
+ * record placed on the physical line it starts on.
  */
-final class CsvInput {
+public final class CsvFiles {
 
     private static final char BOM = '\uFEFF';
 
-    private CsvInput() {}
+    private CsvFiles() {}
 
-    static CSVParser open(Path file) throws IOException {
-        CharsetDecoder strictUtf8 = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        Reader reader = new InputStreamReader(Files.newInputStream(file), strictUtf8);
+    /** A parser over {@code file}, its header row read; close it when done. */
+    public static CSVParser open(Path file) throws IOException {
+        Reader reader = new InputStreamReader(Files.newInputStream(file), strictUtf8());
         CSVFormat format = CSVFormat.RFC4180.builder()
                 .setHeader()
                 .setSkipHeaderRecord(true)
@@ -45,16 +44,18 @@ final class CsvInput {
     }
 
     /**
-     * The physical line {@code record} starts on. The parser's line count, read once the record is
-     * parsed, is the line it ends on; a quoted value may span lines, and blank lines before the
-     * record are skipped, so counting back from the end is the only exact way.
+     * The physical line {@code record} starts on, given the line the parser says it ends on. Blank
+     * lines before a record are skipped and a quoted value may span lines, so counting back from the
+     * end is the only exact way: the parser counts CR, LF and CR LF as one line break each, and so
+     * does this.
      */
-    static long startLine(CSVRecord record, long endLine) {
+    public static long startLine(CSVRecord record, long endLine) {
         long breaks = 0;
-        for (String value : record.values()) {
+        for (int v = 0; v < record.size(); v++) {
+            String value = record.get(v);
             for (int i = 0; i < value.length(); i++) {
-                char ch = value.charAt(i);
-                if (ch == '\n' || (ch == '\r' && (i + 1 == value.length() || value.charAt(i + 1) != '\n'))) {
+                char c = value.charAt(i);
+                if (c == '\n' || c == '\r' && (i + 1 == value.length() || value.charAt(i + 1) != '\n')) {
                     breaks++;
                 }
             }
@@ -66,10 +67,8 @@ final class CsvInput {
      * The line holding the first byte sequence that is not UTF-8, counted from the bytes: the
      * parser decodes ahead of the record it is on, so its line count cannot say. 0 when there is none.
      */
-    static long firstMalformedLine(Path file) throws IOException {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
+    public static long firstMalformedLine(Path file) throws IOException {
+        CharsetDecoder decoder = strictUtf8();
         ByteBuffer in = ByteBuffer.allocate(1 << 16);
         CharBuffer out = CharBuffer.allocate(1 << 16);
         long line = 1;
@@ -93,6 +92,12 @@ final class CsvInput {
                 in.compact();
             }
         }
+    }
+
+    private static CharsetDecoder strictUtf8() {
+        return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
     }
 
     private static Reader skipBom(Reader reader) throws IOException {
