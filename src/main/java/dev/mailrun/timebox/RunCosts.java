@@ -15,6 +15,10 @@ import java.util.Map;
  *       final flush); the run stops sending {@link #shutdownReserve()} before its deadline, so that
  *       work ends at the deadline instead of after it.</li>
  * </ul>
+ * The reserve is the mean, not a pessimistic bound: a run whose shutdown takes longer releases its
+ * task a little after its deadline, and that is what the scheduler's derived safety margin measures
+ * and covers (its high percentile and spread). A pessimistic reserve here as well would leave the
+ * spread idle twice in every window.
  *
  * @param samples           runs observed; 0 means nothing is known and both costs count as zero
  * @param startupMillis     smoothed start-up cost
@@ -25,7 +29,6 @@ public record RunCosts(long samples, double startupMillis, double shutdownMillis
 
     private static final double MEAN_GAIN = 1.0 / 8;
     private static final double DEVIATION_GAIN = 1.0 / 4;
-    private static final double DEVIATIONS_IN_RESERVE = 4;
 
     public RunCosts {
         if (samples < 0) {
@@ -40,9 +43,9 @@ public record RunCosts(long samples, double startupMillis, double shutdownMillis
         return new RunCosts(0, 0, 0, 0);
     }
 
-    /** The time kept free before the deadline for the run's final work: mean + 4 deviations. */
+    /** The time kept free before the deadline for the run's final work: its mean. */
     public Duration shutdownReserve() {
-        return millis(shutdownMillis + DEVIATIONS_IN_RESERVE * shutdownDevMillis);
+        return millis(shutdownMillis);
     }
 
     /** The expected extra cost of a run's first batch. */

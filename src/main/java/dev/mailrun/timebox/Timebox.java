@@ -56,8 +56,9 @@ public final class Timebox {
 
     /**
      * As {@link #runUntil(Instant, BatchOperator, Algorithm, EstimatorState, BooleanSupplier)}, knowing
-     * what the run costs besides its batches: batches end {@link RunCosts#shutdownReserve()} before
-     * {@code deadline} (the report's deadline is that earlier instant), and the first batch is sized
+     * what the run costs besides its batches: batches end {@link RunCosts#shutdownReserve()}, less the
+     * batch overhead each batch already keeps free, before {@code deadline} (the report's deadline is
+     * that earlier instant), and the first batch is sized
      * and measured with {@link RunCosts#startup()} on top of its items.
      */
     public TimeboxReport runUntil(Instant deadline, BatchOperator operator, Algorithm algorithm,
@@ -65,7 +66,10 @@ public final class Timebox {
             throws BatchFailedException {
         Objects.requireNonNull(deadline, "deadline must not be null");
         Objects.requireNonNull(costs, "costs must not be null (use RunCosts.unknown())");
-        Instant sendBy = deadline.minus(costs.shutdownReserve());
+        // Each batch already keeps the overhead free for its own commit; the reserve adds what the
+        // run's final work takes beyond that.
+        Duration reserve = costs.shutdownReserve().minus(model.overhead());
+        Instant sendBy = reserve.isNegative() ? deadline : deadline.minus(reserve);
         Objects.requireNonNull(operator, "operator must not be null");
         Objects.requireNonNull(algorithm, "algorithm must not be null");
         Objects.requireNonNull(initial, "initial estimator state must not be null (use EstimatorState.initial())");

@@ -22,8 +22,8 @@ class RunCostsTest {
     private static final EstimatorState CALIBRATED = new EstimatorState(50, 10, 0, 20);
 
     @Test
-    void the_last_batch_ends_the_shutdown_reserve_before_the_deadline() throws Exception {
-        RunCosts costs = new RunCosts(5, 0, 400, 25); // reserve 400 + 4 × 25 = 500 ms
+    void the_last_batch_ends_the_shutdown_reserve_beyond_the_batch_overhead_before_the_deadline() throws Exception {
+        RunCosts costs = new RunCosts(5, 0, 510, 25); // reserve: the mean, 510 ms, less the 10 ms overhead
         SimulatedOperator operator = SimulatedOperator.constant(clock, OVERHEAD, ms(10));
 
         TimeboxReport report = timebox.runUntil(at(10_000), operator, Algorithm.PREDICTIVE, CALIBRATED, costs, NEVER_STOP);
@@ -74,7 +74,7 @@ class RunCostsTest {
     void costs_are_smoothed_from_run_to_run_and_survive_a_round_trip_through_a_map() {
         RunCosts costs = RunCosts.unknown().observe(ms(200), ms(400));
         assertThat(costs.startup()).isEqualTo(ms(200));
-        assertThat(costs.shutdownReserve()).isEqualTo(ms(400 + 4 * 200));
+        assertThat(costs.shutdownReserve()).isEqualTo(ms(400));
         RunCosts next = costs.observe(ms(200), ms(400));
         assertThat(next.shutdownMillis()).isEqualTo(400.0);
         assertThat(next.shutdownDevMillis()).isEqualTo(150.0);
