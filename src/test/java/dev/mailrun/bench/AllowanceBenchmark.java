@@ -94,7 +94,9 @@ public final class AllowanceBenchmark {
                 inSpan.add(t);
             }
         }
-        int maxInSecond = RateBenchmark.maxInWindow(inSpan.stream().mapToLong(Long::longValue).toArray(), 1_000_000_000L);
+        long[] sorted = inSpan.stream().mapToLong(Long::longValue).toArray();
+        int maxInSecond = RateBenchmark.maxInWindow(sorted, 1_000_000_000L);
+        busiest(sorted, firstNanos, interval, rate);
         List<Row> rows = rows(ds, task);
         System.out.println("| window | outcome | received | share of rate × window | gap before (ms) | waited (ms) | margin (ms) | finished − deadline (ms) |");
         System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
@@ -128,6 +130,26 @@ public final class AllowanceBenchmark {
                         + "(rate %d); overlapping runs: %d; runs past their deadline (overrun_ms > 0): %d; "
                         + "skipped or misfired windows: %d%n", received, (long) rate * interval.toSeconds() * windows,
                 100 * share, maxInSecond, rate, overlaps, overruns, skipped);
+    }
+
+    /** Where the 1 s windows above the rate begin, as seconds after their slot: at a run boundary or inside a run. */
+    private static void busiest(long[] sorted, long firstNanos, Duration interval, int rate) {
+        StringBuilder over = new StringBuilder();
+        int j = 0;
+        long lastReported = Long.MIN_VALUE;
+        for (int i = 0; i < sorted.length; i++) {
+            while (j < sorted.length && sorted[j] - sorted[i] < 1_000_000_000L) {
+                j++;
+            }
+            if (j - i > rate && sorted[i] - lastReported >= 1_000_000_000L) {
+                long at = sorted[i] - firstNanos;
+                over.append(String.format(Locale.ROOT, " %d in [%.3f s, +1 s) of window %d;", j - i,
+                        (at % interval.toNanos()) / 1e9, at / interval.toNanos() + 1));
+                lastReported = sorted[i];
+            }
+        }
+        System.out.println("1 s windows above the rate (start, seconds after the slot):"
+                + (over.length() == 0 ? " none" : over.toString()));
     }
 
     private record Row(String outcome, Instant started, Instant finished, Instant deadline, long overrunMs,
