@@ -136,16 +136,18 @@ public final class AllowanceBenchmark {
     private static void busiest(long[] sorted, long firstNanos, Duration interval, int rate) {
         StringBuilder over = new StringBuilder();
         int j = 0;
-        long lastReported = Long.MIN_VALUE;
+        long lastReported = 0;
+        boolean reported = false;
         for (int i = 0; i < sorted.length; i++) {
             while (j < sorted.length && sorted[j] - sorted[i] < 1_000_000_000L) {
                 j++;
             }
-            if (j - i > rate && sorted[i] - lastReported >= 1_000_000_000L) {
+            if (j - i > rate && (!reported || sorted[i] - lastReported >= 1_000_000_000L)) {
                 long at = sorted[i] - firstNanos;
                 over.append(String.format(Locale.ROOT, " %d in [%.3f s, +1 s) of window %d;", j - i,
                         (at % interval.toNanos()) / 1e9, at / interval.toNanos() + 1));
                 lastReported = sorted[i];
+                reported = true;
             }
         }
         System.out.println("1 s windows above the rate (start, seconds after the slot):"
