@@ -6,6 +6,7 @@ import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.campaign.importing.RejectReason;
 import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceProcessor;
+import dev.mailrun.campaign.bounce.TooFastDelays;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.campaign.bounce.ComplaintRateBreaker;
@@ -100,7 +101,7 @@ public final class Services implements AutoCloseable {
     }
 
     public CampaignReports reports() {
-        return new CampaignReports(dataSource(), tasks(), clock(), config.send());
+        return new CampaignReports(dataSource(), tasks(), clock(), config.send(), config.relays().defaultRoute());
     }
 
     public RecipientImporter importer() {
@@ -191,7 +192,7 @@ public final class Services implements AutoCloseable {
         return new SendTask(new SendTask.Dependencies(dataSource(), templates(), config.smtp(),
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
-                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE)));
+                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays()));
     }
 
     /**
@@ -222,7 +223,8 @@ public final class Services implements AutoCloseable {
         return new BounceProcessor(new BounceMailbox(b.mailbox().orElseThrow()), unsubscribes, new BounceParser(),
                 new BounceApplier(returnPaths, new SuppressionTable(), b.settings()),
                 new BounceRateBreaker(dataSource(), b.settings(), clock()),
-                new ComplaintRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock());
+                new ComplaintRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock(),
+                new TooFastDelays(config.send().domainGroups(), config.send().relayRate()));
     }
 
     /** Applies the events of the providers' webhooks, with the bounce rules and both breakers. */

@@ -22,13 +22,45 @@ import java.util.Optional;
  *                        newest first; decisions not to run (skipped, misfired) are left out
  * @param slotLength      the campaign task's interval: each run's slot is [scheduled for, + slotLength)
  * @param bounceThreshold {@code bounce.pause-rate}: a rate above it pauses the campaign
+ * @param relays          the relays of the campaign's route with their states and counts
+ * @param heldBackBy      what holds the campaign back right now, as short phrases (window closed
+ *                        until …, daily cap reached …, expired …, domain gmail capped at 5/s, relay
+ *                        default rate adapted to 12.5/s); empty when nothing does
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                              Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
                              List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
-                             Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold) {
+                             Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
+                             List<RelayLine> relays, List<String> heldBackBy) {
+
+    /** Without per-relay figures, and held back by nothing. */
+    public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
+                          Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
+                          List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
+                          Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold) {
+        this(campaign, counts, configuredRate, currentRate, averageRate, eta, runs, topErrors, at, history, slotLength,
+                bounceRate, bounceThreshold, List.of(), List.of());
+    }
+
+    /**
+     * One relay of the campaign's route (or one that took some of its recipients before the route
+     * changed): its weight in the route (empty: not on it), its state now, and the campaign's
+     * recipients whose last attempt it took, by outcome — deferred ones wait for a retry.
+     *
+     * @param downUntil empty: up
+     */
+    public record RelayLine(String relay, Optional<Integer> weight, Optional<Instant> downUntil, Optional<String> reason,
+                            long sent, long failed, long deferred) {
+
+        /** "up", or "down until 2026-11-24T10:00:30Z". */
+        public String state() {
+            return downUntil.map(u -> "down until " + u).orElse("up");
+        }
+    }
 
     public CampaignReport {
+        relays = List.copyOf(relays);
+        heldBackBy = List.copyOf(heldBackBy);
         counts = Map.copyOf(counts);
         runs = List.copyOf(runs);
         topErrors = List.copyOf(topErrors);

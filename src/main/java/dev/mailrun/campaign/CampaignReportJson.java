@@ -57,6 +57,10 @@ public final class CampaignReportJson {
         } else {
             campaign.putNull("rate_cap");
         }
+        campaign.put("window", c.windows().map(Object::toString).orElse(null));
+        campaign.put("expire_at", c.expireAt().map(Object::toString).orElse(null));
+        ArrayNode held = root.putArray("heldBackBy");
+        r.heldBackBy().forEach(held::add);
         ObjectNode counts = root.putObject("counts");
         for (RecipientStatus st : RecipientStatus.values()) {
             counts.put(st.dbValue(), r.counts().get(st));
@@ -102,6 +106,22 @@ public final class CampaignReportJson {
             n.put("code", e.code());
             n.put("error", e.error());
             n.put("count", e.count());
+        }
+        ArrayNode relays = root.putArray("relays");
+        for (CampaignReport.RelayLine l : r.relays()) {
+            ObjectNode n = relays.addObject();
+            n.put("name", l.relay());
+            if (l.weight().isPresent()) {
+                n.put("weight", l.weight().get());
+            } else {
+                n.putNull("weight");
+            }
+            n.put("state", l.downUntil().isPresent() ? "down" : "up");
+            n.put("down_until", l.downUntil().map(Object::toString).orElse(null));
+            n.put("reason", l.reason().orElse(null));
+            n.put("sent", l.sent());
+            n.put("failed", l.failed());
+            n.put("deferred", l.deferred());
         }
         root.put("generated_at", r.at().toString());
         return root;

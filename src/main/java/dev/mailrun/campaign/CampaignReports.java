@@ -5,7 +5,10 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.RelayRate;
+import dev.mailrun.campaign.send.SendCalendar;
+import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
@@ -19,6 +22,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +38,9 @@ public final class CampaignReports {
     private final TaskStore tasks;
     private final Clock clock;
     private final SendSettings settings;
+    private final SendCalendar calendar;
+    private final RelayRoute defaultRoute;
+    private final RelayStateTable relayStates = new RelayStateTable();
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
@@ -42,10 +49,19 @@ public final class CampaignReports {
      *                 hard-bounce threshold ({@code bounce.pause-rate}) shown next to its rate come from them
      */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings) {
+        this(dataSource, tasks, clock, settings, RelayRoute.of(RelayRoute.NAME.matcher(settings.relay()).matches()
+                ? settings.relay() : "default"));
+    }
+
+    /** @param defaultRoute the route of campaigns created without {@code --relay} */
+    public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings,
+                           RelayRoute defaultRoute) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.clock = clock;
         this.settings = settings;
+        this.calendar = new SendCalendar(settings);
+        this.defaultRoute = defaultRoute;
     }
 
     /** Every campaign's report, oldest campaign first. */
@@ -66,11 +82,17 @@ public final class CampaignReports {
         Map<RecipientStatus, Long> counts;
         List<ErrorCount> errors;
         BounceRate bounces;
+        List<String> heldBackBy;
+        List<CampaignReport.RelayLine> relays;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
             bounces = queue.hardBounceRate(c, campaignId);
+            heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign, clock.instant()));
+            heldBackBy.addAll(new HeldBack(settings).of(c, campaign,
+                    counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY), queue));
+            relays = relays(c, campaignId);
         }
         String taskName = SendTask.taskName(campaignId);
         List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
@@ -110,6 +132,26 @@ public final class CampaignReports {
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
         return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant(),
-                history, slotLength, bounces, settings.hardBounceRate());
+                history, slotLength, bounces, settings.hardBounceRate(), relays, heldBackBy);
+    }
+
+    /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */
+    private List<CampaignReport.RelayLine> relays(Connection c, long campaignId) throws SQLException {
+        RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
+        Map<String, RecipientTable.RelayCount> counts = new LinkedHashMap<>();
+        queue.relayCounts(c, campaignId).forEach(rc -> counts.put(rc.relay(), rc));
+        List<String> names = new ArrayList<>(route.relays());
+        counts.keySet().stream().filter(n -> !names.contains(n)).forEach(names::add);
+        Map<String, RelayStateTable.State> states = relayStates.read(c, names);
+        List<CampaignReport.RelayLine> lines = new ArrayList<>();
+        for (String name : names) {
+            RecipientTable.RelayCount n = counts.getOrDefault(name, new RecipientTable.RelayCount(name, 0, 0, 0));
+            Optional<Integer> weight = route.legs().stream().filter(l -> l.relay().equals(name)).findFirst()
+                    .map(l -> route.weights()[route.legs().indexOf(l)]);
+            RelayStateTable.State st = states.get(name);
+            lines.add(new CampaignReport.RelayLine(name, weight, st.downUntil(), st.downUntil().flatMap(u -> st.reason()),
+                    n.sent(), n.failed(), n.deferred()));
+        }
+        return lines;
     }
 }

@@ -6,6 +6,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.RecipientTable;
@@ -22,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 
@@ -51,10 +53,34 @@ public final class Campaigns {
     }
 
     public long create(NewCampaign campaign) throws SQLException {
+        return create(campaign, Optional.empty());
+    }
+
+    /**
+     * Creates a campaign that sends through {@code route} ({@code campaign create --relay}); empty: the
+     * configured default route. The caller has checked that every relay of the route is configured.
+     */
+    public long create(NewCampaign campaign, Optional<RelayRoute> route) throws SQLException {
         if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
         }
-        return Transactions.inTransaction(dataSource, c -> store.insert(c, campaign, clock.instant()));
+        Instant now = clock.instant();
+        if (campaign.expireAt().isPresent() && !campaign.expireAt().get().isAfter(now)) {
+            // Such a campaign would expire every recipient at its first run.
+            throw new CampaignException("--expire-at " + campaign.expireAt().get() + " is not in the future (now " + now + ")");
+        }
+        return Transactions.inTransaction(dataSource, c -> {
+            long id = store.insert(c, campaign, now);
+            store.setRoute(c, id, route, now);
+            return id;
+        });
+    }
+
+    /** The campaign's own relay route; empty when it sends through the configured default route. */
+    public Optional<RelayRoute> route(long id) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return store.route(c, id);
+        }
     }
 
     public Campaign get(long id) throws SQLException {

@@ -12,7 +12,7 @@ final class OutcomeChart {
 
     /** Statuses in the order they are stacked, each with its legend colour class. */
     private static final List<RecipientStatus> ORDER = List.of(RecipientStatus.SENT, RecipientStatus.FAILED,
-            RecipientStatus.SUPPRESSED, RecipientStatus.UNKNOWN, RecipientStatus.RETRY, RecipientStatus.SENDING,
+            RecipientStatus.SUPPRESSED, RecipientStatus.UNKNOWN, RecipientStatus.EXPIRED, RecipientStatus.RETRY, RecipientStatus.SENDING,
             RecipientStatus.PENDING);
 
     private OutcomeChart() {}

@@ -54,6 +54,9 @@ public final class StatusPage {
         c.startAt().ifPresent(s -> html.append(" · starts ").append(s));
         html.append("</p>\n");
         c.pauseReason().ifPresent(p -> html.append("<p class=\"paused\">Paused: ").append(Html.escape(p)).append("</p>\n"));
+        if (!r.heldBackBy().isEmpty()) {
+            html.append("<p class=\"held\">Held back by: ").append(Html.escape(String.join("; ", r.heldBackBy()))).append("</p>\n");
+        }
         String pct = String.format(Locale.ROOT, "%.1f", progress * 100);
         html.append("<div class=\"progress\" role=\"progressbar\" aria-label=\"progress\" aria-valuemin=\"0\" aria-valuemax=\"")
                 .append(r.total()).append("\" aria-valuenow=\"").append(done).append("\"><div class=\"done\" style=\"width:")

@@ -59,7 +59,7 @@ final class StatusStyle {
             svg .bounce.over { fill: var(--bad); }
             svg .threshold { stroke: var(--bad); stroke-width: 2; }
             svg .st-sent { fill: #2f9e5b; } svg .st-failed { fill: #d23a3a; } svg .st-suppressed { fill: #8e98a6; }
-            svg .st-unknown { fill: #e0862c; } svg .st-retry { fill: #e8c547; } svg .st-sending { fill: #4c8bf0; }
+            svg .st-unknown { fill: #e0862c; } svg .st-expired { fill: #a77bca; } svg .st-retry { fill: #e8c547; } svg .st-sending { fill: #4c8bf0; }
             svg .st-pending { fill: #cfd6df; } svg .st-none { fill: var(--slot); }
             table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
             th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--line); }

@@ -6,7 +6,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,6 +20,9 @@ final class SendMeters implements SendEvents {
     private final MeterRegistry registry;
     private final Map<String, AtomicReference<double[]>> rates = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> connections = new ConcurrentHashMap<>();
+    private final Map<String, AtomicReference<Double>> adapted = new ConcurrentHashMap<>();
+
+    private final Map<String, double[]> relayStates = new ConcurrentHashMap<>();
 
     SendMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -28,6 +33,29 @@ final class SendMeters implements SendEvents {
         Counter.builder("mailrun.messages").description("Recipients by the outcome of their attempt")
                 .tag("campaign", Long.toString(campaignId)).tag("outcome", outcome.label()).register(registry)
                 .increment(count);
+    }
+
+    @Override
+    public void relayMessages(String relay, Outcome outcome, long count) {
+        Counter.builder("mailrun.relay.messages").description("Recipients by the relay that took their attempt and its outcome")
+                .tag("relay", relay).tag("outcome", outcome.label()).register(registry).increment(count);
+    }
+
+    @Override
+    public void relayState(String relay, Optional<Instant> downUntil) {
+        double[] state = relayStates.computeIfAbsent(relay, r -> {
+            double[] holder = new double[2];
+            Gauge.builder("mailrun.relay.up", holder, h -> h[0])
+                    .description("1 while the relay takes traffic, 0 while it is down (as this worker last saw it)")
+                    .tag("relay", r).register(registry);
+            Gauge.builder("mailrun.relay.down.until.timestamp.seconds", holder, h -> h[1])
+                    .description("When a relay that is down gets its probe; 0 while it is up").tag("relay", r).register(registry);
+            return holder;
+        });
+        synchronized (state) {
+            state[0] = downUntil.isPresent() ? 0 : 1;
+            state[1] = downUntil.map(u -> u.toEpochMilli() / 1000.0).orElse(0.0);
+        }
     }
 
     @Override
@@ -54,6 +82,23 @@ final class SendMeters implements SendEvents {
                     .description("smtp.rate (messages/s; 0 = unlimited)").tag("relay", r).register(registry);
             return holder;
         }).set(new double[] {share, configured});
+    }
+
+    @Override
+    public void adaptedRates(String relay, Map<String, Double> rates) {
+        rates.forEach((name, rate) -> adapted.computeIfAbsent(name, n -> {
+            AtomicReference<Double> holder = new AtomicReference<>(rate);
+            Gauge.builder("mailrun.rate.adapted", holder, AtomicReference::get)
+                    .description("A rate in total as adapted to too-fast replies (messages/s): relay:<host:port> or domain:<group>")
+                    .tag("name", n).register(registry);
+            return holder;
+        }).set(rate));
+    }
+
+    @Override
+    public void tooFast(String name) {
+        Counter.builder("mailrun.smtp.too.fast").description("Too-fast replies that slowed a rate down; the recipient was requeued")
+                .tag("name", name).register(registry).increment();
     }
 
     @Override

@@ -142,7 +142,8 @@ class AdminListenerTest {
             assertThat(value(after, "mailrun_campaign_complaint_threshold", Map.of())).isEqualTo(0.003);
             assertThat(greenMail.getReceivedMessages()).hasSize(40);
             // The sending path: exactly the 40 messages GreenMail received, each answered 250 after its permit.
-            String relay = "127.0.0.1:" + greenMail.getSmtp().getPort();
+            // Relays are labelled by name: the relay of the smtp.* keys is named default.
+            String relay = "default";
             assertThat(value(after, "mailrun_messages_total", Map.of("campaign", campaign, "outcome", "sent"))).isEqualTo(40);
             assertThat(PrometheusTextAccess.value(after, "mailrun_messages_total", "mailrun_messages_total",
                     Map.of("campaign", campaign, "outcome", "failed"))).isEmpty();
@@ -151,6 +152,7 @@ class AdminListenerTest {
                     Map.of("relay", relay))).isEqualTo(40);
             assertThat(value(after, "mailrun_relay_rate_configured", Map.of("relay", relay))).isZero();
             assertThat(value(after, "mailrun_smtp_connections_open", Map.of("relay", relay))).isZero();
+            assertThat(value(after, "mailrun_relay_messages_total", Map.of("relay", relay, "outcome", "sent"))).isEqualTo(40);
 
             // The campaign gauges read the database at most every 5 s of the clock: a change shows only then.
             try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {

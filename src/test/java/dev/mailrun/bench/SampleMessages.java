@@ -66,8 +66,10 @@ final class SampleMessages {
         };
     }
 
+    /** The message to recipient {@code i + 1}: ids start at 1, as the table's do (a message's metadata needs one). */
     Outgoing outgoing(long i) {
-        return factory.outgoing(new ClaimedRecipient(i, "r" + i + "@list.example", "Reader " + i,
+        long id = i + 1;
+        return factory.outgoing(new ClaimedRecipient(id, "r" + id + "@list.example", "Reader " + id,
                 "{\"company\": \"ACME\"}", 0));
     }
 }

@@ -1,6 +1,8 @@
 package dev.mailrun.bench;
 
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.Sleeper;
@@ -22,8 +24,11 @@ import javax.sql.DataSource;
  * as the scheduler recorded them.
  *
  * <p>Arguments: {@code --runs 20 --interval-s 20 --delay-min-ms 0 --delay-max-ms 50 --connections 4
- * --recipients 50000 --driver worker|self}: {@code worker} ticks with {@link Worker}, {@code self} ticks
- * from this thread after sleeping until each slot has begun. The safety margin is the default (10% of the interval).
+ * --recipients 50000 --driver worker|self --rate 0 --capped-percent 0 --cap 5}: {@code worker} ticks with
+ * {@link Worker}, {@code self} ticks from this thread after sleeping until each slot has begun. The safety margin
+ * is the default (10% of the interval). {@code --rate} is smtp.rate (0: no limit). With {@code --capped-percent P}
+ * every id ending in 00–(P−1) is addressed at gmail.com, a domain group capped at {@code --cap} messages/s, so
+ * the runs claim around a capped domain and, once the others are sent, size their batches to the cap.
  */
 public final class TimeboxRunsBenchmark {
 
@@ -38,18 +43,37 @@ public final class TimeboxRunsBenchmark {
         int connections = args.integer("connections", 4);
         int recipients = args.integer("recipients", 50_000);
         boolean ownTicks = args.text("driver", "worker").equals("self");
+        double rate = Double.parseDouble(args.text("rate", "0"));
+        int cappedPercent = args.integer("capped-percent", 0);
+        double cap = Double.parseDouble(args.text("cap", "5"));
+        SendSettings settings = SendSettings.defaults("bench-relay", rate);
+        if (cappedPercent > 0) {
+            settings = settings.withDomainGroups(new DomainGroups(List.of(
+                    new DomainGroup("gmail", List.of("gmail.com", "googlemail.com"), cap))));
+        }
         Clock clock = Clock.systemUTC();
         try (Sink sink = Sink.start(); DelayProxy proxy = new DelayProxy(sink.port(), minDelay, maxDelay, 20261121L);
              BenchDatabase db = BenchDatabase.create("mailrun_bench_timebox", 8);
              PipelineHarness h = new PipelineHarness(db.dataSource(), clock, proxy.port(), connections, interval,
-                     SendSettings.defaults("bench-relay", 0), SchedulerConfig.defaults().withOwner("bench-timebox"))) {
+                     settings, SchedulerConfig.defaults().withOwner("bench-timebox"))) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf("interval %d s, safety margin %s, reply lines delayed uniformly %d-%d ms, %d connections, "
                     + "%d recipients, real clock, ticks at aligned slots%n%n", interval.toSeconds(),
                     SchedulerConfig.defaults().safetyMargin().of(interval), minDelay, maxDelay, connections, recipients);
+            System.out.printf("smtp.rate %s/s; %s%n%n", rate, cappedPercent > 0
+                    ? cappedPercent + "% of the recipients at gmail.com, capped at " + cap + "/s" : "no domain capped");
             DataSource ds = db.dataSource();
             long id = h.newCampaign("timebox runs");
             Recipients.insertPending(ds, id, 0, recipients);
+            if (cappedPercent > 0) {
+                try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                        UPDATE recipient SET email = CONCAT(SUBSTRING_INDEX(email, '@', 1), '@gmail.com')
+                        WHERE campaign_id = ? AND MOD(id, 100) < ?""")) {
+                    ps.setLong(1, id);
+                    ps.setInt(2, cappedPercent);
+                    ps.executeUpdate();
+                }
+            }
             // Start at a slot boundary so the first run gets (almost) its whole window too.
             Thread.sleep(Math.max(0, Duration.between(clock.instant(), Worker.nextSlot(clock.instant(), interval)).toMillis()));
             if (h.campaigns.start(id) != CampaignStatus.RUNNING) {

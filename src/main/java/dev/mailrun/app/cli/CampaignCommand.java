@@ -8,7 +8,10 @@ import dev.mailrun.app.config.ConfigKeys;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.ExpiryTime;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.SendWindows;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,18 +66,45 @@ final class CampaignCommand implements Runnable {
                 description = "Earliest start, e.g. 2026-12-01T09:00:00Z (before 9999-01-01).") String startAt;
         @Option(names = "--rate", paramLabel = "R",
                 description = "Messages per second for this campaign, 0.01-100000 (at most the relay's).") Double rate;
+        @Option(names = "--window", paramLabel = "RANGE",
+                description = {"When it may send, e.g. \"Mon-Fri 08:00-18:00 Europe/Berlin\"; repeat the option",
+                        "or separate ranges with ';' for several. Default: any time."}) List<String> windows;
+        @Option(names = "--expire-at", paramLabel = "TIME",
+                description = {"Recipients not sent by then expire, e.g. 2026-12-01T18:00:00Z or",
+                        "'2026-12-01T18:00 Europe/Berlin'; the campaign then completes."}) String expireAt;
+        @Option(names = "--relay", paramLabel = "ROUTE",
+                description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
+                        + "default: smtp.relays.") String relay;
 
         @Override
         int act(Services s) throws Exception {
             if (rate != null && !(rate >= ConfigKeys.MIN_RATE && rate <= SmtpSettings.MAX_RATE)) {
                 throw new UsageException("--rate must be " + RATE_RANGE + " messages per second, got " + rate);
             }
+            Optional<RelayRoute> route = Optional.ofNullable(relay).map(r -> route(s, r));
             Optional<Instant> start = Optional.ofNullable(startAt).map(CampaignCommand::instant);
+            Optional<SendWindows> window = Optional.ofNullable(windows).map(SendWindows::parse);
+            Optional<Instant> expiry = Optional.ofNullable(expireAt).map(CampaignCommand::expiry);
             long id = s.campaigns().create(new NewCampaign(name, template, from, Optional.ofNullable(fromName),
-                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate)));
+                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate),
+                    window, expiry), route);
             out().println(id);
             return Cli.OK;
         }
+    }
+
+    /** The route of {@code --relay}, every relay of which must be configured. */
+    static RelayRoute route(Services s, String text) {
+        RelayRoute route;
+        try {
+            route = RelayRoute.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--relay: " + e.getMessage());
+        }
+        s.config().relays().unknownIn(route).ifPresent(problem -> {
+            throw new UsageException("--relay: " + problem);
+        });
+        return route;
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true,
@@ -192,6 +222,16 @@ final class CampaignCommand implements Runnable {
         if (at.isBefore(EARLIEST_START) || !at.isBefore(LATEST_START)) {
             throw new IllegalArgumentException("--start-at must be from " + EARLIEST_START + " and before " + LATEST_START
                     + ", got '" + iso + "'");
+        }
+        return at;
+    }
+
+    /** campaign create --expire-at, within what a DATETIME(3) column holds. */
+    static Instant expiry(String text) {
+        Instant at = ExpiryTime.parse(text);
+        if (at.isBefore(EARLIEST_START) || !at.isBefore(LATEST_START)) {
+            throw new IllegalArgumentException("--expire-at must be from " + EARLIEST_START + " and before " + LATEST_START
+                    + ", got '" + text + "'");
         }
         return at;
     }

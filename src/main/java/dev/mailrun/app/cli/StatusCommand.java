@@ -86,6 +86,11 @@ final class StatusCommand extends ContextCommand {
         long done = r.total() - r.remaining();
         out.printf("campaign %d \"%s\" (%s) — %s%s%n", c.id(), c.name(), c.template(), c.status().dbValue(),
                 c.pauseReason().map(p -> ": " + p).orElse(""));
+        if (c.windows().isPresent() || c.expireAt().isPresent()) {
+            out.printf("  window: %s; expires: %s%n", c.windows().map(Object::toString).orElse("any time"),
+                    c.expireAt().map(Object::toString).orElse("never"));
+        }
+        out.printf("  held back by: %s%n", r.heldBackBy().isEmpty() ? "-" : String.join("; ", r.heldBackBy()));
         out.printf("  %s %d/%d done%n", Progress.bar(r.total() == 0 ? 0 : (double) done / r.total(), 30), done, r.total());
         StringBuilder counts = new StringBuilder("  ");
         for (RecipientStatus st : RecipientStatus.values()) {
@@ -96,6 +101,14 @@ final class StatusCommand extends ContextCommand {
                 CampaignCommand.rate(r.averageRate()),
                 r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
                 r.eta().map(CampaignCommand::duration).orElse("-"));
+        if (r.relays().size() > 1 || r.relays().stream().anyMatch(l -> l.downUntil().isPresent())) {
+            out.println("  relays:");
+            for (CampaignReport.RelayLine l : r.relays()) {
+                out.printf("    %-12s %-8s sent %d, failed %d, deferred %d; %s%s%n", l.relay(),
+                        l.weight().map(w -> "weight " + w).orElse("-"), l.sent(), l.failed(), l.deferred(), l.state(),
+                        l.reason().map(x -> " (" + x + ")").orElse(""));
+            }
+        }
         if (!r.topErrors().isEmpty()) {
             out.println("  most common errors:");
             for (ErrorCount e : r.topErrors()) {

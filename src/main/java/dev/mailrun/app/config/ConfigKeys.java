@@ -1,16 +1,27 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
+import dev.mailrun.campaign.send.DailyCap;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Every key mailrun understands. {@code mailrun.properties.example} lists the same keys (a test checks). */
 public final class ConfigKeys {
 
     private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
+
+    /** Keys of a domain group: {@code policy.domain.<name>.domains} and {@code policy.domain.<name>.rate}. */
+    public static final String GROUP_PREFIX = "policy.domain.";
+    private static final Pattern GROUP_KEY = Pattern.compile("policy\\.domain\\.([a-z0-9][a-z0-9-]{0,39})\\.(domains|rate)");
+    private static final Range GROUP_RATE = Range.perTime(0.01, 100_000);
 
     /**
      * The lowest non-zero message rate, for smtp.rate and campaign create --rate: one message every
@@ -26,6 +37,12 @@ public final class ConfigKeys {
     private static final Range PORT = Range.whole(1, 65_535);
     /** RFC 5321 (4.5.3.2) lets a server take up to 10 minutes for its reply to the end of a message. */
     private static final Range SMTP_TIMEOUT = span(Duration.ofMillis(100), Duration.ofMinutes(10));
+    private static final Range WEIGHT = Range.whole(0, RelayRoute.MAX_WEIGHT);
+    /** The per-relay keys, {@code smtp.<name>.host} and so on: their names with {@code <name>} in them. */
+    private static final Map<String, ConfigKey> RELAY_KEYS = new LinkedHashMap<>();
+    private static final Pattern RELAY_KEY = Pattern.compile("smtp\\.([^.]+)\\.([a-z-]+)");
+    /** How a per-relay key's name is written in {@link #all()}, the README and the example. */
+    public static final String RELAY_PLACEHOLDER = "<name>";
 
     static {
         // database
@@ -52,6 +69,18 @@ public final class ConfigKeys {
         key("smtp.read-timeout", "30s", SMTP_TIMEOUT, "SMTP read timeout.");
         key("smtp.write-timeout", "30s", SMTP_TIMEOUT, "SMTP write timeout.");
         key("smtp.helo-name", "localhost", "Name sent in EHLO/HELO; set it to this host's public name.");
+        // several relays: smtp.relays names them, each has the keys below with <name> replaced by its name
+        key("smtp.relays", "", "Named relays, comma-separated, in the order of the default route (README, \"Several relays\"); default names the relay of the smtp.* keys above; empty: that one alone.");
+        key("smtp.weight", "0", WEIGHT, "Weight of the relay default in the default route; 0: only in place of a relay that is down (all 0: the first relay of smtp.relays takes everything).");
+        template("host", "", "SMTP host of relay <name> (required).");
+        template("port", "25", PORT, "SMTP port of relay <name>.");
+        template("tls", "starttls-optional", "none | starttls-optional | starttls-required | implicit, for relay <name>.");
+        template("username", "", "SMTP AUTH user of relay <name>; empty: no AUTH.");
+        secretTemplate("password", "", "SMTP AUTH password of relay <name>.");
+        template("connections", "4", Range.whole(1, SmtpSettings.MAX_CONNECTIONS), "Parallel SMTP connections to relay <name>.");
+        template("rate", "10", Range.decimal(MIN_RATE, SmtpSettings.MAX_RATE, true), "Messages per second to relay <name>, in total across all workers; 0: no limit.");
+        template("helo-name", "", "Name sent in EHLO/HELO to relay <name>; empty: smtp.helo-name.");
+        template("weight", "0", WEIGHT, "Weight of relay <name> in the default route, as smtp.weight.");
         // sending
         key("send.batch-max", "500", Range.whole(1, 10_000), "Largest batch a run claims at once.");
         key("send.max-attempts", "5", Range.whole(1, 100), "Attempts per recipient before a transient failure becomes failed.");
@@ -59,6 +88,19 @@ public final class ConfigKeys {
         key("send.pause-on-failure-rate", "0.10", Range.decimal(0.001, 1, false), "Pause a campaign when this fraction of recent attempts failed.");
         key("send.failure-window", "200", Range.whole(1, 100_000), "How many recent attempts the failure rate looks at.");
         key("templates.dir", "templates", "Directory holding one folder per template.");
+        // sending policy: the shipped domain groups (more: policy.domain.<name>.domains and .rate)
+        for (DomainGroup g : DomainGroups.DEFAULTS.groups()) {
+            key(GROUP_PREFIX + g.name() + ".domains", String.join(",", g.domains()),
+                    "Recipient domains paced together as the " + g.name() + " group (comma-separated).");
+            key(GROUP_PREFIX + g.name() + ".rate", "", GROUP_RATE,
+                    "Messages to the " + g.name() + " group in total across all workers, per second or minute (5/s, 300/min); empty: no cap.");
+        }
+        // sending policy: daily volume per relay
+        key("policy.daily-cap", "", Range.whole(1, (int) DailyCap.MAX_VOLUME), "Messages per calendar day (policy.day-zone), in total across all workers, campaigns and relays; empty: no cap.");
+        key("policy.warmup", "", "Warm-up: daily volumes from policy.warmup-start on, comma-separated (500,1000,2000), each 1–1000000000 and never above policy.daily-cap; after the list, policy.warmup-growth or else policy.daily-cap alone. Empty: no warm-up.");
+        key("policy.warmup-growth", "", Range.decimal(1, 10, false), "After the policy.warmup list, each day may send this many times the day before (1.5: +50% a day); empty: the warm-up ends with the list.");
+        key("policy.warmup-start", "", "Day 1 of the warm-up, a date in policy.day-zone (2026-12-01); required with policy.warmup. Days before it send day 1's volume.");
+        key("policy.day-zone", "UTC", "Time zone whose calendar days the daily cap and warm-up count (Europe/Berlin, America/New_York, UTC).");
         // unsubscribe and deliverability
         secret("unsubscribe.secret", "", "HMAC key for unsubscribe tokens (at least 32 characters).");
         key("unsubscribe.base-url", "", "Public https URL of the unsubscribe endpoint: https://mail.example.com and https://mail.example.com/u give the same links (…/u/TOKEN); a proxy path is kept (https://example.com/mail → …/mail/u/TOKEN).");
@@ -121,12 +163,72 @@ public final class ConfigKeys {
         KEYS.put(name, new ConfigKey(name, def, true, description, Optional.empty()));
     }
 
+    private static void template(String suffix, String def, String description) {
+        relayKey(suffix, def, false, description, Optional.empty());
+    }
+
+    private static void template(String suffix, String def, Range range, String description) {
+        relayKey(suffix, def, false, description, Optional.of(range));
+    }
+
+    private static void secretTemplate(String suffix, String def, String description) {
+        relayKey(suffix, def, true, description, Optional.empty());
+    }
+
+    private static void relayKey(String suffix, String def, boolean secret, String description, Optional<Range> range) {
+        String name = relayKey(RELAY_PLACEHOLDER, suffix);
+        ConfigKey key = new ConfigKey(name, def, secret, description, range);
+        KEYS.put(name, key);
+        RELAY_KEYS.put(suffix, key);
+    }
+
+    /** {@code smtp.<relay>.<suffix>}. */
+    public static String relayKey(String relay, String suffix) {
+        return "smtp." + relay + "." + suffix;
+    }
+
+    /** The suffixes of the per-relay keys ({@code host}, {@code port}, …). */
+    public static List<String> relaySuffixes() {
+        return List.copyOf(RELAY_KEYS.keySet());
+    }
+
+    /** True for a per-relay key as listed ({@code smtp.<name>.host}), which no file or variable sets as such. */
+    public static boolean isRelayTemplate(ConfigKey key) {
+        return key.name().contains(RELAY_PLACEHOLDER);
+    }
+
     private static Range span(Duration min, Duration max) {
         return Range.span(min, max, false);
     }
 
+    /**
+     * The key named {@code name}: one of {@link #all()}, or a per-relay key ({@code smtp.backup.host}),
+     * which takes its default, range and secrecy from its template.
+     */
     public static Optional<ConfigKey> find(String name) {
-        return Optional.ofNullable(KEYS.get(name));
+        ConfigKey known = KEYS.get(name);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        Matcher relay = RELAY_KEY.matcher(name);
+        if (relay.matches() && RELAY_KEYS.containsKey(relay.group(2))) {
+            ConfigKey t = RELAY_KEYS.get(relay.group(2));
+            return Optional.of(new ConfigKey(name, t.defaultValue(), t.secret(), t.description(), t.range()));
+        }
+        // An operator's own domain group: its keys exist once the file names them.
+        Matcher m = GROUP_KEY.matcher(name);
+        if (m.matches()) {
+            return Optional.of(m.group(2).equals("rate")
+                    ? new ConfigKey(name, "", false, "Messages to the " + m.group(1) + " group.", Optional.of(GROUP_RATE))
+                    : new ConfigKey(name, "", false, "Recipient domains of the " + m.group(1) + " group.", Optional.empty()));
+        }
+        return Optional.empty();
+    }
+
+    /** The group a domain-group key belongs to, if {@code name} is one. */
+    public static Optional<String> groupOf(String name) {
+        Matcher m = GROUP_KEY.matcher(name);
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     public static List<ConfigKey> all() {

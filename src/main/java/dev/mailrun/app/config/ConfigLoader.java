@@ -6,7 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import dev.mailrun.campaign.send.route.Relays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -32,22 +36,62 @@ public final class ConfigLoader {
 
     public static RawConfig raw(Optional<Path> explicitFile, Map<String, String> env) {
         Map<String, String> values = new LinkedHashMap<>();
-        ConfigKeys.all().forEach(k -> values.put(k.name(), k.defaultValue()));
+        ConfigKeys.all().stream().filter(k -> !ConfigKeys.isRelayTemplate(k)).forEach(k -> values.put(k.name(), k.defaultValue()));
 
         Optional<Path> file = explicitFile.or(() -> Files.exists(DEFAULT_FILE) ? Optional.of(DEFAULT_FILE) : Optional.empty());
+        Map<String, Path> fromFile = new LinkedHashMap<>();
         file.ifPresent(f -> readFile(f, explicitFile.isPresent()).forEach((k, v) -> {
-            if (ConfigKeys.find(k).isEmpty()) {
+            if (k.startsWith(ConfigKeys.GROUP_PREFIX) && ConfigKeys.find(k).isEmpty()) {
+                throw new ConfigException("unknown configuration key " + k + " in " + f
+                        + " (a domain group's keys are policy.domain.<name>.domains and policy.domain.<name>.rate,"
+                        + " the name 1-40 lower-case letters, digits or '-')");
+            }
+            if (ConfigKeys.find(k).isEmpty() || k.contains(ConfigKeys.RELAY_PLACEHOLDER)) {
                 throw new ConfigException("unknown configuration key " + k + " in " + f + " (see mailrun.properties.example)");
             }
             values.put(k, v);
+            fromFile.put(k, f);
         }));
         for (ConfigKey key : ConfigKeys.all()) {
             String v = env.get(key.envName());
-            if (v != null) {
+            if (v != null && !ConfigKeys.isRelayTemplate(key)) {
                 values.put(key.name(), v);
             }
         }
+        relayKeys(values, fromFile, env);
         return new RawConfig(values);
+    }
+
+    /**
+     * The keys of the relays {@code smtp.relays} names: their defaults, then their environment
+     * variables ({@code smtp.backup.host} → {@code MAILRUN_SMTP_BACKUP_HOST}). A per-relay key of a
+     * relay that {@code smtp.relays} does not name is an error, like any unknown key.
+     */
+    private static void relayKeys(Map<String, String> values, Map<String, Path> fromFile, Map<String, String> env) {
+        List<String> relays = RelayNames.parse(values.get("smtp.relays"));
+        Set<String> known = new HashSet<>();
+        for (String relay : relays) {
+            if (relay.equals(Relays.DEFAULT)) {
+                continue;
+            }
+            for (String suffix : ConfigKeys.relaySuffixes()) {
+                String name = ConfigKeys.relayKey(relay, suffix);
+                known.add(name);
+                ConfigKey key = ConfigKeys.find(name).orElseThrow();
+                values.putIfAbsent(name, key.defaultValue());
+                String v = env.get(key.envName());
+                if (v != null) {
+                    values.put(name, v);
+                }
+            }
+        }
+        for (Map.Entry<String, Path> e : fromFile.entrySet()) {
+            if (!ConfigKeys.all().stream().anyMatch(k -> k.name().equals(e.getKey())) && !known.contains(e.getKey())
+                    && ConfigKeys.groupOf(e.getKey()).isEmpty()) {
+                throw new ConfigException("configuration key " + e.getKey() + " in " + e.getValue()
+                        + " belongs to no relay named in smtp.relays (" + (relays.isEmpty() ? "empty" : String.join(",", relays)) + ")");
+            }
+        }
     }
 
     private static Map<String, String> readFile(Path file, boolean explicit) {

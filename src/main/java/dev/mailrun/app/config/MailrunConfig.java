@@ -1,6 +1,9 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.campaign.send.DailyCap;
 import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.mail.Secret;
@@ -9,14 +12,30 @@ import dev.mailrun.mail.dkim.DkimSettings;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import java.nio.file.Path;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /** The whole validated configuration, built once at start. */
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                            Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback) {
+                            Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
+                            Relays relays) {
+
+    /** With the one relay {@code smtp}. */
+    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
+                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback) {
+        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback,
+                Relays.single(Relays.DEFAULT, smtp, send.relayRate()));
+    }
 
     public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                          UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
@@ -40,17 +59,21 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         Optional<Integer> httpPort = raw.optionalInteger("http.port");
         FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
         // The relay echoes the metadata of the providers whose feedback mailrun takes.
-        SmtpSettings smtp = smtp(raw).withMessageTags(feedback.messageTags());
+        Relays relays = RelaysConfig.from(raw, smtp(raw).withMessageTags(feedback.messageTags()), feedback.messageTags());
+        // The first relay of the default route is where a single message (send-test) goes.
+        Relay first = relays.first();
+        SmtpSettings smtp = first.smtp();
         SendSettings send = validated(() -> new SendSettings(
-                smtp.host() + ":" + smtp.port(),
-                smtp.ratePerSecond(),
+                first.name(),
+                first.rate(),
                 raw.integer("send.batch-max"),
                 raw.integer("send.max-attempts"),
                 raw.duration("send.retry-base"),
                 raw.decimal("send.pause-on-failure-rate"),
                 raw.integer("send.failure-window"),
                 100, Duration.ofMillis(250), Duration.ofMillis(200),
-                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")));
+                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")))
+                .withDailyCap(dailyCap(raw)).withDomainGroups(PolicyConfig.domainGroups(raw));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),
@@ -67,7 +90,51 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.choice("log.level", LogConfig.Level.class));
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
-                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback);
+                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays);
+    }
+
+    private static DailyCap dailyCap(RawConfig raw) {
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(raw.string("policy.day-zone"));
+        } catch (DateTimeException e) {
+            throw ConfigException.invalid("policy.day-zone", "is not a known time zone (use a region such as Europe/Berlin, or UTC), got '"
+                    + raw.string("policy.day-zone") + "'");
+        }
+        OptionalLong cap = raw.optionalInteger("policy.daily-cap").map(OptionalLong::of).orElse(OptionalLong.empty());
+        List<Long> warmup = raw.optional("policy.warmup").map(MailrunConfig::volumes).orElse(List.of());
+        Optional<Double> growth = raw.optional("policy.warmup-growth").map(v -> raw.decimal("policy.warmup-growth"));
+        Optional<LocalDate> start = raw.optional("policy.warmup-start").map(v -> {
+            try {
+                return LocalDate.parse(v);
+            } catch (DateTimeParseException e) {
+                throw ConfigException.invalid("policy.warmup-start", "must be a date such as 2026-12-01, got '" + v + "'");
+            }
+        });
+        if (!warmup.isEmpty() && start.isEmpty()) {
+            throw ConfigException.invalid("policy.warmup-start", "must be set when policy.warmup is (the warm-up's day 1)");
+        }
+        if (warmup.isEmpty() && start.isPresent()) {
+            throw ConfigException.invalid("policy.warmup-start", "is set but policy.warmup is empty");
+        }
+        if (warmup.isEmpty() && growth.isPresent()) {
+            throw ConfigException.invalid("policy.warmup-growth", "is set but policy.warmup is empty (the volume it grows from)");
+        }
+        return validated(() -> new DailyCap(cap, warmup, growth, start, zone));
+    }
+
+    /** {@code 500,1000,2000}: whole numbers 1–{@link DailyCap#MAX_VOLUME}, in order of the days. */
+    private static List<Long> volumes(String value) {
+        List<Long> volumes = new ArrayList<>();
+        for (String part : value.split(",", -1)) {
+            String v = part.strip();
+            if (!v.matches("\\d{1,10}") || Long.parseLong(v) < 1 || Long.parseLong(v) > DailyCap.MAX_VOLUME) {
+                throw ConfigException.invalid("policy.warmup", "must be daily volumes 1–" + DailyCap.MAX_VOLUME
+                        + " separated by commas (500,1000,2000), got '" + value + "'");
+            }
+            volumes.add(Long.parseLong(v));
+        }
+        return volumes;
     }
 
     private static AdminConfig admin(RawConfig raw, Optional<Integer> httpPort) {
@@ -113,7 +180,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.optional("import.disposable-list").map(Path::of), ImportSettings.defaults().withLimits(field, row));
     }
 
-    private static SmtpSettings smtp(RawConfig raw) {
+    static SmtpSettings smtp(RawConfig raw) {
         String host = raw.string("smtp.host");
         int port = raw.integer("smtp.port");
         TlsMode tls = raw.choice("smtp.tls", TlsMode.class);
@@ -132,7 +199,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     }
 
     /** Records of other packages validate with IllegalArgumentException; the operator sees a config error. */
-    private static <T> T validated(Supplier<T> build) {
+    static <T> T validated(Supplier<T> build) {
         try {
             return build.get();
         } catch (IllegalArgumentException e) {
@@ -144,6 +211,6 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
-                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + "]";
+                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + "]";
     }
 }

@@ -25,6 +25,11 @@ public sealed interface Range {
         return new Span(min, max, orZero);
     }
 
+    /** A rate written per second, minute or hour ({@code 5/s}, {@code 300/min}); empty means none. */
+    static PerTime perTime(double minPerSecond, double maxPerSecond) {
+        return new PerTime(minPerSecond, maxPerSecond);
+    }
+
     record Whole(int min, int max) implements Range {
         public boolean contains(long value) {
             return value >= min && value <= max;
@@ -46,7 +51,7 @@ public sealed interface Range {
             return (orZero ? "0 or " : "") + plain(min) + "–" + plain(max);
         }
 
-        private static String plain(double d) {
+        static String plain(double d) {
             return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
         }
     }
@@ -59,6 +64,13 @@ public sealed interface Range {
         @Override
         public String text() {
             return (orZero ? "0s or " : "") + format(min) + "–" + format(max);
+        }
+    }
+
+    record PerTime(double minPerSecond, double maxPerSecond) implements Range {
+        @Override
+        public String text() {
+            return Decimal.plain(minPerSecond) + "/s–" + Decimal.plain(maxPerSecond) + "/s";
         }
     }
 

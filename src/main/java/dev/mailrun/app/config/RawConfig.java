@@ -42,6 +42,11 @@ public final class RawConfig {
         return v;
     }
 
+    /** Every key with a value (defaults included) that starts with {@code prefix}. */
+    public java.util.List<String> keysStartingWith(String prefix) {
+        return values.keySet().stream().filter(k -> k.startsWith(prefix)).sorted().toList();
+    }
+
     public Optional<String> optional(String key) {
         String v = string(key);
         return v.isEmpty() ? Optional.empty() : Optional.of(v);

@@ -10,6 +10,7 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -48,10 +49,19 @@ public final class BounceProcessor {
     private final ComplaintRateBreaker complaintBreaker;
     private final DataSource dataSource;
     private final Clock clock;
+    private final TooFastDelays delays;
 
     public BounceProcessor(BounceMailbox mailbox, MailedUnsubscribes unsubscribes, BounceParser parser,
                            BounceApplier applier, BounceRateBreaker breaker, ComplaintRateBreaker complaintBreaker,
                            DataSource dataSource, Clock clock) {
+        this(mailbox, unsubscribes, parser, applier, breaker, complaintBreaker, dataSource, clock, TooFastDelays.NONE);
+    }
+
+    /** @param delays slows a domain group down for delayed DSNs that say the sender is too fast */
+    public BounceProcessor(BounceMailbox mailbox, MailedUnsubscribes unsubscribes, BounceParser parser,
+                           BounceApplier applier, BounceRateBreaker breaker, ComplaintRateBreaker complaintBreaker,
+                           DataSource dataSource, Clock clock, TooFastDelays delays) {
+        this.delays = delays;
         this.mailbox = mailbox;
         this.unsubscribes = unsubscribes;
         this.parser = parser;
@@ -76,8 +86,18 @@ public final class BounceProcessor {
                         ? BounceMailbox.Disposition.FOR_REVIEW : BounceMailbox.Disposition.DONE;
             }
             List<BounceReport> reports = parser.parse(message);
-            List<BounceApplier.Applied> applied = Transactions.inTransaction(dataSource,
-                    c -> applier.apply(c, reports, clock.instant()));
+            List<BounceApplier.Applied> applied = Transactions.inTransaction(dataSource, c -> {
+                Instant now = clock.instant();
+                List<BounceApplier.Applied> a = applier.apply(c, reports, now);
+                for (int i = 0; i < a.size(); i++) {
+                    if (a.get(i).effect() == BounceApplier.Effect.SOFT) {
+                        // First time this delay is applied: a duplicate would slow the group twice.
+                        delays.apply(c, reports.get(i), now).ifPresent(group ->
+                                log.info("bounce mailbox: a delayed DSN says too fast for the {} group; its rate is halved", group));
+                    }
+                }
+                return a;
+            });
             for (int i = 0; i < applied.size(); i++) {
                 BounceApplier.Applied a = applied.get(i);
                 counts.merge(a.effect(), 1, Integer::sum);

@@ -3,8 +3,29 @@ package dev.mailrun.campaign.model;
 import java.time.Instant;
 import java.util.Optional;
 
-/** A campaign row as read. */
+/**
+ * A campaign row as read.
+ *
+ * @param windows  when it may send; empty: any time
+ * @param expireAt when what it has not sent expires; empty: never
+ */
 public record Campaign(long id, String name, String template, String fromAddress, Optional<String> fromName,
                        Optional<String> replyTo, Optional<String> subjectOverride, CampaignStatus status,
                        Optional<Instant> startAt, Optional<Double> rateCap, Optional<String> pauseReason,
-                       Optional<Long> taskId, Instant createdAt, Instant updatedAt) {}
+                       Optional<Long> taskId, Instant createdAt, Instant updatedAt, Optional<SendWindows> windows,
+                       Optional<Instant> expireAt) {
+
+    /** A campaign that may send any time and never expires. */
+    public Campaign(long id, String name, String template, String fromAddress, Optional<String> fromName,
+                    Optional<String> replyTo, Optional<String> subjectOverride, CampaignStatus status,
+                    Optional<Instant> startAt, Optional<Double> rateCap, Optional<String> pauseReason,
+                    Optional<Long> taskId, Instant createdAt, Instant updatedAt) {
+        this(id, name, template, fromAddress, fromName, replyTo, subjectOverride, status, startAt, rateCap, pauseReason,
+                taskId, createdAt, updatedAt, Optional.empty(), Optional.empty());
+    }
+
+    /** Whether its expiry has come at {@code now}. */
+    public boolean expiredAt(Instant now) {
+        return expireAt.map(at -> !now.isBefore(at)).orElse(false);
+    }
+}

@@ -10,7 +10,14 @@ import java.util.Optional;
  */
 public record NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
                           Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
-                          Optional<Double> rateCap) {
+                          Optional<Double> rateCap, Optional<SendWindows> windows, Optional<Instant> expireAt) {
+
+    /** A campaign that may send any time and never expires. */
+    public NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
+                       Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
+                       Optional<Double> rateCap) {
+        this(name, template, fromAddress, fromName, replyTo, subject, startAt, rateCap, Optional.empty(), Optional.empty());
+    }
 
     public NewCampaign {
         // First, so that no later message quotes a value with a line break in it.
@@ -31,7 +38,16 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
                 throw new IllegalArgumentException("rate must be above 0 and at most 100000 messages per second, got " + r);
             }
         });
+        if (windows.isPresent() && windows.get().spec().length() > MAX_WINDOWS_TEXT) {
+            throw new IllegalArgumentException("--window: the ranges take more than " + MAX_WINDOWS_TEXT + " characters");
+        }
+        if (expireAt.isPresent() && startAt.isPresent() && !expireAt.get().isAfter(startAt.get())) {
+            throw new IllegalArgumentException("--expire-at " + expireAt.get() + " must be after --start-at " + startAt.get());
+        }
     }
+
+    /** The campaign table keeps the ranges as text in a column this wide. */
+    public static final int MAX_WINDOWS_TEXT = 1000;
 
     /**
      * The first of a campaign's header values (name in List-Id, From, Reply-To, Subject) that the

@@ -2,7 +2,6 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.RecipientTable.Claim;
-import dev.mailrun.mail.smtp.SmtpPool;
 import dev.mailrun.timebox.BatchBudget;
 import dev.mailrun.timebox.BatchResult;
 import java.time.Instant;
@@ -12,8 +11,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Sends one timeboxed batch: takes the batch claimed ahead (or claims one), hands back what no
- * longer fits the budget, starts claiming the next, and sends the rest through the SMTP pool, each
- * message only once its recipient is marked sending. Rendering happens on the pool's threads.
+ * longer fits the budget, starts claiming the next, and sends the rest through the relays of the route
+ * ({@link RouteSender}), each message only once its recipient is marked sending. Rendering happens on
+ * the pools' threads.
  */
 final class BatchSender {
 
@@ -21,16 +21,15 @@ final class BatchSender {
     private final ClaimAhead claims;
     private final ResultBuffer buffer;
     private final MessageFactory messages;
-    private final int markAhead;
+    private final DomainPacer domains;
     private long claimed;
 
-    /** @param markAhead how many recipients to keep marked sending ahead of the workers ({@link SendingMarker#ahead}) */
-    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages, int markAhead) {
+    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages, DomainPacer domains) {
+        this.domains = domains;
         this.run = run;
         this.claims = claims;
         this.buffer = buffer;
         this.messages = messages;
-        this.markAhead = markAhead;
     }
 
     /**
@@ -39,7 +38,7 @@ final class BatchSender {
      * @return the messages tried: the timebox learns from what was tried, not from what was
      *         claimed and handed back
      */
-    BatchResult send(BatchBudget budget, SmtpPool pool, BooleanSupplier mustStop) throws Exception {
+    BatchResult send(BatchBudget budget, RouteSender route, BooleanSupplier mustStop) throws Exception {
         if (mustStop.getAsBoolean()) {
             return BatchResult.done(0);
         }
@@ -47,7 +46,7 @@ final class BatchSender {
         if (claim.isEmpty() || claim.get().recipients().isEmpty()) {
             return BatchResult.done(0);
         }
-        List<ClaimedRecipient> recipients = claim.get().recipients();
+        List<ClaimedRecipient> recipients = domains.interleave(claim.get().recipients());
         if (recipients.size() > budget.maxItems()) {
             // Claimed ahead for a larger batch than the timebox now allows: hand back the rest.
             buffer.handBack(recipients.subList(budget.maxItems(), recipients.size()));
@@ -57,16 +56,20 @@ final class BatchSender {
         buffer.hold(recipients);
         claims.claimNext(budget.maxItems());
         long attemptedBefore = buffer.attempted();
-        SendingMarker marker = new SendingMarker(markAhead, recipients.stream().map(ClaimedRecipient::id).toList(),
-                buffer::requestFlush);
-        buffer.watch(marker);
         Instant sendDeadline = budget.deadline().minus(run.settings().batchOverhead());
-        pool.sendBatch(recipients.stream().map(r -> messages.outgoing(r, marker::beforeSend)).toList(), sendDeadline,
+        route.send(recipients, sendDeadline,
                 () -> run.ctx().stopRequested() || mustStop.getAsBoolean() || !budget.hasTimeForAnotherItem(),
-                buffer::accept);
+                buffer, messages, run.settings().flushEvery());
         // No flush here: the flush thread writes these results together with the next batch's
         // first marks, so the connections do not wait for an extra round trip between batches.
-        return BatchResult.more((int) (buffer.attempted() - attemptedBefore));
+        int tried = (int) (buffer.attempted() - attemptedBefore);
+        if (tried == 0 && route.failedOverInLastBatch()) {
+            // Its relay went down before trying anything and handed the batch back, but another relay of
+            // the route is up: counted as one item, so that the timebox goes on to the next batch (which
+            // that relay takes) rather than end the run for want of progress.
+            tried = 1;
+        }
+        return BatchResult.more(tried);
     }
 
     /** Recipients this run took into its batches (not those handed back for lack of budget). */

@@ -2,8 +2,10 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.store.RecipientTable.Claim;
+import dev.mailrun.campaign.store.RecipientTable.PacedClaim;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -12,8 +14,10 @@ import java.util.Optional;
  *   <li>the campaign must still be running (pause and cancel act at batch boundaries);</li>
  *   <li>the counters are checkpointed first, so a run whose lease was taken over gives up here,
  *       before it locks any recipient;</li>
+ *   <li>with a daily cap, the relay's counter row for the day is locked and the claim takes at
+ *       most what is left of the day's volume ({@link DailyQuota});</li>
  *   <li>{@code SELECT … FOR UPDATE SKIP LOCKED}: up to {@code max} due recipients stamped with the
- *       run token (their status unchanged until they are marked sending);</li>
+ *       run token (their status unchanged until they are marked sending), and counted for the day;</li>
  *   <li>the counters are checkpointed again if the claim found suppressed recipients.</li>
  * </ol>
  */
@@ -22,11 +26,15 @@ final class Claimer {
     private final RunScope run;
     private final Checkpoint checkpoint;
     private final ResultBuffer buffer;
+    private final DailyQuota quota;
+    private final Pacing pacing;
 
-    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer) {
+    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, Pacing pacing) {
         this.run = run;
         this.checkpoint = checkpoint;
         this.buffer = buffer;
+        this.quota = quota;
+        this.pacing = pacing;
     }
 
     /**
@@ -63,7 +71,13 @@ final class Claimer {
                 c.rollback();
                 return Optional.empty();
             }
-            Claim cl = tables.recipients().claim(c, run.campaignId(), run.runToken(), now, max);
+            // The day's count is taken with the claim, under the counter row's lock: two workers
+            // cannot both take the last slots, and a claim that rolls back counts nothing.
+            DailyQuota.Allowance allowance = quota.allow(c, now, max);
+            Claim cl = allowance.count() == 0 ? new Claim(List.of(), 0)
+                    : pacing.domains().active() ? claimPaced(c, now, allowance.count())
+                    : tables.recipients().claim(c, run.campaignId(), run.runToken(), now, allowance.count());
+            quota.took(c, allowance, cl.recipients());
             // Written again only when the claim changed the counters (it found suppressed rows).
             if (cl.suppressed() > 0 && !checkpoint.write(c, withSuppressed(cl.suppressed()))) {
                 checkpoint.markLeaseLost();
@@ -73,9 +87,29 @@ final class Claimer {
             return Optional.of(cl);
         });
         claim.ifPresent(cl -> checkpoint.committed(withSuppressed(cl.suppressed())));
+        claim.ifPresent(cl -> quota.committed());
         claim.filter(cl -> cl.suppressed() > 0)
                 .ifPresent(cl -> run.events().messages(run.campaignId(), SendEvents.Outcome.SUPPRESSED, cl.suppressed()));
         return claim;
+    }
+
+    /** A claim that takes from each paced domain group only its share ({@link DomainPacer#plan}). */
+    private Claim claimPaced(java.sql.Connection c, Instant now, int max) throws SQLException {
+        DomainPacer domains = pacing.domains();
+        PacedClaim found = null;
+        // A claim that found nothing is made once more as a last chance: parts left alone for
+        // having run dry, or a group given nothing for lack of credit, may still hold recipients,
+        // and an empty claim ends the run.
+        for (boolean lastChance : new boolean[] {false, true}) {
+            DomainPacer.Plan plan = domains.plan(max, pacing.runRate(), now, lastChance);
+            found = run.tables().recipients().claimPaced(c, run.campaignId(), run.runToken(), now,
+                    plan.others(), plan.othersFrom(), plan.paced(), plan.quotas());
+            domains.claimed(plan, found, now);
+            if (found.claim().recipients().size() + found.claim().suppressed() > 0) {
+                break;
+            }
+        }
+        return found.claim();
     }
 
     /**

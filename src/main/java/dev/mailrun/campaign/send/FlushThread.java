@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The thread that writes a run's results. Every 50 ms, and at once when the SMTP workers ask (enough results
- * wait, or marks are needed), it renews the relay share if a second has passed and flushes the
+ * wait, or marks are needed), it renews the relay shares and re-reads the relays' states if a second
+ * has passed, and flushes the
  * results if a flush is due. A flush that fails is logged and its results wait for the next one.
  */
 final class FlushThread {
@@ -27,10 +28,10 @@ final class FlushThread {
     }
 
     /** Starts the periodic passes; requests made before this do nothing (nothing waits yet). */
-    void start(RelayShare share, ResultFlusher flusher) {
+    void start(RouteSender route, ResultFlusher flusher) {
         pass = () -> {
             try {
-                share.renewIfDue();
+                route.renewIfDue();
                 flusher.flushIfDue();
             } catch (SQLException | RuntimeException e) {
                 log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());

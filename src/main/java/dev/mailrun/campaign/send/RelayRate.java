@@ -14,13 +14,17 @@ import dev.mailrun.mail.smtp.SendRateLimiter;
 public final class RelayRate {
 
     private final double relayRate;
-    private final double campaignCap;
+    private volatile double campaignCap;
     private final SendRateLimiter limiter = new SendRateLimiter(0);
     private volatile double current;
     private volatile int holders = 1;
+    private Holders lastSeen = new Holders(1, 0);
+    /** The relay's rate in total now: its configured rate, or lower while adapted to "too fast". */
+    private volatile double relayTotal;
 
     private RelayRate(double relayRate, double campaignCap) {
         this.relayRate = relayRate;
+        this.relayTotal = relayRate;
         this.campaignCap = campaignCap;
         this.current = shareOf(relayRate, new Holders(1, 0), campaignCap);
     }
@@ -28,6 +32,30 @@ public final class RelayRate {
     /** The rate of one run of {@code campaign}, alone on its relay until its first {@link #update}. */
     static RelayRate forRun(SendSettings settings, Campaign campaign) {
         return new RelayRate(settings.relayRate(), campaign.rateCap().orElse(0.0));
+    }
+
+    /**
+     * The rate of one relay of a run's route: {@code relayRate} is the relay's own rate ({@code smtp.<name>.rate}),
+     * {@code campaignCap} the part of the campaign's {@code --rate} that falls to this relay (0: none).
+     */
+    static RelayRate forRelay(double relayRate, double campaignCap) {
+        return new RelayRate(relayRate, campaignCap);
+    }
+
+    /** The relay's configured rate for all workers together; 0 = no limit. */
+    double relayRate() {
+        return relayRate;
+    }
+
+    /**
+     * The part of the campaign's own rate this relay carries now (its share of the route's traffic
+     * changes when another relay of the route goes down or comes back); 0 = no cap.
+     */
+    synchronized void capAt(double cap) {
+        if (cap != campaignCap) {
+            campaignCap = cap;
+            apply(lastSeen);
+        }
     }
 
     /** The rate {@code campaign} is configured to send at: the relay's rate capped by the campaign's, 0 = no limit. */
@@ -52,8 +80,30 @@ public final class RelayRate {
 
     /** This run's share among the relay's {@code live} holders, as one renewal found them. */
     synchronized void update(Holders live) {
+        apply(live);
+    }
+
+    /** This run's share among the relay's {@code live} holders of the relay's rate {@code total} (adapted or configured). */
+    synchronized void update(Holders live, double total) {
+        relayTotal = total;
+        apply(live);
+    }
+
+    /** The relay's rate in total was lowered (or raised) here: applies at once, with the holders of the last renewal. */
+    synchronized void adapt(double total) {
+        relayTotal = total;
+        apply(lastSeen);
+    }
+
+    /** The relay's rate in total as adapted now; equal to {@link #relayRate()} unless lowered. */
+    double relayTotal() {
+        return relayTotal;
+    }
+
+    private void apply(Holders live) {
+        lastSeen = live;
         holders = live.holders();
-        current = shareOf(relayRate, live, campaignCap);
+        current = shareOf(relayTotal, live, campaignCap);
         if (limiter.rate() != current) {
             limiter.setRate(current);
         }

@@ -7,6 +7,7 @@ import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.smtp.SendResult;
+import dev.mailrun.mail.smtp.TooFast;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +53,7 @@ final class ResultBuffer {
     private Instant oldest;
     private long attempted;
     private boolean flushRequested;
-    private SendingMarker marker;
+    private Marking marker;
     private boolean markerFailed;
     private Optional<String> fatal = Optional.empty();
     private Optional<String> unreachable = Optional.empty();
@@ -61,7 +62,12 @@ final class ResultBuffer {
     private final SendEvents events;
     private final String relay;
 
-    ResultBuffer(RunScope run, RetryPolicy retry, FailureWindow window, Runnable flushRequest) {
+    /** Slows the relay or a domain group down for a "too fast" reply. */
+    private final Pacing pacing;
+    private long throttled;
+
+    ResultBuffer(RunScope run, RetryPolicy retry, FailureWindow window, Runnable flushRequest, Pacing pacing) {
+        this.pacing = pacing;
         this.campaignId = run.campaignId();
         this.events = run.events();
         this.relay = run.relay();
@@ -84,7 +90,7 @@ final class ResultBuffer {
     }
 
     /** The marker of the batch about to be sent: its marks are written by the next flushes, starting now. */
-    void watch(SendingMarker batchMarker) {
+    void watch(Marking batchMarker) {
         synchronized (this) {
             this.marker = batchMarker;
         }
@@ -100,11 +106,13 @@ final class ResultBuffer {
     }
 
     /** The relay's answer for the metrics: 250 for a sent message, the reply code of a failure, none when nothing answered. */
-    private void tellReply(SendResult result) {
+    private void tellReply(SendResult result, String relay) {
         if (result instanceof SendResult.Sent) {
             events.smtpReply(relay, OptionalInt.of(250));
         } else if (result instanceof SendResult.Transient t) {
             events.smtpReply(relay, t.code() == 0 ? OptionalInt.empty() : OptionalInt.of(t.code()));
+        } else if (result instanceof SendResult.Throttled t) {
+            events.smtpReply(relay, OptionalInt.of(t.code()));
         } else if (result instanceof SendResult.Permanent p) {
             events.smtpReply(relay, p.code() == 0 ? OptionalInt.empty() : OptionalInt.of(p.code()));
         } else if (result instanceof SendResult.Unreachable || result instanceof SendResult.Fatal) {
@@ -113,29 +121,49 @@ final class ResultBuffer {
     }
 
     synchronized void accept(SendResult result) {
-        tellReply(result);
+        accept(result, relay);
+    }
+
+    /** The result of an attempt through the relay named {@code via}, which the recipient's row records. */
+    synchronized void accept(SendResult result, String via) {
+        tellReply(result, via);
         Instant now = clock.instant();
         ClaimedRecipient r = held.remove(result.key());
         if (r == null) {
             throw new IllegalStateException("a send result for recipient " + result.key() + " that this run does not hold");
         }
+        if (result instanceof SendResult.Throttled t) {
+            if (pacing.slowDown(r.email(), t, via)) {
+                // Only the pace was wrong: back to the queue with no attempt charged, and not a
+                // failure for the breaker, which must keep pausing for what is really broken.
+                outcomes.add(new Outcome.Released(r.id()));
+                tally = tally.plus(Tally.RELEASED);
+                throttled++;
+                events.tooFast(pacing.nameFor(t.scope(), r.email(), via).orElse(""));
+                attempted++;
+                requestFlushIfFull();
+                return;
+            }
+            // Nothing to slow down (a domain in no group, a relay without a rate): an ordinary deferral.
+            result = new SendResult.Transient(t.key(), t.code(), t.text(), Optional.empty());
+        }
         if (result instanceof SendResult.Sent s) {
-            outcomes.add(new Outcome.Sent(r.id(), s.messageId(), s.at()));
+            outcomes.add(new Outcome.Sent(r.id(), s.messageId(), s.at(), via));
             tally = tally.plus(Tally.SENT);
             window.record(false);
         } else if (result instanceof SendResult.Transient t) {
             Optional<Instant> next = retry.nextAttempt(r.attempts(), now, t.retryAfter());
             String error = smtpError(t.code(), t.text());
             if (next.isPresent()) {
-                outcomes.add(new Outcome.Retry(r.id(), next.get(), t.code(), error));
+                outcomes.add(new Outcome.Retry(r.id(), next.get(), t.code(), error, via));
                 tally = tally.plus(Tally.RETRIED);
             } else {
-                outcomes.add(new Outcome.Failed(r.id(), t.code(), error + " (gave up after " + (r.attempts() + 1) + " attempts)"));
+                outcomes.add(new Outcome.Failed(r.id(), t.code(), error + " (gave up after " + (r.attempts() + 1) + " attempts)", via));
                 tally = tally.plus(Tally.FAILED);
             }
             window.record(true);
         } else if (result instanceof SendResult.Permanent p) {
-            outcomes.add(new Outcome.Failed(r.id(), p.code(), smtpError(p.code(), p.text())));
+            outcomes.add(new Outcome.Failed(r.id(), p.code(), smtpError(p.code(), p.text()), via));
             tally = tally.plus(p.hardBounce() ? Tally.HARD_BOUNCE : Tally.FAILED);
             window.record(true);
             if (p.hardBounce()) {
@@ -154,11 +182,23 @@ final class ResultBuffer {
         if (oldest == null) {
             oldest = now;
         }
+        requestFlushIfFull();
+    }
+
+    private void requestFlushIfFull() {
+        if (oldest == null) {
+            oldest = clock.instant();
+        }
         if (outcomes.size() >= settings.flushEvery() && !flushRequested) {
             // The SMTP threads never wait for the database: the run's flush thread writes.
             flushRequested = true;
             flushRequest.run();
         }
+    }
+
+    /** Recipients sent back to the queue because a reply said "too fast". */
+    synchronized long throttled() {
+        return throttled;
     }
 
     /** A recipient released without an attempt may show that the run must stop. */
@@ -180,7 +220,7 @@ final class ResultBuffer {
     /** True when a flush was asked for, the oldest unwritten result is old enough, or the workers wait for marks. */
     boolean flushDue() {
         boolean due;
-        SendingMarker m;
+        Marking m;
         synchronized (this) {
             m = marker;
             due = flushRequested || (oldest != null
@@ -190,7 +230,7 @@ final class ResultBuffer {
     }
 
     /** Starts a flush: the request is answered; the marker of the batch being sent, if any. */
-    synchronized Optional<SendingMarker> startFlush() {
+    synchronized Optional<Marking> startFlush() {
         flushRequested = false;
         return Optional.ofNullable(marker);
     }

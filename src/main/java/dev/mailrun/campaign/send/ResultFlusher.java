@@ -13,7 +13,8 @@ import java.util.Optional;
  * Writes the buffered results back, in one transaction per flush:
  * <ol>
  *   <li>marks the next recipients the {@link SendingMarker} wants marked as sending;</li>
- *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});</li>
+ *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});
+ *       recipients handed back unsent give their daily-cap slots back ({@link DailyQuota});</li>
  *   <li>suppresses the hard-bounced addresses;</li>
  *   <li>pauses the campaign if {@link PauseRules} say so, or on a fatal SMTP error;</li>
  *   <li>checkpoints the counters — never before the results they count.</li>
@@ -30,12 +31,14 @@ final class ResultFlusher {
     private final ResultBuffer buffer;
     private final Checkpoint checkpoint;
     private final PauseRules rules;
+    private final DailyQuota quota;
 
-    ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules) {
+    ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules, DailyQuota quota) {
         this.run = run;
         this.buffer = buffer;
         this.checkpoint = checkpoint;
         this.rules = rules;
+        this.quota = quota;
     }
 
     /** Called by the flush thread: flushes when asked to, when results waited long enough, or when the workers need marks. */
@@ -58,7 +61,7 @@ final class ResultFlusher {
     }
 
     private void flushAlone() throws SQLException {
-        Optional<SendingMarker> marker = buffer.startFlush();
+        Optional<Marking> marker = buffer.startFlush();
         if (checkpoint.isLeaseLost()) {
             marker.ifPresent(m -> m.fail(LEASE_LOST));
             return;
@@ -68,7 +71,7 @@ final class ResultFlusher {
         Optional<String> pause = checkpoint.pausedFor().isPresent() ? Optional.empty()
                 : t.fatal().or(() -> rules.reasonToPause(t.window(), next));
         // Marks for the workers ride on this flush: one commit for results, marks and checkpoint.
-        Optional<Marks> marks = marker.flatMap(SendingMarker::take);
+        Optional<Marks> marks = marker.flatMap(Marking::take);
         if (!t.hasResults() && marks.isEmpty() && pause.isEmpty()) {
             return;
         }
@@ -124,6 +127,31 @@ final class ResultFlusher {
         if (released > 0) {
             events.messages(id, SendEvents.Outcome.RELEASED, released);
         }
+        tellByRelay(events, outcomes);
+    }
+
+    /** The same per relay, for the outcomes of attempts a relay took. */
+    private static void tellByRelay(SendEvents events, List<Outcome> outcomes) {
+        java.util.Map<String, long[]> byRelay = new java.util.HashMap<>();
+        for (Outcome o : outcomes) {
+            String relay = o instanceof Outcome.Sent s ? s.relay() : o instanceof Outcome.Failed f ? f.relay()
+                    : o instanceof Outcome.Retry r ? r.relay() : null;
+            if (relay != null) {
+                long[] n = byRelay.computeIfAbsent(relay, k -> new long[3]);
+                n[o instanceof Outcome.Sent ? 0 : o instanceof Outcome.Failed ? 1 : 2]++;
+            }
+        }
+        byRelay.forEach((relay, n) -> {
+            if (n[0] > 0) {
+                events.relayMessages(relay, SendEvents.Outcome.SENT, n[0]);
+            }
+            if (n[1] > 0) {
+                events.relayMessages(relay, SendEvents.Outcome.FAILED, n[1]);
+            }
+            if (n[2] > 0) {
+                events.relayMessages(relay, SendEvents.Outcome.RETRIED, n[2]);
+            }
+        });
     }
 
     /** The flush's transaction; false when it rolled back because this run no longer holds its rows. */
@@ -142,6 +170,9 @@ final class ResultFlusher {
                 c.rollback();
                 return false;
             }
+            // Handed back unsent: their slots of the daily cap go back to the day they were claimed on.
+            quota.giveBack(c, t.outcomes().stream().filter(o -> o instanceof Outcome.Released)
+                    .map(Outcome::recipientId).toList());
             tables.suppressions().add(c, t.suppressions(), now);
             if (pause.isPresent()) {
                 tables.campaigns().transition(c, run.campaignId(), CampaignTransition.SELF_PAUSE, pause.get(), now);

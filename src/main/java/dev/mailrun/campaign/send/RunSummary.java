@@ -19,17 +19,40 @@ import org.slf4j.LoggerFactory;
  * @param claimed     recipients the run took into its batches
  * @param paused      why this run paused the campaign, if it did
  * @param unreachable why the relay could not be reached, if it could not
+ * @param pace        what held the pace back: "too fast" replies, adapted rates, paced domains
+ * @param endReason   the run's own end reason when a sending policy ended it ({@code daily_cap});
+ *                    otherwise the timebox's
  * @param allowedRate the campaign's allowed rate (messages per second), 0 when unlimited: the run history
  *                    shows the share of the window the run sent at that rate
  */
 record RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
-                  Optional<String> paused, Optional<String> unreachable, double allowedRate) {
+                  Optional<String> paused, Optional<String> unreachable, Optional<String> endReason, PaceSummary pace,
+                  double allowedRate) {
+
+    RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
+               Optional<String> paused, Optional<String> unreachable, Optional<String> endReason) {
+        this(campaignId, start, end, claimed, completed, paused, unreachable, endReason, PaceSummary.NONE, 0);
+    }
+
+    RunSummary withPace(PaceSummary value) {
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, value,
+                allowedRate);
+    }
+
+    RunSummary withAllowedRate(double value) {
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, pace, value);
+    }
+
+    RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
+               Optional<String> paused, Optional<String> unreachable) {
+        this(campaignId, start, end, claimed, completed, paused, unreachable, Optional.empty());
+    }
 
     private static final Logger log = LoggerFactory.getLogger(RunSummary.class);
 
     /** Logs the run and hands its report to the scheduler. */
     void report(RunContext ctx, TimeboxReport report) {
-        String endReason = report.endReason().name().toLowerCase(Locale.ROOT);
+        String endReason = this.endReason.orElse(report.endReason().name().toLowerCase(Locale.ROOT));
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("campaign", campaignId);
         summary.put("sent", end.sent());
@@ -54,10 +77,12 @@ record RunSummary(long campaignId, SendCounters start, SendCounters end, long cl
             log.warn("Campaign {}: the relay is unreachable ({}); nobody was charged an attempt, the next tick tries again",
                     campaignId, reason);
         });
-        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}",
+        pace.addTo(summary);
+        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}{}",
                 ctx.taskName(), campaignId, end.sent() - start.sent(), end.failed() - start.failed(),
                 end.retried() - start.retried(), Duration.between(report.started(), report.ended()).toMillis(),
-                String.format(Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(), endReason);
+                String.format(Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(), endReason,
+                pace.logText());
         ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
     }
 }

@@ -10,7 +10,7 @@ import java.util.OptionalInt;
  * counts. Calls come from SMTP worker threads and the flush thread: an implementation must be quick,
  * thread-safe and must never throw. {@link #NONE} ignores everything.
  *
- * <p>{@code relay} is the relay's {@code host:port} ({@code SendSettings.relay}); {@code campaignId}
+ * <p>{@code relay} is the relay's name ({@code default} for the {@code smtp.*} keys' relay); {@code campaignId}
  * labels the campaign by id, which is stable and bounded where its name is neither.
  */
 public interface SendEvents {
@@ -46,6 +46,21 @@ public interface SendEvents {
 
     /** This worker's share of the relay's rate changed (messages/s; 0 = unlimited); {@code configured} is smtp.rate. */
     default void relayShare(String relay, double share, double configured) {}
+
+    /**
+     * The rates in total that adapt to "too fast" replies, at a relay-share renewal: {@code relay:<host:port>}
+     * and {@code domain:<group>} to messages/s, each at its configured rate unless lowered.
+     */
+    default void adaptedRates(String relay, java.util.Map<String, Double> rates) {}
+
+    /** A "too fast" reply slowed {@code name} ({@code relay:…} or {@code domain:…}) down. */
+    default void tooFast(String name) {}
+
+    /** {@code count} recipients whose attempt went through {@code relay} reached {@code outcome} in one committed flush. */
+    default void relayMessages(String relay, Outcome outcome, long count) {}
+
+    /** This worker saw {@code relay} go down until {@code downUntil}, or come back up (empty). */
+    default void relayState(String relay, java.util.Optional<java.time.Instant> downUntil) {}
 
     /** An SMTP connection to the relay was opened. */
     default void connectionOpened(String relay) {}

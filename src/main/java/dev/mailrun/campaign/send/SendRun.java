@@ -1,7 +1,8 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.mail.smtp.PoolEvents;
-import dev.mailrun.mail.smtp.SmtpPool;
+import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
 import dev.mailrun.timebox.BatchFailedException;
@@ -13,18 +14,21 @@ import dev.mailrun.timebox.TimeboxReport;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One run of one campaign, after {@link SendTask} found it running and its template compiled:
  * <ol>
- *   <li>takes its share of the relay ({@link RelayShare}, {@link RelayRate});</li>
+ *   <li>takes its share of each relay of its route ({@link RouteSender}, {@link RelayShare}, {@link RelayRate});</li>
  *   <li>sends timeboxed batches until the deadline, the end of the queue or a reason to stop
  *       ({@link BatchSender}, claiming ahead with {@link ClaimAhead} and {@link Claimer}), while the
  *       {@link FlushThread} writes the results back ({@link ResultBuffer}, {@link ResultFlusher},
- *       {@link Checkpoint}) and renews the relay share;</li>
+ *       {@link Checkpoint}) and renews the relay shares;</li>
  *   <li>hands back what it claimed and did not send, flushes the rest, and settles
  *       ({@link RunEnd}, {@link RunSummary}).</li>
  * </ol>
@@ -39,55 +43,45 @@ final class SendRun {
     private final RunScope run;
     private final SendTask.Dependencies deps;
     private final SendCounters startCounters;
-    private final RelayRate rate;
-    private final RelayShare share;
+    private final Pacing pacing;
+    private final RouteSender route;
     private final Checkpoint checkpoint;
     private final ResultBuffer buffer;
     private final ResultFlusher flusher;
     private final FlushThread flushThread;
     private final ClaimAhead claimAhead;
     private final BatchSender sender;
+    private final Instant deadline;
+    private final DailyQuota quota;
 
-    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template) {
+    /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
+    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
+            Instant deadline) {
         this.run = run;
         this.deps = deps;
+        this.deadline = deadline;
+        // Counted under the relay this run sends through.
+        this.quota = new DailyQuota(run.settings().dailyCap(), run.relay(), new DailyCountTable());
         long id = run.campaignId();
         PauseRules rules = new PauseRules(run.settings());
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
                 .orElse(SendCounters.start(id));
         this.startCounters = stored;
-        this.rate = RelayRate.forRun(run.settings(), run.campaign());
-        this.share = new RelayShare(run, rate, deps.timing());
+        this.pacing = Pacing.forRoute(run.settings(), relays, this::routeRate, run.clock());
+        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing);
         this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
-        this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request);
-        this.flusher = new ResultFlusher(run, buffer, checkpoint, rules);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer), buffer, id);
+        this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
+        this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, pacing), buffer, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
-                SendingMarker.ahead(deps.smtp().connections(), run.settings().flushEvery()));
+                pacing.domains());
     }
 
-    /** The SMTP pool's permit waits and connections, told to the metrics under this run's relay. */
-    private PoolEvents poolEvents() {
-        SendEvents events = run.events();
-        String relay = run.relay();
-        return new PoolEvents() {
-            @Override
-            public void permitWaited(Duration waited) {
-                events.permitWaited(relay, waited);
-            }
-
-            @Override
-            public void connectionOpened() {
-                events.connectionOpened(relay);
-            }
-
-            @Override
-            public void connectionClosed() {
-                events.connectionClosed(relay);
-            }
-        };
+    /** The rate the route sends at now, as the pace reads it. */
+    private double routeRate() {
+        return route.currentRate();
     }
 
     void drain() throws Exception {
@@ -96,13 +90,20 @@ final class SendRun {
                 .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
         RunCosts costs = run.ctx().metadata().get(COSTS_KEY, Map.class)
                 .map(m -> RunCosts.fromMap(castMap(m))).orElse(RunCosts.unknown());
-        share.join();
-        Timebox timebox = new Timebox(run.clock(), timeboxConfig(rate.current()), rate::current);
-        flushThread.start(share, flusher);
+        try {
+            route.join();
+        } catch (SQLException | InterruptedException | RuntimeException e) {
+            route.close();
+            throw e;
+        }
+        // The timebox predicts with the route's rate, or, once only paced domains are left, with
+        // what their caps allow: the batches stay sized to what will really be sent.
+        Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate);
+        flushThread.start(route, flusher);
         TimeboxReport report;
-        try (SmtpPool pool = new SmtpPool(deps.smtp(), rate.limiter(), run.clock(), poolEvents())) {
+        try {
             try {
-                report = timebox.runUntil(run.ctx().deadline(), budget -> sender.send(budget, pool, this::mustStop),
+                report = timebox.runUntil(deadline, budget -> sender.send(budget, route, this::mustStop),
                         Algorithm.PREDICTIVE, estimator, costs, () -> run.ctx().stopRequested() || mustStop());
             } catch (BatchFailedException e) {
                 report = e.partialReport();
@@ -112,15 +113,18 @@ final class SendRun {
         } finally {
             claimAhead.shutdown();
             flushThread.stop();
-            share.release();
+            route.close();
         }
         finish(report, costs);
         log.debug("Campaign {} run started {} ended {}", run.campaignId(), started, report.ended());
     }
 
-    /** True once the campaign was paused (fatal error or failure rate), the relay was unreachable, or the lease was lost. */
+    /**
+     * True once the campaign was paused (fatal error or failure rate), every relay of its route is
+     * down, or the lease was lost.
+     */
     private boolean mustStop() {
-        return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop();
+        return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop() || route.allDown();
     }
 
     private void finish(TimeboxReport report, RunCosts costs) throws SQLException {
@@ -132,12 +136,23 @@ final class SendRun {
             run.ctx().metadata().putValue(COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
         }
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
+        Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
+        // The day's volume is used up: the next run is the first after the day ends.
+        capReached.ifPresent(day -> SendTask.skipTo(run.ctx(), run.campaign(),
+                RunEnd.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), buffer.unreachable(), RelayRate.configured(run.settings(), run.campaign()))
+                checkpoint.pausedFor(), unreachable(), capReached.map(day -> SendTask.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
+                .withAllowedRate(RelayRate.configured(run.settings(), run.campaign()))
                 .report(run.ctx(), report);
     }
 
-    /** The timebox's rate limit is the run's share of the relay: {@code rate} at the start, then {@link RelayRate#current()}. */
+    /** Why nothing more could be sent: the last relay's failure, or every relay of the route still backing off. */
+    private Optional<String> unreachable() {
+        return buffer.unreachable().or(() -> route.allDown() && checkpoint.pausedFor().isEmpty()
+                ? Optional.of(route.downSummary()) : Optional.empty());
+    }
+
+    /** The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then {@link RouteSender#currentRate()}. */
     private TimeboxConfig timeboxConfig(double startRate) {
         SendSettings s = run.settings();
         return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),

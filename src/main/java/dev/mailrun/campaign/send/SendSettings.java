@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.DomainGroups;
+
 import java.time.Duration;
 
 /**
@@ -19,10 +21,29 @@ import java.time.Duration;
  * @param batchOverhead      expected cost of one claim + commit; kept free before the deadline
  * @param hardBounceRate     pause a campaign whose hard bounces exceed this share of its attempts…
  * @param hardBounceMinSample …once it has at least this many attempts
+ * @param dailyCap           how many messages the relay may take per day ({@link DailyCap#NONE}: no limit)
+ * @param domainGroups       recipient domains paced together ({@link DomainPacer})
  */
 public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
                            double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                           Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
+                           Duration batchOverhead, double hardBounceRate, int hardBounceMinSample, DailyCap dailyCap,
+                           DomainGroups domainGroups) {
+
+    /** Without domain groups. */
+    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample, DailyCap dailyCap) {
+        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, DomainGroups.NONE);
+    }
+
+    /** Without a daily cap. */
+    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
+        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, DailyCap.NONE);
+    }
 
     public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
                         double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
@@ -62,6 +83,10 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
         if (!(hardBounceRate > 0 && hardBounceRate <= 1) || hardBounceMinSample < 1) {
             throw new IllegalArgumentException("bounce.pause-rate must be above 0 and at most 1 and bounce.min-sample at least 1");
         }
+        java.util.Objects.requireNonNull(domainGroups, "domainGroups");
+        if (dailyCap == null) {
+            throw new IllegalArgumentException("dailyCap must not be null (DailyCap.NONE: no limit)");
+        }
     }
 
     public static SendSettings defaults(String relay, double relayRate) {
@@ -71,16 +96,26 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
 
     public SendSettings withBatchMax(int value) {
         return new SendSettings(relay, relayRate, value, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
     }
 
     public SendSettings withFailureRule(double rate, int window) {
         return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, rate, window, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
     }
 
     public SendSettings withRetries(int attempts, Duration base) {
         return new SendSettings(relay, relayRate, batchMax, attempts, base, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample);
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
+    }
+
+    public SendSettings withDomainGroups(DomainGroups groups) {
+        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, groups);
+    }
+
+    public SendSettings withDailyCap(DailyCap value) {
+        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, value, domainGroups);
     }
 }

@@ -4,6 +4,9 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageComposer;
@@ -22,6 +25,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -38,9 +42,14 @@ import org.slf4j.LoggerFactory;
  *   <li>turns rows left in {@code sending} by an earlier run of this task into {@code unknown}
  *       (that run died or failed; whether those messages went out cannot be known);</li>
  *   <li>starts a scheduled campaign whose time has come; stops at once unless the campaign is running;</li>
- *   <li>compiles the template once (a template that no longer compiles pauses the campaign);</li>
+ *   <li>expires what is left of a campaign whose expiry came, and completes it; outside the send
+ *       window, or with the daily cap used up, stops without claiming and says why
+ *       ({@link SendCalendar});</li>
+ *   <li>compiles the template once (a template that no longer compiles pauses the campaign) and reads the
+ *       campaign's relay route (one naming a relay no longer configured pauses it);</li>
  *   <li>stops if its window already closed, and otherwise hands over to a {@link SendRun}, which
- *       drains the queue in timeboxed batches.</li>
+ *       drains the queue in timeboxed batches until the slot's deadline, cut at the end of the
+ *       send window and at the expiry.</li>
  * </ol>
  */
 public final class SendTask implements TaskHandler {
@@ -54,7 +63,16 @@ public final class SendTask implements TaskHandler {
     /** What the task needs from the outside world; built once by the application. */
     public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
                                UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                               Optional<DkimSigner> dkim, Timing timing, SendEvents events) {
+                               Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
+
+        /** With one relay: {@code smtp}, named after {@code settings.relay()} (or {@code default}), at {@code settings.relayRate()}. */
+        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                            Optional<DkimSigner> dkim, Timing timing, SendEvents events) {
+            this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events,
+                    Relays.single(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT,
+                            smtp, settings.relayRate()));
+        }
 
         /** Telling nobody what the sending path does (no metrics). */
         public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
@@ -79,10 +97,12 @@ public final class SendTask implements TaskHandler {
 
     private final Dependencies deps;
     private final Tables tables;
+    private final SendCalendar calendar;
 
     public SendTask(Dependencies deps) {
         this.deps = deps;
         this.tables = Tables.on(deps.dataSource());
+        this.calendar = new SendCalendar(deps.settings());
     }
 
     public Dependencies dependencies() {
@@ -131,6 +151,9 @@ public final class SendTask implements TaskHandler {
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status", campaign.status().dbValue()));
             return;
         }
+        if (heldBack(ctx, campaign)) {
+            return;
+        }
         LoadResult loaded = deps.templates().load(campaign.template());
         if (loaded instanceof LoadResult.Invalid invalid) {
             String reason = "template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
@@ -140,12 +163,88 @@ public final class SendTask implements TaskHandler {
             return;
         }
         CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
-        if (!ctx.clock().instant().isBefore(ctx.deadline())) {
+        RelayRoute route = tables.inTransaction(c -> tables.campaigns().route(c, campaignId))
+                .orElse(deps.relays().defaultRoute());
+        Optional<String> unknown = deps.relays().unknownIn(route);
+        if (unknown.isPresent()) {
+            // A relay taken out of the configuration since the campaign was created: sending through
+            // the others would change its split without anyone deciding so.
+            String reason = "its relay route " + route.text() + " cannot be used: " + unknown.get();
+            tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
+                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            return;
+        }
+        List<Relay> relays = deps.relays().of(route);
+        Instant now = ctx.clock().instant();
+        // The slot's deadline, cut at the end of the send window and at the expiry.
+        Instant deadline = SendCalendar.deadline(campaign, ctx.deadline(), now);
+        if (!now.isBefore(deadline)) {
             // Started after its window closed (a late tick): sending now would only overrun.
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
             return;
         }
-        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template).drain();
+        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, route, relays,
+                deadline).drain();
+    }
+
+    /**
+     * What the calendar says before anything is claimed: an expired campaign expires what it has
+     * left and completes; outside its send window, or with the relay's daily cap used up, the run
+     * claims nothing, says why, and the next run is moved to the slot where that may change.
+     * True when the run ends here.
+     */
+    private boolean heldBack(RunContext ctx, Campaign campaign) throws SQLException {
+        Instant now = ctx.clock().instant();
+        long id = campaign.id();
+        if (campaign.expiredAt(now)) {
+            Expiry.Result r = new Expiry(tables).expire(ctx, id, now);
+            if (r.completed()) {
+                ctx.disableAfterThisRun();
+            }
+            log.info("Campaign {} expired at {}: {} recipient(s) expired unsent{}", id, campaign.expireAt().get(),
+                    r.expired(), r.completed() ? "; campaign completed" : "");
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", "expired")
+                    .withSummary("expired", r.expired()).withSummary("completed", r.completed()));
+            return true;
+        }
+        Optional<String> closed = calendar.windowClosed(campaign, now);
+        if (closed.isPresent()) {
+            campaign.windows().flatMap(w -> w.nextOpen(now)).ifPresent(at -> skipTo(ctx, campaign, slotHolding(at, ctx)));
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", "window_closed")
+                    .withSummary("held_back", closed.get()));
+            return true;
+        }
+        Optional<String> capped = tables.inTransaction(c -> calendar.capReached(c, now));
+        if (capped.isPresent()) {
+            skipTo(ctx, campaign, RunEnd.slotAtOrAfter(calendar.endOfDay(now), ctx.interval()));
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", DAILY_CAP)
+                    .withSummary("held_back", capped.get()));
+            return true;
+        }
+        return false;
+    }
+
+    /** The end reason of a run that found its relay's daily cap used up. */
+    static final String DAILY_CAP = "daily_cap";
+
+    /**
+     * Moves the next run to {@code slot} when that is later than the next slot anyway, but never
+     * past the slot of the campaign's expiry, which must then find it.
+     */
+    static void skipTo(RunContext ctx, Campaign campaign, Instant slot) {
+        Instant at = campaign.expireAt().map(e -> RunEnd.slotAtOrAfter(e, ctx.interval()))
+                .filter(e -> e.isBefore(slot)).orElse(slot);
+        if (at.isAfter(ctx.scheduledFor().plus(ctx.interval()))) {
+            ctx.runNextAt(at);
+        }
+    }
+
+    /** The tick slot that holds {@code at}: its run starts at or before it. */
+    private static Instant slotHolding(Instant at, RunContext ctx) {
+        long ms = ctx.interval().toMillis();
+        long t = at.toEpochMilli();
+        return Instant.ofEpochMilli(t - Math.floorMod(t, ms));
     }
 
     /** Rows an earlier run left sending become unknown; a scheduled campaign whose time has come begins. */

@@ -22,7 +22,7 @@ import java.util.Optional;
  *
  * <p>Recipients are marked in batch order: everything before {@code markedUpTo} is marked.
  */
-final class SendingMarker {
+final class SendingMarker implements Marking {
 
     /** The recipients one flush should mark, and where the marks end once it commits. */
     record Marks(List<Long> ids, int upTo) {}
@@ -103,7 +103,8 @@ final class SendingMarker {
     }
 
     /** For the flush: the recipients to mark now, if any. Call {@link #committed} or {@link #fail} after. */
-    synchronized Optional<Marks> take() {
+    @Override
+    public synchronized Optional<Marks> take() {
         if (taken || failure != null || markedUpTo >= requestedUpTo) {
             return Optional.empty();
         }
@@ -112,18 +113,21 @@ final class SendingMarker {
     }
 
     /** True while marks were asked for and not yet written: the flush is due. */
-    synchronized boolean wanted() {
+    @Override
+    public synchronized boolean wanted() {
         return !taken && failure == null && markedUpTo < requestedUpTo;
     }
 
-    synchronized void committed(Marks marks) {
+    @Override
+    public synchronized void committed(Marks marks) {
         taken = false;
         markedUpTo = Math.max(markedUpTo, marks.upTo());
         notifyAll();
     }
 
     /** The marks could not be written: nothing more of this batch may be sent. */
-    synchronized void fail(String problem) {
+    @Override
+    public synchronized void fail(String problem) {
         taken = false;
         if (failure == null) {
             failure = problem;
@@ -132,7 +136,8 @@ final class SendingMarker {
     }
 
     /** True once marking failed: results reported as fatal since then are this, not the relay. */
-    boolean failed() {
+    @Override
+    public boolean failed() {
         return failure != null;
     }
 }

@@ -5,6 +5,8 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.SendWindows;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,13 +26,13 @@ public final class CampaignTable {
 
     private static final String COLUMNS = """
             id, name, template, from_address, from_name, reply_to, subject_override, status, start_at, rate_cap,
-            pause_reason, task_id, created_at, updated_at""";
+            pause_reason, task_id, created_at, updated_at, send_windows, expire_at""";
 
     public long insert(Connection c, NewCampaign n, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO campaign (name, template, from_address, from_name, reply_to, subject_override, status,
-                                      start_at, rate_cap, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
+                                      start_at, rate_cap, created_at, updated_at, send_windows, expire_at)
+                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, n.name());
             ps.setString(2, n.template());
             ps.setString(3, EmailAddress.of(n.fromAddress()).value());
@@ -45,6 +47,8 @@ public final class CampaignTable {
             }
             SqlTime.set(ps, 9, now);
             SqlTime.set(ps, 10, now);
+            ps.setString(11, n.windows().map(SendWindows::spec).orElse(null));
+            SqlTime.set(ps, 12, n.expireAt().orElse(null));
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
@@ -154,6 +158,26 @@ public final class CampaignTable {
         }
     }
 
+    /** Sets the campaign's relay route ({@code campaign create --relay}); empty: the configured default route. */
+    public void setRoute(Connection c, long id, Optional<RelayRoute> route, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE campaign SET relay_route = ?, updated_at = ? WHERE id = ?")) {
+            ps.setString(1, route.map(RelayRoute::text).orElse(null));
+            SqlTime.set(ps, 2, now);
+            ps.setLong(3, id);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The campaign's own relay route; empty when it sends through the configured default route. */
+    public Optional<RelayRoute> route(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT relay_route FROM campaign WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.ofNullable(rs.getString(1)).map(RelayRoute::parse) : Optional.empty();
+            }
+        }
+    }
+
     /**
      * Holds the campaign with an exclusive lock until the transaction ends; its status then. Taken
      * before deciding that a campaign is complete: an import holds the campaign shared while its
@@ -177,6 +201,8 @@ public final class CampaignTable {
                 Optional.ofNullable(rs.getString("from_name")), Optional.ofNullable(rs.getString("reply_to")),
                 Optional.ofNullable(rs.getString("subject_override")), CampaignStatus.fromDb(rs.getString("status")),
                 Optional.ofNullable(SqlTime.get(rs, "start_at")), rateCap, Optional.ofNullable(rs.getString("pause_reason")),
-                taskId, SqlTime.get(rs, "created_at"), SqlTime.get(rs, "updated_at"));
+                taskId, SqlTime.get(rs, "created_at"), SqlTime.get(rs, "updated_at"),
+                Optional.ofNullable(rs.getString("send_windows")).map(SendWindows::parse),
+                Optional.ofNullable(SqlTime.get(rs, "expire_at")));
     }
 }

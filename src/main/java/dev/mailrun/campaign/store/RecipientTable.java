@@ -76,6 +76,11 @@ public final class RecipientTable {
                     WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at IS NULL AND run_token IS NULL
                     ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, null, limit - rows.size(), rows);
         }
+        return holdOrSuppress(c, rows, runToken, now);
+    }
+
+    /** Claimed rows: those on the suppression list become suppressed, the others are stamped with the run token. */
+    private Claim holdOrSuppress(Connection c, List<ClaimedRecipient> rows, String runToken, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return new Claim(List.of(), 0);
         }
@@ -92,6 +97,125 @@ public final class RecipientTable {
         setStatus(c, suppressed, RecipientStatus.SUPPRESSED, null, now);
         hold(c, claimed, runToken, now);
         return new Claim(claimed, suppressed.size());
+    }
+
+    /** Up to {@code limit} recipients at any of {@code domains}: one paced domain group's part of a claim. */
+    public record DomainQuota(List<String> domains, int limit) {}
+
+    /**
+     * A paced claim: what it claimed, and how many rows each part found (before suppression), so the
+     * caller can tell which parts of the queue ran dry.
+     *
+     * @param lastOtherId the highest pending id the unpaced part claimed; 0 when it claimed none
+     */
+    public record PacedClaim(Claim claim, int otherFound, long lastOtherId, List<Integer> quotaFound) {}
+
+    /**
+     * {@link #claim} when some domains are paced: up to {@code others} recipients at domains outside
+     * {@code paced}, and up to each quota's limit at that quota's domains, in one transaction, so a
+     * capped domain never holds back the rest of the list.
+     *
+     * <ul>
+     *   <li>The unpaced part reads the claim index in id order from {@code othersFrom} (the last id
+     *       it claimed): rows of paced domains it walks past are not read again by the next claim.
+     *       When it finds too few it starts once more from the beginning, for rows handed back.</li>
+     *   <li>A quota reads {@code ix_recipient_domain_claim} one domain at a time — (campaign,
+     *       domain, 'pending', NULL) in id order — so it reads only the rows it returns.</li>
+     *   <li>Retries whose time has come go first in each part, as in {@link #claim}.</li>
+     * </ul>
+     */
+    public PacedClaim claimPaced(Connection c, long campaignId, String runToken, Instant now, int others, long othersFrom,
+                                 List<String> paced, List<DomainQuota> quotas) throws SQLException {
+        List<ClaimedRecipient> rows = new ArrayList<>();
+        String notPaced = paced.isEmpty() ? "" : " AND domain NOT IN (" + Sql.placeholders(paced.size()) + ")";
+        long lastOther = 0;
+        if (others > 0) {
+            selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
+                    + " AND run_token IS NULL" + notPaced + " ORDER BY next_attempt_at, id", campaignId, now, paced, null,
+                    others, rows);
+            // From the cursor to the end, then from the start up to the cursor: never a row twice
+            // (this transaction's own locks do not make SKIP LOCKED skip a row).
+            long[][] ranges = othersFrom > 0 ? new long[][] {{othersFrom, Long.MAX_VALUE}, {0, othersFrom}}
+                    : new long[][] {{0, Long.MAX_VALUE}};
+            for (long[] range : ranges) {
+                int before = rows.size();
+                if (before >= others) {
+                    break;
+                }
+                selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
+                        + " AND next_attempt_at IS NULL AND run_token IS NULL AND id > ? AND id <= ?" + notPaced + " ORDER BY id",
+                        campaignId, null, paced, range, others - before, rows);
+                for (int i = before; i < rows.size(); i++) {
+                    lastOther = Math.max(lastOther, rows.get(i).id());
+                }
+            }
+        }
+        int otherFound = rows.size();
+        List<Integer> quotaFound = new ArrayList<>(quotas.size());
+        for (DomainQuota q : quotas) {
+            int before = rows.size();
+            if (q.limit() > 0) {
+                selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
+                        + " AND run_token IS NULL AND domain IN (" + Sql.placeholders(q.domains().size()) + ")"
+                        + " ORDER BY next_attempt_at, id", campaignId, now, q.domains(), null, q.limit(), rows);
+                for (String domain : q.domains()) {
+                    int left = q.limit() - (rows.size() - before);
+                    if (left <= 0) {
+                        break;
+                    }
+                    selectWhere(c, "FORCE INDEX (ix_recipient_domain_claim) WHERE campaign_id = ? AND status = 'pending'"
+                            + " AND next_attempt_at IS NULL AND run_token IS NULL AND domain = ? ORDER BY id",
+                            campaignId, null, List.of(domain), null, left, rows);
+                }
+            }
+            quotaFound.add(rows.size() - before);
+        }
+        return new PacedClaim(holdOrSuppress(c, rows, runToken, now), otherFound, lastOther, List.copyOf(quotaFound));
+    }
+
+    /**
+     * One claim SELECT: {@code where} with its placeholders in this order — campaign, the due time
+     * (when {@code now} is given), the id range (above its first, up to its second, when {@code ids}
+     * is given), the domains — then LIMIT.
+     */
+    private static void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
+                                    long[] ids, int limit, List<ClaimedRecipient> into) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts FROM recipient " + where
+                + " LIMIT ? FOR UPDATE SKIP LOCKED")) {
+            int i = 1;
+            ps.setLong(i++, campaignId);
+            if (now != null) {
+                SqlTime.set(ps, i++, now);
+            }
+            if (ids != null) {
+                ps.setLong(i++, ids[0]);
+                ps.setLong(i++, ids[1]);
+            }
+            for (String d : domains) {
+                ps.setString(i++, d);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5)));
+                }
+            }
+        }
+    }
+
+    /** Whether the campaign still has recipients to send to (pending or retry) at any of {@code domains}. */
+    public boolean hasRemainingAt(Connection c, long campaignId, List<String> domains) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM recipient FORCE INDEX (ix_recipient_domain_claim) "
+                + "WHERE campaign_id = ? AND domain IN (" + Sql.placeholders(domains.size()) + ") AND status IN ('pending', 'retry') LIMIT 1")) {
+            int i = 1;
+            ps.setLong(i++, campaignId);
+            for (String d : domains) {
+                ps.setString(i++, d);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     /** Stamps the claimed rows with the run token; their status stays pending or retry until marked sending. */
@@ -174,26 +298,28 @@ public final class RecipientTable {
         changed += sent(c, runToken, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
                 UPDATE recipient SET status = 'retry', attempts = attempts + 1, next_attempt_at = ?, last_code = ?,
-                       last_error = ?, run_token = NULL, updated_at = ?
+                       last_error = ?, relay = ?, run_token = NULL, updated_at = ?
                 WHERE id = ? AND run_token = ?""", (ps, o) -> {
             Outcome.Retry r = (Outcome.Retry) o;
             SqlTime.set(ps, 1, r.nextAttemptAt());
             ps.setInt(2, r.code());
             ps.setString(3, SuppressionTable.truncate(r.error(), 1000));
-            SqlTime.set(ps, 4, now);
-            ps.setLong(5, r.recipientId());
-            ps.setString(6, runToken);
+            ps.setString(4, r.relay());
+            SqlTime.set(ps, 5, now);
+            ps.setLong(6, r.recipientId());
+            ps.setString(7, runToken);
         });
         changed += batch(c, byKind.get(Outcome.Failed.class), """
                 UPDATE recipient SET status = 'failed', attempts = attempts + 1, next_attempt_at = NULL, last_code = ?,
-                       last_error = ?, run_token = NULL, updated_at = ?
+                       last_error = ?, relay = ?, run_token = NULL, updated_at = ?
                 WHERE id = ? AND run_token = ?""", (ps, o) -> {
             Outcome.Failed f = (Outcome.Failed) o;
             ps.setInt(1, f.code());
             ps.setString(2, SuppressionTable.truncate(f.error(), 1000));
-            SqlTime.set(ps, 3, now);
-            ps.setLong(4, f.recipientId());
-            ps.setString(5, runToken);
+            ps.setString(3, f.relay());
+            SqlTime.set(ps, 4, now);
+            ps.setLong(5, f.recipientId());
+            ps.setString(6, runToken);
         });
         changed += batch(c, byKind.get(Outcome.Released.class), """
                 UPDATE recipient SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retry' END,
@@ -221,11 +347,12 @@ public final class RecipientTable {
         int changed = 0;
         for (int from = 0; from < outcomes.size(); from += SENT_ROWS_PER_STATEMENT) {
             List<Outcome> chunk = outcomes.subList(from, Math.min(outcomes.size(), from + SENT_ROWS_PER_STATEMENT));
-            String rows = "SELECT ? AS id, ? AS message_id, ? AS sent_at" + " UNION ALL SELECT ?, ?, ?".repeat(chunk.size() - 1);
+            String rows = "SELECT ? AS id, ? AS message_id, ? AS sent_at, ? AS relay"
+                    + " UNION ALL SELECT ?, ?, ?, ?".repeat(chunk.size() - 1);
             // FORCE INDEX: rows are found by id, never by scanning the run's token, so the statement
             // locks only its own rows (a batch claimed ahead holds other rows with the same token).
             try (PreparedStatement ps = c.prepareStatement("UPDATE recipient r FORCE INDEX (PRIMARY) JOIN (" + rows + ") v ON r.id = v.id "
-                    + "SET r.status = 'sent', r.attempts = r.attempts + 1, r.sent_at = v.sent_at, r.message_id = v.message_id, "
+                    + "SET r.status = 'sent', r.attempts = r.attempts + 1, r.sent_at = v.sent_at, r.message_id = v.message_id, r.relay = v.relay, "
                     + "r.last_code = NULL, r.last_error = NULL, r.next_attempt_at = NULL, r.run_token = NULL, r.updated_at = ? "
                     + "WHERE r.run_token = ?")) {
                 int i = 1;
@@ -234,6 +361,7 @@ public final class RecipientTable {
                     ps.setLong(i++, sent.recipientId());
                     ps.setString(i++, sent.messageId());
                     SqlTime.set(ps, i++, sent.at());
+                    ps.setString(i++, sent.relay());
                 }
                 SqlTime.set(ps, i++, now);
                 ps.setString(i, runToken);
@@ -314,6 +442,22 @@ public final class RecipientTable {
         return unknown;
     }
 
+    /**
+     * At a campaign's expiry: up to {@code limit} recipients still waiting (pending or retry, held
+     * by no run) become expired, never to be sent. Returns how many; the caller repeats until fewer
+     * than {@code limit}, one transaction each, so no statement locks the whole queue at once.
+     */
+    public int expireWaiting(Connection c, long campaignId, Instant now, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE recipient SET status = 'expired', next_attempt_at = NULL, updated_at = ?
+                WHERE campaign_id = ? AND status IN ('pending', 'retry') AND run_token IS NULL LIMIT ?""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, campaignId);
+            ps.setInt(3, limit);
+            return ps.executeUpdate();
+        }
+    }
+
     /** Whether a recipient is pending or a retry is already due. */
     public boolean hasPendingNow(Connection c, long campaignId, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
@@ -352,6 +496,25 @@ public final class RecipientTable {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     counts.put(RecipientStatus.fromDb(rs.getString(1)), rs.getLong(2));
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** A relay's part in one campaign: recipients its last attempt left sent, failed, or waiting for a retry (deferred). */
+    public record RelayCount(String relay, long sent, long failed, long deferred) {}
+
+    /** Per relay, the campaign's recipients by the outcome of the attempt that relay took last. */
+    public List<RelayCount> relayCounts(Connection c, long campaignId) throws SQLException {
+        List<RelayCount> counts = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT relay, SUM(status = 'sent'), SUM(status = 'failed'), SUM(status = 'retry') FROM recipient
+                WHERE campaign_id = ? AND relay IS NOT NULL GROUP BY relay ORDER BY relay""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counts.add(new RelayCount(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
                 }
             }
         }

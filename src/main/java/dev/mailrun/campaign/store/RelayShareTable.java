@@ -5,6 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The relay_share table: one row per sending run of a relay, so that several workers can keep
@@ -55,6 +58,62 @@ public final class RelayShareTable {
                 int holders = Math.max(1, rs.getInt(1));
                 return new Holders(holders, Math.min(rs.getInt(2), holders - 1));
             }
+        }
+    }
+
+    /**
+     * {@link #renew} for several shares at once — the relay's and each domain group's — in three
+     * statements whatever their number. Returns the live holders of each, this one included.
+     */
+    public Map<String, Holders> renewAll(Connection c, List<String> names, String holder, Duration ttl) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO relay_share (relay, holder, expires_at) VALUES "
+                + String.join(", ", java.util.Collections.nCopies(names.size(), "(?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)"))
+                + " ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at)")) {
+            int i = 1;
+            for (String name : names) {
+                ps.setString(i++, name);
+                ps.setString(i++, holder);
+                ps.setLong(i++, ttl.toNanos() / 1000);
+            }
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM relay_share WHERE relay IN ("
+                + Sql.placeholders(names.size()) + ") AND expires_at < UTC_TIMESTAMP(3)")) {
+            for (int i = 0; i < names.size(); i++) {
+                ps.setString(i + 1, names.get(i));
+            }
+            ps.executeUpdate();
+        }
+        Map<String, Holders> live = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT relay, COUNT(*), COALESCE(SUM(holder < ?), 0) FROM relay_share "
+                + "WHERE relay IN (" + Sql.placeholders(names.size()) + ") AND expires_at >= UTC_TIMESTAMP(3) GROUP BY relay")) {
+            ps.setString(1, holder);
+            for (int i = 0; i < names.size(); i++) {
+                ps.setString(i + 2, names.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    int holders = Math.max(1, rs.getInt(2));
+                    live.put(rs.getString(1), new Holders(holders, Math.min(rs.getInt(3), holders - 1)));
+                }
+            }
+        }
+        for (String name : names) {
+            live.putIfAbsent(name, new Holders(1, 0));
+        }
+        return live;
+    }
+
+    /** {@link #release} of several shares at once. */
+    public void releaseAll(Connection c, List<String> names, String holder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM relay_share WHERE relay IN ("
+                + Sql.placeholders(names.size()) + ") AND holder = ?")) {
+            int i = 1;
+            for (String name : names) {
+                ps.setString(i++, name);
+            }
+            ps.setString(i, holder);
+            ps.executeUpdate();
         }
     }
 

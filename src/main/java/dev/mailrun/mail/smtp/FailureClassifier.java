@@ -30,6 +30,8 @@ import org.eclipse.angus.mail.util.MailConnectException;
  * <ol>
  *   <li>authentication failures (535, 530, 534) and TLS failures (STARTTLS required but not
  *       offered, handshake errors) are FATAL: every further message would fail the same way;</li>
+ *   <li>a "too fast" reply ({@link TooFast}: 421/450/451/454 with 4.7.x or a throttling text)
+ *       is THROTTLED: the sender slows down and the recipient is tried again;</li>
  *   <li>421 and connection loss (EOF, reset, "Not connected") are TRANSIENT and worth one retry on
  *       a new connection;</li>
  *   <li>timeouts and refused connections are TRANSIENT without a retry: the relay is slow or down;</li>
@@ -66,6 +68,11 @@ final class FailureClassifier {
         }
         if (chain.stream().anyMatch(FailureClassifier::isStartTlsMissing)) {
             return fatal("the relay does not offer STARTTLS but smtp.tls is STARTTLS_REQUIRED; nothing was sent in plain text");
+        }
+        Optional<TooFast.Scope> tooFast = TooFast.of(code, text);
+        if (tooFast.isPresent()) {
+            // Not retried on a new connection: the same message at once would only be too fast again.
+            return new Failure(Failure.Kind.THROTTLED, code, text, retryHint(text), false, code == 421, false, tooFast);
         }
         if (code == 421) {
             return new Failure(Failure.Kind.TRANSIENT, code, text, retryHint(text), false, true, true);

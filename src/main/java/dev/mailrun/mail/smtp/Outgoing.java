@@ -25,4 +25,12 @@ public interface Outgoing {
 
     /** The envelope sender (Return-Path) for this message, e.g. {@code bounces+TOKEN@example.com}. */
     Optional<String> envelopeFrom();
+
+    /**
+     * A limit this message must pass besides the relay's, waited for before the relay's permit: the
+     * pace of its recipient's domain. Empty: only the relay's rate applies.
+     */
+    default Optional<SendRateLimiter> pace() {
+        return Optional.empty();
+    }
 }

@@ -93,6 +93,17 @@ public final class SendRateLimiter {
         return (int) Math.max(1, Math.floor(ratePerSecond * CYCLE.toNanos() / 1e9));
     }
 
+    /**
+     * Starts as if a whole second's messages had just left: the first message waits a second. For a
+     * rate that others held until now — another run of the same pace may have sent its full second
+     * right before this one took over, and a fresh window would add its own second to theirs.
+     */
+    public synchronized void startFull() {
+        if (window != null) {
+            window.fill(nanoTime.get());
+        }
+    }
+
     public double rate() {
         return rate;
     }

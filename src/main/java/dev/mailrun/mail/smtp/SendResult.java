@@ -33,6 +33,18 @@ public sealed interface SendResult {
     }
 
     /**
+     * The relay said "too fast" (421/450/451/454 with 4.7.x or a throttling text, {@link TooFast}):
+     * nothing is wrong with the message or the relay, only the pace. The recipient goes back to the
+     * queue without an attempt charged, and the sender slows down for {@code scope}.
+     */
+    record Throttled(long key, int code, String text, TooFast.Scope scope) implements SendResult {
+        public Throttled {
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(scope, "scope");
+        }
+    }
+
+    /**
      * Never retry: a 5xx reply, or a message that was rejected before sending (code 0).
      *
      * @param hardBounce the address does not exist (5.1.x, "no such user"): suppress it

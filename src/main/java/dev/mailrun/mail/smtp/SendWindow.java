@@ -64,6 +64,11 @@ final class SendWindow {
         return 0;
     }
 
+    /** As if the whole limit had been admitted at {@code nowNanos}: the next admission waits a span. */
+    void fill(long nowNanos) {
+        Arrays.fill(times, nowNanos);
+    }
+
     /**
      * The same history and span under a new limit, so a rate change does not forget the messages
      * of the last second: the newest {@code min(old, new)} admissions are kept.

@@ -189,7 +189,7 @@ public final class SmtpPool implements AutoCloseable {
             if (notOpen.isPresent()) {
                 return notOpen.get();
             }
-            if (!awaitPermit(deadline, stop)) {
+            if (!awaitPermit(item.pace(), deadline, stop)) {
                 return Outcome.of(previousFailure != null ? previousFailure : new SendResult.NotAttempted(key));
             }
             // A no-op unless the wait for the permit left too little time for the open connection's timeouts.
@@ -267,16 +267,19 @@ public final class SmtpPool implements AutoCloseable {
      * Books a rate permit, waits for it, then passes the send window; false when no permit comes in
      * time or a stop was requested. Returning true means the message counts as sent from now.
      */
-    private boolean awaitPermit(Instant deadline, BooleanSupplier stop) {
+    private boolean awaitPermit(Optional<SendRateLimiter> pace, Instant deadline, BooleanSupplier stop) {
         long start = System.nanoTime();
-        boolean permitted = awaitPermitUntimed(deadline, stop);
+        // The item's own pace first: a message held back by its domain then takes the relay's next
+        // permit, so the relay's count never sees it bunched up with the others.
+        boolean permitted = (pace.isEmpty() || awaitPermitUntimed(pace.get(), deadline, stop))
+                && awaitPermitUntimed(limiter, deadline, stop);
         if (permitted) {
             events.permitWaited(Duration.ofNanos(System.nanoTime() - start));
         }
         return permitted;
     }
 
-    private boolean awaitPermitUntimed(Instant deadline, BooleanSupplier stop) {
+    private boolean awaitPermitUntimed(SendRateLimiter limiter, Instant deadline, BooleanSupplier stop) {
         Optional<Duration> wait = limiter.reserve(remaining(deadline).minus(MIN_BUDGET));
         if (wait.isEmpty()) {
             return false;

@@ -239,4 +239,40 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> loadWith(Map.of("bounce.complaint-pause-rate", "0")))
                 .hasMessage("configuration key bounce.complaint-pause-rate: must be 0.0001–1, got '0'");
     }
+
+    @Test
+    void domain_groups_come_shipped_without_caps_and_an_operators_own_group_is_read_from_the_file() throws Exception {
+        var shipped = ConfigLoader.load(Optional.empty(), Map.of()).send().domainGroups();
+        assertThat(shipped.named("gmail").orElseThrow().domains()).containsExactly("gmail.com", "googlemail.com");
+        assertThat(shipped.groups()).allSatisfy(g -> assertThat(g.rate()).isZero());
+
+        MailrunConfig c = ConfigLoader.load(Optional.of(file("""
+                policy.domain.gmail.rate=300/min
+                policy.domain.corp.domains=Corp.example, mail.corp.example
+                policy.domain.corp.rate=2/s
+                """)), Map.of());
+        assertThat(c.send().domainGroups().named("gmail").orElseThrow().rate()).isEqualTo(5.0);
+        assertThat(c.send().domainGroups().named("corp").orElseThrow().domains()).containsExactly("corp.example", "mail.corp.example");
+        assertThat(c.send().domainGroups().named("corp").orElseThrow().rate()).isEqualTo(2.0);
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of("MAILRUN_POLICY_DOMAIN_YAHOO_RATE", "1/s")).send()
+                .domainGroups().named("yahoo").orElseThrow().rate()).isEqualTo(1.0);
+    }
+
+    @Test
+    void a_domain_group_that_cannot_work_is_a_one_line_error_naming_the_key() throws Exception {
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("policy.domain.gmail.rate=5\n")), Map.of()))
+                .hasMessage("configuration key policy.domain.gmail.rate: must be a rate such as 5/s or 300/min, got '5'");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("policy.domain.gmail.rate=5/week\n")), Map.of()))
+                .hasMessage("configuration key policy.domain.gmail.rate: must be a rate per s, min or h (5/s, 300/min), got '5/week'");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("policy.domain.gmail.rate=1/h\n")), Map.of()))
+                .hasMessage("configuration key policy.domain.gmail.rate: must be between 0.01/s (36/h) and 100000/s, got '1/h'");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("policy.domain.corp.rate=5/s\n")), Map.of()))
+                .hasMessage("configuration key policy.domain.corp.domains: must be set when policy.domain.corp.rate is");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("policy.domain.corp.domains=gmail.com\n")), Map.of()))
+                .hasMessage("configuration key policy.domain.gmail.domains: gmail.com is also in the corp group (a domain is paced by one group)");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("policy.domain.corp.domains=not a domain\n")), Map.of()))
+                .hasMessage("configuration key policy.domain.corp.domains: domain group corp: 'not a domain' is not a lower-case domain name");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("policy.domain.Corp_1.rate=5/s\n")), Map.of()))
+                .hasMessageStartingWith("unknown configuration key policy.domain.Corp_1.rate in");
+    }
 }

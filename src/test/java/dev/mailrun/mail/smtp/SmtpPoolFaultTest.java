@@ -98,13 +98,26 @@ class SmtpPoolFaultTest {
     @Test
     void a_421_on_the_retry_too_is_a_transient_failure() {
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder()
-                .on("MAIL", cmd -> Reply.of(421, "4.7.0 too many connections, try again in 30 seconds").thenDrop())
+                .on("MAIL", cmd -> Reply.of(421, "4.3.2 service shutting down, try again in 30 seconds").thenDrop())
                 .start()) {
             List<SendResult> results = send(settings(server.port()).withConnections(1), items(1));
 
             assertThat(results).singleElement().isEqualTo(new SendResult.Transient(1, 421,
-                    "4.7.0 too many connections, try again in 30 seconds", Optional.of(Duration.ofSeconds(30))));
+                    "4.3.2 service shutting down, try again in 30 seconds", Optional.of(Duration.ofSeconds(30))));
             assertThat(server.connectionCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void a_421_that_says_too_fast_is_throttled_and_not_retried_on_a_new_connection() {
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder()
+                .on("MAIL", cmd -> Reply.of(421, "4.7.0 too many connections, try again in 30 seconds").thenDrop())
+                .start()) {
+            List<SendResult> results = send(settings(server.port()).withConnections(1), items(1));
+
+            assertThat(results).singleElement().isEqualTo(new SendResult.Throttled(1, 421,
+                    "4.7.0 too many connections, try again in 30 seconds", TooFast.Scope.RELAY));
+            assertThat(server.connectionCount()).isEqualTo(1);
         }
     }
 

@@ -1,0 +1,64 @@
+package dev.mailrun.campaign;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.store.AdaptedRateTable;
+import dev.mailrun.campaign.store.AdaptedRateTable.Adapted;
+import dev.mailrun.campaign.store.RecipientTable;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pace part of what holds a campaign back right now, as short phrases for {@code campaign
+ * status} ("held back by") and {@code heldBackBy} in its JSON:
+ * <ul>
+ *   <li>{@code domain gmail capped at 5/s} — a domain group with a cap, while the campaign still
+ *       has recipients there;</li>
+ *   <li>{@code domain gmail adapted to 2.5/s} — a group slowed down after "too fast" replies;</li>
+ *   <li>{@code relay default rate adapted to 12.5/s} — a relay's rate lowered after its own
+ *       throttling (every relay whose rate is adapted: the campaign's route may use any).</li>
+ * </ul>
+ * Nothing for a campaign that is finished or has nobody left to send to.
+ */
+final class HeldBack {
+
+    private final SendSettings settings;
+    private final AdaptedRateTable adapted = new AdaptedRateTable();
+
+    HeldBack(SendSettings settings) {
+        this.settings = settings;
+    }
+
+    List<String> of(Connection c, Campaign campaign, long remaining, RecipientTable recipients) throws SQLException {
+        List<String> held = new ArrayList<>();
+        if (campaign.status().isFinal() || remaining == 0) {
+            return held;
+        }
+        List<String> names = new ArrayList<>();
+        settings.domainGroups().groups().forEach(g -> names.add(g.key()));
+        Map<String, Adapted> rows = adapted.read(c, names);
+        for (DomainGroup g : settings.domainGroups().groups()) {
+            Adapted a = rows.get(g.key());
+            if ((a != null || g.rate() > 0) && recipients.hasRemainingAt(c, campaign.id(), g.domains())) {
+                held.add(a != null ? "domain " + g.name() + " adapted to " + perSecond(a.rate())
+                        : "domain " + g.name() + " capped at " + perSecond(g.rate()));
+            }
+        }
+        for (Adapted a : adapted.all(c)) {
+            if (a.name().startsWith("relay:")) {
+                held.add("relay " + a.name().substring("relay:".length()) + " rate adapted to " + perSecond(a.rate()));
+            }
+        }
+        return held;
+    }
+
+    static String perSecond(double rate) {
+        return BigDecimal.valueOf(rate).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + "/s";
+    }
+}

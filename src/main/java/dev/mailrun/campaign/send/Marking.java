@@ -1,0 +1,26 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.send.SendingMarker.Marks;
+import java.util.Optional;
+
+/**
+ * What the flush asks of the batch being sent: which recipients to mark sending now, and to be told
+ * whether the marks committed. A {@link SendingMarker} for a batch sent through one relay, a
+ * {@link MarkingGroup} of them when the batch is split among several.
+ */
+interface Marking {
+
+    /** The recipients to mark now, if any; {@link #committed} or {@link #fail} follows. */
+    Optional<Marks> take();
+
+    /** True while marks were asked for and not yet written: the flush is due. */
+    boolean wanted();
+
+    void committed(Marks marks);
+
+    /** The marks could not be written: nothing more of the batch may be sent. */
+    void fail(String problem);
+
+    /** True once marking failed: results reported as fatal since then are this, not the relay. */
+    boolean failed();
+}

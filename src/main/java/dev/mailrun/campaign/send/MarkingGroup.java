@@ -1,0 +1,68 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.send.SendingMarker.Marks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The markers of one batch split among several relays, one per relay, so that each relay's
+ * connections keep their own recipients marked just ahead of them: relays that send at different
+ * speeds never leave a long run of marked, untried recipients behind the slower one. One flush
+ * writes all their marks.
+ */
+final class MarkingGroup implements Marking {
+
+    private record Part(SendingMarker marker, Marks marks) {}
+
+    private final List<SendingMarker> markers;
+    private List<Part> taken;
+
+    MarkingGroup(List<SendingMarker> markers) {
+        this.markers = List.copyOf(markers);
+    }
+
+    @Override
+    public synchronized Optional<Marks> take() {
+        if (taken != null) {
+            return Optional.empty();
+        }
+        List<Part> parts = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        for (SendingMarker m : markers) {
+            m.take().ifPresent(marks -> {
+                parts.add(new Part(m, marks));
+                ids.addAll(marks.ids());
+            });
+        }
+        if (parts.isEmpty()) {
+            return Optional.empty();
+        }
+        taken = parts;
+        return Optional.of(new Marks(ids, 0));
+    }
+
+    @Override
+    public boolean wanted() {
+        return markers.stream().anyMatch(SendingMarker::wanted);
+    }
+
+    @Override
+    public synchronized void committed(Marks marks) {
+        if (taken != null) {
+            taken.forEach(p -> p.marker().committed(p.marks()));
+            taken = null;
+        }
+    }
+
+    @Override
+    public synchronized void fail(String problem) {
+        markers.forEach(m -> m.fail(problem));
+        taken = null;
+    }
+
+    @Override
+    public boolean failed() {
+        return markers.stream().anyMatch(SendingMarker::failed);
+    }
+}

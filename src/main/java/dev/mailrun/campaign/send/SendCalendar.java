@@ -1,0 +1,93 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.SendWindows;
+import dev.mailrun.campaign.store.DailyCountTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What the calendar allows a campaign: whether it has expired, whether its send window is open,
+ * whether its relay's daily cap is used up, and until when a run may send. Read by the sending
+ * task before a run and for its deadline, and by {@code campaign status} for "held back by".
+ */
+public final class SendCalendar {
+
+    private final DailyCap cap;
+    private final String relay;
+    private final DailyCountTable counts = new DailyCountTable();
+
+    public SendCalendar(SendSettings settings) {
+        this.cap = settings.dailyCap();
+        this.relay = settings.relay();
+    }
+
+    /**
+     * What holds {@code campaign} back at {@code now}, as short phrases: {@code expired (at …)},
+     * {@code window closed until … (local time)}, {@code daily cap reached (…; resets at …)}. Empty
+     * when nothing on the calendar does.
+     */
+    public List<String> heldBackBy(Connection c, Campaign campaign, Instant now) throws SQLException {
+        List<String> reasons = new ArrayList<>();
+        if (campaign.expiredAt(now)) {
+            reasons.add("expired (at " + campaign.expireAt().get() + ")");
+            return reasons;
+        }
+        windowClosed(campaign, now).ifPresent(reasons::add);
+        capReached(c, now).ifPresent(reasons::add);
+        return reasons;
+    }
+
+    /** Why the window is closed at {@code now}, with when it opens; empty when it is open (or there is none). */
+    Optional<String> windowClosed(Campaign campaign, Instant now) {
+        if (campaign.windows().isEmpty() || campaign.windows().get().isOpen(now)) {
+            return Optional.empty();
+        }
+        SendWindows w = campaign.windows().get();
+        return Optional.of(w.nextOpen(now).map(at -> "window closed until " + at + " (" + w.local(at) + ")")
+                .orElse("window closed (no range opens within a week)"));
+    }
+
+    /** Why the relay may take no more today, with when the day ends; empty while it may. */
+    Optional<String> capReached(Connection c, Instant now) throws SQLException {
+        LocalDate day = cap.dayOf(now);
+        OptionalLong volume = cap.volumeOn(day);
+        if (volume.isEmpty()) {
+            return Optional.empty();
+        }
+        long used = counts.read(c, relay, day);
+        return used < volume.getAsLong() ? Optional.empty()
+                : Optional.of("daily cap reached (" + used + " of " + volume.getAsLong() + " on " + day + " "
+                        + cap.zone().getId() + ", resets at " + cap.endOf(day) + ")");
+    }
+
+    /** When the day that holds {@code at} ends, in the cap's zone. */
+    Instant endOfDay(Instant at) {
+        return cap.endOf(cap.dayOf(at));
+    }
+
+    /**
+     * The deadline of a run starting at {@code now}: the scheduler's, cut at the end of the open
+     * window and at the campaign's expiry, so no message goes out after either.
+     */
+    static Instant deadline(Campaign campaign, Instant slotDeadline, Instant now) {
+        Instant deadline = slotDeadline;
+        if (campaign.windows().isPresent() && !campaign.windows().get().isOpen(now)) {
+            return now;   // closed since the run looked: nothing may start
+        }
+        Optional<Instant> closes = campaign.windows().flatMap(w -> w.closesAfter(now));
+        if (closes.isPresent() && closes.get().isBefore(deadline)) {
+            deadline = closes.get();
+        }
+        if (campaign.expireAt().isPresent() && campaign.expireAt().get().isBefore(deadline)) {
+            deadline = campaign.expireAt().get();
+        }
+        return deadline;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.mailrun.campaign.store;
+
+import dev.mailrun.db.SqlTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The relay_state table: which relays are down, until when, and who probes one whose back-off has
+ * passed. Shared by every worker and campaign, so that one run's discovery spares the others the
+ * same failures. Times are the caller's clock (a back-off, not a lease).
+ */
+public final class RelayStateTable {
+
+    /**
+     * A relay's row as read.
+     *
+     * @param downUntil empty: up
+     * @param downs     times marked down in a row (the back-off grows with it)
+     */
+    public record State(String relay, Optional<Instant> downUntil, int downs, Optional<String> reason,
+                        Optional<String> probeHolder, Optional<Instant> probeUntil) {
+
+        public static State up(String relay) {
+            return new State(relay, Optional.empty(), 0, Optional.empty(), Optional.empty(), Optional.empty());
+        }
+    }
+
+    /** The states of {@code relays}; a relay without a row is up. */
+    public Map<String, State> read(Connection c, Collection<String> relays) throws SQLException {
+        Map<String, State> states = new HashMap<>();
+        relays.forEach(r -> states.put(r, State.up(r)));
+        if (relays.isEmpty()) {
+            return states;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT relay, down_until, downs, reason, probe_holder, probe_until FROM relay_state
+                WHERE relay IN (""" + Sql.placeholders(relays.size()) + ")")) {
+            int i = 1;
+            for (String r : relays) {
+                ps.setString(i++, r);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    states.put(rs.getString(1), new State(rs.getString(1), Optional.ofNullable(SqlTime.get(rs, 2)),
+                            rs.getInt(3), Optional.ofNullable(rs.getString(4)), Optional.ofNullable(rs.getString(5)),
+                            Optional.ofNullable(SqlTime.get(rs, 6))));
+                }
+            }
+        }
+        return states;
+    }
+
+    /** The relay's row, locked until the transaction ends (created up when missing). */
+    public State lock(Connection c, String relay, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT IGNORE INTO relay_state (relay, downs, updated_at) VALUES (?, 0, ?)")) {
+            ps.setString(1, relay);
+            SqlTime.set(ps, 2, now);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT relay, down_until, downs, reason, probe_holder, probe_until FROM relay_state
+                WHERE relay = ? FOR UPDATE""")) {
+            ps.setString(1, relay);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new State(rs.getString(1), Optional.ofNullable(SqlTime.get(rs, 2)), rs.getInt(3),
+                        Optional.ofNullable(rs.getString(4)), Optional.ofNullable(rs.getString(5)),
+                        Optional.ofNullable(SqlTime.get(rs, 6)));
+            }
+        }
+    }
+
+    /** Marks the relay down until {@code until}, its {@code downs}-th time in a row; any probe ends. */
+    public void markDown(Connection c, String relay, Instant until, int downs, String reason, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE relay_state SET down_until = ?, downs = ?, reason = ?, probe_holder = NULL, probe_until = NULL,
+                       updated_at = ? WHERE relay = ?""")) {
+            SqlTime.set(ps, 1, until);
+            ps.setInt(2, downs);
+            ps.setString(3, SuppressionTable.truncate(reason, 1000));
+            SqlTime.set(ps, 4, now);
+            ps.setString(5, relay);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Takes the probe of a relay whose back-off has passed: one conditional UPDATE, whose row count
+     * says who won. False when the relay is up, still backing off, or another run probes it.
+     */
+    public boolean claimProbe(Connection c, String relay, String holder, Instant now, Instant until) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE relay_state SET probe_holder = ?, probe_until = ?, updated_at = ?
+                WHERE relay = ? AND down_until IS NOT NULL AND down_until <= ?
+                  AND (probe_holder IS NULL OR probe_until <= ? OR probe_holder = ?)""")) {
+            ps.setString(1, holder);
+            SqlTime.set(ps, 2, until);
+            SqlTime.set(ps, 3, now);
+            ps.setString(4, relay);
+            SqlTime.set(ps, 5, now);
+            SqlTime.set(ps, 6, now);
+            ps.setString(7, holder);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** The probe went through: the relay is up again. False when {@code holder} no longer held the probe. */
+    public boolean markUp(Connection c, String relay, String holder, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE relay_state SET down_until = NULL, downs = 0, reason = NULL, probe_holder = NULL,
+                       probe_until = NULL, updated_at = ? WHERE relay = ? AND probe_holder = ?""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setString(2, relay);
+            ps.setString(3, holder);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** The probe was not sent after all (the run ended first): another run may take it at once. */
+    public void releaseProbe(Connection c, String relay, String holder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE relay_state SET probe_holder = NULL, probe_until = NULL WHERE relay = ? AND probe_holder = ?")) {
+            ps.setString(1, relay);
+            ps.setString(2, holder);
+            ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.mailrun.bench;
+
+import dev.mailrun.mail.message.MessageComposer;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Clock;
+
+/**
+ * The worker's CPU to make one message — render the template, compose the MIME message, write it
+ * to bytes — on one thread, with no database and no SMTP.
+ *
+ * <p>Why: the throughput benchmark's JVM CPU per message mixes this with sending, the JDBC driver
+ * and the scheduler, and on a shared machine its wall-clock rows wander. The thread's own CPU time
+ * is not disturbed by other processes, so changes to rendering and composing can be paired A/B here
+ * with a spread of a few percent.
+ *
+ * <p>Arguments: {@code --messages 100000 --rounds 5} (the first round warms the JIT and is not
+ * counted).
+ */
+public final class BuildCostBenchmark {
+
+    private BuildCostBenchmark() {}
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        int messages = args.integer("messages", 100_000);
+        int rounds = args.integer("rounds", 5);
+        SampleMessages samples = new SampleMessages(Clock.systemUTC());
+        Session session = MessageComposer.newSession("sender.example");
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        System.out.printf("%,d messages per round (template welcome, one merge field), one thread; "
+                + "the first round warms up and is not shown%n%n", messages);
+        System.out.println("| round | µs CPU per message | bytes per message |");
+        System.out.println("|---:|---:|---:|");
+        for (int round = 0; round <= rounds; round++) {
+            Counting out = new Counting();
+            long cpu0 = threads.getCurrentThreadCpuTime();
+            for (long i = 0; i < messages; i++) {
+                MimeMessage m = samples.outgoing(round * (long) messages + i).build(session);
+                m.writeTo(out);
+            }
+            long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+            if (round > 0) {
+                System.out.printf("| %d | %.1f | %d |%n", round, cpu / 1e3 / messages, out.bytes / messages);
+            }
+        }
+    }
+
+    /** Counts what is written and keeps nothing, so the figures hold no buffer growth. */
+    private static final class Counting extends OutputStream {
+        long bytes;
+
+        @Override
+        public void write(int b) {
+            bytes++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            bytes += len;
+        }
+    }
+}
