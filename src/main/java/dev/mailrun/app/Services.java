@@ -202,7 +202,8 @@ public final class Services implements AutoCloseable {
     public Scheduler scheduler() throws SQLException {
         SchedulerConfig sc = SchedulerConfig.defaults()
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()))
-                .withRunHistory(config.tick().runHistory());
+                .withRunHistory(config.tick().runHistory())
+                .withOverlapWait(config.tick().overlapWait());
         List<TaskHandler> handlers = new ArrayList<>(List.of(sendHandler()));
         if (config.bounce().mailbox().isPresent()) {
             handlers.add(new BounceTaskHandler(this::bounceProcessor));

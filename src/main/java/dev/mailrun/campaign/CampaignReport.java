@@ -73,9 +73,20 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
      * @param scheduledFor the start of its slot
      * @param deadline     when it had to be done (slot end less the safety margin)
      */
+    /**
+     * One row of the run history.
+     *
+     * @param windowShare the items the run sent over what the allowed rate permits in a whole window
+     *                    (slot to next slot); empty for decisions and when the rate is unlimited
+     * @param gap         how long the task was free before this run (previous release to this claim)
+     * @param waited      how long the tick waited at the slot for the previous run to release the task
+     * @param margin      the safety margin this run's deadline used
+     */
     public record RunLine(Instant startedAt, Optional<Instant> finishedAt, String outcome, long items,
                           Optional<Duration> duration, Optional<Double> utilisation, Optional<Duration> overrun,
-                          Optional<String> error, Optional<Instant> scheduledFor, Optional<Instant> deadline) {
+                          Optional<String> error, Optional<Instant> scheduledFor, Optional<Instant> deadline,
+                          Optional<Double> windowShare, Optional<Duration> gap, Optional<Duration> waited,
+                          Optional<Duration> margin) {
 
         /** Messages per second while it ran; empty while running or when it took no time. */
         public Optional<Double> rate() {

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The stable machine-readable form of {@link CampaignReport}s (README, "campaign status --json"):
@@ -91,6 +93,10 @@ public final class CampaignReportJson {
             } else {
                 n.putNull("overrun_ms");
             }
+            putRounded(n, "window_share", run.windowShare().orElse(null));
+            putMillis(n, "gap_ms", run.gap());
+            putMillis(n, "waited_ms", run.waited());
+            putMillis(n, "margin_ms", run.margin());
             n.put("error", run.error().orElse(null));
         }
         ArrayNode errors = root.putArray("top_errors");
@@ -126,6 +132,14 @@ public final class CampaignReportJson {
             n.putNull(key);
         } else {
             n.put(key, Math.round(value * 1000) / 1000.0);
+        }
+    }
+
+    private static void putMillis(ObjectNode n, String key, Optional<Duration> value) {
+        if (value.isPresent()) {
+            n.put(key, value.get().toMillis());
+        } else {
+            n.putNull(key);
         }
     }
 }

@@ -102,9 +102,13 @@ public final class CampaignReports {
         double busySeconds = 0;
         long itemsTotal = 0;
         Optional<Double> current = Optional.empty();
+        double configured = RelayRate.configured(settings, campaign);
         for (TaskRun r : rows) {
+            Optional<Double> share = configured > 0 && r.deadline().isPresent() && r.finishedAt().isPresent()
+                    ? slotLength.map(s -> r.items().orElse(0L) / (configured * s.toMillis() / 1000.0)) : Optional.empty();
             CampaignReport.RunLine line = new CampaignReport.RunLine(r.startedAt(), r.finishedAt(), r.outcome().dbValue(),
-                    r.items().orElse(0L), r.duration(), r.utilisation(), r.overrun(), r.error(), r.scheduledFor(), r.deadline());
+                    r.items().orElse(0L), r.duration(), r.utilisation(), r.overrun(), r.error(), r.scheduledFor(), r.deadline(),
+                    share, r.gap(), r.waited(), r.margin());
             if (runs.size() < RUNS_SHOWN) {
                 runs.add(line);
             }
@@ -124,7 +128,6 @@ public final class CampaignReports {
             }
         }
         Optional<Double> average = busySeconds > 0 ? Optional.of(itemsTotal / busySeconds) : Optional.empty();
-        double configured = RelayRate.configured(settings, campaign);
         long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY);
         Optional<Duration> eta = configured > 0 && remaining > 0
                 ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();

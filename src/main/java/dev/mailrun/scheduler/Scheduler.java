@@ -2,6 +2,7 @@ package dev.mailrun.scheduler;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.db.Transactions;
+import dev.mailrun.timebox.SafetyMargins;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -10,8 +11,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,7 +30,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A tick, for each enabled task whose {@code next_run_at} is at or before the clock's now:
  * <ol>
- *   <li>If another run holds a live lease, record {@code skipped_overlap} and move on.</li>
+ *   <li>If another run holds a live lease: when that run serves the slot before this one (it is
+ *       releasing the task), wait for it up to {@code overlapWait}, re-reading the task every
+ *       {@link #POLL} by the database clock; if it still holds the task, or serves this very slot,
+ *       record {@code skipped_overlap} and move on. The wait is part of the new run's window: its
+ *       deadline does not move.</li>
  *   <li>If this worker has no handler for the task, log one warning, record {@code skipped_no_handler}
  *       and leave the task due.</li>
  *   <li>Plan the slot (misfire policy, see {@link Slots#plan}).</li>
@@ -35,7 +42,9 @@ import org.slf4j.LoggerFactory;
  *       clock. Zero rows means another worker won; that is normal and yields nothing. Taking over an
  *       expired lease marks the dead run {@code abandoned} and calls the handler's
  *       {@link TaskHandler#onAbandoned} in the same transaction.</li>
- *   <li>Run the handler on this thread while a heartbeat thread extends the lease.</li>
+ *   <li>Run the handler on this thread while a heartbeat thread extends the lease. Its deadline is
+ *       {@code slot + interval − margin}, the margin derived from the task's measured lateness and
+ *       release times ({@link RunMargin}, {@link SafetyMargins}) and at most the configured one.</li>
  *   <li>Finish: one UPDATE conditional on the run token clears the run and sets the next slot
  *       (slot + interval, the handler's override, or a backoff after failure) and, on success, the
  *       metadata. Zero rows means the run was a zombie: nothing it wrote after losing the lease stuck.</li>
@@ -57,8 +66,16 @@ public final class Scheduler implements AutoCloseable {
     private final ReentrantLock tickLock = new ReentrantLock();
     /** Rows of run history deleted per tick at most; many times what a tick adds. */
     static final int PRUNE_PER_TICK = 1_000;
+    /** How often a tick waiting for the previous run re-reads the task. */
+    static final Duration POLL = Duration.ofMillis(25);
     private final ScheduledExecutorService heartbeats;
     private final RunListener listener;
+    private final Sleeper sleeper;
+    /**
+     * Per task, how long after its deadline the last run this scheduler finished released the task,
+     * waiting for the task's next claim here to pair it with that run's lateness.
+     */
+    private final Map<Long, Duration> releases = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     private volatile LiveRun current;
 
@@ -70,6 +87,13 @@ public final class Scheduler implements AutoCloseable {
     /** @param listener told about every run and decision once it is recorded */
     public Scheduler(DataSource dataSource, HandlerRegistry handlers, SchedulerConfig config, Clock clock,
                      RunListener listener) {
+        this(dataSource, handlers, config, clock, listener, Sleeper.onClock(clock));
+    }
+
+    /** @param sleeper how a tick waits for a previous run to release its task ({@code overlapWait}) */
+    public Scheduler(DataSource dataSource, HandlerRegistry handlers, SchedulerConfig config, Clock clock,
+                     RunListener listener, Sleeper sleeper) {
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.handlers = Objects.requireNonNull(handlers, "handlers");
@@ -143,34 +167,52 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private void process(TaskTable.DueTask task, List<TickSummary.Entry> entries) throws SQLException {
-        if (task.isLive()) {
-            entries.add(recordOverlap(task, new RunLease(task.runToken(), task.owner(), null, null, task.heartbeatAt(), null)));
-            return;
+    private void process(TaskTable.DueTask seen, List<TickSummary.Entry> entries) throws SQLException {
+        TaskTable.DueTask task = seen;
+        Duration waited = Duration.ZERO;
+        if (seen.isLive()) {
+            Instant waitStart = clock.instant();
+            Optional<TaskTable.DueTask> freed = seen.isReleasing(waitStart) ? awaitRelease(seen, waitStart)
+                    : Optional.of(seen);
+            waited = Duration.between(waitStart, clock.instant());
+            if (freed.isEmpty()) {
+                return; // no longer due: the run that released it moved the schedule on
+            }
+            task = freed.get();
+            if (task.isLive()) {
+                entries.add(recordOverlap(task, new RunLease(task.runToken(), task.owner(), null, null,
+                        task.heartbeatAt(), null), waited));
+                return;
+            }
         }
         if (handlers.find(task.handler()).isEmpty()) {
             entries.add(skipUnhandled(task));
             return;
         }
+        Instant now = clock.instant();
         Slots.Plan plan = Slots.plan(task.nextRunAt(), task.interval(), task.misfireThreshold(), task.misfirePolicy(),
-                clock.instant());
+                now);
         String token = UUID.randomUUID().toString();
-        Optional<LiveRun> claimed = claim(task, plan, token);
+        Optional<LiveRun> claimed = claim(task, plan, token, new Start(Duration.between(plan.slot(), now), waited));
         if (claimed.isEmpty()) {
             Optional<RunLease> holder;
             try (Connection c = dataSource.getConnection()) {
                 holder = tasks.liveRun(c, task.id());
             }
-            holder.ifPresent(h -> entries.add(recordOverlapQuietly(task, h)));
+            TaskTable.DueTask lost = task;
+            Duration w = waited;
+            holder.ifPresent(h -> entries.add(recordOverlapQuietly(lost, h, w)));
             return;
         }
         if (task.runToken() != null) {
-            tell(() -> listener.decision(task.name(), RunOutcome.ABANDONED));
+            String name = task.name();
+            tell(() -> listener.decision(name, RunOutcome.ABANDONED));
             entries.add(new TickSummary.Entry(task.name(), RunOutcome.ABANDONED, Optional.of(task.runToken()),
                     "lease of " + task.owner() + " expired; taken over"));
         }
         if (plan.missedSlots() > 0) {
-            tell(() -> listener.decision(task.name(), RunOutcome.MISFIRED));
+            String name = task.name();
+            tell(() -> listener.decision(name, RunOutcome.MISFIRED));
             entries.add(new TickSummary.Entry(task.name(), RunOutcome.MISFIRED, Optional.empty(),
                     plan.missedSlots() + " slot(s) from " + plan.firstMissed() + " skipped"));
         }
@@ -179,8 +221,44 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits, up to {@code overlapWait} from {@code since}, for the run holding {@code task} to release
+     * it, re-reading the task every {@link #POLL}. Returns the task as last read (still live when the
+     * wait ran out), or empty when it is no longer due.
+     */
+    private Optional<TaskTable.DueTask> awaitRelease(TaskTable.DueTask task, Instant since) throws SQLException {
+        Instant until = since.plus(config.overlapWait());
+        TaskTable.DueTask last = task;
+        while (!stopping) {
+            Instant now = clock.instant();
+            if (!now.isBefore(until)) {
+                return Optional.of(last);
+            }
+            Instant step = now.plus(POLL);
+            try {
+                sleeper.sleepUntil(step.isBefore(until) ? step : until);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.of(last);
+            }
+            Optional<TaskTable.DueTask> fresh;
+            try (Connection c = dataSource.getConnection()) {
+                fresh = tasks.due(c, task.id(), clock.instant());
+            }
+            if (fresh.isEmpty() || !fresh.get().isLive()) {
+                return fresh;
+            }
+            last = fresh.get();
+        }
+        return Optional.of(last);
+    }
+
+    /** How a run began: how late after its slot it was claimed, and how much of that was the wait for the previous run. */
+    private record Start(Duration late, Duration waited) {}
+
     /** The claim transaction; empty when another worker won. */
-    private Optional<LiveRun> claim(TaskTable.DueTask task, Slots.Plan plan, String token) throws SQLException {
+    private Optional<LiveRun> claim(TaskTable.DueTask task, Slots.Plan plan, String token, Start start)
+            throws SQLException {
         return Transactions.inTransaction(dataSource, c -> {
             if (tasks.claim(c, task, token, config.owner(), plan.slot(), config.lease(), plan.run()) == 0) {
                 return Optional.empty();
@@ -194,14 +272,16 @@ public final class Scheduler implements AutoCloseable {
                 runs.insertDecision(c, task.id(), token, config.owner(), plan.firstMissed(), RunOutcome.MISFIRED,
                         misfireSummary(plan, task.misfirePolicy()));
                 tasks.finish(c, task.id(), token, plan.nextIfSkipped(), false, row.consecutiveFailures(), null, null);
-                return Optional.of(newRun(task, token, plan.slot(), row));
+                return Optional.of(newRun(task, token, plan.slot(), row, config.safetyMargin().of(task.interval())));
             }
             if (plan.missedSlots() > 0) {
                 runs.insertDecision(c, task.id(), null, config.owner(), plan.firstMissed(), RunOutcome.MISFIRED,
                         misfireSummary(plan, task.misfirePolicy()));
             }
-            LiveRun run = newRun(task, token, plan.slot(), row);
-            runs.insertRunning(c, task.id(), token, config.owner(), plan.slot(), row.startedAt(), run.deadline());
+            Duration margin = margin(task, plan, row, start);
+            LiveRun run = newRun(task, token, plan.slot(), row, margin);
+            runs.insertRunning(c, task.id(), token, config.owner(), plan.slot(), row.startedAt(), run.deadline(),
+                    new TaskRunTable.Window(start.waited(), margin, row.gap()));
             return Optional.of(run);
         });
     }
@@ -217,9 +297,25 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private LiveRun newRun(TaskTable.DueTask task, String token, Instant slot, TaskTable.Claimed row) {
-        Instant deadline = slot.plus(task.interval()).minus(config.safetyMargin().of(task.interval()));
+    private LiveRun newRun(TaskTable.DueTask task, String token, Instant slot, TaskTable.Claimed row,
+                           Duration margin) {
+        Instant deadline = slot.plus(task.interval()).minus(margin);
         return new LiveRun(dataSource, tasks, task, token, slot, deadline, config.lease(), clock, row);
+    }
+
+    /**
+     * This run's margin. The previous run's release time, when this scheduler finished it, pairs with
+     * this run's lateness as one more sample in the task's metadata (saved by the run's checkpoints and
+     * finish). A run after missed slots adds no sample: its lateness is downtime, not a cost of a tick.
+     */
+    private Duration margin(TaskTable.DueTask task, Slots.Plan plan, TaskTable.Claimed row, Start start) {
+        Duration cap = config.safetyMargin().of(task.interval());
+        SafetyMargins margins = SafetyMargins.upTo(cap);
+        Duration release = releases.remove(task.id());
+        if (release != null && plan.missedSlots() == 0) {
+            RunMargin.record(row.metadata(), start.late(), release);
+        }
+        return margins.of(RunMargin.stats(row.metadata(), margins));
     }
 
     private TickSummary.Entry run(LiveRun run) throws SQLException {
@@ -291,6 +387,7 @@ public final class Scheduler implements AutoCloseable {
                     "lease lost before finish; " + outcome.dbValue() + " discarded");
         }
         Instant finishedAt = clock.instant();
+        rememberRelease(run, outcome, finishedAt);
         Duration overrun = finishedAt.isAfter(run.deadline()) ? Duration.between(run.deadline(), finishedAt) : Duration.ZERO;
         tell(() -> listener.runFinished(new RunListener.FinishedRun(task.name(), outcome, finishedAt,
                 Duration.between(claimedAt, finishedAt), overrun, run.lastReport())));
@@ -305,8 +402,24 @@ public final class Scheduler implements AutoCloseable {
                 failure == null ? "next " + next : failure.toString());
     }
 
-    private TickSummary.Entry recordOverlap(TaskTable.DueTask task, RunLease holder) throws SQLException {
-        ObjectNode summary = Json.object().put("heldBy", holder.owner()).put("runToken", holder.runToken());
+    /**
+     * Keeps how long after its deadline a successful run released the task, for the task's next claim
+     * here. A run that ended well before its deadline (work done, paused) says nothing about how long
+     * a run that uses its whole window takes to release, so it adds nothing.
+     */
+    private void rememberRelease(LiveRun run, RunOutcome outcome, Instant releasedAt) {
+        Duration cap = config.safetyMargin().of(run.task().interval());
+        if (outcome == RunOutcome.SUCCEEDED && !releasedAt.isBefore(run.deadline().minus(cap))) {
+            releases.put(run.task().id(), Duration.between(run.deadline(), releasedAt));
+        } else {
+            releases.remove(run.task().id());
+        }
+    }
+
+    private TickSummary.Entry recordOverlap(TaskTable.DueTask task, RunLease holder, Duration waited)
+            throws SQLException {
+        ObjectNode summary = Json.object().put("heldBy", holder.owner()).put("runToken", holder.runToken())
+                .put("waitedMs", waited.toMillis());
         try (Connection c = dataSource.getConnection()) {
             runs.insertDecision(c, task.id(), null, config.owner(), task.nextRunAt(), RunOutcome.SKIPPED_OVERLAP, summary);
         }
@@ -337,9 +450,9 @@ public final class Scheduler implements AutoCloseable {
         return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_NO_HANDLER, Optional.empty(), detail);
     }
 
-    private TickSummary.Entry recordOverlapQuietly(TaskTable.DueTask task, RunLease holder) {
+    private TickSummary.Entry recordOverlapQuietly(TaskTable.DueTask task, RunLease holder, Duration waited) {
         try {
-            return recordOverlap(task, holder);
+            return recordOverlap(task, holder, waited);
         } catch (SQLException e) {
             throw new IllegalStateException("could not record the skipped overlap of task '" + task.name() + "'", e);
         }
@@ -364,6 +477,7 @@ public final class Scheduler implements AutoCloseable {
     /** Asks the live run (if any) to stop at its next safe point; later ticks do nothing. */
     public void requestStop() {
         stopping = true;
+        sleeper.wakeUp();
         LiveRun run = current;
         if (run != null) {
             run.requestShutdown();

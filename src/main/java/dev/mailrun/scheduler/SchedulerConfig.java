@@ -11,13 +11,17 @@ import java.util.Objects;
  * @param owner             who runs here, written on the task row and in {@code task_run} (host/pid)
  * @param lease             how long a run holds its task without a heartbeat before others may take it over
  * @param heartbeatInterval how often a live run extends its lease; must be below {@code lease / 3}
- * @param safetyMargin      how long before the next slot a run's deadline falls
+ * @param safetyMargin      the most a run's deadline may fall before the next slot: the margin itself is
+ *                          derived from the task's measured lateness and release times (see
+ *                          {@link dev.mailrun.timebox.SafetyMargins}), never above this bound
  * @param maxBackoff        the longest delay consecutive failures add (rounded up to whole intervals)
  * @param maxTasksPerTick   how many due tasks one tick looks at
  * @param runHistory        how long {@code task_run} rows are kept (by start time); zero keeps them forever
+ * @param overlapWait       how long a tick waits, at a slot, for the previous run to release the task
+ *                          before recording {@code skipped_overlap}; zero does not wait
  */
 public record SchedulerConfig(String owner, Duration lease, Duration heartbeatInterval, SafetyMargin safetyMargin,
-                              Duration maxBackoff, int maxTasksPerTick, Duration runHistory) {
+                              Duration maxBackoff, int maxTasksPerTick, Duration runHistory, Duration overlapWait) {
 
     /** Shorter than this and the history of a run could go while its task still refers to it. */
     public static final Duration MIN_RUN_HISTORY = Duration.ofHours(1);
@@ -42,35 +46,46 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
             throw new IllegalArgumentException("runHistory must be 0 (keep forever) or at least " + MIN_RUN_HISTORY
                     + " plus the lease, was " + runHistory);
         }
+        Objects.requireNonNull(overlapWait, "overlapWait");
+        if (overlapWait.isNegative() || overlapWait.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("overlapWait must be 0 or more and below the lease (" + lease
+                    + "), was " + overlapWait);
+        }
     }
 
     /**
      * Lease 2 min, heartbeat every 20 s, margin 10% of the interval up to 1 min, backoff up to 1 h,
-     * run history kept 30 days.
+     * run history kept 30 days, no wait for a previous run at the slot (the worker's configuration,
+     * {@code tick.overlap-wait}, sets one).
      */
     public static SchedulerConfig defaults() {
         return new SchedulerConfig(thisProcess(), Duration.ofMinutes(2), Duration.ofSeconds(20),
-                SafetyMargin.DEFAULT, Duration.ofHours(1), 100, Duration.ofDays(30));
+                SafetyMargin.DEFAULT, Duration.ofHours(1), 100, Duration.ofDays(30), Duration.ZERO);
+    }
+
+    public SchedulerConfig withOverlapWait(Duration value) {
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory,
+                value);
     }
 
     public SchedulerConfig withOwner(String value) {
-        return new SchedulerConfig(value, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory);
+        return new SchedulerConfig(value, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory, overlapWait);
     }
 
     public SchedulerConfig withLease(Duration lease, Duration heartbeatInterval) {
-        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory);
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory, overlapWait);
     }
 
     public SchedulerConfig withSafetyMargin(SafetyMargin value) {
-        return new SchedulerConfig(owner, lease, heartbeatInterval, value, maxBackoff, maxTasksPerTick, runHistory);
+        return new SchedulerConfig(owner, lease, heartbeatInterval, value, maxBackoff, maxTasksPerTick, runHistory, overlapWait);
     }
 
     public SchedulerConfig withMaxBackoff(Duration value) {
-        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, value, maxTasksPerTick, runHistory);
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, value, maxTasksPerTick, runHistory, overlapWait);
     }
 
     public SchedulerConfig withRunHistory(Duration value) {
-        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, value);
+        return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, value, overlapWait);
     }
 
     /** {@code host/pid} of this JVM. */

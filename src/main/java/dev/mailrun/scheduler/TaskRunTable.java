@@ -18,17 +18,28 @@ import java.util.Optional;
 /** Every statement on the {@code task_run} table: the history an operator reads. */
 final class TaskRunTable {
 
+    /** What a run's window looked like at its start: its wait at the slot, its margin, the gap before it. */
+    record Window(Duration waited, Duration margin, Optional<Duration> gap) {}
+
     void insertRunning(Connection c, long taskId, String token, String owner, Instant slot, Instant startedAt,
-                       Instant deadline) throws SQLException {
+                       Instant deadline, Window window) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO task_run (task_id, run_token, owner, scheduled_for, started_at, deadline, outcome)
-                VALUES (?, ?, ?, ?, ?, ?, 'running')""")) {
+                INSERT INTO task_run (task_id, run_token, owner, scheduled_for, started_at, deadline, outcome,
+                                      waited_ms, margin_ms, gap_ms)
+                VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)""")) {
             ps.setLong(1, taskId);
             ps.setString(2, token);
             ps.setString(3, owner);
             SqlTime.set(ps, 4, slot);
             SqlTime.set(ps, 5, startedAt);
             SqlTime.set(ps, 6, deadline);
+            ps.setLong(7, window.waited().toMillis());
+            ps.setLong(8, window.margin().toMillis());
+            if (window.gap().isPresent()) {
+                ps.setLong(9, window.gap().get().toMillis());
+            } else {
+                ps.setNull(9, Types.BIGINT);
+            }
             ps.executeUpdate();
         }
     }
@@ -118,7 +129,7 @@ final class TaskRunTable {
     List<TaskRun> recent(Connection c, long taskId, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT id, task_id, run_token, owner, scheduled_for, started_at, finished_at, deadline, outcome,
-                       summary, batches, items, utilisation, overrun_ms, error
+                       summary, batches, items, utilisation, overrun_ms, error, waited_ms, margin_ms, gap_ms
                   FROM task_run WHERE task_id = ? ORDER BY id DESC LIMIT ?""")) {
             ps.setLong(1, taskId);
             ps.setInt(2, limit);
@@ -135,10 +146,15 @@ final class TaskRunTable {
                             Optional.ofNullable(rs.getObject("items", Long.class)),
                             Optional.ofNullable(rs.getObject("utilisation", Double.class)),
                             Optional.ofNullable(rs.getObject("overrun_ms", Long.class)).map(Duration::ofMillis),
-                            Optional.ofNullable(rs.getString("error"))));
+                            Optional.ofNullable(rs.getString("error")), millis(rs, "waited_ms"), millis(rs, "margin_ms"),
+                            millis(rs, "gap_ms")));
                 }
                 return runs;
             }
         }
+    }
+
+    private static Optional<Duration> millis(ResultSet rs, String column) throws SQLException {
+        return Optional.ofNullable(rs.getObject(column, Long.class)).map(Duration::ofMillis);
     }
 }

@@ -29,15 +29,28 @@ final class TaskTable {
     /** A due task as seen by a tick, before any claim. */
     record DueTask(long id, String name, String handler, Duration interval, MisfirePolicy misfirePolicy,
                    Duration misfireThreshold, Instant nextRunAt, String runToken, String owner, Instant heartbeatAt,
-                   boolean leaseExpired) {
+                   boolean leaseExpired, Instant scheduledFor) {
 
         boolean isLive() {
             return runToken != null && !leaseExpired;
         }
+
+        /** A live run whose successor slot has begun by {@code now}: it is past its window, releasing the task. */
+        boolean isReleasing(Instant now) {
+            return isLive() && scheduledFor != null && !scheduledFor.plus(interval).isAfter(now);
+        }
     }
 
-    /** The task row just after a successful claim, read under its row lock. */
-    record Claimed(Instant startedAt, Metadata metadata, int consecutiveFailures) {}
+    /**
+     * The task row just after a successful claim, read under its row lock.
+     *
+     * @param gap how long the task was free before this claim (database clock); empty for its first run
+     */
+    record Claimed(Instant startedAt, Metadata metadata, int consecutiveFailures, Optional<Duration> gap) {}
+
+    private static final String DUE_COLUMNS = """
+            id, name, handler, interval_ms, misfire_policy, misfire_threshold_ms, next_run_at,
+            run_token, owner, heartbeat_at, lease_until <= UTC_TIMESTAMP(3) AS lease_expired, scheduled_for""";
 
     private static final String COLUMNS = """
             id, name, description, handler, interval_ms, misfire_policy, misfire_threshold_ms, metadata, error_log,
@@ -45,9 +58,7 @@ final class TaskTable {
             run_token, owner, scheduled_for, started_at, heartbeat_at, lease_until""";
 
     List<DueTask> due(Connection c, Instant now, int limit) throws SQLException {
-        String sql = """
-                SELECT id, name, handler, interval_ms, misfire_policy, misfire_threshold_ms, next_run_at,
-                       run_token, owner, heartbeat_at, lease_until <= UTC_TIMESTAMP(3) AS lease_expired
+        String sql = "SELECT " + DUE_COLUMNS + """
                   FROM task
                  WHERE enabled = TRUE AND next_run_at <= ?
                  ORDER BY next_run_at, id
@@ -58,16 +69,32 @@ final class TaskTable {
             try (ResultSet rs = ps.executeQuery()) {
                 List<DueTask> due = new ArrayList<>();
                 while (rs.next()) {
-                    Duration interval = Duration.ofMillis(rs.getLong("interval_ms"));
-                    Duration threshold = misfireThreshold(rs, interval);
-                    due.add(new DueTask(rs.getLong("id"), rs.getString("name"), rs.getString("handler"), interval,
-                            MisfirePolicy.valueOf(rs.getString("misfire_policy")), threshold,
-                            SqlTime.get(rs, "next_run_at"), rs.getString("run_token"), rs.getString("owner"),
-                            SqlTime.get(rs, "heartbeat_at"), rs.getBoolean("lease_expired")));
+                    due.add(dueTask(rs));
                 }
                 return due;
             }
         }
+    }
+
+    /** One task as {@link #due} would list it now, re-read; empty when it is no longer due or enabled. */
+    Optional<DueTask> due(Connection c, long id, Instant now) throws SQLException {
+        String sql = "SELECT " + DUE_COLUMNS + " FROM task WHERE id = ? AND enabled = TRUE AND next_run_at <= ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, id);
+            SqlTime.set(ps, 2, now);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(dueTask(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static DueTask dueTask(ResultSet rs) throws SQLException {
+        Duration interval = Duration.ofMillis(rs.getLong("interval_ms"));
+        Duration threshold = misfireThreshold(rs, interval);
+        return new DueTask(rs.getLong("id"), rs.getString("name"), rs.getString("handler"), interval,
+                MisfirePolicy.valueOf(rs.getString("misfire_policy")), threshold,
+                SqlTime.get(rs, "next_run_at"), rs.getString("run_token"), rs.getString("owner"),
+                SqlTime.get(rs, "heartbeat_at"), rs.getBoolean("lease_expired"), SqlTime.get(rs, "scheduled_for"));
     }
 
     /**
@@ -107,14 +134,16 @@ final class TaskTable {
 
     Claimed readClaimed(Connection c, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT started_at, metadata, consecutive_failures FROM task WHERE id = ?")) {
+                "SELECT started_at, metadata, consecutive_failures, last_finished_at FROM task WHERE id = ?")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new IllegalStateException("task " + id + " vanished while claimed");
                 }
-                return new Claimed(SqlTime.get(rs, "started_at"), Metadata.parse(rs.getString("metadata")),
-                        rs.getInt("consecutive_failures"));
+                Instant started = SqlTime.get(rs, "started_at");
+                Instant previous = SqlTime.get(rs, "last_finished_at");
+                return new Claimed(started, Metadata.parse(rs.getString("metadata")), rs.getInt("consecutive_failures"),
+                        Optional.ofNullable(previous).map(p -> Duration.between(p, started)));
             }
         }
     }

@@ -57,6 +57,12 @@ final class CostModel {
         return sample < 0 ? state : state.observe(sample);
     }
 
+    /** The time the rate limit allows per item, in nanoseconds; 0 without a limit. */
+    double rateFloorNanos() {
+        double rate = TimeboxConfig.checkedRate(maxItemsPerSecond.getAsDouble());
+        return rate == 0 ? 0 : 1e9 / rate;
+    }
+
     private double perItemUpperMillis(EstimatorState state) {
         double rate = TimeboxConfig.checkedRate(maxItemsPerSecond.getAsDouble());
         return Math.max(state.perItemUpperMillis(), rate == 0 ? 0 : 1000.0 / rate);

@@ -51,28 +51,49 @@ public final class Timebox {
     public TimeboxReport runUntil(Instant deadline, BatchOperator operator, Algorithm algorithm,
                                   EstimatorState initial, BooleanSupplier stopRequested)
             throws BatchFailedException {
+        return runUntil(deadline, operator, algorithm, initial, RunCosts.unknown(), stopRequested);
+    }
+
+    /**
+     * As {@link #runUntil(Instant, BatchOperator, Algorithm, EstimatorState, BooleanSupplier)}, knowing
+     * what the run costs besides its batches: batches end {@link RunCosts#shutdownReserve()}, less the
+     * batch overhead each batch already keeps free, before {@code deadline} (the report's deadline is
+     * that earlier instant), and the first batch is sized
+     * and measured with {@link RunCosts#startup()} on top of its items.
+     */
+    public TimeboxReport runUntil(Instant deadline, BatchOperator operator, Algorithm algorithm,
+                                  EstimatorState initial, RunCosts costs, BooleanSupplier stopRequested)
+            throws BatchFailedException {
         Objects.requireNonNull(deadline, "deadline must not be null");
+        Objects.requireNonNull(costs, "costs must not be null (use RunCosts.unknown())");
+        // Each batch already keeps the overhead free for its own commit; the reserve adds what the
+        // run's final work takes beyond that.
+        Duration reserve = costs.shutdownReserve().minus(model.overhead());
+        Instant sendBy = reserve.isNegative() ? deadline : deadline.minus(reserve);
         Objects.requireNonNull(operator, "operator must not be null");
         Objects.requireNonNull(algorithm, "algorithm must not be null");
         Objects.requireNonNull(initial, "initial estimator state must not be null (use EstimatorState.initial())");
         Objects.requireNonNull(stopRequested, "stopRequested must not be null");
 
         Instant started = clock.instant();
-        Pacer pacer = Pacer.forRun(algorithm, config, model, deadline);
+        Pacer pacer = Pacer.forRun(algorithm, config, model, sendBy);
         EstimatorState state = initial;
         int batches = 0;
         long items = 0;
         Duration busy = Duration.ZERO;
+        Duration startup = Duration.ZERO;
         while (true) {
             if (stopRequested.getAsBoolean()) {
-                return report(started, deadline, batches, items, busy, state, EndReason.STOP_REQUESTED);
+                return report(started, sendBy, batches, items, busy, state, EndReason.STOP_REQUESTED, startup);
             }
             Instant batchStart = clock.instant();
-            int size = pacer.nextBatchSize(batchStart, state);
+            // The first batch also pays the run's start-up: size it as if it began that much later.
+            Duration extra = batches == 0 ? costs.startup() : Duration.ZERO;
+            int size = pacer.nextBatchSize(batchStart.plus(extra), state);
             if (size == 0) {
-                return report(started, deadline, batches, items, busy, state, EndReason.DEADLINE);
+                return report(started, sendBy, batches, items, busy, state, EndReason.DEADLINE, startup);
             }
-            RunBudget budget = new RunBudget(clock, deadline, size, model.overhead(),
+            RunBudget budget = new RunBudget(clock, sendBy, size, model.overhead(),
                     model.perItemUpper(state), config.minTimeout());
             BatchResult result;
             try {
@@ -82,19 +103,24 @@ public final class Timebox {
                     Thread.currentThread().interrupt();
                 }
                 throw new BatchFailedException(
-                        report(started, deadline, batches, items, busy, state, EndReason.OPERATOR_FAILED), e);
+                        report(started, sendBy, batches, items, busy, state, EndReason.OPERATOR_FAILED, startup), e);
             }
             Duration took = Duration.between(batchStart, clock.instant());
+            if (batches == 0 && state.calibrated() && result.items() > 0) {
+                startup = startupSample(took, result.items(), state);
+            }
             batches++;
             items += result.items();
             busy = busy.plus(took);
-            state = pacer.afterBatch(state, result.items(), took);
+            // The estimator learns the per-item cost; the first batch's start-up is not part of it.
+            Duration sampled = took.minus(batches == 1 ? min(extra, took) : Duration.ZERO);
+            state = pacer.afterBatch(state, result.items(), sampled);
             if (result.exhausted()) {
-                return report(started, deadline, batches, items, busy, state, EndReason.OPERATOR_DONE);
+                return report(started, sendBy, batches, items, busy, state, EndReason.OPERATOR_DONE, startup);
             }
             if (result.items() == 0) {
                 EndReason reason = budget.hasTimeForAnotherItem() ? EndReason.NO_PROGRESS : EndReason.DEADLINE;
-                return report(started, deadline, batches, items, busy, state, reason);
+                return report(started, sendBy, batches, items, busy, state, reason, startup);
             }
         }
     }
@@ -111,7 +137,19 @@ public final class Timebox {
     }
 
     private TimeboxReport report(Instant started, Instant deadline, int batches, long items, Duration busy,
-                                 EstimatorState state, EndReason reason) {
-        return TimeboxReport.of(started, clock.instant(), deadline, batches, items, busy, state, reason);
+                                 EstimatorState state, EndReason reason, Duration startup) {
+        return TimeboxReport.of(started, clock.instant(), deadline, batches, items, busy, state, reason, startup);
+    }
+
+    /** What the first batch took beyond overhead + items at the mean cost (never below the rate limit). */
+    private Duration startupSample(Duration took, int items, EstimatorState state) {
+        double perItemNanos = Math.max(state.perItemMillis() * 1e6, model.rateFloorNanos());
+        long expected = model.overhead().toNanos() + Math.round(items * perItemNanos);
+        long extra = took.toNanos() - expected;
+        return extra > 0 ? Duration.ofNanos(extra) : Duration.ZERO;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) < 0 ? a : b;
     }
 }

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param overrun     how far the run ended past its deadline; {@link Duration#ZERO} when it did not
  * @param estimator   the estimator state to store for the next run
  * @param endReason   why the run ended
+ * @param startup     what the first batch took beyond its predicted cost (a start-up sample); zero
+ *                    when there was no calibrated prediction to compare with
  */
 public record TimeboxReport(
         Instant started,
@@ -28,7 +30,8 @@ public record TimeboxReport(
         double utilisation,
         Duration overrun,
         EstimatorState estimator,
-        EndReason endReason) {
+        EndReason endReason,
+        Duration startup) {
 
     public TimeboxReport {
         Objects.requireNonNull(started, "started");
@@ -38,11 +41,17 @@ public record TimeboxReport(
         Objects.requireNonNull(overrun, "overrun");
         Objects.requireNonNull(estimator, "estimator");
         Objects.requireNonNull(endReason, "endReason");
+        Objects.requireNonNull(startup, "startup");
     }
 
     /** Builds a report, deriving utilisation and overrun from the times. */
     static TimeboxReport of(Instant started, Instant ended, Instant deadline, int batches, long items,
                             Duration busy, EstimatorState estimator, EndReason endReason) {
+        return of(started, ended, deadline, batches, items, busy, estimator, endReason, Duration.ZERO);
+    }
+
+    static TimeboxReport of(Instant started, Instant ended, Instant deadline, int batches, long items,
+                            Duration busy, EstimatorState estimator, EndReason endReason, Duration startup) {
         Duration window = Duration.between(started, deadline);
         double utilisation = window.isNegative() || window.isZero()
                 ? 0.0
@@ -50,6 +59,6 @@ public record TimeboxReport(
         Duration late = Duration.between(deadline, ended);
         Duration overrun = late.isNegative() ? Duration.ZERO : late;
         return new TimeboxReport(started, ended, deadline, batches, items, busy, utilisation, overrun,
-                estimator, endReason);
+                estimator, endReason, startup);
     }
 }

@@ -118,10 +118,14 @@ final class StatusCommand extends ContextCommand {
         if (!r.runs().isEmpty()) {
             out.println("  last runs (newest first):");
             for (CampaignReport.RunLine run : r.runs()) {
-                out.printf("    %s  %-15s items %-6d duration %-8s utilisation %-6s overrun %s%s%n", run.startedAt(),
+                out.printf("    %s  %-15s items %-6d duration %-8s utilisation %-6s overrun %-6s window %-6s gap %-7s"
+                                + " waited %s%s%n", run.startedAt(),
                         run.outcome(), run.items(), run.duration().map(CampaignCommand::duration).orElse("-"),
                         run.utilisation().map(u -> String.format(Locale.ROOT, "%.0f%%", u * 100)).orElse("-"),
                         run.overrun().map(o -> o.toMillis() + "ms").orElse("-"),
+                        run.windowShare().map(u -> String.format(Locale.ROOT, "%.1f%%", u * 100)).orElse("-"),
+                        run.gap().map(g -> g.toMillis() + "ms").orElse("-"),
+                        run.waited().map(w -> w.toMillis() + "ms").orElse("-"),
                         run.error().map(e -> "  error: " + e.lines().findFirst().orElse("")).orElse(""));
             }
         }

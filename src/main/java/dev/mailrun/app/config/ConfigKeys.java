@@ -53,7 +53,8 @@ public final class ConfigKeys {
         key("db.embedded.dir", "data/mariadb", "Where the embedded MariaDB keeps its files when db.url is empty.");
         // scheduler
         key("tick.interval", "5m", span(SECOND, DAY), "How often the worker fires a tick (e.g. 30s, 5m, PT5M).");
-        key("tick.safety-margin", "15s", span(Duration.ZERO, HOUR), "A run's deadline is its slot + interval minus this margin; below tick.interval.");
+        key("tick.safety-margin", "15s", span(Duration.ZERO, HOUR), "The most a run's deadline falls before the next slot; the margin used is derived from measured tick lateness and release times, never above this; below tick.interval.");
+        key("tick.overlap-wait", "5s", span(Duration.ZERO, Duration.ofMinutes(1)), "At a slot, how long a tick waits for the previous run to release the task before skipping the slot (skipped_overlap).");
         key("tick.shutdown-grace", "30s", span(SECOND, HOUR), "On SIGTERM/SIGINT, how long the running task gets to checkpoint and stop.");
         key("tick.run-history", "30d", Range.span(Duration.ofHours(2), Duration.ofDays(3650), true), "How long the run history (task_run) is kept; 0s keeps it forever.");
         // smtp

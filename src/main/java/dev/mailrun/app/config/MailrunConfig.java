@@ -54,7 +54,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("tick.interval"),
                 raw.duration("tick.safety-margin"),
                 raw.duration("tick.shutdown-grace"),
-                raw.duration("tick.run-history"));
+                raw.duration("tick.run-history"),
+                raw.duration("tick.overlap-wait"));
         Optional<Integer> httpPort = raw.optionalInteger("http.port");
         FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
         // The relay echoes the metadata of the providers whose feedback mailrun takes.

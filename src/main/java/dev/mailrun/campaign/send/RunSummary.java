@@ -22,17 +22,25 @@ import org.slf4j.LoggerFactory;
  * @param pace        what held the pace back: "too fast" replies, adapted rates, paced domains
  * @param endReason   the run's own end reason when a sending policy ended it ({@code daily_cap});
  *                    otherwise the timebox's
+ * @param allowedRate the campaign's allowed rate (messages per second), 0 when unlimited: the run history
+ *                    shows the share of the window the run sent at that rate
  */
 record RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
-                  Optional<String> paused, Optional<String> unreachable, Optional<String> endReason, PaceSummary pace) {
+                  Optional<String> paused, Optional<String> unreachable, Optional<String> endReason, PaceSummary pace,
+                  double allowedRate) {
 
     RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
                Optional<String> paused, Optional<String> unreachable, Optional<String> endReason) {
-        this(campaignId, start, end, claimed, completed, paused, unreachable, endReason, PaceSummary.NONE);
+        this(campaignId, start, end, claimed, completed, paused, unreachable, endReason, PaceSummary.NONE, 0);
     }
 
     RunSummary withPace(PaceSummary value) {
-        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, value);
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, value,
+                allowedRate);
+    }
+
+    RunSummary withAllowedRate(double value) {
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, pace, value);
     }
 
     RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
@@ -54,6 +62,12 @@ record RunSummary(long campaignId, SendCounters start, SendCounters end, long cl
         summary.put("claimed", claimed);
         summary.put("end", endReason);
         summary.put("completed", completed);
+        if (allowedRate > 0) {
+            // Messages this run handed to the relay over what the allowed rate permits in the whole
+            // window (slot to next slot): what is missing is the gap between runs and any idle time.
+            double share = report.items() / (allowedRate * ctx.interval().toMillis() / 1000.0);
+            summary.put("windowShare", Math.round(share * 10_000) / 10_000.0);
+        }
         paused.ifPresent(reason -> {
             summary.put("paused", reason);
             log.warn("Campaign {} paused: {}", campaignId, reason);

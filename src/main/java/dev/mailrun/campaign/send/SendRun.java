@@ -7,6 +7,7 @@ import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
 import dev.mailrun.timebox.BatchFailedException;
 import dev.mailrun.timebox.EstimatorState;
+import dev.mailrun.timebox.RunCosts;
 import dev.mailrun.timebox.Timebox;
 import dev.mailrun.timebox.TimeboxConfig;
 import dev.mailrun.timebox.TimeboxReport;
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
 final class SendRun {
 
     static final String TIMEBOX_KEY = "timebox";
+    /** The run's start-up and shutdown costs ({@link RunCosts}), learned from run to run. */
+    static final String COSTS_KEY = "runCosts";
     private static final Logger log = LoggerFactory.getLogger(SendRun.class);
 
     private final RunScope run;
@@ -85,6 +88,8 @@ final class SendRun {
         Instant started = run.clock().instant();
         EstimatorState estimator = run.ctx().metadata().get(TIMEBOX_KEY, Map.class)
                 .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
+        RunCosts costs = run.ctx().metadata().get(COSTS_KEY, Map.class)
+                .map(m -> RunCosts.fromMap(castMap(m))).orElse(RunCosts.unknown());
         try {
             route.join();
         } catch (SQLException | InterruptedException | RuntimeException e) {
@@ -99,10 +104,10 @@ final class SendRun {
         try {
             try {
                 report = timebox.runUntil(deadline, budget -> sender.send(budget, route, this::mustStop),
-                        Algorithm.PREDICTIVE, estimator, () -> run.ctx().stopRequested() || mustStop());
+                        Algorithm.PREDICTIVE, estimator, costs, () -> run.ctx().stopRequested() || mustStop());
             } catch (BatchFailedException e) {
                 report = e.partialReport();
-                finish(report);
+                finish(report, costs);
                 throw e.getCause() instanceof Exception cause ? cause : e;
             }
         } finally {
@@ -110,7 +115,7 @@ final class SendRun {
             flushThread.stop();
             route.close();
         }
-        finish(report);
+        finish(report, costs);
         log.debug("Campaign {} run started {} ended {}", run.campaignId(), started, report.ended());
     }
 
@@ -122,9 +127,14 @@ final class SendRun {
         return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop() || route.allDown();
     }
 
-    private void finish(TimeboxReport report) throws SQLException {
+    private void finish(TimeboxReport report, RunCosts costs) throws SQLException {
         claimAhead.handBack();
         flusher.flush();
+        if (report.batches() > 0) {
+            // Shutdown: from the last batch to the end of the final flush, which the next run keeps free.
+            Duration shutdown = Duration.between(report.ended(), run.clock().instant());
+            run.ctx().metadata().putValue(COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
+        }
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
         Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
         // The day's volume is used up: the next run is the first after the day ends.
@@ -132,6 +142,7 @@ final class SendRun {
                 RunEnd.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
                 checkpoint.pausedFor(), unreachable(), capReached.map(day -> SendTask.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
+                .withAllowedRate(RelayRate.configured(run.settings(), run.campaign()))
                 .report(run.ctx(), report);
     }
 

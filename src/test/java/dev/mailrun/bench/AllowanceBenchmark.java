@@ -1,0 +1,180 @@
+package dev.mailrun.bench;
+
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.Sleeper;
+import dev.mailrun.scheduler.Worker;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * How much of the relay's allowance a relay-bound campaign uses over many windows: a worker ticks at
+ * aligned slots with the production scheduler settings ({@code tick.safety-margin} 15 s as the upper
+ * bound of the derived margin, {@code tick.overlap-wait} 5 s), and the campaign sends at a modest
+ * {@code smtp.rate} through a proxy that records when each {@code MAIL FROM} reaches the SMTP sink.
+ *
+ * <p>Figures: messages received over {@code rate × elapsed}, elapsed being the whole span from the
+ * first slot to the end of the last window; the most messages in any 1 s at the server; overlapping
+ * runs (database clock, from task_run), runs that ended past their deadline, skipped or misfired
+ * windows. One line per window: items, the share of the window sent at the allowed rate, the gap
+ * before the run, its wait at the slot and its margin.
+ *
+ * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --batch-max 500
+ * --db mailrun_bench_allowance}.
+ */
+public final class AllowanceBenchmark {
+
+    private AllowanceBenchmark() {}
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        int windows = args.integer("windows", 10);
+        Duration interval = Duration.ofSeconds(args.integer("interval-s", 300));
+        int rate = args.integer("rate", 100);
+        int connections = args.integer("connections", 4);
+        String dbName = args.text("db", "mailrun_bench_allowance");
+        int batchMax = args.integer("batch-max", 500);
+        long recipients = (long) rate * interval.toSeconds() * (windows + 1);
+        Clock clock = Clock.systemUTC();
+        SchedulerConfig config = SchedulerConfig.defaults().withOwner("bench-allowance")
+                .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
+                .withOverlapWait(Duration.ofSeconds(5));
+        try (Sink sink = Sink.start(); MailFromRecorder relay = new MailFromRecorder(sink.port(), (int) recipients + 1000);
+             BenchDatabase db = BenchDatabase.create(dbName, 8);
+             PipelineHarness h = new PipelineHarness(db.dataSource(), clock, relay.port(), connections, interval,
+                     SendSettings.defaults("bench-relay", rate).withBatchMax(batchMax), config)) {
+            System.out.println(Machine.describe(db.serverVersion(), sink.description()));
+            System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, %d connections, send.batch-max %d, tick.safety-margin %s "
+                            + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink%n%n",
+                    windows, interval.toSeconds(), rate, connections, batchMax, config.safetyMargin().of(interval), config.overlapWait());
+            DataSource ds = db.dataSource();
+            long id = h.newCampaign("allowance");
+            Recipients.insertPending(ds, id, 0, recipients);
+            Instant first = Worker.nextSlot(clock.instant(), interval);
+            Thread.sleep(Math.max(0, Duration.between(clock.instant(), first).toMillis()));
+            if (h.campaigns.start(id) != CampaignStatus.RUNNING) {
+                throw new IllegalStateException("campaign did not start");
+            }
+            // nanoTime of the first slot, to place the recorder's arrivals on the wall clock.
+            long firstNanos = System.nanoTime() - Duration.between(first, clock.instant()).toNanos();
+            Worker worker = new Worker(h.scheduler, interval, clock, Sleeper.onClock(clock));
+            worker.start();
+            Instant end = first.plus(interval.multipliedBy(windows));
+            while (clock.instant().isBefore(end.plusSeconds(2))) {
+                Thread.sleep(500);
+            }
+            worker.shutdown(Duration.ofSeconds(30));
+            long[] arrivals = relay.takeTimes();
+            report(ds, "campaign-" + id, arrivals, firstNanos, interval, windows, rate);
+        }
+    }
+
+    private static void report(DataSource ds, String task, long[] arrivals, long firstNanos, Duration interval,
+                               int windows, int rate) throws Exception {
+        long spanNanos = interval.multipliedBy(windows).toNanos();
+        long received = 0;
+        long[] perWindow = new long[windows];
+        List<Long> inSpan = new ArrayList<>();
+        for (long t : arrivals) {
+            long at = t - firstNanos;
+            if (at >= 0 && at < spanNanos) {
+                received++;
+                perWindow[(int) (at / interval.toNanos())]++;
+                inSpan.add(t);
+            }
+        }
+        long[] sorted = inSpan.stream().mapToLong(Long::longValue).toArray();
+        int maxInSecond = RateBenchmark.maxInWindow(sorted, 1_000_000_000L);
+        busiest(sorted, firstNanos, interval, rate);
+        List<Row> rows = rows(ds, task);
+        System.out.println("| window | outcome | received | share of rate × window | gap before (ms) | waited (ms) | margin (ms) | finished − deadline (ms) |");
+        System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
+        int overruns = 0;
+        int skipped = 0;
+        int overlaps = 0;
+        int n = 0;
+        Row previous = null;
+        for (Row r : rows) {
+            if (r.deadline == null) {
+                skipped++;
+                continue;
+            }
+            if (previous != null && r.started.isBefore(previous.finished)) {
+                overlaps++;
+            }
+            previous = r;
+            if (r.overrunMs > 0) {
+                overruns++;
+            }
+            if (n < windows) {
+                System.out.printf(Locale.ROOT, "| %d | %s | %d | %.2f%% | %s | %d | %d | %d |%n", n + 1, r.outcome,
+                        perWindow[n], 100.0 * perWindow[n] / (rate * interval.toSeconds()),
+                        r.gapMs == null ? "-" : r.gapMs.toString(), r.waitedMs, r.marginMs,
+                        Duration.between(r.deadline, r.finished).toMillis());
+            }
+            n++;
+        }
+        double share = received / ((double) rate * interval.toSeconds() * windows);
+        System.out.printf(Locale.ROOT, "%nreceived %d of %d (rate × elapsed): %.2f%%; most in any 1 s at the server: %d "
+                        + "(rate %d); overlapping runs: %d; runs past their deadline (overrun_ms > 0): %d; "
+                        + "skipped or misfired windows: %d%n", received, (long) rate * interval.toSeconds() * windows,
+                100 * share, maxInSecond, rate, overlaps, overruns, skipped);
+    }
+
+    /** Where the 1 s windows above the rate begin, as seconds after their slot: at a run boundary or inside a run. */
+    private static void busiest(long[] sorted, long firstNanos, Duration interval, int rate) {
+        StringBuilder over = new StringBuilder();
+        int j = 0;
+        long lastReported = 0;
+        boolean reported = false;
+        for (int i = 0; i < sorted.length; i++) {
+            while (j < sorted.length && sorted[j] - sorted[i] < 1_000_000_000L) {
+                j++;
+            }
+            if (j - i > rate && (!reported || sorted[i] - lastReported >= 1_000_000_000L)) {
+                long at = sorted[i] - firstNanos;
+                over.append(String.format(Locale.ROOT, " %d in [%.3f s, +1 s) of window %d;", j - i,
+                        (at % interval.toNanos()) / 1e9, at / interval.toNanos() + 1));
+                lastReported = sorted[i];
+                reported = true;
+            }
+        }
+        System.out.println("1 s windows above the rate (start, seconds after the slot):"
+                + (over.length() == 0 ? " none" : over.toString()));
+    }
+
+    private record Row(String outcome, Instant started, Instant finished, Instant deadline, long overrunMs,
+                       Long gapMs, long waitedMs, long marginMs) {}
+
+    private static List<Row> rows(DataSource ds, String task) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                SELECT r.outcome, r.started_at, r.finished_at, r.deadline, r.overrun_ms, r.gap_ms, r.waited_ms, r.margin_ms
+                FROM task_run r JOIN task t ON t.id = r.task_id WHERE t.name = ? ORDER BY r.id""")) {
+            ps.setString(1, task);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new Row(rs.getString(1), instant(rs, 2), instant(rs, 3), instant(rs, 4), rs.getLong(5),
+                            rs.getObject(6, Long.class), rs.getLong(7), rs.getLong(8)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws Exception {
+        LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+        return t == null ? null : t.toInstant(ZoneOffset.UTC);
+    }
+}
