@@ -2,7 +2,6 @@ package dev.mailrun.campaign.importing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
@@ -32,8 +31,8 @@ class CaseDuplicatesMigrationTest {
 
     @Test
     void existing_case_duplicates_are_kept_and_later_imports_collide_with_the_first_of_them() throws Exception {
-        long id = CampaignFixtures.campaign(db.dataSource(), "legacy");
-        long other = CampaignFixtures.campaign(db.dataSource(), "other");
+        long id = campaignAsOfV4("legacy");
+        long other = campaignAsOfV4("other");
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO recipient (campaign_id, email, status, updated_at) VALUES "
                     + "(" + id + ", 'ann@example.com', 'sent', UTC_TIMESTAMP(3)), "
@@ -69,5 +68,20 @@ class CaseDuplicatesMigrationTest {
                 .importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1);
         assertThat(report.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);
+    }
+
+    /** A campaign row as the schema of version 4 holds one: the current CampaignTable writes later columns. */
+    private static long campaignAsOfV4(String name) throws Exception {
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO campaign (name, template, from_address, status, created_at, updated_at)
+                VALUES (?, 'welcome', 'news@sender.example', 'draft', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))""",
+                Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, name);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
     }
 }
