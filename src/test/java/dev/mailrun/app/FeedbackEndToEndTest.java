@@ -26,6 +26,9 @@ import jakarta.mail.Message;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeUtility;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -162,7 +165,10 @@ class FeedbackEndToEndTest {
             // The endpoint's other limits: webhooks take POST only, and at most 1 MiB.
             assertThat(http.send(HttpRequest.newBuilder(uri("/feedback/mailgun")).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(405);
-            assertThat(postMailgun("x".repeat(1024 * 1024 + 1)).statusCode()).isEqualTo(413);
+            // Only the head of an oversized request: the server answers from its Content-Length alone.
+            // (Sending the body too races the server's close after its answer: the client's socket may
+            // be reset before it reads the 413.)
+            assertThat(statusOfHeadOnly("/feedback/mailgun", 1024 * 1024 + 1)).isEqualTo(413);
 
             assertThat(suppressions()).containsExactlyInAnyOrder(
                     "ann@list.example hard_bounce ses:campaign=" + campaign + " status=5.1.1",
@@ -268,6 +274,19 @@ class FeedbackEndToEndTest {
         return post("/feedback/sendgrid", body, Map.of("Content-Type", "application/json",
                 "X-Twilio-Email-Event-Webhook-Signature", sendgrid.sign(timestamp, signedBody.getBytes(StandardCharsets.UTF_8)),
                 "X-Twilio-Email-Event-Webhook-Timestamp", timestamp));
+    }
+
+    /** The status code answering a POST whose head announces {@code length} bytes of body and sends none. */
+    private int statusOfHeadOnly(String path, long length) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String statusLine = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(statusLine.split(" ")[1]);
+        }
     }
 
     private HttpResponse<String> postMailgun(String body) throws Exception {
