@@ -1,6 +1,7 @@
 package dev.mailrun.testing;
 
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.send.SendEvents;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.mail.Secret;
@@ -14,6 +15,7 @@ import dev.mailrun.scheduler.TaskStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Random;
 import javax.sql.DataSource;
 
@@ -26,13 +28,19 @@ public final class SendingHarness implements AutoCloseable {
     public final TaskStore tasks;
 
     public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner) {
+        this(ds, clock, smtpPort, interval, settings, owner, SendEvents.NONE);
+    }
+
+    /** Telling {@code events} what the sending path does, as the metrics are told. */
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner,
+                          SendEvents events) {
         SmtpSettings smtp = SmtpSettings.of("127.0.0.1", smtpPort, TlsMode.NONE, "mailrun.test")
                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
                 .withConnections(4);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         handler = new SendTask(new SendTask.Dependencies(ds, templates, smtp,
                 Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
-                settings, () -> new Random(42), TestTiming.realTime(clock)));
+                settings, () -> new Random(42), Optional.empty(), TestTiming.realTime(clock), events));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);

@@ -4,25 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.mail.Secret;
-import dev.mailrun.mail.smtp.SmtpSettings;
-import dev.mailrun.mail.smtp.TlsMode;
-import dev.mailrun.mail.template.TemplateLoader;
-import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.Scheduler;
-import dev.mailrun.scheduler.SchedulerConfig;
-import dev.mailrun.scheduler.TaskStore;
-import dev.mailrun.testing.FixedLinks;
-import dev.mailrun.testing.TestTiming;
-import java.nio.file.Path;
-import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
@@ -34,6 +22,8 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -75,15 +65,10 @@ class CompletionRaceTest {
                 }
             }
         };
-        SmtpSettings smtp = SmtpSettings.of("127.0.0.1", greenMail.getSmtp().getPort(), TlsMode.NONE, "mailrun.test")
-                .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5)).withConnections(2);
-        TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        SendTask handler = new SendTask(new SendTask.Dependencies(db.dataSource(), templates, smtp,
-                Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
-                Optional.empty(), TestTiming.realTime(clock), events));
-        try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(handler),
-                SchedulerConfig.defaults().withOwner("w1"), clock); importer) {
-            Campaigns campaigns = new Campaigns(db.dataSource(), new TaskStore(db.dataSource()), templates, clock, INTERVAL);
+        try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL, settings,
+                "w1", events); importer) {
+            Campaigns campaigns = h.campaigns;
+            Scheduler scheduler = h.scheduler;
             long id = campaigns.create(new NewCampaign("Race", "welcome", "news@sender.example", Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 20);
