@@ -7,7 +7,7 @@ import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.RelayRate;
-import dev.mailrun.campaign.send.SendCalendar;
+import dev.mailrun.campaign.send.policy.SendCalendar;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
@@ -60,7 +60,7 @@ public final class CampaignReports {
         this.tasks = tasks;
         this.clock = clock;
         this.settings = settings;
-        this.calendar = new SendCalendar(settings);
+        this.calendar = new SendCalendar(settings.dailyCap(), settings.relay());
         this.defaultRoute = defaultRoute;
     }
 

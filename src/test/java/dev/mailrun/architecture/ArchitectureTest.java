@@ -163,6 +163,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void the_sending_policy_never_reaches_back_into_the_sending_task() {
+        // The sending task asks the policy (calendar, daily cap, expiry) what it may do; the policy
+        // answers from the tables and the configuration alone.
+        noClasses().that().resideInAPackage("dev.mailrun.campaign.send.policy..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.campaign.send")
+                .check(main);
+    }
+
+    @Test
     void no_package_depends_on_itself_through_another() {
         // Every package is a slice of its own (campaign and campaign.send are two), so a cycle
         // between a package and one of its sub-packages is caught too.

@@ -2,7 +2,7 @@ package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.model.DomainGroups;
-import dev.mailrun.campaign.send.DailyCap;
+import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.mailrun.app.config;
 
-import dev.mailrun.campaign.send.DailyCap;
 import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.bounce.BounceSettings;

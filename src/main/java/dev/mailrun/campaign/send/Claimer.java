@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.store.RecipientTable.Claim;
 import dev.mailrun.campaign.store.RecipientTable.PacedClaim;
 import java.sql.SQLException;

@@ -3,6 +3,7 @@ package dev.mailrun.campaign.send;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.send.ResultBuffer.Taken;
 import dev.mailrun.campaign.send.SendingMarker.Marks;
+import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.store.Outcome;
 import java.sql.SQLException;
 import java.time.Instant;

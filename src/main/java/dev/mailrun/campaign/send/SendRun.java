@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.mail.template.CompiledTemplate;

@@ -2,6 +2,7 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.DomainGroups;
 
+import dev.mailrun.campaign.send.policy.DailyCap;
 import java.time.Duration;
 
 /**

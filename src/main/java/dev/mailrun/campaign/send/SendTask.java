@@ -5,6 +5,8 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.policy.Expiry;
+import dev.mailrun.campaign.send.policy.SendCalendar;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.mail.Secret;
@@ -102,7 +104,7 @@ public final class SendTask implements TaskHandler {
     public SendTask(Dependencies deps) {
         this.deps = deps;
         this.tables = Tables.on(deps.dataSource());
-        this.calendar = new SendCalendar(deps.settings());
+        this.calendar = new SendCalendar(deps.settings().dailyCap(), deps.settings().relay());
     }
 
     public Dependencies dependencies() {
@@ -198,7 +200,7 @@ public final class SendTask implements TaskHandler {
         Instant now = ctx.clock().instant();
         long id = campaign.id();
         if (campaign.expiredAt(now)) {
-            Expiry.Result r = new Expiry(tables).expire(ctx, id, now);
+            Expiry.Result r = new Expiry(deps.dataSource()).expire(ctx, id, now);
             if (r.completed()) {
                 ctx.disableAfterThisRun();
             }

@@ -3,7 +3,7 @@ package dev.mailrun.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mailrun.campaign.send.DailyCap;
+import dev.mailrun.campaign.send.policy.DailyCap;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.Map;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.policy.DailyCap;
+import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;

@@ -6,6 +6,7 @@ import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SendWindows;
+import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;

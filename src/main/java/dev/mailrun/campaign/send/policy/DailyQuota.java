@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.send;
+package dev.mailrun.campaign.send.policy;
 
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.DailyCountTable;
@@ -28,13 +28,13 @@ import java.util.TreeMap;
  *   <li>recipients handed back unsent give their slot back to that day, in the flush that hands
  *       them back ({@link #giveBack}).</li>
  * </ol>
- * Claims and flushes of a run take turns ({@link Checkpoint#exclusive}), so the fields need no
+ * Claims and flushes of a run take turns (the run's checkpoint lock), so the fields need no
  * more than that; {@link #reachedOn} is read by the run's thread too, hence volatile.
  */
-final class DailyQuota {
+public final class DailyQuota {
 
     /** What a claim may take: {@code count} recipients, counted on {@code day} (empty: no cap that day). */
-    record Allowance(Optional<LocalDate> day, int count) {}
+    public record Allowance(Optional<LocalDate> day, int count) {}
 
     /** A committed claim's recipients and their day. */
     private record Taken(LocalDate day, Set<Long> ids) {}
@@ -49,14 +49,14 @@ final class DailyQuota {
     private Taken uncommitted;
     private volatile LocalDate reachedOn;
 
-    DailyQuota(DailyCap cap, String relay, DailyCountTable table) {
+    public DailyQuota(DailyCap cap, String relay, DailyCountTable table) {
         this.cap = cap;
         this.relay = relay;
         this.table = table;
     }
 
     /** Inside a claim's transaction, before it selects recipients: how many of {@code max} it may take. */
-    Allowance allow(Connection c, Instant now, int max) throws SQLException {
+    public Allowance allow(Connection c, Instant now, int max) throws SQLException {
         LocalDate day = cap.dayOf(now);
         OptionalLong volume = cap.volumeOn(day);
         if (volume.isEmpty()) {
@@ -71,7 +71,7 @@ final class DailyQuota {
     }
 
     /** In the same transaction: counts what the claim took. */
-    void took(Connection c, Allowance allowance, List<ClaimedRecipient> rows) throws SQLException {
+    public void took(Connection c, Allowance allowance, List<ClaimedRecipient> rows) throws SQLException {
         uncommitted = null;
         if (allowance.day().isEmpty() || rows.isEmpty()) {
             return;
@@ -83,7 +83,7 @@ final class DailyQuota {
     }
 
     /** After the claim committed: its recipients count for its day. */
-    void committed() {
+    public void committed() {
         if (uncommitted != null) {
             recent.addFirst(uncommitted);
             while (recent.size() > CLAIMS_REMEMBERED) {
@@ -97,7 +97,7 @@ final class DailyQuota {
      * Inside the flush's transaction: the slots of {@code releasedIds} (handed back, never sent) go
      * back to the days they were claimed on. A recipient claimed again is found in its newest claim.
      */
-    void giveBack(Connection c, Collection<Long> releasedIds) throws SQLException {
+    public void giveBack(Connection c, Collection<Long> releasedIds) throws SQLException {
         if (releasedIds.isEmpty() || recent.isEmpty()) {
             return;
         }
@@ -117,7 +117,7 @@ final class DailyQuota {
     }
 
     /** The day a claim of this run found the day's volume used up, if one did. */
-    Optional<LocalDate> reachedOn() {
+    public Optional<LocalDate> reachedOn() {
         return Optional.ofNullable(reachedOn);
     }
 }

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.send;
+package dev.mailrun.campaign.send.policy;
 
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.SendWindows;
@@ -23,9 +23,9 @@ public final class SendCalendar {
     private final String relay;
     private final DailyCountTable counts = new DailyCountTable();
 
-    public SendCalendar(SendSettings settings) {
-        this.cap = settings.dailyCap();
-        this.relay = settings.relay();
+    public SendCalendar(DailyCap cap, String relay) {
+        this.cap = cap;
+        this.relay = relay;
     }
 
     /**
@@ -45,7 +45,7 @@ public final class SendCalendar {
     }
 
     /** Why the window is closed at {@code now}, with when it opens; empty when it is open (or there is none). */
-    Optional<String> windowClosed(Campaign campaign, Instant now) {
+    public Optional<String> windowClosed(Campaign campaign, Instant now) {
         if (campaign.windows().isEmpty() || campaign.windows().get().isOpen(now)) {
             return Optional.empty();
         }
@@ -55,7 +55,7 @@ public final class SendCalendar {
     }
 
     /** Why the relay may take no more today, with when the day ends; empty while it may. */
-    Optional<String> capReached(Connection c, Instant now) throws SQLException {
+    public Optional<String> capReached(Connection c, Instant now) throws SQLException {
         LocalDate day = cap.dayOf(now);
         OptionalLong volume = cap.volumeOn(day);
         if (volume.isEmpty()) {
@@ -68,7 +68,7 @@ public final class SendCalendar {
     }
 
     /** When the day that holds {@code at} ends, in the cap's zone. */
-    Instant endOfDay(Instant at) {
+    public Instant endOfDay(Instant at) {
         return cap.endOf(cap.dayOf(at));
     }
 
@@ -76,7 +76,7 @@ public final class SendCalendar {
      * The deadline of a run starting at {@code now}: the scheduler's, cut at the end of the open
      * window and at the campaign's expiry, so no message goes out after either.
      */
-    static Instant deadline(Campaign campaign, Instant slotDeadline, Instant now) {
+    public static Instant deadline(Campaign campaign, Instant slotDeadline, Instant now) {
         Instant deadline = slotDeadline;
         if (campaign.windows().isPresent() && !campaign.windows().get().isOpen(now)) {
             return now;   // closed since the run looked: nothing may start

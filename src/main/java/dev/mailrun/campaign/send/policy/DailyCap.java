@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.send;
+package dev.mailrun.campaign.send.policy;
 
 import java.time.Instant;
 import java.time.LocalDate;
