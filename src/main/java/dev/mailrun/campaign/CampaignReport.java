@@ -24,7 +24,7 @@ import java.util.Optional;
  * @param bounceThreshold {@code bounce.pause-rate}: a rate above it pauses the campaign
  * @param relays          the relays of the campaign's route with their states and counts
  * @param heldBackBy      what holds the campaign back right now, as short phrases (window closed
- *                        until …, daily cap reached …, expired …, domain gmail capped at 5/s, relay
+ *                        until …, daily cap of relay … reached …, expired …, domain gmail capped at 5/s, relay
  *                        default rate adapted to 12.5/s); empty when nothing does
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,

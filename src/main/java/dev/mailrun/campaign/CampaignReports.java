@@ -60,7 +60,7 @@ public final class CampaignReports {
         this.tasks = tasks;
         this.clock = clock;
         this.settings = settings;
-        this.calendar = new SendCalendar(settings.dailyCap(), settings.relay());
+        this.calendar = new SendCalendar(settings.dailyCap());
         this.defaultRoute = defaultRoute;
     }
 
@@ -89,7 +89,8 @@ public final class CampaignReports {
             counts = queue.counts(c, campaignId);
             errors = queue.topErrors(c, campaignId, 5);
             bounces = queue.hardBounceRate(c, campaignId);
-            heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign, clock.instant()));
+            heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign,
+                    campaigns.route(c, campaignId).orElse(defaultRoute), clock.instant()));
             heldBackBy.addAll(new HeldBack(settings).of(c, campaign,
                     counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY), queue));
             relays = relays(c, campaignId);

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 
 /**
  * Claims recipients for the run, in one transaction per claim:
@@ -15,8 +16,9 @@ import java.util.Optional;
  *   <li>the campaign must still be running (pause and cancel act at batch boundaries);</li>
  *   <li>the counters are checkpointed first, so a run whose lease was taken over gives up here,
  *       before it locks any recipient;</li>
- *   <li>with a daily cap, the relay's counter row for the day is locked and the claim takes at
- *       most what is left of the day's volume ({@link DailyQuota});</li>
+ *   <li>with a daily cap, the day's counter row of each relay of the route is locked and the claim
+ *       takes at most what the relays it can send through have left, each recipient reserved for
+ *       one of them ({@link DailyQuota});</li>
  *   <li>{@code SELECT … FOR UPDATE SKIP LOCKED}: up to {@code max} due recipients stamped with the
  *       run token (their status unchanged until they are marked sending), and counted for the day;</li>
  *   <li>the counters are checkpointed again if the claim found suppressed recipients.</li>
@@ -28,13 +30,17 @@ final class Claimer {
     private final Checkpoint checkpoint;
     private final ResultBuffer buffer;
     private final DailyQuota quota;
+    private final ToLongFunction<String> usable;
     private final Pacing pacing;
 
-    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, Pacing pacing) {
+    /** @param usable how many recipients each relay can be given now ({@link RouteSender#usable}) */
+    Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, ToLongFunction<String> usable,
+            Pacing pacing) {
         this.run = run;
         this.checkpoint = checkpoint;
         this.buffer = buffer;
         this.quota = quota;
+        this.usable = usable;
         this.pacing = pacing;
     }
 
@@ -74,7 +80,7 @@ final class Claimer {
             }
             // The day's count is taken with the claim, under the counter row's lock: two workers
             // cannot both take the last slots, and a claim that rolls back counts nothing.
-            DailyQuota.Allowance allowance = quota.allow(c, now, max);
+            DailyQuota.Allowance allowance = quota.allow(c, now, max, usable);
             Claim cl = allowance.count() == 0 ? new Claim(List.of(), 0)
                     : pacing.domains().active() ? claimPaced(c, now, allowance.count())
                     : tables.recipients().claim(c, run.campaignId(), run.runToken(), now, allowance.count());

@@ -171,7 +171,7 @@ final class ResultFlusher {
                 c.rollback();
                 return false;
             }
-            // Handed back unsent: their slots of the daily cap go back to the day they were claimed on.
+            // Handed back unsent: their slots of the daily cap go back to the relay and day they were counted for.
             quota.giveBack(c, t.outcomes().stream().filter(o -> o instanceof Outcome.Released)
                     .map(Outcome::recipientId).toList());
             tables.suppressions().add(c, t.suppressions(), now);

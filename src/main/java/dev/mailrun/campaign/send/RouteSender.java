@@ -2,6 +2,7 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.RelayHealth;
 import dev.mailrun.campaign.send.route.WeightedSplit;
@@ -40,6 +41,11 @@ import org.slf4j.LoggerFactory;
  *       AUTH or TLS, the campaign pauses), as with a single relay. Permanent (5xx) refusals and
  *       deferrals (4xx) are recorded for their recipients as always: a recipient never moves to
  *       another relay because of a reply about itself.</li>
+ *   <li>With a daily cap, the claim already reserved each recipient for one relay and counted it
+ *       there ({@link DailyQuota}): the batch is dealt by those reservations, and a recipient whose
+ *       relay is down (and not its probe) goes back to the queue untried, its slot back to that relay,
+ *       for the next claim to reserve on a relay that is up and has room. So no relay ever sends
+ *       more than its count.</li>
  * </ol>
  */
 final class RouteSender implements AutoCloseable {
@@ -77,9 +83,11 @@ final class RouteSender implements AutoCloseable {
     private volatile boolean failedOver;
 
     private final Pacing pacing;
+    private final DailyQuota quota;
 
-    RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing) {
+    RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing, DailyQuota quota) {
         this.pacing = pacing;
+        this.quota = quota;
         this.run = run;
         this.weights = route.weights();
         this.split = new WeightedSplit(relays.size());
@@ -164,6 +172,17 @@ final class RouteSender implements AutoCloseable {
     }
 
     /**
+     * How many recipients a claim may reserve for {@code relay} now: any number while it is up, one
+     * (its probe) once its back-off has passed, none while it is down.
+     */
+    long usable(String relay) {
+        if (health.up(relay)) {
+            return Long.MAX_VALUE;
+        }
+        return health.downUntil(relay).filter(until -> !until.isAfter(run.clock().instant())).isPresent() ? 1 : 0;
+    }
+
+    /**
      * Sends one batch, every recipient through exactly one relay, and returns when each has its result.
      * With no relay up and no probe due, the batch goes back to the queue untried.
      */
@@ -176,21 +195,47 @@ final class RouteSender implements AutoCloseable {
         List<List<ClaimedRecipient>> parts = new ArrayList<>();
         lanes.forEach(l -> parts.add(new ArrayList<>()));
         boolean[] probe = new boolean[lanes.size()];
+        List<ClaimedRecipient> unreserved = new ArrayList<>();
+        List<ClaimedRecipient> back = new ArrayList<>();
+        for (ClaimedRecipient r : recipients) {
+            Optional<String> reserved = quota.relayOf(r.id());
+            if (reserved.isEmpty()) {
+                unreserved.add(r);
+                continue;
+            }
+            int i = indexOf(reserved.get());
+            if (health.up(reserved.get())) {
+                parts.get(i).add(r);
+            } else if (probes.contains(reserved.get()) && !probe[i]) {
+                probe[i] = true;
+                parts.get(i).add(r);
+            } else {
+                // Counted for a relay that went down since the claim: its slot goes back to it.
+                back.add(r);
+            }
+        }
+        // Recipients no daily cap counted: probes first, then by weight.
         int next = 0;
         for (String relay : probes) {
-            if (next < recipients.size()) {
-                int i = indexOf(relay);
+            int i = indexOf(relay);
+            if (!probe[i] && next < unreserved.size()) {
                 probe[i] = true;
-                parts.get(i).add(recipients.get(next++));
+                parts.get(i).add(unreserved.get(next++));
             }
         }
         boolean anyUp = java.util.Arrays.stream(e).anyMatch(w -> w > 0);
         if (!anyUp) {
-            buffer.handBack(recipients.subList(next, recipients.size()));
+            back.addAll(unreserved.subList(next, unreserved.size()));
         } else {
-            for (ClaimedRecipient r : recipients.subList(next, recipients.size())) {
+            for (ClaimedRecipient r : unreserved.subList(next, unreserved.size())) {
                 parts.get(split.next(e)).add(r);
             }
+        }
+        if (!back.isEmpty()) {
+            buffer.handBack(back);
+            // Progress only if a relay can take them in the next batch; with the others at their cap
+            // the run ends instead of claiming and handing back the same recipients until its deadline.
+            failedOver = lanes.stream().anyMatch(l -> health.up(l.name()) && !quota.full(l.name()));
         }
         int active = (int) parts.stream().filter(p -> !p.isEmpty()).count();
         if (active == 0) {
@@ -262,12 +307,21 @@ final class RouteSender implements AutoCloseable {
         buffer.accept(recorded, lane.name());
     }
 
+    /**
+     * The weights of the relays that take recipients now: up, and (with a daily cap) not at their cap,
+     * whose share the others take, as the claims deal it ({@link DailyQuota}). With every relay that is
+     * up at its cap, they keep their weights: nothing more is claimed, and the run is ending.
+     */
     private int[] currentWeights() {
         boolean[] up = new boolean[lanes.size()];
+        boolean[] open = new boolean[lanes.size()];
+        boolean anyOpen = false;
         for (int i = 0; i < up.length; i++) {
             up[i] = health.up(lanes.get(i).name());
+            open[i] = up[i] && !quota.full(lanes.get(i).name());
+            anyOpen |= open[i];
         }
-        return WeightedSplit.effective(weights, up);
+        return WeightedSplit.effective(weights, anyOpen ? open : up);
     }
 
     /** The campaign's own rate, if it has one, divided among the relays by the share each takes now. */

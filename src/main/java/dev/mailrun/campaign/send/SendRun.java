@@ -61,21 +61,22 @@ final class SendRun {
         this.run = run;
         this.deps = deps;
         this.deadline = deadline;
-        // Counted under the relay this run sends through.
-        this.quota = new DailyQuota(run.settings().dailyCap(), run.relay(), new DailyCountTable());
+        // Counted per relay of the route: each relay has its own day's volume.
+        this.quota = new DailyQuota(run.settings().dailyCap(), relayRoute.relays(), relayRoute.weights(),
+                new DailyCountTable());
         long id = run.campaignId();
         PauseRules rules = new PauseRules(run.settings());
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
                 .orElse(SendCounters.start(id));
         this.startCounters = stored;
         this.pacing = Pacing.forRoute(run.settings(), relays, this::routeRate, run.clock());
-        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing);
+        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing, quota);
         this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
         this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
         this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, pacing), buffer, id);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing), buffer, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
                 pacing.domains());
     }

@@ -22,7 +22,7 @@ import java.time.Duration;
  * @param batchOverhead      expected cost of one claim + commit; kept free before the deadline
  * @param hardBounceRate     pause a campaign whose hard bounces exceed this share of its attempts…
  * @param hardBounceMinSample …once it has at least this many attempts
- * @param dailyCap           how many messages the relay may take per day ({@link DailyCap#NONE}: no limit)
+ * @param dailyCap           how many messages each relay may take per day ({@link DailyCap#NONE}: no limit)
  * @param domainGroups       recipient domains paced together ({@link DomainPacer})
  */
 public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *       (that run died or failed; whether those messages went out cannot be known);</li>
  *   <li>starts a scheduled campaign whose time has come; stops at once unless the campaign is running;</li>
  *   <li>expires what is left of a campaign whose expiry came, and completes it; outside the send
- *       window, or with the daily cap used up, stops without claiming and says why
+ *       window, or with the daily cap of every relay of its route used up, stops without claiming and says why
  *       ({@link SendCalendar});</li>
  *   <li>compiles the template once (a template that no longer compiles pauses the campaign) and reads the
  *       campaign's relay route (one naming a relay no longer configured pauses it);</li>
@@ -104,7 +104,7 @@ public final class SendTask implements TaskHandler {
     public SendTask(Dependencies deps) {
         this.deps = deps;
         this.tables = Tables.on(deps.dataSource());
-        this.calendar = new SendCalendar(deps.settings().dailyCap(), deps.settings().relay());
+        this.calendar = new SendCalendar(deps.settings().dailyCap());
     }
 
     public Dependencies dependencies() {
@@ -153,7 +153,9 @@ public final class SendTask implements TaskHandler {
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status", campaign.status().dbValue()));
             return;
         }
-        if (heldBack(ctx, campaign)) {
+        RelayRoute route = tables.inTransaction(c -> tables.campaigns().route(c, campaignId))
+                .orElse(deps.relays().defaultRoute());
+        if (heldBack(ctx, campaign, route)) {
             return;
         }
         LoadResult loaded = deps.templates().load(campaign.template());
@@ -165,8 +167,6 @@ public final class SendTask implements TaskHandler {
             return;
         }
         CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
-        RelayRoute route = tables.inTransaction(c -> tables.campaigns().route(c, campaignId))
-                .orElse(deps.relays().defaultRoute());
         Optional<String> unknown = deps.relays().unknownIn(route);
         if (unknown.isPresent()) {
             // A relay taken out of the configuration since the campaign was created: sending through
@@ -192,11 +192,11 @@ public final class SendTask implements TaskHandler {
 
     /**
      * What the calendar says before anything is claimed: an expired campaign expires what it has
-     * left and completes; outside its send window, or with the relay's daily cap used up, the run
-     * claims nothing, says why, and the next run is moved to the slot where that may change.
-     * True when the run ends here.
+     * left and completes; outside its send window, or with the daily cap of every relay of its
+     * route used up, the run claims nothing, says why, and the next run is moved to the slot where
+     * that may change. True when the run ends here.
      */
-    private boolean heldBack(RunContext ctx, Campaign campaign) throws SQLException {
+    private boolean heldBack(RunContext ctx, Campaign campaign, RelayRoute route) throws SQLException {
         Instant now = ctx.clock().instant();
         long id = campaign.id();
         if (campaign.expiredAt(now)) {
@@ -217,17 +217,17 @@ public final class SendTask implements TaskHandler {
                     .withSummary("held_back", closed.get()));
             return true;
         }
-        Optional<String> capped = tables.inTransaction(c -> calendar.capReached(c, now));
-        if (capped.isPresent()) {
+        SendCalendar.CapsReached capped = tables.inTransaction(c -> calendar.capsReached(c, route, now));
+        if (capped.all()) {
             skipTo(ctx, campaign, RunEnd.slotAtOrAfter(calendar.endOfDay(now), ctx.interval()));
             ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", DAILY_CAP)
-                    .withSummary("held_back", capped.get()));
+                    .withSummary("held_back", String.join("; ", capped.phrases())));
             return true;
         }
         return false;
     }
 
-    /** The end reason of a run that found its relay's daily cap used up. */
+    /** The end reason of a run that found the daily cap of every relay of its route used up. */
     static final String DAILY_CAP = "daily_cap";
 
     /**

@@ -79,7 +79,7 @@ class DailyCapTest {
             assertThat(smtp.messages()).as("after the restart, same day").hasSize(30);
             CampaignReports reports = new CampaignReports(db.dataSource(), w1.tasks, clock, settings);
             assertThat(reports.report(a).heldBackBy()).containsExactly(
-                    "daily cap reached (30 of 30 on 2026-11-23 Europe/Berlin, resets at 2026-11-23T23:00:00Z)");
+                    "daily cap of relay capped-relay reached (30 of 30 on 2026-11-23 Europe/Berlin, resets at 2026-11-23T23:00:00Z)");
 
             // Midnight in Berlin is 23:00 UTC: the campaigns continue by themselves.
             clock.set(Instant.parse("2026-11-23T23:00:00Z"));
@@ -152,7 +152,7 @@ class DailyCapTest {
                         long taken = 0;
                         while (true) {
                             int n = Transactions.inTransaction(db.dataSource(), c -> {
-                                DailyQuota.Allowance allowance = quota.allow(c, now, 3);
+                                DailyQuota.Allowance allowance = quota.allow(c, now, 3, r -> Long.MAX_VALUE);
                                 // A real claim selects its recipients here, between the count and its update.
                                 try (Statement pause = c.createStatement()) {
                                     pause.execute("DO SLEEP(0.002)");

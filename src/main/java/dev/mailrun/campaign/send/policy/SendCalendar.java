@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.send.policy;
 
 import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.campaign.store.DailyCountTable;
 import java.sql.Connection;
@@ -14,33 +15,42 @@ import java.util.OptionalLong;
 
 /**
  * What the calendar allows a campaign: whether it has expired, whether its send window is open,
- * whether its relay's daily cap is used up, and until when a run may send. Read by the sending
- * task before a run and for its deadline, and by {@code campaign status} for "held back by".
+ * which relays of its route have used up their daily cap, and until when a run may send. Read by the
+ * sending task before a run and for its deadline, and by {@code campaign status} for "held back by".
  */
 public final class SendCalendar {
 
+    /**
+     * The relays of a route that have used up the day's volume, each with a phrase for status.
+     * {@code all}: every relay of the route has, so a run can send nothing until the day ends.
+     */
+    public record CapsReached(List<String> phrases, boolean all) {
+
+        public CapsReached {
+            phrases = List.copyOf(phrases);
+        }
+    }
+
     private final DailyCap cap;
-    private final String relay;
     private final DailyCountTable counts = new DailyCountTable();
 
-    public SendCalendar(DailyCap cap, String relay) {
+    public SendCalendar(DailyCap cap) {
         this.cap = cap;
-        this.relay = relay;
     }
 
     /**
      * What holds {@code campaign} back at {@code now}, as short phrases: {@code expired (at …)},
-     * {@code window closed until … (local time)}, {@code daily cap reached (…; resets at …)}. Empty
-     * when nothing on the calendar does.
+     * {@code window closed until … (local time)}, {@code daily cap of relay … reached (…, resets at …)}
+     * for each relay of {@code route} that has used up its day. Empty when nothing on the calendar does.
      */
-    public List<String> heldBackBy(Connection c, Campaign campaign, Instant now) throws SQLException {
+    public List<String> heldBackBy(Connection c, Campaign campaign, RelayRoute route, Instant now) throws SQLException {
         List<String> reasons = new ArrayList<>();
         if (campaign.expiredAt(now)) {
             reasons.add("expired (at " + campaign.expireAt().get() + ")");
             return reasons;
         }
         windowClosed(campaign, now).ifPresent(reasons::add);
-        capReached(c, now).ifPresent(reasons::add);
+        reasons.addAll(capsReached(c, route, now).phrases());
         return reasons;
     }
 
@@ -54,17 +64,22 @@ public final class SendCalendar {
                 .orElse("window closed (no range opens within a week)"));
     }
 
-    /** Why the relay may take no more today, with when the day ends; empty while it may. */
-    public Optional<String> capReached(Connection c, Instant now) throws SQLException {
+    /** Which relays of {@code route} may take no more today, with when the day ends. */
+    public CapsReached capsReached(Connection c, RelayRoute route, Instant now) throws SQLException {
         LocalDate day = cap.dayOf(now);
         OptionalLong volume = cap.volumeOn(day);
         if (volume.isEmpty()) {
-            return Optional.empty();
+            return new CapsReached(List.of(), false);
         }
-        long used = counts.read(c, relay, day);
-        return used < volume.getAsLong() ? Optional.empty()
-                : Optional.of("daily cap reached (" + used + " of " + volume.getAsLong() + " on " + day + " "
-                        + cap.zone().getId() + ", resets at " + cap.endOf(day) + ")");
+        List<String> phrases = new ArrayList<>();
+        for (String relay : route.relays()) {
+            long used = counts.read(c, relay, day);
+            if (used >= volume.getAsLong()) {
+                phrases.add("daily cap of relay " + relay + " reached (" + used + " of " + volume.getAsLong() + " on " + day
+                        + " " + cap.zone().getId() + ", resets at " + cap.endOf(day) + ")");
+            }
+        }
+        return new CapsReached(phrases, phrases.size() == route.relays().size());
     }
 
     /** When the day that holds {@code at} ends, in the cap's zone. */
