@@ -96,7 +96,7 @@ public final class ConfigKeys {
                     "Messages to the " + g.name() + " group in total across all workers, per second or minute (5/s, 300/min); empty: no cap.");
         }
         // sending policy: daily volume per relay
-        key("policy.daily-cap", "", Range.whole(1, (int) DailyCap.MAX_VOLUME), "Messages per calendar day (policy.day-zone), in total across all workers, campaigns and relays; empty: no cap.");
+        key("policy.daily-cap", "", Range.whole(1, (int) DailyCap.MAX_VOLUME), "Messages per relay and calendar day (policy.day-zone), in total across all workers and campaigns; empty: no cap.");
         key("policy.warmup", "", "Warm-up: daily volumes from policy.warmup-start on, comma-separated (500,1000,2000), each 1–1000000000 and never above policy.daily-cap; after the list, policy.warmup-growth or else policy.daily-cap alone. Empty: no warm-up.");
         key("policy.warmup-growth", "", Range.decimal(1, 10, false), "After the policy.warmup list, each day may send this many times the day before (1.5: +50% a day); empty: the warm-up ends with the list.");
         key("policy.warmup-start", "", "Day 1 of the warm-up, a date in policy.day-zone (2026-12-01); required with policy.warmup. Days before it send day 1's volume.");
