@@ -26,9 +26,32 @@ final class CpuMeter {
     private final OptionalLong dbPid;
 
     CpuMeter(long sinkPid) {
+        this(sinkPid, findProcess("mariadbd"));
+    }
+
+    /** With the database server named by one of its threads: other {@code mariadbd}s (test databases) may run beside it. */
+    static CpuMeter withDbThread(long sinkPid, long dbThreadId) {
+        return new CpuMeter(sinkPid, processOfThread(dbThreadId));
+    }
+
+    private CpuMeter(long sinkPid, OptionalLong dbPid) {
         this.jvmPid = ProcessHandle.current().pid();
         this.sinkPid = sinkPid;
-        this.dbPid = findProcess("mariadbd");
+        this.dbPid = dbPid;
+    }
+
+    /** The process a thread belongs to: {@code Tgid} in {@code /proc/<tid>/status}. */
+    private static OptionalLong processOfThread(long tid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))) {
+                if (line.startsWith("Tgid:")) {
+                    return OptionalLong.of(Long.parseLong(line.substring(5).trim()));
+                }
+            }
+            return OptionalLong.empty();
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
     }
 
     Reading read() {
