@@ -81,26 +81,66 @@ final class WireBuffer extends OutputStream {
         int start = size;
         // Bare LF, as templates have it, becomes CRLF: at most one more byte per line break.
         ensure(n + n / 16 + 2);
-        int line = 0;
+        // One table look-up per byte; each line is then copied in one piece. Per-byte branches and
+        // writes made this loop a quarter of the message's CPU.
+        int lineStart = 0;
         for (int i = 0; i < n; i++) {
-            byte c = utf8[i];
-            if (c == '\r' || c == '\n') {
-                line = 0;
-                if (c == '\r' && i + 1 < n && utf8[i + 1] == '\n') {
-                    i++;
-                }
-                ensure(2 + (n - i - 1));
-                buffer[size++] = '\r';
-                buffer[size++] = '\n';
-            } else if ((c < 0x20 && c != '\t') || c == 0x7f || ++line > MAX_LINE
-                    || (c == '?' && body.charAt(i) != '?')) {
-                size = start;
-                return false;
-            } else {
-                buffer[size++] = c;
+            byte kind = KIND[utf8[i] & 0xff];
+            if (kind == PLAIN) {
+                continue;
             }
+            if (kind == QUESTION_MARK) {
+                if (body.charAt(i) != '?') {
+                    return undo(start);
+                }
+                continue;
+            }
+            if (kind == NOT_7BIT || i - lineStart > MAX_LINE) {
+                return undo(start);
+            }
+            appendLine(utf8, lineStart, i - lineStart);
+            if (utf8[i] == '\r' && i + 1 < n && utf8[i + 1] == '\n') {
+                i++;
+            }
+            lineStart = i + 1;
         }
+        if (n - lineStart > MAX_LINE) {
+            return undo(start);
+        }
+        write(utf8, lineStart, n - lineStart);
         return true;
+    }
+
+    private void appendLine(byte[] text, int from, int length) {
+        ensure(length + 2);
+        System.arraycopy(text, from, buffer, size, length);
+        size += length;
+        buffer[size++] = '\r';
+        buffer[size++] = '\n';
+    }
+
+    private boolean undo(int start) {
+        size = start;
+        return false;
+    }
+
+    private static final byte PLAIN = 0;
+    private static final byte LINE_BREAK = 1;
+    private static final byte NOT_7BIT = 2;
+    /** '?' is also what UTF-8 writes for a lone surrogate: compared with the text to tell them apart. */
+    private static final byte QUESTION_MARK = 3;
+    /** What each byte is in 7bit text: printable ASCII and TAB as they are, CR and LF line breaks. */
+    private static final byte[] KIND = new byte[256];
+
+    static {
+        java.util.Arrays.fill(KIND, NOT_7BIT);
+        for (int c = 0x20; c <= 0x7e; c++) {
+            KIND[c] = PLAIN;
+        }
+        KIND['\t'] = PLAIN;
+        KIND['\r'] = LINE_BREAK;
+        KIND['\n'] = LINE_BREAK;
+        KIND['?'] = QUESTION_MARK;
     }
 
     /** Drops everything written after the first {@code length} bytes. */
