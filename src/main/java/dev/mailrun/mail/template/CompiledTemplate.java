@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.commons.io.output.StringBuilderWriter;
 
 /**
  * A template whose three files compiled; compile once per run, then {@link #render} per recipient.
@@ -127,8 +126,7 @@ public final class CompiledTemplate {
     }
 
     private static String evaluate(PebbleTemplate template, Map<String, Object> values, OutputSize size) {
-        // Not StringWriter: its StringBuffer takes a lock on every one of the many small writes.
-        StringBuilderWriter out = new StringBuilderWriter(size.hint());
+        TextBuffer out = new TextBuffer(size.hint());
         try {
             template.evaluate(out, values, Locale.ROOT);
         } catch (IOException e) {
