@@ -310,7 +310,11 @@ public final class Scheduler implements AutoCloseable {
      */
     private Duration margin(TaskTable.DueTask task, Slots.Plan plan, TaskTable.Claimed row, Start start) {
         Duration cap = config.safetyMargin().of(task.interval());
-        SafetyMargins margins = SafetyMargins.upTo(cap);
+        // Nothing measured yet: when this tick's successor waits for a late release, a first guess
+        // costs at most that wait; without the wait only the bound is safe.
+        Duration unmeasured = config.overlapWait().compareTo(SafetyMargins.FIRST_GUESS) >= 0
+                ? SafetyMargins.FIRST_GUESS : cap;
+        SafetyMargins margins = SafetyMargins.upTo(cap, unmeasured);
         Duration release = releases.remove(task.id());
         if (release != null && plan.missedSlots() == 0) {
             RunMargin.record(row.metadata(), start.late(), release);

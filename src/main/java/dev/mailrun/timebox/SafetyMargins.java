@@ -13,24 +13,41 @@ import java.util.Objects;
  *   <li>The margin is the high percentile of those sums plus their spread (high percentile minus
  *       median), so a noisy worker keeps more room than a steady one with the same percentile.</li>
  *   <li>It is never below {@code floor} and never above {@code cap}; with fewer than
- *       {@code minSamples} samples nothing is known yet and the margin is the cap.</li>
+ *       {@code minSamples} samples nothing is known yet and the margin is {@code unmeasured}.</li>
  * </ol>
  * A worker whose clock or database is slow shows it in its own samples and gets a larger margin.
  *
  * @param floor      the smallest margin, whatever the samples say
  * @param cap        the largest margin (the configured upper bound)
  * @param percentile the high percentile taken, in (0, 1]
- * @param minSamples samples needed before the margin may go below the cap
+ * @param minSamples samples needed before the margin is derived from them
+ * @param unmeasured the margin while fewer than {@code minSamples} samples are known, within [floor, cap]
  */
-public record SafetyMargins(Duration floor, Duration cap, double percentile, int minSamples) {
+public record SafetyMargins(Duration floor, Duration cap, double percentile, int minSamples, Duration unmeasured) {
+
+    /** The margin of a task's first run when its next tick waits for a late release. */
+    public static final Duration FIRST_GUESS = Duration.ofSeconds(1);
 
     /**
      * Floor 250 ms, 95th percentile, from the first sample on: a single sample that underestimates
-     * costs the next run a short wait at its slot, not its window.
+     * costs the next run a short wait at its slot, not its window. Nothing measured yet: the whole
+     * bound.
      */
     public static SafetyMargins upTo(Duration cap) {
+        return upTo(cap, cap);
+    }
+
+    /**
+     * As {@link #upTo(Duration)}, with {@code unmeasured} (clamped to [floor, cap]) as the margin of a
+     * run that has no samples yet. When the next tick waits a few seconds for a late release
+     * ({@code tick.overlap-wait}), a wrong first guess costs that wait, not a window, so the first
+     * run need not keep the whole bound idle.
+     */
+    public static SafetyMargins upTo(Duration cap, Duration unmeasured) {
         Duration floor = Duration.ofMillis(250);
-        return new SafetyMargins(floor.compareTo(cap) < 0 ? floor : cap, cap, 0.95, 1);
+        Duration f = floor.compareTo(cap) < 0 ? floor : cap;
+        Duration u = unmeasured.compareTo(f) < 0 ? f : unmeasured.compareTo(cap) > 0 ? cap : unmeasured;
+        return new SafetyMargins(f, cap, 0.95, 1, u);
     }
 
     public SafetyMargins {
@@ -45,6 +62,11 @@ public record SafetyMargins(Duration floor, Duration cap, double percentile, int
         if (minSamples < 1) {
             throw new IllegalArgumentException("minSamples must be at least 1, was " + minSamples);
         }
+        Objects.requireNonNull(unmeasured, "unmeasured");
+        if (unmeasured.compareTo(floor) < 0 || unmeasured.compareTo(cap) > 0) {
+            throw new IllegalArgumentException("need floor <= unmeasured <= cap, was unmeasured " + unmeasured
+                    + ", floor " + floor + ", cap " + cap);
+        }
     }
 
     /** The margin for the next run; {@code lateMillis[i]} and {@code releaseMillis[i]} belong together. */
@@ -55,7 +77,7 @@ public record SafetyMargins(Duration floor, Duration cap, double percentile, int
     /** The margin a {@link Stats} gives. */
     public Duration of(Stats stats) {
         if (stats.samples() < minSamples) {
-            return cap;
+            return unmeasured;
         }
         Duration wanted = Duration.ofMillis(stats.highMillis() + stats.spreadMillis());
         return wanted.compareTo(floor) < 0 ? floor : wanted.compareTo(cap) > 0 ? cap : wanted;

@@ -31,7 +31,8 @@ import javax.sql.DataSource;
  * before the run, its wait at the slot and its margin.
  *
  * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --batch-max 500
- * --db mailrun_bench_allowance}.
+ * --db mailrun_bench_allowance --dump FILE --recorder process|in-jvm}; {@code --dump} writes each arrival's time after the first slot
+ * (ms), one per line.
  */
 public final class AllowanceBenchmark {
 
@@ -45,19 +46,22 @@ public final class AllowanceBenchmark {
         int connections = args.integer("connections", 4);
         String dbName = args.text("db", "mailrun_bench_allowance");
         int batchMax = args.integer("batch-max", 500);
+        String dump = args.text("dump", "");
+        String recorder = args.text("recorder", "process");
         long recipients = (long) rate * interval.toSeconds() * (windows + 1);
         Clock clock = Clock.systemUTC();
         SchedulerConfig config = SchedulerConfig.defaults().withOwner("bench-allowance")
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
                 .withOverlapWait(Duration.ofSeconds(5));
-        try (Sink sink = Sink.start(); MailFromRecorder relay = new MailFromRecorder(sink.port(), (int) recipients + 1000);
+        try (Sink sink = Sink.start(); ArrivalRecorder relay = ArrivalRecorder.start(recorder, sink.port(), (int) recipients + 1000);
              BenchDatabase db = BenchDatabase.create(dbName, 8);
              PipelineHarness h = new PipelineHarness(db.dataSource(), clock, relay.port(), connections, interval,
                      SendSettings.defaults("bench-relay", rate).withBatchMax(batchMax), config)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, %d connections, send.batch-max %d, tick.safety-margin %s "
-                            + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink%n%n",
-                    windows, interval.toSeconds(), rate, connections, batchMax, config.safetyMargin().of(interval), config.overlapWait());
+                            + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink (%s)%n%n",
+                    windows, interval.toSeconds(), rate, connections, batchMax, config.safetyMargin().of(interval), config.overlapWait(),
+                    recorder.equals("process") ? "a process of its own" : "inside the benchmark's JVM");
             DataSource ds = db.dataSource();
             long id = h.newCampaign("allowance");
             Recipients.insertPending(ds, id, 0, recipients);
@@ -76,6 +80,14 @@ public final class AllowanceBenchmark {
             }
             worker.shutdown(Duration.ofSeconds(30));
             long[] arrivals = relay.takeTimes();
+            if (!dump.isEmpty()) {
+                // One line per arrival: milliseconds after the first slot, for a closer look at where seconds go unused.
+                StringBuilder lines = new StringBuilder();
+                for (long t : arrivals) {
+                    lines.append(String.format(Locale.ROOT, "%.3f%n", (t - firstNanos) / 1e6));
+                }
+                java.nio.file.Files.writeString(java.nio.file.Path.of(dump), lines);
+            }
             report(ds, "campaign-" + id, arrivals, firstNanos, interval, windows, rate);
         }
     }
@@ -96,6 +108,13 @@ public final class AllowanceBenchmark {
         }
         long[] sorted = inSpan.stream().mapToLong(Long::longValue).toArray();
         int maxInSecond = RateBenchmark.maxInWindow(sorted, 1_000_000_000L);
+        // As a relay counting per second of its clock does: the slots are whole seconds, so the
+        // seconds after the first slot are the clock's seconds.
+        int maxInClockSecond = 0;
+        java.util.Map<Long, Integer> perSecond = new java.util.HashMap<>();
+        for (long t : sorted) {
+            maxInClockSecond = Math.max(maxInClockSecond, perSecond.merge((t - firstNanos) / 1_000_000_000L, 1, Integer::sum));
+        }
         busiest(sorted, firstNanos, interval, rate);
         List<Row> rows = rows(ds, task);
         System.out.println("| window | outcome | received | share of rate × window | gap before (ms) | waited (ms) | margin (ms) | finished − deadline (ms) |");
@@ -127,9 +146,10 @@ public final class AllowanceBenchmark {
         }
         double share = received / ((double) rate * interval.toSeconds() * windows);
         System.out.printf(Locale.ROOT, "%nreceived %d of %d (rate × elapsed): %.2f%%; most in any 1 s at the server: %d "
-                        + "(rate %d); overlapping runs: %d; runs past their deadline (overrun_ms > 0): %d; "
-                        + "skipped or misfired windows: %d%n", received, (long) rate * interval.toSeconds() * windows,
-                100 * share, maxInSecond, rate, overlaps, overruns, skipped);
+                        + "(sliding), %d (in one second of the clock) (rate %d); overlapping runs: %d; runs past their "
+                        + "deadline (overrun_ms > 0): %d; skipped or misfired windows: %d%n", received,
+                (long) rate * interval.toSeconds() * windows, 100 * share, maxInSecond, maxInClockSecond, rate, overlaps,
+                overruns, skipped);
     }
 
     /** Where the 1 s windows above the rate begin, as seconds after their slot: at a run boundary or inside a run. */

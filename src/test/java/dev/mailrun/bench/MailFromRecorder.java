@@ -18,8 +18,14 @@ import java.util.Arrays;
  * relay's side of the wire, when each {@code MAIL FROM} command arrives: the moment a relay counts
  * a message against its rate. Client lines inside DATA are not commands and are skipped. Two
  * threads per connection.
+ *
+ * <p>{@link #main} runs it as a process of its own, as a relay is: inside the sending JVM a
+ * garbage-collection pause stops the recorder too, and the messages that reached its socket during
+ * the pause are all stamped at its end, bunched closer than they arrived. Times are
+ * {@link System#nanoTime()}, which on Linux reads the machine's monotonic clock, so the two
+ * processes' times compare.
  */
-final class MailFromRecorder implements AutoCloseable {
+final class MailFromRecorder implements AutoCloseable, ArrivalRecorder {
 
     private final ServerSocket server;
     private final int upstreamPort;
@@ -33,12 +39,14 @@ final class MailFromRecorder implements AutoCloseable {
         daemon("mail-from-accept", () -> acceptLoop(server, upstreamPort, this::connected)).start();
     }
 
-    int port() {
+    @Override
+    public int port() {
         return server.getLocalPort();
     }
 
     /** Arrival times (System.nanoTime) of MAIL FROM commands so far, sorted; clears the record. */
-    synchronized long[] takeTimes() {
+    @Override
+    public synchronized long[] takeTimes() {
         long[] sorted = Arrays.copyOf(times, count);
         Arrays.sort(sorted);
         count = 0;
@@ -97,5 +105,29 @@ final class MailFromRecorder implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
+    }
+
+    /**
+     * As a process of its own: {@code UPSTREAM_PORT CAPACITY}. Prints {@code port N} once listening;
+     * each line {@code take} on standard input prints the times so far, one per line, then {@code end}.
+     */
+    public static void main(String[] args) throws Exception {
+        try (MailFromRecorder recorder = new MailFromRecorder(Integer.parseInt(args[0]), Integer.parseInt(args[1]));
+             java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                     java.nio.charset.StandardCharsets.US_ASCII))) {
+            java.io.PrintStream out = new java.io.PrintStream(new java.io.BufferedOutputStream(System.out), false,
+                    java.nio.charset.StandardCharsets.US_ASCII);
+            out.println("port " + recorder.port());
+            out.flush();
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.equals("take")) {
+                    for (long t : recorder.takeTimes()) {
+                        out.println(t);
+                    }
+                    out.println("end");
+                    out.flush();
+                }
+            }
+        }
     }
 }

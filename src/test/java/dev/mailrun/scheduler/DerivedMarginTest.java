@@ -42,10 +42,14 @@ class DerivedMarginTest {
 
     /** A handler that runs to its deadline and releases {@code release} after it. */
     private Scheduler scheduler(Duration release) {
+        return scheduler(release, config("margin-worker"));
+    }
+
+    private Scheduler scheduler(Duration release, SchedulerConfig config) {
         return new Scheduler(db.dataSource(), HandlerRegistry.of(handler("fill", ctx -> {
             deadlines.add(ctx.deadline());
             clock.set(ctx.deadline().plus(release));
-        })), config("margin-worker"), clock);
+        })), config, clock);
     }
 
     /** Ticks {@code runs} slots, each {@code late} after its slot. */
@@ -86,6 +90,18 @@ class DerivedMarginTest {
         assertThat(runs).allSatisfy(r -> assertThat(r.waited()).hasValue(Duration.ZERO));
         assertThat(runs.get(0).gap()).as("no run before the first").isEmpty();
         assertThat(runs.subList(1, 5)).allSatisfy(r -> assertThat(r.gap()).isPresent());
+    }
+
+    @Test
+    void when_the_next_tick_waits_for_a_late_release_the_first_run_keeps_a_second_not_the_bound() throws Exception {
+        store.create(NewTask.of("fill", "fill", FIVE_MIN, TEN));
+        SchedulerConfig waiting = config("margin-worker").withOverlapWait(Duration.ofSeconds(5));
+        try (Scheduler s = scheduler(Duration.ofMillis(300), waiting)) {
+            tickSlots(s, 3, Duration.ofMillis(40));
+        }
+        assertThat(marginOf(0)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(marginOf(1)).as("then the samples decide").isEqualTo(Duration.ofMillis(340));
+        assertThat(history(db.dataSource(), "fill")).extracting(TaskRun::outcome).containsOnly(RunOutcome.SUCCEEDED);
     }
 
     @Test

@@ -23,6 +23,19 @@ class SafetyMarginsTest {
     }
 
     @Test
+    void without_samples_a_first_guess_may_stand_in_for_the_bound_within_floor_and_cap() {
+        assertThat(SafetyMargins.upTo(CAP, Duration.ofSeconds(1)).margin(new long[0], new long[0]))
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(SafetyMargins.upTo(CAP, Duration.ofMillis(10)).unmeasured()).isEqualTo(Duration.ofMillis(250));
+        assertThat(SafetyMargins.upTo(Duration.ofMillis(500), Duration.ofSeconds(1)).unmeasured())
+                .isEqualTo(Duration.ofMillis(500));
+        assertThat(SafetyMargins.upTo(CAP, Duration.ofSeconds(1)).margin(new long[] {900}, new long[] {900}))
+                .as("once measured, the samples decide").isEqualTo(Duration.ofMillis(1_800));
+        assertThatThrownBy(() -> new SafetyMargins(Duration.ZERO, CAP, 0.95, 1, CAP.plusSeconds(1)))
+                .hasMessageContaining("unmeasured");
+    }
+
+    @Test
     void steady_samples_give_their_sum_with_no_spread() {
         assertThat(margins.margin(repeat(30, 10), repeat(470, 10))).isEqualTo(Duration.ofMillis(500));
     }
@@ -58,8 +71,8 @@ class SafetyMarginsTest {
     @Test
     void unpaired_samples_and_bad_settings_are_refused() {
         assertThatThrownBy(() -> margins.stats(new long[2], new long[1])).hasMessageContaining("pair up");
-        assertThatThrownBy(() -> new SafetyMargins(Duration.ofSeconds(2), Duration.ofSeconds(1), 0.95, 1))
+        assertThatThrownBy(() -> new SafetyMargins(Duration.ofSeconds(2), Duration.ofSeconds(1), 0.95, 1, Duration.ofSeconds(1)))
                 .hasMessageContaining("floor <= cap");
-        assertThatThrownBy(() -> new SafetyMargins(Duration.ZERO, CAP, 0, 1)).hasMessageContaining("percentile");
+        assertThatThrownBy(() -> new SafetyMargins(Duration.ZERO, CAP, 0, 1, CAP)).hasMessageContaining("percentile");
     }
 }

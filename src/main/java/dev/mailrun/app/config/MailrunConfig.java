@@ -71,7 +71,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("send.retry-base"),
                 raw.decimal("send.pause-on-failure-rate"),
                 raw.integer("send.failure-window"),
-                100, Duration.ofMillis(250), Duration.ofMillis(200),
+                100, Duration.ofMillis(250), SendSettings.BATCH_OVERHEAD,
                 raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")))
                 .withDailyCap(dailyCap(raw)).withDomainGroups(PolicyConfig.domainGroups(raw));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(

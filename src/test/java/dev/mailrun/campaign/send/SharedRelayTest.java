@@ -53,7 +53,7 @@ class SharedRelayTest {
 
     @Test
     void a_second_holder_joining_mid_run_lowers_the_rate_the_timebox_predicts_with() throws Exception {
-        // The run starts 0.7 s before its deadline on a clock that stands still: after the 200 ms
+        // The run starts 0.55 s before its deadline on a clock that stands still: after the 50 ms
         // batch overhead, 0.5 s of items fit — 100 at the relay's 200/s alone, 50 at a half share.
         SettableClock clock = new SettableClock(SLOT);
         AtomicLong nanoTime = new AtomicLong();
@@ -85,7 +85,7 @@ class SharedRelayTest {
                 CampaignFixtures.recipients(db.dataSource(), id, 250);
                 campaigns.start(id);
                 calibrate(SendTask.taskName(id));
-                clock.set(SLOT.plus(INTERVAL).minus(Duration.ofSeconds(1)).minusMillis(700));   // deadline: slot + 9 s
+                clock.set(SLOT.plus(INTERVAL).minus(Duration.ofSeconds(1)).minus(SendSettings.BATCH_OVERHEAD).minusMillis(500));   // deadline: slot + 9 s
 
                 scheduler.tick();
 
