@@ -265,7 +265,7 @@ public final class Scheduler implements AutoCloseable {
             }
             TaskTable.Claimed row = tasks.readClaimed(c, task.id());
             if (task.runToken() != null) {
-                takeOverAbandoned(c, task, row.startedAt());
+                takeOverAbandoned(c, task, row);
             }
             if (!plan.run()) {
                 // SKIP_TO_NEXT_SLOT: the claim only serialises the decision; release it at once.
@@ -286,14 +286,15 @@ public final class Scheduler implements AutoCloseable {
         });
     }
 
-    private void takeOverAbandoned(Connection c, TaskTable.DueTask task, Instant takenOverAt) throws SQLException {
+    private void takeOverAbandoned(Connection c, TaskTable.DueTask task, TaskTable.Claimed row) throws SQLException {
+        Instant takenOverAt = row.startedAt();
         log.warn("Task '{}': run {} of {} stopped heartbeating (last at {}) and its lease expired; taking over",
                 task.name(), task.runToken(), task.owner(), task.heartbeatAt());
         runs.markAbandoned(c, task.runToken(), takenOverAt, "lease expired without a heartbeat from " + task.owner()
                 + " (last heartbeat " + task.heartbeatAt() + "); taken over by " + config.owner());
         Optional<TaskHandler> handler = handlers.find(task.handler());
         if (handler.isPresent()) {
-            handler.get().onAbandoned(c, task.runToken());
+            handler.get().onAbandoned(c, task.runToken(), row.metadata());
         }
     }
 

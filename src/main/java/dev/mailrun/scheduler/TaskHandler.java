@@ -22,7 +22,8 @@ public interface TaskHandler {
     /**
      * Cleans up after a run of this handler's task that died without finishing. Called inside the
      * transaction that takes over the expired lease, before the new run starts; throwing rolls the
-     * takeover back (the next tick tries again).
+     * takeover back (the next tick tries again). {@code metadata} is the task's as the dead run last
+     * saved it, so the handler can tell which of its data the run worked on.
      */
-    default void onAbandoned(Connection connection, String abandonedRunToken) throws SQLException {}
+    default void onAbandoned(Connection connection, String abandonedRunToken, Metadata metadata) throws SQLException {}
 }

@@ -26,9 +26,32 @@ final class CpuMeter {
     private final OptionalLong dbPid;
 
     CpuMeter(long sinkPid) {
+        this(sinkPid, findProcess("mariadbd"));
+    }
+
+    /** With the database server named by one of its threads: other {@code mariadbd}s (test databases) may run beside it. */
+    static CpuMeter withDbThread(long sinkPid, long dbThreadId) {
+        return new CpuMeter(sinkPid, processOfThread(dbThreadId));
+    }
+
+    private CpuMeter(long sinkPid, OptionalLong dbPid) {
         this.jvmPid = ProcessHandle.current().pid();
         this.sinkPid = sinkPid;
-        this.dbPid = findProcess("mariadbd");
+        this.dbPid = dbPid;
+    }
+
+    /** The process a thread belongs to: {@code Tgid} in {@code /proc/<tid>/status}. */
+    private static OptionalLong processOfThread(long tid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))) {
+                if (line.startsWith("Tgid:")) {
+                    return OptionalLong.of(Long.parseLong(line.substring(5).trim()));
+                }
+            }
+            return OptionalLong.empty();
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
     }
 
     Reading read() {
@@ -85,9 +108,22 @@ final class CpuMeter {
         return "JVM ms/msg | DB ms/msg | sink ms/msg | other ms/msg | machine ms/msg | cores busy | stolen";
     }
 
+    /**
+     * CPU ticks of one thread of the database server (a connection's thread, named by
+     * {@code information_schema.PROCESSLIST.TID}); −1 when unknown. Other clients of a shared server
+     * and its background work are not in it.
+     */
+    long dbThread(long tid) {
+        return dbPid.isPresent() ? ticks(Path.of("/proc", Long.toString(dbPid.getAsLong()), "task", Long.toString(tid), "stat")) : -1;
+    }
+
     private static long ticks(long pid) {
+        return ticks(Path.of("/proc", Long.toString(pid), "stat"));
+    }
+
+    private static long ticks(Path statFile) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String stat = Files.readString(statFile);
             // The command name (field 2) is in parentheses and may hold spaces: count from after it.
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.

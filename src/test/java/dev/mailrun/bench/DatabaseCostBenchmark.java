@@ -5,6 +5,10 @@ import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +25,9 @@ import javax.sql.DataSource;
  * each kind runs in its own transactions, {@code group} recipients per mark and per record (the
  * sending run's flushes carry a few to a few dozen), and the server's CPU ticks while each kind
  * ran are summed separately; "whole row" is all of the server's CPU from the first claim to the
- * last record (background work such as purging old row versions included).
+ * last record (background work such as purging old row versions included). "Own thread" is the CPU
+ * of the one server thread that ran every statement of the row (a pool of one connection): other
+ * clients of a shared server and background purging are not in it, so it moves less between runs.
  *
  * <p>Arguments: {@code --recipients 50000 --groups 8,32,128,500 --batch 500}.
  */
@@ -39,31 +45,33 @@ public final class DatabaseCostBenchmark {
         }
         System.out.printf("%n%,d recipients per row, claimed %d at a time; mark and record in transactions of "
                 + "<group> recipients; database server CPU in microseconds per recipient%n%n", recipients, batch);
-        System.out.println("| group | claim µs | mark µs | record sent µs | sum µs | whole row µs | transactions per recipient | wall s | stolen |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| group | claim µs | mark µs | record sent µs | sum µs | whole row µs | own thread: claim / mark / record / sum µs | transactions per recipient | wall s | stolen |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|");
         for (int group : groups) {
             row(recipients, batch, group);
         }
     }
 
     private static void row(int recipients, int batch, int group) throws Exception {
-        try (BenchDatabase db = BenchDatabase.create("mailrun_bench_dbcost", 2)) {
+        // One connection (a pool of one): its server thread runs every statement of the row.
+        try (BenchDatabase db = BenchDatabase.create("mailrun_bench_dbcost", 1)) {
             DataSource ds = db.dataSource();
             long id = ScaleBenchmark.campaign(ds, "db cost");
             Recipients.insertPending(ds, id, 0, recipients);
             Recipients.analyze(ds);
             RecipientTable queue = new RecipientTable(new SuppressionTable());
-            CpuMeter meter = new CpuMeter(ProcessHandle.current().pid());
             String token = UUID.randomUUID().toString();
+            long tid = serverThread(ds);
+            // The server process by its thread, not by name: test databases may run beside it.
+            CpuMeter meter = CpuMeter.withDbThread(ProcessHandle.current().pid(), tid);
             long[] ticks = new long[3];
+            long[] own = new long[3];
             long transactions = 0;
             long done = 0;
             CpuMeter.Reading start = meter.read();
             while (true) {
                 Instant now = Instant.now();
-                CpuMeter.Reading a = meter.read();
-                RecipientTable.Claim claim = Transactions.inTransaction(ds, c -> queue.claim(c, id, token, now, batch));
-                ticks[0] += meter.read().db() - a.db();
+                RecipientTable.Claim claim = measured(ds, meter, tid, ticks, own, 0, c -> queue.claim(c, id, token, now, batch));
                 transactions++;
                 List<ClaimedRecipient> rows = claim.recipients();
                 if (rows.isEmpty()) {
@@ -71,9 +79,7 @@ public final class DatabaseCostBenchmark {
                 }
                 for (int from = 0; from < rows.size(); from += group) {
                     List<Long> ids = rows.subList(from, Math.min(rows.size(), from + group)).stream().map(ClaimedRecipient::id).toList();
-                    CpuMeter.Reading b = meter.read();
-                    int marked = Transactions.inTransaction(ds, c -> queue.markSending(c, token, ids, now));
-                    ticks[1] += meter.read().db() - b.db();
+                    int marked = measured(ds, meter, tid, ticks, own, 1, c -> queue.markSending(c, token, ids, now));
                     transactions++;
                     check(marked, ids.size(), "marked");
                 }
@@ -82,9 +88,7 @@ public final class DatabaseCostBenchmark {
                     for (ClaimedRecipient r : rows.subList(from, Math.min(rows.size(), from + group))) {
                         sent.add(new Outcome.Sent(r.id(), "<c" + id + ".r" + r.id() + ".0123456789abcdef@sender.example>", now));
                     }
-                    CpuMeter.Reading b = meter.read();
-                    int recorded = Transactions.inTransaction(ds, c -> queue.record(c, token, sent, now));
-                    ticks[2] += meter.read().db() - b.db();
+                    int recorded = measured(ds, meter, tid, ticks, own, 2, c -> queue.record(c, token, sent, now));
                     transactions++;
                     check(recorded, sent.size(), "recorded");
                 }
@@ -92,11 +96,37 @@ public final class DatabaseCostBenchmark {
             }
             CpuMeter.Reading end = meter.read();
             check((int) done, recipients, "sent");
+            check((int) tid, (int) serverThread(ds), "server thread");
             double seconds = (end.nanos() - start.nanos()) / 1e9;
-            System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.3f | %.1f | %.0f%% |%n", group, micros(ticks[0], done),
-                    micros(ticks[1], done), micros(ticks[2], done), micros(ticks[0] + ticks[1] + ticks[2], done),
-                    micros(end.db() - start.db(), done),
+            System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f / %.1f / %.1f / %.1f | %.3f | %.1f | %.0f%% |%n", group,
+                    micros(ticks[0], done), micros(ticks[1], done), micros(ticks[2], done),
+                    micros(ticks[0] + ticks[1] + ticks[2], done), micros(end.db() - start.db(), done),
+                    micros(own[0], done), micros(own[1], done), micros(own[2], done), micros(own[0] + own[1] + own[2], done),
                     (double) transactions / done, seconds, end.stolenShare(start) * 100);
+        }
+    }
+
+    /**
+     * One transaction of one kind, as the sending path runs it ({@link Transactions}), its server CPU
+     * (whole server, and the connection's own thread) added to slot {@code kind}.
+     */
+    private static <T> T measured(DataSource ds, CpuMeter meter, long tid, long[] ticks, long[] own, int kind,
+                                  Transactions.Work<T> work) throws SQLException {
+        long thread = meter.dbThread(tid);
+        CpuMeter.Reading before = meter.read();
+        T result = Transactions.inTransaction(ds, work);
+        ticks[kind] += meter.read().db() - before.db();
+        own[kind] += meter.dbThread(tid) - thread;
+        return result;
+    }
+
+    /** The server thread of the pool's one connection (MariaDB 10.5 and later name it in PROCESSLIST.TID). */
+    private static long serverThread(DataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT TID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -67,7 +67,7 @@ class AbandonedRunTest {
         }
 
         @Override
-        public void onAbandoned(Connection c, String abandonedRunToken) {
+        public void onAbandoned(Connection c, String abandonedRunToken, Metadata metadata) {
             cleanedUpToken.set(abandonedRunToken);
         }
     }

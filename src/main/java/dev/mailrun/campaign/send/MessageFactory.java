@@ -5,11 +5,14 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.Mailbox;
 import dev.mailrun.mail.message.MessageComposer;
-import dev.mailrun.mail.message.MessageFields;
+import dev.mailrun.mail.message.RecipientFields;
+import dev.mailrun.mail.message.CampaignComposer;
+import dev.mailrun.mail.feedback.SendIds;
 import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.Outgoing;
 import dev.mailrun.mail.template.CompiledTemplate;
@@ -30,16 +33,14 @@ import java.util.function.LongConsumer;
  */
 public final class MessageFactory {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, String>> FIELDS = new TypeReference<>() {};
+    /** A reader bound to the type once: readValue with a TypeReference resolves the type on every call. */
+    private static final ObjectReader FIELDS = new ObjectMapper().readerFor(new TypeReference<Map<String, String>>() {});
 
     private final Campaign campaign;
     private final CompiledTemplate template;
-    private final MessageComposer composer;
+    private final CampaignComposer composer;
     private final MessageIds messageIds;
     private final UnsubscribeLinks links;
-    private final Mailbox from;
-    private final Optional<Mailbox> replyTo;
     private final String fromDomain;
     private final String listId;
     private final Optional<DkimSigner> dkim;
@@ -49,13 +50,13 @@ public final class MessageFactory {
         this.dkim = dkim;
         this.campaign = campaign;
         this.template = template;
-        this.composer = composer;
         this.messageIds = messageIds;
         this.links = links;
-        this.from = new Mailbox(campaign.fromAddress(), campaign.fromName().orElse(""));
-        this.replyTo = campaign.replyTo().map(Mailbox::of);
         this.fromDomain = EmailAddress.of(campaign.fromAddress()).domain();
         this.listId = "c" + campaign.id() + ".lists." + fromDomain;
+        // The headers every recipient shares are checked and written once, here.
+        this.composer = composer.forCampaign(new Mailbox(campaign.fromAddress(), campaign.fromName().orElse("")),
+                campaign.replyTo().map(Mailbox::of), listId, campaign.name());
     }
 
     public String messageId(long recipientId) {
@@ -102,9 +103,9 @@ public final class MessageFactory {
         if (campaign.subjectOverride().isPresent()) {
             content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
         }
-        MessageFields fields = new MessageFields(from, replyTo, new Mailbox(r.email(), r.name() == null ? "" : r.name()),
-                messageId(r.id()), listId, campaign.name(), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()))
-                .forSend(campaign.id(), r.id());
+        RecipientFields fields = new RecipientFields(new Mailbox(r.email(), r.name() == null ? "" : r.name()),
+                messageId(r.id()), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()),
+                Optional.of(new SendIds(campaign.id(), r.id())));
         MimeMessage message = composer.compose(session, fields, content);
         if (dkim.isEmpty()) {
             return message;
@@ -121,7 +122,7 @@ public final class MessageFactory {
             return Map.of();
         }
         try {
-            return JSON.readValue(r.fieldsJson(), FIELDS);
+            return FIELDS.readValue(r.fieldsJson());
         } catch (IOException e) {
             throw new RejectedMessageException("stored merge fields are not a JSON object of strings");
         }

@@ -128,8 +128,10 @@ public final class SendTask implements TaskHandler {
     }
 
     @Override
-    public void onAbandoned(Connection connection, String abandonedRunToken) throws SQLException {
-        int unknown = tables.recipients().markUnknown(connection, abandonedRunToken, deps.timing().clock().instant());
+    public void onAbandoned(Connection connection, String abandonedRunToken, Metadata metadata) throws SQLException {
+        long campaignId = metadata.getLong(CAMPAIGN_KEY).orElseThrow(
+                () -> new IllegalStateException("abandoned run " + abandonedRunToken + " has no campaignId in its task's metadata"));
+        int unknown = tables.recipients().markUnknown(connection, campaignId, abandonedRunToken, deps.timing().clock().instant());
         if (unknown > 0) {
             log.warn("Run {} died while sending; {} recipient(s) marked unknown (never resent automatically)",
                     abandonedRunToken, unknown);

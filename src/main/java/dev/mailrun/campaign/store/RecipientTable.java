@@ -120,7 +120,8 @@ public final class RecipientTable {
      *       it claimed): rows of paced domains it walks past are not read again by the next claim.
      *       When it finds too few it starts once more from the beginning, for rows handed back.</li>
      *   <li>A quota reads {@code ix_recipient_domain_claim} one domain at a time — (campaign,
-     *       domain, 'pending', NULL) in id order — so it reads only the rows it returns.</li>
+     *       domain, queued, NULL) in id order — so it reads only the rows it returns (and those
+     *       another run holds).</li>
      *   <li>Retries whose time has come go first in each part, as in {@link #claim}.</li>
      * </ul>
      */
@@ -163,7 +164,7 @@ public final class RecipientTable {
                     if (left <= 0) {
                         break;
                     }
-                    selectWhere(c, "FORCE INDEX (ix_recipient_domain_claim) WHERE campaign_id = ? AND status = 'pending'"
+                    selectWhere(c, "FORCE INDEX (ix_recipient_domain_claim) WHERE campaign_id = ? AND queued = 1 AND status = 'pending'"
                             + " AND next_attempt_at IS NULL AND run_token IS NULL AND domain = ? ORDER BY id",
                             campaignId, null, List.of(domain), null, left, rows);
                 }
@@ -206,7 +207,7 @@ public final class RecipientTable {
     /** Whether the campaign still has recipients to send to (pending or retry) at any of {@code domains}. */
     public boolean hasRemainingAt(Connection c, long campaignId, List<String> domains) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM recipient FORCE INDEX (ix_recipient_domain_claim) "
-                + "WHERE campaign_id = ? AND domain IN (" + Sql.placeholders(domains.size()) + ") AND status IN ('pending', 'retry') LIMIT 1")) {
+                + "WHERE campaign_id = ? AND domain IN (" + Sql.placeholders(domains.size()) + ") AND queued = 1 LIMIT 1")) {
             int i = 1;
             ps.setLong(i++, campaignId);
             for (String d : domains) {
@@ -395,23 +396,27 @@ public final class RecipientTable {
     }
 
     /**
-     * After a run was abandoned: its sending rows become unknown (delivery cannot be known), and
-     * the rows it held but never handed to SMTP go back to the queue. Returns the unknown count.
+     * After a run of the campaign's task was abandoned: its sending rows become unknown (delivery
+     * cannot be known), and the rows it held but never handed to SMTP go back to the queue. Returns
+     * the unknown count. Both statements read only the run's rows: (campaign, status, run token)
+     * leads {@code ix_recipient_claim}.
      */
-    public int markUnknown(Connection c, String abandonedRunToken, Instant now) throws SQLException {
+    public int markUnknown(Connection c, long campaignId, String abandonedRunToken, Instant now) throws SQLException {
         int unknown;
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET status = 'unknown', run_token = NULL, updated_at = ?
-                WHERE run_token = ? AND status = 'sending'""")) {
+                WHERE campaign_id = ? AND status = 'sending' AND run_token = ?""")) {
             SqlTime.set(ps, 1, now);
-            ps.setString(2, abandonedRunToken);
+            ps.setLong(2, campaignId);
+            ps.setString(3, abandonedRunToken);
             unknown = ps.executeUpdate();
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET run_token = NULL, updated_at = ?
-                WHERE run_token = ? AND status IN ('pending', 'retry')""")) {
+                WHERE campaign_id = ? AND status IN ('pending', 'retry') AND run_token = ?""")) {
             SqlTime.set(ps, 1, now);
-            ps.setString(2, abandonedRunToken);
+            ps.setLong(2, campaignId);
+            ps.setString(3, abandonedRunToken);
             ps.executeUpdate();
         }
         return unknown;

@@ -2,6 +2,7 @@ package dev.mailrun.mail.message;
 
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
+import java.io.InputStream;
 import org.eclipse.angus.mail.smtp.SMTPMessage;
 
 /**
@@ -14,6 +15,12 @@ final class ComposedMessage extends SMTPMessage {
 
     ComposedMessage(Session session, String messageId) {
         super(session);
+        this.messageId = messageId;
+    }
+
+    /** The message parsed from its bytes, which already carry {@code messageId}. */
+    ComposedMessage(Session session, InputStream bytes, String messageId) throws MessagingException {
+        super(session, bytes);
         this.messageId = messageId;
     }
 

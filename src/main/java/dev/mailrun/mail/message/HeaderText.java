@@ -41,7 +41,58 @@ final class HeaderText {
     /** The value of an unstructured header such as Subject, encoded when it must be and folded. */
     static String unstructured(String headerName, String value) {
         String text = needsEncoding(value) ? encode(value) : value;
-        return MimeUtility.fold(headerName.length() + 2, text);
+        return fold(headerName.length() + 2, text);
+    }
+
+    /** The longest line {@link MimeUtility#fold} aims for. */
+    private static final int FOLD_AT = 76;
+
+    /**
+     * {@link MimeUtility#fold}'s folding, for a value without line breaks (every value here has been
+     * through {@link dev.mailrun.mail.HeaderValues#check}): trailing white space dropped, a CRLF
+     * inserted before the last white space that keeps a line within 76 characters (or the first
+     * after a longer word). The mail API's version also re-reads the whole value line by line to
+     * make embedded line breaks safe (dropping empty lines), which cost more than the folding itself
+     * on every message.
+     * A value with a line break is left to the mail API.
+     */
+    static String fold(int used, String s) {
+        if (s.indexOf('\r') >= 0 || s.indexOf('\n') >= 0) {
+            return MimeUtility.fold(used, s);
+        }
+        int end = s.length() - 1;
+        while (end >= 0 && (s.charAt(end) == ' ' || s.charAt(end) == '\t')) {
+            end--;
+        }
+        if (end != s.length() - 1) {
+            s = s.substring(0, end + 1);
+        }
+        if (used + s.length() <= FOLD_AT) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length() + 8);
+        char lastc = 0;
+        while (used + s.length() > FOLD_AT) {
+            int lastspace = -1;
+            for (int i = 0; i < s.length() && (lastspace == -1 || used + i <= FOLD_AT); i++) {
+                char c = s.charAt(i);
+                if ((c == ' ' || c == '\t') && lastc != ' ' && lastc != '\t') {
+                    lastspace = i;
+                }
+                lastc = c;
+            }
+            if (lastspace == -1) {
+                break; // no white space left: the rest stays on this line
+            }
+            sb.append(s, 0, lastspace).append("\r\n");
+            lastc = s.charAt(lastspace);
+            sb.append(lastc);
+            s = s.substring(lastspace + 1);
+            used = 1;
+        }
+        String folded = sb.append(s).toString();
+        // The mail API drops empty lines; only the first can be one (a value starting with white space).
+        return folded.startsWith("\r\n") ? folded.substring(2) : folded;
     }
 
     /** True when {@code value} cannot go out as written (see the class comment). */

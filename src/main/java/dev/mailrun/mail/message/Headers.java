@@ -4,7 +4,6 @@ import dev.mailrun.mail.HeaderValues;
 import dev.mailrun.mail.RejectedMessageException;
 import jakarta.mail.internet.AddressException;
 import jakarta.mail.internet.InternetAddress;
-import jakarta.mail.internet.MimeUtility;
 import java.io.UnsupportedEncodingException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -88,7 +87,7 @@ final class Headers {
 
     /** The List-Id header's value, folded: {@code "Campaign name" <c12.lists.example.com>}. */
     static String listId(String id, String name) throws RejectedMessageException {
-        return MimeUtility.fold("List-Id: ".length(), listIdValue(id, name));
+        return HeaderText.fold("List-Id: ".length(), listIdValue(id, name));
     }
 
     /**
@@ -100,7 +99,7 @@ final class Headers {
         if (mailto.isPresent()) {
             value += ", <" + unsubscribeMailto(mailto.get()) + ">";
         }
-        return MimeUtility.fold("List-Unsubscribe: ".length(), value);
+        return HeaderText.fold("List-Unsubscribe: ".length(), value);
     }
 
     private static String listIdValue(String id, String name) throws RejectedMessageException {

@@ -1,37 +1,41 @@
 package dev.mailrun.mail.message;
 
 import dev.mailrun.mail.RejectedMessageException;
+import dev.mailrun.mail.SerialisedMessage;
 import dev.mailrun.mail.template.RenderedContent;
-import dev.mailrun.mail.feedback.MessageTags;
-import jakarta.activation.DataHandler;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
-import jakarta.mail.internet.InternetAddress;
-import jakarta.mail.internet.MimeBodyPart;
 import jakarta.mail.internet.MimeMessage;
-import jakarta.mail.internet.MimeMultipart;
-import jakarta.mail.util.ByteArrayDataSource;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.util.Date;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 
 /**
  * Builds the MIME message for one recipient and refuses any header value that could inject a
- * header: every value is checked ({@link Headers}) before anything is set.
+ * header: every value is checked ({@link Headers}) before anything is written.
  *
  * <p>Structure: {@code multipart/alternative} with text/plain first and text/html last (clients
- * show the last part they understand), both UTF-8 and quoted-printable or base64, so no line on
- * the wire exceeds 998 octets whatever the template's line lengths. Header text is folded, or
+ * show the last part they understand), both UTF-8 and 7bit, quoted-printable or base64, so no line
+ * on the wire exceeds 998 octets whatever the template's line lengths. Header text is folded, or
  * encoded when it must be ({@link HeaderText}), so no header line does either.
+ *
+ * <p>The sending path composes through {@link #forCampaign}, which writes each message straight to
+ * its bytes; {@link #compose} gives the same message as a full {@code MimeMessage}, for callers
+ * that read its parts.
  */
 public final class MessageComposer {
 
     static {
         dev.mailrun.mail.StreamProviders.pin();
     }
+
+    private static final String SEVEN_BIT = "7bit";
 
     private final Clock clock;
 
@@ -50,68 +54,37 @@ public final class MessageComposer {
         return Session.getInstance(properties);
     }
 
+    /**
+     * A composer for the messages of one campaign, with the headers every one of them shares
+     * checked and written once. A value that is not allowed rejects each message composed with it,
+     * as {@link #compose} would.
+     *
+     * @param listId   the list identifier, e.g. {@code c12.lists.example.com}
+     * @param listName the human-readable List-Id phrase, e.g. the campaign name; may be empty
+     */
+    public CampaignComposer forCampaign(Mailbox from, Optional<Mailbox> replyTo, String listId, String listName) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(replyTo, "replyTo");
+        Objects.requireNonNull(listId, "listId");
+        Objects.requireNonNull(listName, "listName");
+        return new CampaignComposer(clock, from, replyTo, listId, listName);
+    }
+
+    /** The message as a full {@code MimeMessage}, parsed from the bytes {@link #forCampaign} writes. */
     public MimeMessage compose(Session session, MessageFields fields, RenderedContent content)
             throws RejectedMessageException {
-        InternetAddress from = Headers.address("From", fields.from());
-        Optional<InternetAddress> replyTo = fields.replyTo().isPresent()
-                ? Optional.of(Headers.address("Reply-To", fields.replyTo().get()))
-                : Optional.empty();
-        InternetAddress to = Headers.address("To", fields.to());
-        String subject = Headers.subject(content.subject());
-        String messageId = Headers.messageId(fields.messageId());
-        String listId = Headers.listId(fields.listId(), fields.listName());
-        String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
+        SerialisedMessage wire = forCampaign(fields.from(), fields.replyTo(), fields.listId(), fields.listName())
+                .compose(session, fields.recipient(), content);
         try {
-            MimeMessage message = new ComposedMessage(session, messageId);
-            message.setFrom(from);
-            message.setRecipient(MimeMessage.RecipientType.TO, to);
-            if (replyTo.isPresent()) {
-                message.setReplyTo(new InternetAddress[] {replyTo.get()});
-            }
-            message.setHeader("Subject", subject);
-            message.setSentDate(Date.from(clock.instant()));
-            message.setHeader("List-Id", listId);
-            message.setHeader("List-Unsubscribe", unsubscribe);
-            message.setHeader("List-Unsubscribe-Post", "List-Unsubscribe=One-Click");
-            if (fields.sendIds().isPresent()) {
-                // The relay's settings, carried by the session, say which provider's metadata it reads.
-                for (Map.Entry<String, String> h : MessageTags.of(session.getProperties()).headers(fields.sendIds().get())) {
-                    message.setHeader(h.getKey(), h.getValue());
-                }
-            }
-            MimeMultipart alternative = new MimeMultipart("alternative");
-            alternative.addBodyPart(part(content.text(), "plain"));
-            alternative.addBodyPart(part(content.html(), "html"));
-            message.setContent(alternative);
-            message.saveChanges();
-            return message;
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(wire.getSize());
+            wire.writeTo(bytes);
+            return new ComposedMessage(session, new ByteArrayInputStream(bytes.toByteArray()), wire.getMessageID());
         } catch (MessagingException e) {
-            throw new IllegalStateException("building a message from validated values failed: " + e.getMessage(), e);
+            throw new IllegalStateException("reading back a composed message failed: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
         }
     }
-
-    static MimeBodyPart part(String body, String subtype) throws MessagingException {
-        MimeBodyPart part = new MimeBodyPart();
-        // 7bit content goes out as it is, so its line breaks must already be CRLF (a DKIM body hash
-        // is computed over exactly these bytes); the encoders normalise line breaks themselves.
-        byte[] sevenBit = sevenBitBytes(body);
-        if (sevenBit != null) {
-            // Handed the bytes, the mail API copies them out in bulk. Handed a String, its text
-            // handler encodes it through a stream that writes one byte at a time (a tenth of the
-            // sending threads' samples, with the CRLF copy, in a profile). The bytes on the wire are
-            // the same: MessageComposerTest compares the two.
-            part.setDataHandler(new DataHandler(new ByteArrayDataSource(sevenBit, "text/" + subtype + "; charset=UTF-8")));
-            part.setHeader("Content-Transfer-Encoding", SEVEN_BIT);
-        } else {
-            part.setText(body, "UTF-8", subtype);
-            part.setHeader("Content-Transfer-Encoding", eightBitEncoding(body));
-        }
-        return part;
-    }
-
-    private static final String SEVEN_BIT = "7bit";
-    /** RFC 5322: a line is at most 998 characters, excluding CRLF. */
-    private static final int MAX_LINE = 998;
 
     /**
      * 7bit when the text is printable ASCII in lines of at most 998 characters: nothing to encode,
@@ -123,40 +96,18 @@ public final class MessageComposer {
         return sevenBitBytes(body) != null ? SEVEN_BIT : eightBitEncoding(body);
     }
 
-    private static String eightBitEncoding(String body) {
+    /** Quoted-printable or base64 for text that cannot go out 7bit (see {@link #transferEncoding}). */
+    static String eightBitEncoding(String body) {
         long nonAscii = body.chars().filter(c -> c > 0x7e || (c < 0x20 && c != '\r' && c != '\n' && c != '\t')).count();
         return nonAscii * 3 > body.length() ? "base64" : "quoted-printable";
     }
 
     /**
      * The ASCII bytes that go on the wire when the text can go out 7bit, with every line break as
-     * CRLF; null when it cannot. One pass for the check and the conversion (rendered templates
-     * usually have bare LF).
+     * CRLF; null when it cannot.
      */
     static byte[] sevenBitBytes(String body) {
-        int n = body.length();
-        // A bare CR or LF becomes two bytes; the buffer grows in the rare text with many of them.
-        byte[] out = new byte[n + n / 16 + 16];
-        int size = 0;
-        int line = 0;
-        for (int i = 0; i < n; i++) {
-            char c = body.charAt(i);
-            if (c == '\r' || c == '\n') {
-                line = 0;
-                if (c == '\r' && i + 1 < n && body.charAt(i + 1) == '\n') {
-                    i++;
-                }
-                if (out.length - size < 2 + (n - i - 1)) {
-                    out = java.util.Arrays.copyOf(out, out.length * 2);
-                }
-                out[size++] = '\r';
-                out[size++] = '\n';
-            } else if ((c < 0x20 && c != '\t') || c > 0x7e || ++line > MAX_LINE) {
-                return null;
-            } else {
-                out[size++] = (byte) c;
-            }
-        }
-        return size == out.length ? out : java.util.Arrays.copyOf(out, size);
+        WireBuffer out = new WireBuffer(body.length() + 16);
+        return out.sevenBit(body, WireBuffer.utf8(body)) ? Arrays.copyOf(out.buffer(), out.size()) : null;
     }
 }

@@ -45,6 +45,11 @@ public record MessageFields(Mailbox from, Optional<Mailbox> replyTo, Mailbox to,
         Objects.requireNonNull(sendIds, "sendIds");
     }
 
+    /** The fields that differ from one recipient of the campaign to the next. */
+    public RecipientFields recipient() {
+        return new RecipientFields(to, messageId, unsubscribeUrl, unsubscribeMailto, sendIds);
+    }
+
     /** The same fields for the message to recipient {@code recipientId} of campaign {@code campaignId}. */
     public MessageFields forSend(long campaignId, long recipientId) {
         return new MessageFields(from, replyTo, to, messageId, listId, listName, unsubscribeUrl, unsubscribeMailto,

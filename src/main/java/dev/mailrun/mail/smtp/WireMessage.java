@@ -1,6 +1,6 @@
 package dev.mailrun.mail.smtp;
 
-import jakarta.mail.Address;
+import dev.mailrun.mail.SerialisedMessage;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
@@ -17,6 +17,9 @@ import java.util.Arrays;
  * samples of the sending threads. Encoding into an unsynchronized buffer instead, then sending a
  * message that writes those bytes out unchanged in one piece, keeps the wire output identical and
  * the per-byte work cheap. A DKIM-signed message is signed here, once, for the same reason.
+ *
+ * <p>A message the composer already made as its bytes ({@link SerialisedMessage}) is returned
+ * as it is.
  *
  * <p>The returned message is not parsed back from the bytes: it answers only what the transport
  * and the pool ask of it (sender, recipients, Message-ID, subject), copied from the built message.
@@ -35,78 +38,17 @@ final class WireMessage {
      * @throws MessagingException when the message cannot be written (e.g. DKIM signing failed)
      */
     static MimeMessage of(Session session, MimeMessage built) throws MessagingException {
+        if (built instanceof SerialisedMessage ready) {
+            return ready; // composed straight to its bytes: writing it again would only copy them
+        }
         Bytes bytes = new Bytes(INITIAL_CAPACITY);
         try {
             built.writeTo(bytes);
         } catch (IOException e) {
             throw new MessagingException("writing the message failed: " + e.getMessage(), e);
         }
-        return new Serialised(session, bytes.buffer(), bytes.size(), built.getFrom(), built.getAllRecipients(),
+        return new SerialisedMessage(session, bytes.buffer(), bytes.size(), built.getFrom(), built.getAllRecipients(),
                 built.getMessageID(), built.getSubject());
-    }
-
-    /**
-     * A message that is its bytes. {@code writeTo} ignores the transport's list of headers to leave
-     * out ({@code Bcc}, {@code Content-Length}): the composer never sets either, and DKIM has signed
-     * the headers as they are.
-     */
-    static final class Serialised extends MimeMessage {
-        private final byte[] bytes;
-        private final int size;
-        private final Address[] from;
-        private final Address[] recipients;
-        private final String messageId;
-        private final String subject;
-
-        private Serialised(Session session, byte[] bytes, int size, Address[] from, Address[] recipients,
-                           String messageId, String subject) {
-            super(session);
-            this.bytes = bytes;
-            this.size = size;
-            this.from = from;
-            this.recipients = recipients;
-            this.messageId = messageId;
-            this.subject = subject;
-        }
-
-        @Override
-        public void writeTo(OutputStream os) throws IOException {
-            os.write(bytes, 0, size);
-        }
-
-        @Override
-        public void writeTo(OutputStream os, String[] ignoreList) throws IOException {
-            os.write(bytes, 0, size);
-        }
-
-        @Override
-        public int getSize() {
-            return size;
-        }
-
-        @Override
-        public Address[] getFrom() {
-            return from == null ? null : from.clone();
-        }
-
-        @Override
-        public Address[] getAllRecipients() {
-            return recipients == null ? null : recipients.clone();
-        }
-
-        @Override
-        public String getMessageID() {
-            return messageId;
-        }
-
-        @Override
-        public String getSubject() {
-            return subject;
-        }
-
-        /** The bytes are the message: nothing to bring up to date. */
-        @Override
-        public void saveChanges() {}
     }
 
     /** A growable byte buffer without the locking of {@link java.io.ByteArrayOutputStream}. */

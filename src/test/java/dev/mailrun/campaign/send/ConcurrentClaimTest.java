@@ -92,7 +92,7 @@ class ConcurrentClaimTest {
         List<Long> ids = claim.recipients().stream().map(ClaimedRecipient::id).toList();
         int sending = Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, zombie, ids.subList(0, 2), now));
         assertThat(sending).isEqualTo(2);
-        int unknown = Transactions.inTransaction(db.dataSource(), c -> queue.markUnknown(c, zombie, now));
+        int unknown = Transactions.inTransaction(db.dataSource(), c -> queue.markUnknown(c, id, zombie, now));
         assertThat(unknown).isEqualTo(2);   // handed to SMTP: fate unknown
         try (var c = db.dataSource().getConnection()) {
             assertThat(queue.counts(c, id).get(RecipientStatus.PENDING)).isEqualTo(1);   // only held: back in the queue

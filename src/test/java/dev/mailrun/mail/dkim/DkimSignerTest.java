@@ -174,6 +174,57 @@ class DkimSignerTest {
         assertThat(result.signatureValid()).as("b=").isTrue();
     }
 
+    @Test
+    void a_message_composed_straight_to_its_bytes_signs_sends_and_verifies() throws Exception {
+        // The sending path's messages are their bytes (SerialisedMessage); the signer copies them,
+        // and the pool sends the signed copy.
+        DkimSigner signer = new DkimSigner(new DkimSettings("mail.example.com", "s2025", pemFile));
+        dev.mailrun.mail.message.CampaignComposer campaign = new dev.mailrun.mail.message.MessageComposer(
+                java.time.Clock.systemUTC()).forCampaign(new dev.mailrun.mail.message.Mailbox("news@mail.example.com", "Example News"),
+                java.util.Optional.empty(), "c1.lists.mail.example.com", "March");
+        greenMail.reset();
+        dev.mailrun.mail.smtp.SmtpSettings smtp = dev.mailrun.mail.smtp.SmtpSettings.of("127.0.0.1",
+                greenMail.getSmtp().getPort(), dev.mailrun.mail.smtp.TlsMode.NONE, "sender.example.com");
+        java.util.List<dev.mailrun.mail.smtp.SendResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.time.Clock clock = java.time.Clock.systemUTC();
+        try (dev.mailrun.mail.smtp.SmtpPool pool = new dev.mailrun.mail.smtp.SmtpPool(smtp,
+                dev.mailrun.mail.smtp.SendRateLimiter.unlimited(), clock)) {
+            pool.sendBatch(java.util.List.of(new dev.mailrun.mail.smtp.Outgoing() {
+                @Override
+                public long key() {
+                    return 1;
+                }
+
+                @Override
+                public MimeMessage build(Session session) {
+                    try {
+                        return signer.sign(campaign.compose(session, new dev.mailrun.mail.message.RecipientFields(
+                                new dev.mailrun.mail.message.Mailbox("ann@example.org", "Ann Lee"), "<c1.r2.abc@mail.example.com>",
+                                "https://mail.example.com/u/AbC123", java.util.Optional.of("mailto:u@mail.example.com?subject=c1.r2"),
+                                java.util.Optional.empty()), new dev.mailrun.mail.template.RenderedContent("March news – Grüße",
+                                "Hello Ann,\n\nhere is   the news for March, café.  \n\n\n", "<p>Hello Ann</p>\n<p>news</p>\n")));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public java.util.Optional<String> envelopeFrom() {
+                    return java.util.Optional.empty();
+                }
+            }), clock.instant().plusSeconds(30), () -> false, results::add);
+        }
+        assertThat(results).singleElement().isInstanceOf(dev.mailrun.mail.smtp.SendResult.Sent.class);
+        assertThat(greenMail.waitForIncomingEmail(5000, 1)).isTrue();
+        String raw = GreenMailUtil.getWholeMessage(greenMail.getReceivedMessages()[0]);
+        RelaxedDkimVerifier.Result result = RelaxedDkimVerifier.verify(raw, keys.getPublic());
+        assertThat(result.bodyHashMatches()).as("bh=").isTrue();
+        assertThat(result.signatureValid()).as("b=").isTrue();
+        assertThat(List.of(result.tags().get("h").toLowerCase().split(":")))
+                .contains("from", "to", "subject", "date", "message-id", "list-unsubscribe", "list-unsubscribe-post");
+        assertThat(raw).contains("Message-ID: <c1.r2.abc@mail.example.com>");
+    }
+
     private static String sendAndReceive(DkimSigner signer) throws Exception {
         greenMail.reset();
         Properties p = new Properties();

@@ -56,6 +56,17 @@ class WireMessageTest {
     }
 
     @Test
+    void a_message_composed_straight_to_its_bytes_is_sent_as_it_is() throws Exception {
+        Session session = Session.getInstance(new Properties());
+        byte[] raw = "Subject: x\r\n\r\nbody\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        dev.mailrun.mail.SerialisedMessage composed = new dev.mailrun.mail.SerialisedMessage(session,
+                java.util.Arrays.copyOf(raw, raw.length + 8), raw.length, null, null, "<a@b>", "x");
+
+        assertThat(WireMessage.of(session, composed)).isSameAs(composed);
+        assertThat(bytes(composed)).isEqualTo(raw); // the buffer's spare room is not written
+    }
+
+    @Test
     void the_buffer_grows_past_its_initial_capacity_without_losing_bytes() {
         WireMessage.Bytes sink = new WireMessage.Bytes(4);
         for (int i = 0; i < 10; i++) {
