@@ -34,6 +34,26 @@ final class CpuMeter {
         return new CpuMeter(sinkPid, processOfThread(dbThreadId));
     }
 
+    /**
+     * With the database server found through one of {@code ds}'s connections: the process of that
+     * connection's server thread, not the first {@code mariadbd} on the machine (a test database may
+     * run beside the benchmark's server).
+     */
+    static CpuMeter forServerOf(long sinkPid, javax.sql.DataSource ds) throws java.sql.SQLException {
+        return withDbThread(sinkPid, serverThread(ds));
+    }
+
+    /** The server thread of one of {@code ds}'s connections (MariaDB 10.5 and later name it in PROCESSLIST.TID). */
+    static long serverThread(javax.sql.DataSource ds) throws java.sql.SQLException {
+        try (java.sql.Connection c = ds.getConnection();
+             java.sql.PreparedStatement ps = c.prepareStatement(
+                     "SELECT TID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()");
+             java.sql.ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private CpuMeter(long sinkPid, OptionalLong dbPid) {
         this.jvmPid = ProcessHandle.current().pid();
         this.sinkPid = sinkPid;

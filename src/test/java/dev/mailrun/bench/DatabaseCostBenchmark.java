@@ -61,7 +61,7 @@ public final class DatabaseCostBenchmark {
             Recipients.analyze(ds);
             RecipientTable queue = new RecipientTable(new SuppressionTable());
             String token = UUID.randomUUID().toString();
-            long tid = serverThread(ds);
+            long tid = CpuMeter.serverThread(ds);
             // The server process by its thread, not by name: test databases may run beside it.
             CpuMeter meter = CpuMeter.withDbThread(ProcessHandle.current().pid(), tid);
             long[] ticks = new long[3];
@@ -96,7 +96,7 @@ public final class DatabaseCostBenchmark {
             }
             CpuMeter.Reading end = meter.read();
             check((int) done, recipients, "sent");
-            check((int) tid, (int) serverThread(ds), "server thread");
+            check((int) tid, (int) CpuMeter.serverThread(ds), "server thread");
             double seconds = (end.nanos() - start.nanos()) / 1e9;
             System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f / %.1f / %.1f / %.1f | %.3f | %.1f | %.0f%% |%n", group,
                     micros(ticks[0], done), micros(ticks[1], done), micros(ticks[2], done),
@@ -118,16 +118,6 @@ public final class DatabaseCostBenchmark {
         ticks[kind] += meter.read().db() - before.db();
         own[kind] += meter.dbThread(tid) - thread;
         return result;
-    }
-
-    /** The server thread of the pool's one connection (MariaDB 10.5 and later name it in PROCESSLIST.TID). */
-    private static long serverThread(DataSource ds) throws SQLException {
-        try (Connection c = ds.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT TID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()");
-             ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
     }
 
     private static double micros(long ticks, long recipients) {

@@ -46,13 +46,13 @@ public final class ThroughputBenchmark {
                     BareSender.run(sink.port(), 4, warmup, false);
                     BareSender.run(sink.port(), 4, warmup, true);
                 }
-                pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup", new CpuMeter(sink.pid()));
+                pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup", CpuMeter.forServerOf(sink.pid(), db.dataSource()));
             }
             System.out.println();
             System.out.println("| connections | bare msg/s | bare, serialised once, msg/s | pipeline msg/s "
                     + "| pipeline / bare | pipeline / bare serialised | runs | batches |");
             System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
-            CpuMeter cpu = new CpuMeter(sink.pid());
+            CpuMeter cpu = CpuMeter.forServerOf(sink.pid(), db.dataSource());
             StringBuilder cpuRows = new StringBuilder();
             for (int n : connections) {
                 long jit0 = jitMillis();

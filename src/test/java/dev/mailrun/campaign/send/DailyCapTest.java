@@ -7,7 +7,6 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.policy.DailyQuota;
-import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
@@ -19,7 +18,6 @@ import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -149,27 +147,7 @@ class DailyCapTest {
                     claimers.add(() -> {
                         DailyQuota quota = new DailyQuota(cap, relay, new DailyCountTable());
                         start.await();
-                        long taken = 0;
-                        while (true) {
-                            int n = Transactions.inTransaction(db.dataSource(), c -> {
-                                DailyQuota.Allowance allowance = quota.allow(c, now, 3, r -> Long.MAX_VALUE);
-                                // A real claim selects its recipients here, between the count and its update.
-                                try (Statement pause = c.createStatement()) {
-                                    pause.execute("DO SLEEP(0.002)");
-                                }
-                                List<ClaimedRecipient> rows = new ArrayList<>();
-                                for (int i = 0; i < allowance.count(); i++) {
-                                    rows.add(new ClaimedRecipient(ids.incrementAndGet(), "r@x.example", null, null, 0));
-                                }
-                                quota.took(c, allowance, rows);
-                                return rows.size();
-                            });
-                            quota.committed();
-                            if (n == 0) {
-                                return taken;
-                            }
-                            taken += n;
-                        }
+                        return QuotaClaims.takeAll(db.dataSource(), quota, now, ids);
                     });
                 }
                 long total = 0;

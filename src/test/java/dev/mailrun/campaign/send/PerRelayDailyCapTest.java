@@ -11,7 +11,6 @@ import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
@@ -34,7 +33,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -232,26 +230,7 @@ class PerRelayDailyCapTest {
                     claimers.add(() -> {
                         DailyQuota quota = new DailyQuota(cap, route, new int[] {3, 1}, new DailyCountTable());
                         start.await();
-                        long taken = 0;
-                        while (true) {
-                            int n = Transactions.inTransaction(db.dataSource(), c -> {
-                                DailyQuota.Allowance allowance = quota.allow(c, now, 3, relay -> Long.MAX_VALUE);
-                                try (Statement pause = c.createStatement()) {
-                                    pause.execute("DO SLEEP(0.002)");   // a real claim selects its rows here
-                                }
-                                List<ClaimedRecipient> rows = new ArrayList<>();
-                                for (int i = 0; i < allowance.count(); i++) {
-                                    rows.add(new ClaimedRecipient(ids.incrementAndGet(), "r@x.example", null, null, 0));
-                                }
-                                quota.took(c, allowance, rows);
-                                return rows.size();
-                            });
-                            quota.committed();
-                            if (n == 0) {
-                                return taken;
-                            }
-                            taken += n;
-                        }
+                        return QuotaClaims.takeAll(db.dataSource(), quota, now, ids);
                     });
                 }
                 long total = 0;
