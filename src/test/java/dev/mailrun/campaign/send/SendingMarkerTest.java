@@ -40,19 +40,21 @@ class SendingMarkerTest {
     }
 
     @Test
-    void asks_for_more_marks_once_a_quarter_of_those_ahead_were_used() {
+    void asks_for_more_marks_once_fewer_than_half_of_those_ahead_are_left() {
         SendingMarker m = marker(8, 100);
         m.committed(m.take().orElseThrow());
 
         m.beforeSend(1);   // 7 ahead
-        m.beforeSend(2);   // 6 ahead: the quarter is used up
+        m.beforeSend(2);   // 6 ahead
+        m.beforeSend(3);   // 5 ahead
+        m.beforeSend(4);   // 4 ahead: half still left
         assertThat(flushRequests).hasValue(0);
-        m.beforeSend(3);   // 5 ahead: ask up to 3 + 8
+        m.beforeSend(5);   // 3 ahead: ask up to 5 + 8
         assertThat(flushRequests).hasValue(1);
 
         SendingMarker.Marks next = m.take().orElseThrow();
-        assertThat(next.ids()).containsExactly(9L, 10L, 11L);
-        assertThat(next.upTo()).isEqualTo(11);
+        assertThat(next.ids()).containsExactly(9L, 10L, 11L, 12L, 13L);
+        assertThat(next.upTo()).isEqualTo(13);
     }
 
     @Test
