@@ -40,21 +40,32 @@ class SendingMarkerTest {
     }
 
     @Test
-    void asks_for_more_marks_once_fewer_than_half_of_those_ahead_are_left() {
+    void asks_for_more_marks_once_fewer_than_a_quarter_of_those_ahead_are_left() {
         SendingMarker m = marker(8, 100);
         m.committed(m.take().orElseThrow());
 
-        m.beforeSend(1);   // 7 ahead
-        m.beforeSend(2);   // 6 ahead
-        m.beforeSend(3);   // 5 ahead
-        m.beforeSend(4);   // 4 ahead: half still left
+        for (long id = 1; id <= 6; id++) {
+            m.beforeSend(id);   // 7 … 2 ahead: a quarter (2) still left
+        }
         assertThat(flushRequests).hasValue(0);
-        m.beforeSend(5);   // 3 ahead: ask up to 5 + 8
+        m.beforeSend(7);   // 1 ahead: ask up to 7 + 8
         assertThat(flushRequests).hasValue(1);
 
         SendingMarker.Marks next = m.take().orElseThrow();
-        assertThat(next.ids()).containsExactly(9L, 10L, 11L, 12L, 13L);
-        assertThat(next.upTo()).isEqualTo(13);
+        assertThat(next.ids()).containsExactly(9L, 10L, 11L, 12L, 13L, 14L, 15L);
+        assertThat(next.upTo()).isEqualTo(15);
+    }
+
+    @Test
+    void with_only_two_ahead_asks_once_none_are_left_and_never_stalls() {
+        SendingMarker m = marker(2, 6);
+        m.committed(m.take().orElseThrow());
+        m.beforeSend(1);   // 1 ahead
+        assertThat(flushRequests).hasValue(0);
+        m.beforeSend(2);   // none ahead: ask up to 2 + 2
+        assertThat(flushRequests).hasValue(1);
+        SendingMarker.Marks next = m.take().orElseThrow();
+        assertThat(next.ids()).containsExactly(3L, 4L);
     }
 
     @Test
