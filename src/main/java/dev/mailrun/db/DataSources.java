@@ -25,8 +25,9 @@ public final class DataSources {
         config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
         config.setInitializationFailTimeout(Duration.ofSeconds(10).toMillis());
         initSql.ifPresent(config::setConnectionInitSql);
-        // Queue claims scan an index with FOR UPDATE SKIP LOCKED; under REPEATABLE READ the gap
-        // locks of one claimer deadlock with another's status update. READ COMMITTED locks rows only.
+        // Writes on the queue (marks, results, the daily counts) find their rows through indexes;
+        // under REPEATABLE READ their gap locks deadlock with one another. READ COMMITTED locks rows
+        // only, and a claim's plain read sees the latest committed rows.
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         // One round trip for a batch of inserts/updates: the hot paths depend on it.
         config.addDataSourceProperty("rewriteBatchedStatements", "true");

@@ -71,7 +71,7 @@ public final class DatabaseCostBenchmark {
             CpuMeter.Reading start = meter.read();
             while (true) {
                 Instant now = Instant.now();
-                RecipientTable.Claim claim = measured(ds, meter, tid, ticks, own, 0, c -> queue.claim(c, id, token, now, batch));
+                RecipientTable.Claim claim = measured(ds, meter, tid, ticks, own, 0, c -> queue.claim(c, id, now, batch, List.of()));
                 transactions++;
                 List<ClaimedRecipient> rows = claim.recipients();
                 if (rows.isEmpty()) {

@@ -118,11 +118,43 @@ public final class ThroughputBenchmark {
             long nanos = System.nanoTime() - start;
             long sent = Recipients.count(ds, id, "sent");
             if (sent != recipients) {
-                throw new IllegalStateException("only " + sent + " of " + recipients + " sent after " + ticks + " ticks");
+                throw new IllegalStateException("only " + sent + " of " + recipients + " sent after " + ticks + " ticks; "
+                        + unsent(ds, id));
             }
             long[] runs = runsAndBatches(ds, id);
             return new Drain(sent / (nanos / 1e9), sent, runs[0], runs[1], startCpu);
         }
+    }
+
+    /** What became of the recipients not sent, and how each run of the campaign ended: for a benchmark that stopped short. */
+    private static String unsent(DataSource ds, long campaignId) throws Exception {
+        StringBuilder out = new StringBuilder("not sent:");
+        try (Connection c = ds.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT status, run_token IS NOT NULL, COUNT(*), MAX(last_error) FROM recipient
+                    WHERE campaign_id = ? AND status <> 'sent' GROUP BY 1, 2""")) {
+                ps.setLong(1, campaignId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.append(' ').append(rs.getLong(3)).append(' ').append(rs.getString(1))
+                                .append(rs.getBoolean(2) ? " (marked by a run)" : "")
+                                .append(rs.getString(4) == null ? "" : " (last error: " + rs.getString(4) + ")").append(';');
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT r.outcome, r.items, r.summary, r.error FROM task_run r JOIN task t ON t.id = r.task_id
+                    WHERE t.name = ? ORDER BY r.id""")) {
+                ps.setString(1, "campaign-" + campaignId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.append(" run ").append(rs.getString(1)).append(", ").append(rs.getLong(2)).append(" items: ")
+                                .append(rs.getString(3)).append(rs.getString(4) == null ? "" : " error: " + rs.getString(4)).append(';');
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     private static long[] runsAndBatches(DataSource ds, long campaignId) throws Exception {

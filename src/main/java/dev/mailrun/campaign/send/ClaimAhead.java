@@ -64,7 +64,8 @@ final class ClaimAhead {
                 awaitNext().ifPresent(claim -> buffer.handBack(claim.recipients()));
             }
         } catch (Exception e) {
-            // Its rows stay held by this run's token; the next run of this task releases them.
+            // Nothing to undo: a claim writes nothing to its rows, which are still in the queue
+            // (only the daily cap's slots it counted stay taken for the day).
             log.warn("Campaign {}: the batch claimed ahead could not be handed back: {}", campaignId, e.getMessage());
         }
     }

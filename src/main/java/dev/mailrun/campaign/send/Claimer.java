@@ -15,12 +15,12 @@ import java.util.function.ToLongFunction;
  * <ol>
  *   <li>the campaign must still be running (pause and cancel act at batch boundaries);</li>
  *   <li>the counters are checkpointed first, so a run whose lease was taken over gives up here,
- *       before it locks any recipient;</li>
+ *       before it reads any recipient;</li>
  *   <li>with a daily cap, the day's counter row of each relay of the route is locked and the claim
  *       takes at most what the relays it can send through have left, each recipient reserved for
  *       one of them ({@link DailyQuota});</li>
- *   <li>{@code SELECT … FOR UPDATE SKIP LOCKED}: up to {@code max} due recipients stamped with the
- *       run token (their status unchanged until they are marked sending), and counted for the day;</li>
+ *   <li>a plain {@code SELECT}: up to {@code max} due recipients, none of the run's own batch being
+ *       sent, counted for the day; nothing is written to them until a flush marks them sending;</li>
  *   <li>the counters are checkpointed again if the claim found suppressed recipients.</li>
  * </ol>
  */
@@ -70,9 +70,7 @@ final class Claimer {
                 return Optional.empty();
             }
             // The lease first, then the rows: a run whose lease was taken over gives up here,
-            // before it locks any recipient. Checking it only after the claim, a stalled run
-            // held its claimed rows locked while it waited for the task row, and its successor's
-            // claim (SKIP LOCKED) passed them by and took the queue for empty.
+            // before it reads any recipient.
             if (!checkpoint.write(c, withSuppressed(0))) {
                 checkpoint.markLeaseLost();
                 c.rollback();
@@ -83,7 +81,7 @@ final class Claimer {
             DailyQuota.Allowance allowance = quota.allow(c, now, max, usable);
             Claim cl = allowance.count() == 0 ? new Claim(List.of(), 0)
                     : pacing.domains().active() ? claimPaced(c, now, allowance.count())
-                    : tables.recipients().claim(c, run.campaignId(), run.runToken(), now, allowance.count());
+                    : tables.recipients().claim(c, run.campaignId(), now, allowance.count(), buffer.notToClaim());
             quota.took(c, allowance, cl.recipients());
             // Written again only when the claim changed the counters (it found suppressed rows).
             if (cl.suppressed() > 0 && !checkpoint.write(c, withSuppressed(cl.suppressed()))) {
@@ -109,8 +107,8 @@ final class Claimer {
         // and an empty claim ends the run.
         for (boolean lastChance : new boolean[] {false, true}) {
             DomainPacer.Plan plan = domains.plan(max, pacing.runRate(), now, lastChance);
-            found = run.tables().recipients().claimPaced(c, run.campaignId(), run.runToken(), now,
-                    plan.others(), plan.othersFrom(), plan.paced(), plan.quotas());
+            found = run.tables().recipients().claimPaced(c, run.campaignId(), now,
+                    plan.others(), plan.othersFrom(), plan.paced(), plan.quotas(), buffer.notToClaim());
             domains.claimed(plan, found, now);
             if (found.claim().recipients().size() + found.claim().suppressed() > 0) {
                 break;

@@ -83,6 +83,29 @@ final class ResultBuffer {
         recipients.forEach(r -> held.put(r.id(), r));
     }
 
+    /**
+     * The recipients the next claim must leave out, since a claim writes nothing to its rows: those
+     * held here without a result (the batch being sent; those of them already marked sending the
+     * claim would not find anyway), and those handed back whose release is not written yet. A
+     * recipient handed back unmarked is in the queue as it was, but claimed and marked again before
+     * the flush wrote its release, that release would put it back in the queue while it is being
+     * sent. Claims and flushes run one at a time, so none of these is being written meanwhile.
+     */
+    synchronized List<Long> notToClaim() {
+        List<Long> ids = new ArrayList<>(held.keySet());
+        for (Outcome o : outcomes) {
+            if (o instanceof Outcome.Released) {
+                ids.add(o.recipientId());
+            }
+        }
+        return ids;
+    }
+
+    /** True while {@code recipientId} is held here without a result. */
+    boolean awaitsResult(long recipientId) {
+        return held.containsKey(recipientId);
+    }
+
     /** Recipients claimed but not sent: back to the queue with the next flush, no attempt charged. */
     void handBack(List<ClaimedRecipient> recipients) {
         hold(recipients);

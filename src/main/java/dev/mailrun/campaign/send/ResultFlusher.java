@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * Writes the buffered results back, in one transaction per flush:
  * <ol>
- *   <li>marks the next recipients the {@link SendingMarker} wants marked as sending;</li>
+ *   <li>marks the next recipients the {@link SendingMarker} wants marked as sending: this is where
+ *       the run takes them, with its token, from the queue;</li>
  *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});
  *       recipients handed back unsent give their daily-cap slots back ({@link DailyQuota});</li>
  *   <li>suppresses the hard-bounced addresses;</li>
@@ -167,7 +168,8 @@ final class ResultFlusher {
                 c.rollback();
                 return false;
             }
-            if (tables.recipients().record(c, run.runToken(), t.outcomes(), now) < t.outcomes().size()) {
+            long attempts = t.outcomes().stream().filter(o -> !(o instanceof Outcome.Released)).count();
+            if (tables.recipients().record(c, run.runToken(), t.outcomes(), now) < attempts) {
                 c.rollback();
                 return false;
             }

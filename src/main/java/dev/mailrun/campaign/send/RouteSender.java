@@ -251,7 +251,7 @@ final class RouteSender implements AutoCloseable {
             Lane lane = lanes.get(i);
             SendingMarker marker = new SendingMarker(
                     SendingMarker.ahead(lane.relay.smtp().connections(), Math.max(1, flushEvery / active)),
-                    part.stream().map(ClaimedRecipient::id).toList(), buffer::requestFlush);
+                    part.stream().map(ClaimedRecipient::id).toList(), buffer::requestFlush, buffer::awaitsResult);
             markers.add(marker);
             boolean probing = probe[i];
             BooleanSupplier laneStop = () -> stop.getAsBoolean() || (!probing && !health.up(lane.name()));

@@ -1,9 +1,11 @@
 package dev.mailrun.campaign.send;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 /**
  * Keeps a batch's recipients marked as sending just ahead of the SMTP workers.
@@ -31,6 +33,7 @@ final class SendingMarker implements Marking {
 
     private final int ahead;
     private final Runnable flushRequest;
+    private final LongPredicate awaitingResult;
     private final List<Long> order;
     private final Map<Long, Integer> position = new HashMap<>();
 
@@ -40,13 +43,16 @@ final class SendingMarker implements Marking {
     private volatile String failure;
 
     /**
-     * @param ahead        how many recipients to keep marked beyond the furthest one handed out
-     * @param flushRequest asks the run's flush thread to flush soon (the first marks are asked
-     *                     for when the result buffer starts watching this marker)
+     * @param ahead          how many recipients to keep marked beyond the furthest one handed out
+     * @param flushRequest   asks the run's flush thread to flush soon (the first marks are asked
+     *                       for when the result buffer starts watching this marker)
+     * @param awaitingResult true while a recipient has no result yet; one that has (handed back
+     *                       untried when the batch stopped) is never marked
      */
-    SendingMarker(int ahead, List<Long> ids, Runnable flushRequest) {
+    SendingMarker(int ahead, List<Long> ids, Runnable flushRequest, LongPredicate awaitingResult) {
         this.ahead = Math.max(1, ahead);
         this.flushRequest = flushRequest;
+        this.awaitingResult = awaitingResult;
         this.order = List.copyOf(ids);
         for (int i = 0; i < ids.size(); i++) {
             position.put(ids.get(i), i);
@@ -107,14 +113,28 @@ final class SendingMarker implements Marking {
         }
     }
 
-    /** For the flush: the recipients to mark now, if any. Call {@link #committed} or {@link #fail} after. */
+    /**
+     * For the flush: the recipients to mark now, if any. Call {@link #committed} or {@link #fail} after.
+     *
+     * <p>Recipients that already have a result are left out. When a batch stops early, a worker
+     * may ask for marks (for the message it is about to send) after another reported recipients
+     * further on as not attempted, and a flush may already have written their release; marked
+     * now, they would stay {@code sending} with no result to come, while the queue, which a claim
+     * no longer writes to, gives them to the next batch.
+     */
     @Override
     public synchronized Optional<Marks> take() {
         if (taken || failure != null || markedUpTo >= requestedUpTo) {
             return Optional.empty();
         }
         taken = true;
-        return Optional.of(new Marks(order.subList(markedUpTo, requestedUpTo), requestedUpTo));
+        List<Long> ids = new ArrayList<>(requestedUpTo - markedUpTo);
+        for (long id : order.subList(markedUpTo, requestedUpTo)) {
+            if (awaitingResult.test(id)) {
+                ids.add(id);
+            }
+        }
+        return Optional.of(new Marks(ids, requestedUpTo));
     }
 
     /** True while marks were asked for and not yet written: the flush is due. */

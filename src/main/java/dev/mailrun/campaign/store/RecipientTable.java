@@ -35,9 +35,14 @@ import java.util.Set;
  * can only be checked when all of them stand in one place. The sections follow the life of a row:
  * claim and send, end of a run, reports, bounces, import.
  *
- * <p>Every statement on the sending path handles a whole batch: one SELECT … FOR UPDATE SKIP LOCKED
- * per claim, one batched UPDATE per kind of outcome. Every write a run makes carries its run token,
- * so a run that lost its lease cannot overwrite what its successor decided.
+ * <p>Every statement on the sending path handles a whole batch: one SELECT per claim, one UPDATE
+ * per flush's marks, one batched UPDATE per kind of outcome. A claim writes nothing to the rows it
+ * reads: a recipient is taken by the run only when it is marked sending, with the run's token, and
+ * only if no run has marked it; every later write carries that token, so a run that lost its lease
+ * cannot overwrite what its successor decided. Only one run of a campaign's task holds its lease;
+ * a run that lost it (a zombie) may read the same rows as its successor, but its marks and results
+ * ride in transactions that also checkpoint the task, which fails without the lease and rolls
+ * them back.
  */
 public final class RecipientTable {
 
@@ -54,33 +59,43 @@ public final class RecipientTable {
 
     /**
      * Claims up to {@code limit} due recipients — retries whose time has come first, then pending
-     * ones in id order — by stamping them with the run token. They keep their status (pending or
-     * retry) until {@link #markSending} just before their message is handed to SMTP, so after a
-     * crash only recipients that may really have been sent become unknown; the others go back to
-     * the queue. Rows locked by another claimer are skipped, never waited for; rows held by a run
-     * are not claimed again. Recipients on the suppression list become suppressed instead. Call
-     * inside a transaction; commit promptly.
+     * ones in id order — for the run to send. Nothing is written to them: they keep their status
+     * (pending or retry) and no token until {@link #markSending} takes them just before their
+     * messages are handed to SMTP, so after a crash only recipients that may really have been sent
+     * become unknown, and the others are simply still in the queue. {@code held} are the run's own
+     * recipients claimed earlier and not yet marked (the batch being sent while the next one is
+     * claimed): they are not returned again. Rows marked by a run are never returned. Recipients on
+     * the suppression list become suppressed instead. Call inside a transaction.
+     *
+     * <p>A claim used to stamp each row with the run token: a write of every row, about 17 µs of
+     * the claim's 40-45 µs per recipient on the server (docs/BENCHMARKS.md, "Database cost"). The
+     * lease already keeps a second run of the task away, and the mark, which writes the row anyway,
+     * is where a run takes it.
      */
-    public Claim claim(Connection c, long campaignId, String runToken, Instant now, int limit) throws SQLException {
+    public Claim claim(Connection c, long campaignId, Instant now, int limit, Collection<Long> held) throws SQLException {
         // FORCE INDEX: with ORDER BY id LIMIT n the optimizer may walk the primary key instead,
         // reading every sent row below the first pending one — measured 734,572 rows read per
         // claim once 730,000 of 1,000,000 were sent, against 949 on the claim index.
         List<ClaimedRecipient> rows = new ArrayList<>(limit);
-        select(c, """
-                SELECT id, email, name, fields, attempts FROM recipient FORCE INDEX (ix_recipient_claim)
-                WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ? AND run_token IS NULL
-                ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, now, limit, rows);
+        String notHeld = notHeld(held);
+        selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
+                + " AND run_token IS NULL" + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, List.of(), null,
+                held, limit, rows);
         if (rows.size() < limit) {
-            select(c, """
-                    SELECT id, email, name, fields, attempts FROM recipient FORCE INDEX (ix_recipient_claim)
-                    WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at IS NULL AND run_token IS NULL
-                    ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED""", campaignId, null, limit - rows.size(), rows);
+            selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
+                    + " AND next_attempt_at IS NULL AND run_token IS NULL" + notHeld + " ORDER BY id", campaignId, null,
+                    List.of(), null, held, limit - rows.size(), rows);
         }
-        return holdOrSuppress(c, rows, runToken, now);
+        return suppressFound(c, rows, now);
     }
 
-    /** Claimed rows: those on the suppression list become suppressed, the others are stamped with the run token. */
-    private Claim holdOrSuppress(Connection c, List<ClaimedRecipient> rows, String runToken, Instant now) throws SQLException {
+    /** {@code AND id NOT IN (…)} for the run's recipients claimed and not yet marked; empty when there are none. */
+    private static String notHeld(Collection<Long> held) {
+        return held.isEmpty() ? "" : " AND id NOT IN (" + Sql.placeholders(held.size()) + ")";
+    }
+
+    /** Claimed rows: those on the suppression list become suppressed, the others go to the run as they are. */
+    private Claim suppressFound(Connection c, List<ClaimedRecipient> rows, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return new Claim(List.of(), 0);
         }
@@ -94,9 +109,7 @@ public final class RecipientTable {
         for (ClaimedRecipient r : rows) {
             (suppressedKeys.contains(EmailAddress.of(r.email()).suppressionKey()) ? suppressed : claimed).add(r);
         }
-        setStatus(c, suppressed, RecipientStatus.SUPPRESSED, null, now);
-        hold(c, claimed, runToken, now);
-        return new Claim(claimed, suppressed.size());
+        return new Claim(claimed, suppress(c, suppressed, now));
     }
 
     /** Up to {@code limit} recipients at any of {@code domains}: one paced domain group's part of a claim. */
@@ -125,17 +138,17 @@ public final class RecipientTable {
      *   <li>Retries whose time has come go first in each part, as in {@link #claim}.</li>
      * </ul>
      */
-    public PacedClaim claimPaced(Connection c, long campaignId, String runToken, Instant now, int others, long othersFrom,
-                                 List<String> paced, List<DomainQuota> quotas) throws SQLException {
+    public PacedClaim claimPaced(Connection c, long campaignId, Instant now, int others, long othersFrom,
+                                 List<String> paced, List<DomainQuota> quotas, Collection<Long> held) throws SQLException {
         List<ClaimedRecipient> rows = new ArrayList<>();
+        String notHeld = notHeld(held);
         String notPaced = paced.isEmpty() ? "" : " AND domain NOT IN (" + Sql.placeholders(paced.size()) + ")";
         long lastOther = 0;
         if (others > 0) {
             selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                    + " AND run_token IS NULL" + notPaced + " ORDER BY next_attempt_at, id", campaignId, now, paced, null,
-                    others, rows);
-            // From the cursor to the end, then from the start up to the cursor: never a row twice
-            // (this transaction's own locks do not make SKIP LOCKED skip a row).
+                    + " AND run_token IS NULL" + notPaced + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, paced,
+                    null, held, others, rows);
+            // From the cursor to the end, then from the start up to the cursor: never a row twice.
             long[][] ranges = othersFrom > 0 ? new long[][] {{othersFrom, Long.MAX_VALUE}, {0, othersFrom}}
                     : new long[][] {{0, Long.MAX_VALUE}};
             for (long[] range : ranges) {
@@ -144,8 +157,8 @@ public final class RecipientTable {
                     break;
                 }
                 selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
-                        + " AND next_attempt_at IS NULL AND run_token IS NULL AND id > ? AND id <= ?" + notPaced + " ORDER BY id",
-                        campaignId, null, paced, range, others - before, rows);
+                        + " AND next_attempt_at IS NULL AND run_token IS NULL AND id > ? AND id <= ?" + notPaced + notHeld
+                        + " ORDER BY id", campaignId, null, paced, range, held, others - before, rows);
                 for (int i = before; i < rows.size(); i++) {
                     lastOther = Math.max(lastOther, rows.get(i).id());
                 }
@@ -157,32 +170,33 @@ public final class RecipientTable {
             int before = rows.size();
             if (q.limit() > 0) {
                 selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                        + " AND run_token IS NULL AND domain IN (" + Sql.placeholders(q.domains().size()) + ")"
-                        + " ORDER BY next_attempt_at, id", campaignId, now, q.domains(), null, q.limit(), rows);
+                        + " AND run_token IS NULL AND domain IN (" + Sql.placeholders(q.domains().size()) + ")" + notHeld
+                        + " ORDER BY next_attempt_at, id", campaignId, now, q.domains(), null, held, q.limit(), rows);
                 for (String domain : q.domains()) {
                     int left = q.limit() - (rows.size() - before);
                     if (left <= 0) {
                         break;
                     }
                     selectWhere(c, "FORCE INDEX (ix_recipient_domain_claim) WHERE campaign_id = ? AND queued = 1 AND status = 'pending'"
-                            + " AND next_attempt_at IS NULL AND run_token IS NULL AND domain = ? ORDER BY id",
-                            campaignId, null, List.of(domain), null, left, rows);
+                            + " AND next_attempt_at IS NULL AND run_token IS NULL AND domain = ?" + notHeld + " ORDER BY id",
+                            campaignId, null, List.of(domain), null, held, left, rows);
                 }
             }
             quotaFound.add(rows.size() - before);
         }
-        return new PacedClaim(holdOrSuppress(c, rows, runToken, now), otherFound, lastOther, List.copyOf(quotaFound));
+        return new PacedClaim(suppressFound(c, rows, now), otherFound, lastOther, List.copyOf(quotaFound));
     }
 
     /**
      * One claim SELECT: {@code where} with its placeholders in this order — campaign, the due time
      * (when {@code now} is given), the id range (above its first, up to its second, when {@code ids}
-     * is given), the domains — then LIMIT.
+     * is given), the domains, the held ids — then LIMIT. A plain read: a claim locks nothing.
      */
     private static void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
-                                    long[] ids, int limit, List<ClaimedRecipient> into) throws SQLException {
+                                    long[] ids, Collection<Long> held, int limit, List<ClaimedRecipient> into)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts FROM recipient " + where
-                + " LIMIT ? FOR UPDATE SKIP LOCKED")) {
+                + " LIMIT ?")) {
             int i = 1;
             ps.setLong(i++, campaignId);
             if (now != null) {
@@ -194,6 +208,9 @@ public final class RecipientTable {
             }
             for (String d : domains) {
                 ps.setString(i++, d);
+            }
+            for (long id : held) {
+                ps.setLong(i++, id);
             }
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -219,76 +236,51 @@ public final class RecipientTable {
         }
     }
 
-    /** Stamps the claimed rows with the run token; their status stays pending or retry until marked sending. */
-    private static void hold(Connection c, List<ClaimedRecipient> rows, String runToken, Instant now) throws SQLException {
-        updateClaimed(c, rows, "run_token = ?, updated_at = ?", runToken, now);
-    }
-
     /**
-     * Marks held recipients as sending, just before their messages go to SMTP — one statement for
-     * a few of them at a time. Returns how many changed; fewer than asked means the run no longer
-     * holds them (its lease was lost) and it must stop.
+     * Marks claimed recipients as sending with the run's token, just before their messages go to
+     * SMTP — one statement for a few dozen of them at a time. This is where a run takes a row: only
+     * one still waiting and marked by no run. Returns how many changed; fewer than asked means
+     * another run took some of them (this run lost its lease) and it must stop.
      */
     public int markSending(Connection c, String runToken, List<Long> ids, Instant now) throws SQLException {
         if (ids.isEmpty()) {
             return 0;
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'sending', updated_at = ? WHERE id IN ("
-                + Sql.placeholders(ids.size()) + ") AND run_token = ? AND status IN ('pending', 'retry')")) {
-            SqlTime.set(ps, 1, now);
-            int i = 2;
+        try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'sending', run_token = ?,"
+                + " updated_at = ? WHERE id IN (" + Sql.placeholders(ids.size()) + ") AND run_token IS NULL AND status IN ('pending', 'retry')")) {
+            ps.setString(1, runToken);
+            SqlTime.set(ps, 2, now);
+            int i = 3;
             for (long id : ids) {
                 ps.setLong(i++, id);
             }
-            ps.setString(i, runToken);
             return ps.executeUpdate();
         }
     }
 
-    private static void select(Connection c, String sql, long campaignId, Instant now, int limit,
-                               List<ClaimedRecipient> into) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            int i = 1;
-            ps.setLong(i++, campaignId);
-            if (now != null) {
-                SqlTime.set(ps, i++, now);
-            }
-            ps.setInt(i, limit);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5)));
-                }
-            }
-        }
-    }
-
-    private static void setStatus(Connection c, List<ClaimedRecipient> rows, RecipientStatus status, String runToken,
-                                  Instant now) throws SQLException {
-        updateClaimed(c, rows, "status = '" + status.dbValue() + "', run_token = ?, updated_at = ?", runToken, now);
-    }
-
-    /** One UPDATE of the given rows by id: {@code set} holds the run token's and the time's placeholders, in that order. */
-    private static void updateClaimed(Connection c, List<ClaimedRecipient> rows, String set, String runToken, Instant now)
-            throws SQLException {
+    /** Claimed rows found on the suppression list become suppressed, unless a run marked them meanwhile; returns how many did. */
+    private static int suppress(Connection c, List<ClaimedRecipient> rows, Instant now) throws SQLException {
         if (rows.isEmpty()) {
-            return;
+            return 0;
         }
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE recipient SET " + set + " WHERE id IN (" + Sql.placeholders(rows.size()) + ")")) {
-            ps.setString(1, runToken);
-            SqlTime.set(ps, 2, now);
-            int i = 3;
+        try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = '" + RecipientStatus.SUPPRESSED.dbValue()
+                + "', updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ") AND run_token IS NULL"
+                + " AND status IN ('pending', 'retry')")) {
+            SqlTime.set(ps, 1, now);
+            int i = 2;
             for (ClaimedRecipient r : rows) {
                 ps.setLong(i++, r.id());
             }
-            ps.executeUpdate();
+            return ps.executeUpdate();
         }
     }
 
     /**
-     * Writes outcomes of recipients held by {@code runToken}: one batched statement per kind.
-     * Returns how many rows changed; fewer than {@code outcomes.size()} means some rows were no
-     * longer held by this run (its lease was lost) and the caller must roll back.
+     * Writes outcomes of recipients marked by {@code runToken}: one batched statement per kind.
+     * Returns how many rows of attempts (sent, failed, retry) changed; fewer than there are such
+     * outcomes means some rows were no longer this run's (its lease was lost) and the caller must
+     * roll back. Recipients handed back unsent ({@link Outcome.Released}) are not counted: one that
+     * was marked goes back to the queue here, one that never was is in the queue as it is.
      */
     public int record(Connection c, String runToken, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
         Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
@@ -322,7 +314,7 @@ public final class RecipientTable {
             ps.setLong(5, f.recipientId());
             ps.setString(6, runToken);
         });
-        changed += batch(c, byKind.get(Outcome.Released.class), """
+        batch(c, byKind.get(Outcome.Released.class), """
                 UPDATE recipient SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retry' END,
                        next_attempt_at = CASE WHEN attempts = 0 THEN NULL ELSE ? END, run_token = NULL, updated_at = ?
                 WHERE id = ? AND run_token = ?""", (ps, o) -> {

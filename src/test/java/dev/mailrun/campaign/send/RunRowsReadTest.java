@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * What the claim indexes let each statement read, counted with the session's own index-read
  * counters: the claim index leads with (campaign, status, run token), so a claim does not walk the
- * rows other runs hold and the clean-up after an abandoned run reads that run's rows only; the
+ * rows runs have marked and the clean-up after an abandoned run reads that run's rows only; the
  * domain index keys on whether a row waits (pending or retry), so a paced claim skips the sent.
  */
 class RunRowsReadTest {
@@ -34,22 +34,24 @@ class RunRowsReadTest {
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
     @Test
-    void a_claim_reads_only_the_rows_it_returns_when_another_run_holds_the_rows_before_them() throws Exception {
+    void a_claim_reads_only_the_rows_it_returns_when_a_run_has_marked_the_rows_before_them() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "held ahead");
         CampaignFixtures.recipients(db.dataSource(), id, 1_000);
         String first = "11111111-1111-1111-1111-111111111111";
-        String second = "22222222-2222-2222-2222-222222222222";
-        assertThat(Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, first, NOW, 600)).recipients()).hasSize(600);
+        List<Long> firstIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 600, List.of()))
+                .recipients().stream().map(ClaimedRecipient::id).toList();
+        int marked = Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, first, firstIds, NOW));
+        assertThat(marked).isEqualTo(600);
 
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
-            List<ClaimedRecipient> claimed = queue.claim(c, id, second, NOW, 10).recipients();
+            List<ClaimedRecipient> claimed = queue.claim(c, id, NOW, 10, List.of()).recipients();
             long read = indexReads(c) - before;
             c.commit();
             assertThat(claimed).hasSize(10);
             assertThat(claimed.get(0).id()).isGreaterThan(claimedMax(id, first));
-            // Both claim SELECTs, the suppression check and the stamp: a few dozen, not the 600 held rows.
+            // Both claim SELECTs and the suppression check: a few dozen, not the 600 marked rows.
             assertThat(read).isLessThan(100);
         }
     }
@@ -60,10 +62,10 @@ class RunRowsReadTest {
         CampaignFixtures.recipients(db.dataSource(), id, 2_000);
         String live = "33333333-3333-3333-3333-333333333333";
         String dead = "44444444-4444-4444-4444-444444444444";
-        List<Long> liveIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, live, NOW, 1_500))
+        List<Long> liveIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 1_500, List.of()))
                 .recipients().stream().map(ClaimedRecipient::id).toList();
         Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, live, liveIds, NOW));
-        List<Long> deadIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, dead, NOW, 30))
+        List<Long> deadIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 30, List.of()))
                 .recipients().stream().map(ClaimedRecipient::id).toList();
         Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, dead, deadIds.subList(0, 20), NOW));
 
@@ -92,8 +94,7 @@ class RunRowsReadTest {
         long id = CampaignFixtures.campaign(db.dataSource(), "paced");
         CampaignFixtures.recipients(db.dataSource(), id, 1_000);
         String earlier = "55555555-5555-5555-5555-555555555555";
-        String now = "66666666-6666-6666-6666-666666666666";
-        List<Long> first = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, earlier, NOW, 900))
+        List<Long> first = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 900, List.of()))
                 .recipients().stream().map(ClaimedRecipient::id).toList();
         Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, earlier, first, NOW));
         List<Outcome> sent = first.subList(0, 800).stream().<Outcome>map(r -> new Outcome.Sent(r, "<m" + r + "@x>", NOW)).toList();
@@ -103,8 +104,8 @@ class RunRowsReadTest {
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
-            RecipientTable.PacedClaim claim = queue.claimPaced(c, id, now, NOW, 0, 0, List.of("list.example"),
-                    List.of(new RecipientTable.DomainQuota(List.of("list.example"), 10)));
+            RecipientTable.PacedClaim claim = queue.claimPaced(c, id, NOW, 0, 0, List.of("list.example"),
+                    List.of(new RecipientTable.DomainQuota(List.of("list.example"), 10)), List.of());
             long read = indexReads(c) - before;
             c.commit();
             assertThat(claim.claim().recipients()).hasSize(10);

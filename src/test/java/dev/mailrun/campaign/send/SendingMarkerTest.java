@@ -14,7 +14,25 @@ class SendingMarkerTest {
 
     private SendingMarker marker(int ahead, int size) {
         List<Long> ids = LongStream.rangeClosed(1, size).boxed().toList();
-        return new SendingMarker(ahead, ids, flushRequests::incrementAndGet);
+        return new SendingMarker(ahead, ids, flushRequests::incrementAndGet, id -> !withResult.contains(id));
+    }
+
+    private final java.util.Set<Long> withResult = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    @Test
+    void never_marks_a_recipient_that_already_has_a_result() {
+        SendingMarker m = marker(8, 100);
+        m.committed(m.take().orElseThrow());
+        for (long id = 1; id <= 6; id++) {
+            m.beforeSend(id);
+        }
+        // The batch stops: 9 and 10, not marked yet, are reported not attempted (and may already be
+        // back in the queue) before the worker sending 7 asks for the marks ahead of it.
+        withResult.addAll(List.of(9L, 10L));
+        m.beforeSend(7);
+        SendingMarker.Marks next = m.take().orElseThrow();
+        assertThat(next.ids()).containsExactly(11L, 12L, 13L, 14L, 15L);
+        assertThat(next.upTo()).isEqualTo(15);
     }
 
     @Test
