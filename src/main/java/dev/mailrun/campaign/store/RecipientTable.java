@@ -67,10 +67,10 @@ public final class RecipientTable {
      * claimed): they are not returned again. Rows marked by a run are never returned. Recipients on
      * the suppression list become suppressed instead. Call inside a transaction.
      *
-     * <p>A claim used to stamp each row with the run token: a write of every row, about 17 µs of
-     * the claim's 40-45 µs per recipient on the server (docs/BENCHMARKS.md, "Database cost"). The
-     * lease already keeps a second run of the task away, and the mark, which writes the row anyway,
-     * is where a run takes it.
+     * <p>Why a claim writes nothing: stamping each row with the run token was a write of every row,
+     * and the claim cost the server 39-41 µs per recipient with it, 7-8 µs without it
+     * (docs/BENCHMARKS.md, "A claim that reads, a mark that takes"). The lease already keeps a
+     * second run of the task away, and the mark, which writes the row anyway, is where a run takes it.
      */
     public Claim claim(Connection c, long campaignId, Instant now, int limit, Collection<Long> held) throws SQLException {
         // FORCE INDEX: with ORDER BY id LIMIT n the optimizer may walk the primary key instead,
