@@ -10,7 +10,6 @@ import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
@@ -60,12 +59,12 @@ class DailyCapTest {
             long a = campaign(w1, "Capped A", 100);
             long b = campaign(w1, "Capped B", 100);
 
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             clock.advance(INTERVAL);
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(smtp.messages()).as("day 1, both campaigns together").hasSize(30);
             assertThat(count(relay, LocalDate.parse("2026-11-23"))).isEqualTo(30);
-            assertThat(endReasons(w1, a, b)).contains(SendTask.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w1.tasks, a, b)).contains(SendTask.DAILY_CAP);
 
             // A restart: new workers, the same day. The count is in the database, not in a worker.
             w1.close();
@@ -73,7 +72,7 @@ class DailyCapTest {
             w1 = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1");
             w2 = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w2");
             clock.set(Instant.parse("2026-11-23T22:55:00Z"));   // 23:55 in Berlin, still Monday there
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(smtp.messages()).as("after the restart, same day").hasSize(30);
             CampaignReports reports = new CampaignReports(db.dataSource(), w1.tasks, clock, settings);
             assertThat(reports.report(a).heldBackBy()).containsExactly(
@@ -81,16 +80,16 @@ class DailyCapTest {
 
             // Midnight in Berlin is 23:00 UTC: the campaigns continue by themselves.
             clock.set(Instant.parse("2026-11-23T23:00:00Z"));
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             clock.advance(INTERVAL);
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(smtp.messages()).as("day 2").hasSize(60);
             assertThat(count(relay, LocalDate.parse("2026-11-24"))).isEqualTo(30);
             assertThat(reports.report(a).heldBackBy()).hasSize(1);
 
             clock.set(Instant.parse("2026-11-24T23:00:00Z"));
             for (int i = 0; i < 3; i++) {
-                tickTogether(w1, w2);
+                SendRuns.tickTogether(w1.scheduler, w2.scheduler);
                 clock.advance(INTERVAL);
             }
             assertThat(smtp.messages()).as("day 3").hasSize(90);
@@ -169,29 +168,6 @@ class DailyCapTest {
         CampaignFixtures.recipients(db.dataSource(), id, recipients);
         h.campaigns.start(id);
         return id;
-    }
-
-    /** Both workers tick at once, so their runs claim side by side. */
-    private static void tickTogether(SendingHarness w1, SendingHarness w2) throws Exception {
-        ExecutorService both = Executors.newFixedThreadPool(2);
-        try {
-            Future<?> f1 = both.submit(() -> w1.scheduler.tick());
-            Future<?> f2 = both.submit(() -> w2.scheduler.tick());
-            f1.get();
-            f2.get();
-        } finally {
-            both.shutdownNow();
-        }
-    }
-
-    private static List<String> endReasons(SendingHarness h, long... campaigns) throws Exception {
-        List<String> reasons = new ArrayList<>();
-        for (long id : campaigns) {
-            for (TaskRun r : h.tasks.recentRuns(SendTask.taskName(id), 20)) {
-                r.summary().map(s -> s.path("end").asText()).ifPresent(reasons::add);
-            }
-        }
-        return reasons;
     }
 
     static long recipients(long campaignId, String status) throws Exception {

@@ -22,7 +22,6 @@ import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
-import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
@@ -87,15 +86,15 @@ class PerRelayDailyCapTest {
             long c1 = w1.campaign("Per relay A", 100);
             long c2 = w1.campaign("Per relay B", 100);
 
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             clock.advance(INTERVAL);
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             // The 70:30 split would give day-b 18 of 60: once day-a is full its share goes to day-b.
             assertThat(a.messages()).as("day 1 through day-a").hasSize(30);
             assertThat(b.messages()).as("day 1 through day-b").hasSize(30);
             assertThat(count("day-a", LocalDate.parse("2026-11-23"))).isEqualTo(30);
             assertThat(count("day-b", LocalDate.parse("2026-11-23"))).isEqualTo(30);
-            assertThat(endReasons(w1, c1, c2)).contains(SendTask.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w1.tasks, c1, c2)).contains(SendTask.DAILY_CAP);
 
             // A restart, the same day: the counts are in the database, not in a worker.
             w1.close();
@@ -103,7 +102,7 @@ class PerRelayDailyCapTest {
             w1 = new Stack(relays, cap, clock, "w1");
             w2 = new Stack(relays, cap, clock, "w2");
             clock.set(Instant.parse("2026-11-23T22:55:00Z"));   // 23:55 in Berlin, still Monday there
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(a.messages().size() + b.messages().size()).as("after the restart, same day").isEqualTo(60);
             assertThat(w1.reports.report(c1).heldBackBy()).containsExactly(
                     "daily cap of relay day-a reached (30 of 30 on 2026-11-23 Europe/Berlin, resets at 2026-11-23T23:00:00Z)",
@@ -111,9 +110,9 @@ class PerRelayDailyCapTest {
 
             // Midnight in Berlin: both relays have a new day's volume.
             clock.set(Instant.parse("2026-11-23T23:00:00Z"));
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             clock.advance(INTERVAL);
-            tickTogether(w1, w2);
+            SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(a.messages()).as("day 2 through day-a").hasSize(60);
             assertThat(b.messages()).as("day 2 through day-b").hasSize(60);
             assertThat(count("day-a", LocalDate.parse("2026-11-24"))).isEqualTo(30);
@@ -157,7 +156,7 @@ class PerRelayDailyCapTest {
             assertThat(b.messages()).as("through the other").hasSize(25);
             assertThat(count("full-b", day)).isEqualTo(25);
             assertThat(count("full-a", day)).isEqualTo(25);
-            assertThat(endReasons(w, id)).containsExactly(SendTask.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w.tasks, id)).containsExactly(SendTask.DAILY_CAP);
             assertThat(w.reports.report(id).heldBackBy()).hasSize(2);
 
             // The next day both take their part again, by weight.
@@ -292,29 +291,6 @@ class PerRelayDailyCapTest {
         public void close() {
             scheduler.close();
         }
-    }
-
-    /** Both workers tick at once, so their runs claim side by side. */
-    private static void tickTogether(Stack w1, Stack w2) throws Exception {
-        ExecutorService both = Executors.newFixedThreadPool(2);
-        try {
-            Future<?> f1 = both.submit(() -> w1.scheduler.tick());
-            Future<?> f2 = both.submit(() -> w2.scheduler.tick());
-            f1.get();
-            f2.get();
-        } finally {
-            both.shutdownNow();
-        }
-    }
-
-    private static List<String> endReasons(Stack w, long... campaigns) throws Exception {
-        List<String> reasons = new ArrayList<>();
-        for (long id : campaigns) {
-            for (TaskRun r : w.tasks.recentRuns(SendTask.taskName(id), 20)) {
-                r.summary().map(s -> s.path("end").asText()).filter(s -> !s.isEmpty()).ifPresent(reasons::add);
-            }
-        }
-        return reasons;
     }
 
     /** How many messages each address received through {@code server}. */
