@@ -11,11 +11,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Writes the buffered results back. A flush that has marks to write as well commits them first, on
- * their own with a checkpoint, since the SMTP workers wait for them; then, in one transaction:
+ * Writes the buffered results back. A flush first commits the marks the {@link SendingMarker} wants,
+ * if any, on their own with a checkpoint, since the SMTP workers wait for them: this is where the run
+ * takes those recipients, with its token, from the queue. Then, in one transaction:
  * <ol>
- *   <li>marks the next recipients the {@link SendingMarker} wants marked as sending, when there are
- *       no results to write with them: this is where the run takes them, with its token, from the queue;</li>
  *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});
  *       recipients handed back unsent give their daily-cap slots back ({@link DailyQuota});</li>
  *   <li>suppresses the hard-bounced addresses;</li>
@@ -73,44 +72,30 @@ final class ResultFlusher {
         SendCounters next = checkpoint.counters().plus(t.tally(), t.window().stored());
         Optional<String> pause = checkpoint.pausedFor().isPresent() ? Optional.empty()
                 : t.fatal().or(() -> rules.reasonToPause(t.window(), next));
-        // Marks for the workers ride on this flush: one commit for results, marks and checkpoint.
         Optional<Marks> marks = marker.flatMap(Marking::take);
         if (!t.hasResults() && marks.isEmpty() && pause.isEmpty()) {
             return;
         }
-        if (marks.isPresent() && t.hasResults()) {
-            // The workers wait for the marks, not for the results: marks first, in a short
-            // transaction of their own. In one with the results the SMTP workers spent about a
-            // quarter of their time waiting for marks on two shared cores; split, 10% more messages
-            // per second in two pairs of three for as much CPU per message, with twice the commits
-            // (docs/BENCHMARKS.md, "Marks before results").
-            boolean marked;
-            try {
-                marked = writeMarks(marks.get());
-            } catch (SQLException | RuntimeException e) {
-                buffer.restore(t);
-                marker.get().fail("could not mark recipients as sending: " + e.getMessage());
-                throw e;
-            }
-            if (!marked) {
-                buffer.restore(t);
-                marker.get().fail(LEASE_LOST);
-                checkpoint.markLeaseLost();
-                return;
-            }
-            marker.get().committed(marks.get());
-            marks = Optional.empty();
+        // The workers wait for the marks, not for the results: marks first, in a short transaction
+        // of their own. In one with the results the SMTP workers spent about a quarter of their
+        // time waiting for marks on two shared cores; split, 10% more messages per second in two
+        // pairs of three for as much CPU per message, with twice the commits (docs/BENCHMARKS.md,
+        // "Marks before results"). A batch cut short hands back untried recipients that may have
+        // been asked to be marked: their releases, written after, put them back in the queue.
+        if (marks.isPresent() && !mark(marker.get(), marks.get(), t)) {
+            return;
+        }
+        if (!t.hasResults() && pause.isEmpty()) {
+            return;
         }
         boolean committed;
         try {
-            committed = write(t, marks, next, pause);
+            committed = write(t, next, pause);
         } catch (SQLException | RuntimeException e) {
             buffer.restore(t);   // nothing was written: keep the results for the next flush
-            marks.ifPresent(x -> marker.get().fail("could not mark recipients as sending: " + e.getMessage()));
             throw e;
         }
         if (!committed) {
-            marks.ifPresent(x -> marker.get().fail(LEASE_LOST));
             checkpoint.markLeaseLost();
             return;
         }
@@ -119,7 +104,30 @@ final class ResultFlusher {
         checkpoint.committed(next.withRecent(buffer.recent()));
         pause.ifPresent(checkpoint::paused);
         tell(t.outcomes());
-        marks.ifPresent(m -> marker.get().committed(m));
+    }
+
+    /**
+     * Commits {@code marks} and tells {@code marker}; false when the run must write nothing more
+     * (another run took some of the rows, or this one lost its lease). The results taken for this
+     * flush go back to the buffer unless the marks committed.
+     */
+    private boolean mark(Marking marker, Marks marks, Taken t) throws SQLException {
+        boolean marked;
+        try {
+            marked = writeMarks(marks);
+        } catch (SQLException | RuntimeException e) {
+            buffer.restore(t);
+            marker.fail("could not mark recipients as sending: " + e.getMessage());
+            throw e;
+        }
+        if (!marked) {
+            buffer.restore(t);
+            marker.fail(LEASE_LOST);
+            checkpoint.markLeaseLost();
+            return false;
+        }
+        marker.committed(marks);
+        return true;
     }
 
     /** Counts what one committed flush recorded, by outcome (a rolled-back flush counts nothing). */
@@ -197,18 +205,11 @@ final class ResultFlusher {
         });
     }
 
-    /** The flush's transaction; false when it rolled back because this run no longer holds its rows. */
-    private boolean write(Taken t, Optional<Marks> marks, SendCounters next, Optional<String> pause) throws SQLException {
+    /** The results' transaction; false when it rolled back because this run no longer holds its rows. */
+    private boolean write(Taken t, SendCounters next, Optional<String> pause) throws SQLException {
         Instant now = run.clock().instant();
         Tables tables = run.tables();
         return tables.inTransaction(c -> {
-            // Marks first: a batch cut short hands back untried recipients that may have
-            // been asked to be marked; recorded after, they end up back in the queue.
-            if (marks.isPresent() && tables.recipients().markSending(c, run.runToken(), marks.get().ids(), now)
-                    < marks.get().ids().size()) {
-                c.rollback();
-                return false;
-            }
             long attempts = t.outcomes().stream().filter(o -> !(o instanceof Outcome.Released)).count();
             if (tables.recipients().record(c, run.runToken(), t.outcomes(), now) < attempts) {
                 c.rollback();
