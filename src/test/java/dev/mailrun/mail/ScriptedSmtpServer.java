@@ -65,7 +65,9 @@ public final class ScriptedSmtpServer implements AutoCloseable {
             /** Close the connection without a word. */
             DROP,
             /** Never answer; keep the connection open until the client gives up. */
-            SILENCE
+            SILENCE,
+            /** Write the reply, then stop reading: a client's writes fill the socket's buffers and block. */
+            ANSWER_THEN_STALL
         }
 
         public Reply {
@@ -93,6 +95,11 @@ public final class ScriptedSmtpServer implements AutoCloseable {
         /** This reply, then the connection is closed. */
         public Reply thenDrop() {
             return new Reply(code, text, delay, Action.ANSWER_THEN_DROP);
+        }
+
+        /** This reply, then nothing more is read from the connection until the server closes. */
+        public Reply thenStall() {
+            return new Reply(code, text, delay, Action.ANSWER_THEN_STALL);
         }
 
         /** This reply, written after {@code wait}: a slow server. */
@@ -333,6 +340,14 @@ public final class ScriptedSmtpServer implements AutoCloseable {
             text.append(reply.code()).append(' ').append(reply.text()).append("\r\n");
         }
         write(out, text.toString());
+        if (reply.action() == Reply.Action.ANSWER_THEN_STALL) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        }
         return reply.action() == Reply.Action.ANSWER;
     }
 

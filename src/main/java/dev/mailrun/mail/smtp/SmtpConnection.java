@@ -14,20 +14,22 @@ import java.util.Properties;
  */
 final class SmtpConnection implements AutoCloseable {
 
+    /** Where the mail API takes the executor for its write timeouts from (see {@link WriteDeadlines}). */
+    static final String WRITE_TIMEOUT_EXECUTOR = "mail.smtp.executor.writetimeout";
+
     private final SmtpSettings settings;
     private final PoolEvents events;
+    private final WriteDeadlines writeDeadlines;
     private Transport transport;
     private ConnectionTimeouts timeouts;
     private int opened;
     private Session session;
 
-    SmtpConnection(SmtpSettings settings) {
-        this(settings, PoolEvents.NONE);
-    }
-
-    SmtpConnection(SmtpSettings settings, PoolEvents events) {
+    /** @param writeDeadlines watches this connection's writes; shared by the pool's connections */
+    SmtpConnection(SmtpSettings settings, PoolEvents events, WriteDeadlines writeDeadlines) {
         this.settings = settings;
         this.events = events;
+        this.writeDeadlines = writeDeadlines;
     }
 
     /** Connects unless already connected with timeouts that fit the remaining time. */
@@ -37,7 +39,9 @@ final class SmtpConnection implements AutoCloseable {
         }
         close();
         ConnectionTimeouts bounded = ConnectionTimeouts.within(settings, remaining);
-        Session fresh0 = Session.getInstance(properties(settings, bounded));
+        Properties properties = properties(settings, bounded);
+        properties.put(WRITE_TIMEOUT_EXECUTOR, writeDeadlines);
+        Session fresh0 = Session.getInstance(properties);
         Transport fresh = fresh0.getTransport("smtp");
         fresh.connect(settings.host(), settings.port(), settings.username().orElse(null),
                 settings.password().map(secret -> secret.reveal()).orElse(null));

@@ -67,6 +67,7 @@ public final class SmtpPool implements AutoCloseable {
     private final Session compositionSession;
     private final List<SmtpConnection> connections = new ArrayList<>();
     private final ExecutorService threads;
+    private final WriteDeadlines writeDeadlines;
     private final Object batchLock = new Object();
 
     public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock) {
@@ -81,8 +82,9 @@ public final class SmtpPool implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.compositionSession = Session.getInstance(SmtpConnection.properties(settings,
                 ConnectionTimeouts.within(settings, Duration.ofDays(1))));
+        this.writeDeadlines = WriteDeadlines.watched("smtp-write-deadlines");
         for (int i = 0; i < settings.connections(); i++) {
-            connections.add(new SmtpConnection(settings, events));
+            connections.add(new SmtpConnection(settings, events, writeDeadlines));
         }
         this.threads = Executors.newFixedThreadPool(settings.connections(), namedDaemonThreads());
         if (settings.username().isPresent() && (settings.tls() == TlsMode.NONE || settings.tls() == TlsMode.STARTTLS_OPTIONAL)) {
@@ -353,6 +355,7 @@ public final class SmtpPool implements AutoCloseable {
         synchronized (batchLock) {
             threads.shutdownNow();
             connections.forEach(SmtpConnection::close);
+            writeDeadlines.shutdownNow();
         }
     }
 

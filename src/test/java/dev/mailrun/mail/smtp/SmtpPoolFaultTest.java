@@ -7,7 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.Secret;
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -18,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class SmtpPoolFaultTest {
 
@@ -179,6 +185,47 @@ class SmtpPoolFaultTest {
 
             assertThat(results).singleElement().isInstanceOfSatisfying(SendResult.Transient.class,
                     t -> assertThat(t.text()).startsWith("timed out"));
+        }
+    }
+
+    // Without a working write deadline the write blocks for good: fail instead of hanging.
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void a_relay_that_stops_reading_mid_message_times_the_write_out_as_transient() {
+        // 354, then the relay reads nothing more: 32 MB cannot fit in the two sockets' buffers, so
+        // the write blocks until the pool's write deadline closes the socket.
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder()
+                .on("DATA", cmd -> Reply.of(354, "go ahead").thenStall())
+                .start()) {
+            SmtpSettings settings = settings(server.port()).withConnections(1)
+                    .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(300));
+
+            List<SendResult> results = send(settings, List.of(new LargeItem(1, 32 << 20)));
+
+            assertThat(results).singleElement().isInstanceOfSatisfying(SendResult.Transient.class,
+                    t -> assertThat(t.text()).contains("Write timed out"));
+        }
+    }
+
+    /** A plain-text message of about {@code bytes} bytes. */
+    private record LargeItem(long key, int bytes) implements Outgoing {
+        @Override
+        public MimeMessage build(Session session) throws RejectedMessageException {
+            try {
+                MimeMessage message = new MimeMessage(session);
+                message.setFrom("news@example.com");
+                message.setRecipients(Message.RecipientType.TO, "user@example.org");
+                message.setSubject("Large");
+                message.setText(("x".repeat(76) + "\n").repeat(bytes / 77), "UTF-8");
+                return message;
+            } catch (MessagingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public Optional<String> envelopeFrom() {
+            return Optional.empty();
         }
     }
 
