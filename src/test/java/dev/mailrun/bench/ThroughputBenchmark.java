@@ -37,10 +37,17 @@ public final class ThroughputBenchmark {
         int[] connections = args.integers("connections", 1, 2, 4, 8);
         // --bare no: pipeline rows only (for profiling the pipeline alone)
         boolean withBare = !"no".equals(args.text("bare", "yes"));
+        // --bare-write-timeout no: the bare loop without mail.smtp.writetimeout (no timer per write)
+        BareSender.writeTimeout = !"no".equals(args.text("bare-write-timeout", "yes"));
         try (Sink sink = Sink.start(); BenchDatabase db = BenchDatabase.create("mailrun_bench_throughput", 12)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf("%d recipients per pipeline row, as many messages per bare row; warm-up %d of each at 4 connections%n",
                     recipients, warmup);
+            if (withBare) {
+                System.out.println(BareSender.writeTimeout
+                        ? "bare loop: mail.smtp.writetimeout set (the mail API's timer thread per connection)"
+                        : "bare loop: no write timeout");
+            }
             if (warmup > 0) {
                 if (withBare) {
                     BareSender.run(sink.port(), 4, warmup, false);
