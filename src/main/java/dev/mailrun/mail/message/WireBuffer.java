@@ -1,6 +1,9 @@
 package dev.mailrun.mail.message;
 
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -81,34 +84,55 @@ final class WireBuffer extends OutputStream {
         int start = size;
         // Bare LF, as templates have it, becomes CRLF: at most one more byte per line break.
         ensure(n + n / 16 + 2);
-        // One table look-up per byte; each line is then copied in one piece. Per-byte branches and
-        // writes made this loop a quarter of the message's CPU.
+        // Eight bytes at a time while they are plain printable ASCII (most of a line), one table
+        // look-up per byte otherwise; each line is then copied in one piece. A loop with per-byte
+        // branches and writes was a quarter of the message's CPU.
         int lineStart = 0;
-        for (int i = 0; i < n; i++) {
+        int i = 0;
+        while (i < n) {
+            if (i + Long.BYTES <= n && plain((long) LONGS.get(utf8, i))) {
+                i += Long.BYTES;
+                continue;
+            }
             byte kind = KIND[utf8[i] & 0xff];
-            if (kind == PLAIN) {
-                continue;
-            }
-            if (kind == QUESTION_MARK) {
-                if (body.charAt(i) != '?') {
-                    return undo(start);
-                }
-                continue;
-            }
-            if (kind == NOT_7BIT || i - lineStart > MAX_LINE) {
+            if (kind == QUESTION_MARK && body.charAt(i) != '?' || kind == NOT_7BIT) {
                 return undo(start);
             }
-            appendLine(utf8, lineStart, i - lineStart);
-            if (utf8[i] == '\r' && i + 1 < n && utf8[i + 1] == '\n') {
-                i++;
+            if (kind == LINE_BREAK) {
+                if (i - lineStart > MAX_LINE) {
+                    return undo(start);
+                }
+                appendLine(utf8, lineStart, i - lineStart);
+                if (utf8[i] == '\r' && i + 1 < n && utf8[i + 1] == '\n') {
+                    i++;
+                }
+                lineStart = i + 1;
             }
-            lineStart = i + 1;
+            i++;
         }
         if (n - lineStart > MAX_LINE) {
             return undo(start);
         }
         write(utf8, lineStart, n - lineStart);
         return true;
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /**
+     * True when none of the eight bytes needs a look: each is in 0x20..0x7e and is not '?'. The
+     * tests are the word-at-a-time "has a byte less than n" and "has a zero byte" tricks, exact
+     * for bytes below 0x80; a byte at or above it fails the first test.
+     */
+    private static boolean plain(long word) {
+        long question = word ^ (ONES * '?');
+        long delete = word ^ (ONES * 0x7f);
+        return ((word & HIGH_BITS)
+                | ((word - ONES * 0x20) & ~word & HIGH_BITS)
+                | ((question - ONES) & ~question & HIGH_BITS)
+                | ((delete - ONES) & ~delete & HIGH_BITS)) == 0;
     }
 
     private void appendLine(byte[] text, int from, int length) {
