@@ -39,22 +39,27 @@ final class WriteDeadlines extends AbstractExecutorService implements ScheduledE
 
     /** Late by at most this much: small next to any write timeout, and 50 wake-ups a second. */
     static final Duration TICK = Duration.ofMillis(20);
-    /** Empty scans before the watcher sleeps until a schedule wakes it. */
+    /** Empty scans before the watcher sleeps until a schedule wakes it: a second of ticks. */
     private static final int IDLE_SCANS = 50;
 
     private final Set<Deadline<?>> live = ConcurrentHashMap.newKeySet();
     private final LongSupplier nanoTime;
     private final long tickNanos;
+    private final int idleScans;
     private final Thread watcher;
     private volatile boolean sleeping;
     private volatile boolean shutdown;
 
-    private WriteDeadlines(LongSupplier nanoTime, Duration tick, String name, boolean watch) {
+    private WriteDeadlines(LongSupplier nanoTime, Duration tick, int idleScans, String name, boolean watch) {
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         if (tick.isNegative() || tick.isZero()) {
             throw new IllegalArgumentException("tick must be positive, got " + tick);
         }
+        if (idleScans < 1) {
+            throw new IllegalArgumentException("idleScans must be at least 1, got " + idleScans);
+        }
         this.tickNanos = tick.toNanos();
+        this.idleScans = idleScans;
         if (watch) {
             watcher = new Thread(this::watch, name);
             watcher.setDaemon(true);
@@ -66,12 +71,17 @@ final class WriteDeadlines extends AbstractExecutorService implements ScheduledE
 
     /** Watched by a daemon thread called {@code name}, on the system's nano time. */
     static WriteDeadlines watched(String name) {
-        return new WriteDeadlines(System::nanoTime, TICK, name, true);
+        return watched(name, TICK, IDLE_SCANS);
+    }
+
+    /** Watched with another tick and idle count; for tests of the watcher's sleep and wake-up. */
+    static WriteDeadlines watched(String name, Duration tick, int idleScans) {
+        return new WriteDeadlines(System::nanoTime, tick, idleScans, name, true);
     }
 
     /** Not watched: {@link #runDue} runs what is due, on the time given; for tests. */
     static WriteDeadlines unwatched(LongSupplier nanoTime) {
-        return new WriteDeadlines(nanoTime, TICK, "unwatched", false);
+        return new WriteDeadlines(nanoTime, TICK, IDLE_SCANS, "unwatched", false);
     }
 
     @Override
@@ -128,6 +138,11 @@ final class WriteDeadlines extends AbstractExecutorService implements ScheduledE
         return live.size();
     }
 
+    /** Whether the watcher is asleep until the next schedule; for tests. */
+    boolean sleeping() {
+        return sleeping;
+    }
+
     private void watch() {
         int emptyScans = 0;
         while (!shutdown) {
@@ -137,7 +152,7 @@ final class WriteDeadlines extends AbstractExecutorService implements ScheduledE
                 // A task's failure is kept in its future; nothing else in a scan can throw.
             }
             emptyScans = live.isEmpty() ? emptyScans + 1 : 0;
-            if (emptyScans < IDLE_SCANS) {
+            if (emptyScans < idleScans) {
                 LockSupport.parkNanos(this, tickNanos);
                 continue;
             }

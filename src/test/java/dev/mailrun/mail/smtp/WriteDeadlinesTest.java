@@ -3,7 +3,13 @@ package dev.mailrun.mail.smtp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -103,5 +109,53 @@ class WriteDeadlinesTest {
             watched.shutdownNow();
         }
         assertThat(watched.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void a_schedule_always_wakes_a_watcher_that_fell_asleep() throws Exception {
+        // The watcher sleeps after one empty scan; each round waits for it to be asleep, then
+        // schedules a deadline already due. A wake-up lost between "nothing to watch" and the
+        // sleep would leave the task unrun and get() would time out.
+        WriteDeadlines watched = WriteDeadlines.watched("test-write-deadlines", Duration.ofMillis(1), 1);
+        try {
+            for (int round = 0; round < 200; round++) {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!watched.sleeping() && System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+                assertThat(watched.sleeping()).as("asleep before round %d", round).isTrue();
+                int r = round;
+                ScheduledFuture<Integer> write = watched.schedule(() -> r, 0, TimeUnit.MILLISECONDS);
+                assertThat(write.get(10, TimeUnit.SECONDS)).isEqualTo(round);
+            }
+        } finally {
+            watched.shutdownNow();
+        }
+    }
+
+    @Test
+    void writes_from_several_threads_that_return_in_time_leave_nothing_pending_and_close_nothing() throws Exception {
+        WriteDeadlines watched = WriteDeadlines.watched("test-write-deadlines", Duration.ofMillis(1), 1);
+        AtomicInteger closed = new AtomicInteger();
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                done.add(writers.submit(() -> {
+                    for (int i = 0; i < 20_000; i++) {
+                        ScheduledFuture<?> write = watched.schedule(closed::incrementAndGet, 1, TimeUnit.HOURS);
+                        assertThat(write.cancel(true)).isTrue();
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            assertThat(watched.pending()).isZero();
+            assertThat(closed).hasValue(0);
+        } finally {
+            writers.shutdownNow();
+            watched.shutdownNow();
+        }
     }
 }
