@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * The write timeouts of one pool's connections, watched by one thread that looks a few times a
- * second. Given to the mail API as {@code mail.smtp.executor.writetimeout}.
+ * The write timeouts of one pool's connections, watched by one thread that looks every 20 ms.
+ * Given to the mail API as {@code mail.smtp.executor.writetimeout}.
  *
  * <p>Why: the mail API enforces {@code mail.smtp.writetimeout} by scheduling a task (close the
  * socket) before every write to the socket and cancelling it when the write returns. On its own
