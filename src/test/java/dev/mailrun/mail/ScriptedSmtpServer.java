@@ -317,11 +317,7 @@ public final class ScriptedSmtpServer implements AutoCloseable {
             case DROP:
                 return false;
             case SILENCE:
-                try {
-                    Thread.sleep(Long.MAX_VALUE);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                waitUntilClosed();
                 return false;
             default:
                 break;
@@ -341,14 +337,19 @@ public final class ScriptedSmtpServer implements AutoCloseable {
         }
         write(out, text.toString());
         if (reply.action() == Reply.Action.ANSWER_THEN_STALL) {
-            try {
-                Thread.sleep(Long.MAX_VALUE);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            waitUntilClosed();
             return false;
         }
         return reply.action() == Reply.Action.ANSWER;
+    }
+
+    /** Neither reads nor writes until {@link #close} interrupts the conversation's thread. */
+    private static void waitUntilClosed() {
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void write(OutputStream out, String text) throws IOException {
