@@ -34,6 +34,8 @@ final class ResultFlusher {
     private final Checkpoint checkpoint;
     private final PauseRules rules;
     private final DailyQuota quota;
+    /** Why the last results' transaction failed, while its results wait in the buffer; null once written. */
+    private String unwritten;
 
     ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules, DailyQuota quota) {
         this.run = run;
@@ -82,7 +84,15 @@ final class ResultFlusher {
         // pairs of three for as much CPU per message, with twice the commits (docs/BENCHMARKS.md,
         // "Marks before results"). A batch cut short hands back untried recipients that may have
         // been asked to be marked: their releases, written after, put them back in the queue.
-        if (marks.isPresent() && !mark(marker.get(), marks.get(), t)) {
+        if (marks.isPresent() && unwritten != null) {
+            // No marks while results a flush could not write are in the buffer. The marks commit
+            // on their own, so a database that takes them and refuses the results (connections
+            // killed between the two) would let the workers send on, mark after mark, leaving ever
+            // more sent recipients unrecorded: past the crash bound of the connections plus one
+            // flush (ResultsRefusedTest). The batch stops; the run marks again once they are written.
+            marker.get().fail("could not record results: " + unwritten);
+            marks = Optional.empty();
+        } else if (marks.isPresent() && !mark(marker.get(), marks.get(), t)) {
             return;
         }
         if (!t.hasResults() && pause.isEmpty()) {
@@ -93,12 +103,14 @@ final class ResultFlusher {
             committed = write(t, next, pause);
         } catch (SQLException | RuntimeException e) {
             buffer.restore(t);   // nothing was written: keep the results for the next flush
+            unwritten = e.getMessage();
             throw e;
         }
         if (!committed) {
             checkpoint.markLeaseLost();
             return;
         }
+        unwritten = null;
         // Results accepted during the round trip are still in the buffer: they go into the next
         // flush, on top of these counters with the failure window as it is now.
         checkpoint.committed(next.withRecent(buffer.recent()));

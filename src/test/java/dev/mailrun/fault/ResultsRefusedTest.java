@@ -1,0 +1,65 @@
+package dev.mailrun.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.TestDatabase;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The database takes a run's marks but refuses its results: a trigger fails every update that
+ * records a recipient as sent. The marks commit in a transaction of their own, so without a stop
+ * the workers would send on through one mark after another with nothing recorded.
+ */
+class ResultsRefusedTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private static final int SIZE = 600;
+
+    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+
+    @Test
+    void a_run_whose_results_cannot_be_written_sends_no_further_than_the_crash_bound() throws Exception {
+        try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder()
+                .onMessage(cmd -> Reply.of(250, "2.0.0 queued"))
+                .start();
+             InProcessSender s = new InProcessSender(db.newPool("worker", 6), clock,
+                     InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)), Path.of("templates"),
+                     Duration.ofSeconds(10), SendSettings.defaults("relay-results-refused", 0), "w1")) {
+            long id = s.newCampaign("Results refused", "welcome");
+            Fixtures.recipients(db.dataSource(), id, 0, SIZE);
+            try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {
+                st.execute("""
+                        CREATE TRIGGER refuse_sent BEFORE UPDATE ON recipient FOR EACH ROW
+                        BEGIN
+                          IF NEW.status = 'sent' THEN
+                            SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'results refused for the test';
+                          END IF;
+                        END""");
+            }
+            s.campaigns.start(id);
+
+            s.scheduler.tick();
+
+            Map<String, Long> counts = Fixtures.counts(db.dataSource(), id);
+            System.out.printf("[fault] results refused: counts=%s messages=%d%n", counts, smtp.messages().size());
+            // The bound of KillNineTest: the connections (4) plus one flush (100).
+            assertThat(counts.getOrDefault("sent", 0L)).isZero();
+            assertThat(smtp.messages().size()).as("messages sent with no result written").isPositive()
+                    .isLessThanOrEqualTo(4 + 100);
+            assertThat(counts.getOrDefault("sending", 0L)).as("marked sending").isLessThanOrEqualTo(4 + 100);
+        }
+    }
+}
