@@ -101,6 +101,11 @@ final class LiveRun implements RunContext {
     }
 
     @Override
+    public boolean extendLease(Connection connection) throws SQLException {
+        return holds(tasks.heartbeat(connection, task.id(), token, lease));
+    }
+
+    @Override
     public boolean heartbeat() throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return holds(tasks.heartbeat(c, task.id(), token, lease));

@@ -43,6 +43,13 @@ public interface RunContext {
      */
     boolean checkpoint(Connection connection) throws SQLException;
 
+    /**
+     * Extends the lease with the caller's connection, inside the caller's transaction, without saving
+     * the metadata: the fence for a transaction that changes nothing the metadata counts. False when
+     * the lease is lost: the caller must roll back.
+     */
+    boolean extendLease(Connection connection) throws SQLException;
+
     /** Extends the lease now (the scheduler also does so periodically); false when the lease is lost. */
     boolean heartbeat() throws SQLException;
 

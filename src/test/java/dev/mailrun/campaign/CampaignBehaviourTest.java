@@ -84,6 +84,18 @@ class CampaignBehaviourTest {
         }
     }
 
+    /** The campaign task's checkpointed counters, as stored. */
+    private static String progress(long campaignId) throws Exception {
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT JSON_EXTRACT(t.metadata, '$.progress') FROM task t JOIN campaign k ON k.task_id = t.id WHERE k.id = ?")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getString(1).replace(" ", "");
+            }
+        }
+    }
+
     private static long count(long campaignId, String status) throws Exception {
         try (Connection c = db.dataSource().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
@@ -143,6 +155,8 @@ class CampaignBehaviourTest {
             h.campaigns.start(second);
             tick(h);
             assertThat(row(second, "r2@list.example")).containsEntry("status", "suppressed");
+            // The claim that found it wrote the count in the same transaction as the row.
+            assertThat(progress(second)).contains("\"sent\":3", "\"suppressed\":1");
             assertThat(smtp.messages()).extracting(CampaignBehaviourTest::recipientOf)
                     .containsExactlyInAnyOrder("r0@list.example", "r1@list.example", "r3@list.example",
                             "r0@list.example", "r1@list.example", "r3@list.example");

@@ -44,10 +44,12 @@ class AbandonedRunTest {
             boolean heartbeat = ctx.heartbeat();
             boolean checkpoint = ctx.checkpoint();
             boolean checkpointInTx;
+            boolean leaseInTx;
             try (Connection c = db.dataSource().getConnection()) {
                 checkpointInTx = ctx.checkpoint(c);
+                leaseInTx = ctx.extendLease(c);
             }
-            writesAccepted.set(List.of(heartbeat, checkpoint, checkpointInTx, ctx.leaseLost(), ctx.stopRequested()));
+            writesAccepted.set(List.of(heartbeat, checkpoint, checkpointInTx, leaseInTx, ctx.leaseLost(), ctx.stopRequested()));
             ctx.runNextAt(Instant.parse("2030-01-01T00:00:00Z"));
         }
     }
@@ -101,7 +103,7 @@ class AbandonedRunTest {
             stalling.release.countDown();
             TickSummary zombie = zombieTick.get(10, TimeUnit.SECONDS);
 
-            assertThat(stalling.writesAccepted.get()).containsExactly(false, false, false, true, true);
+            assertThat(stalling.writesAccepted.get()).containsExactly(false, false, false, false, true, true);
             assertThat(zombie.count(RunOutcome.ABANDONED)).isEqualTo(1);
             Task afterZombie = task(db.dataSource(), "stalled");
             assertThat(afterZombie.metadata()).isEqualTo(afterTakeover.metadata());

@@ -223,6 +223,28 @@ class SchedulerRunTest {
     }
 
     @Test
+    void extending_the_lease_in_the_callers_transaction_leaves_the_saved_metadata_as_it_was() throws Exception {
+        store.create(NewTask.of("fence", "fence", FIVE_MIN, TEN).withMetadata(Metadata.empty().put("sent", 3)));
+        AtomicReference<Boolean> extended = new AtomicReference<>();
+        AtomicReference<Long> savedAfter = new AtomicReference<>();
+        try (Scheduler s = scheduler(handler("fence", ctx -> {
+            try (Connection c = db.dataSource().getConnection()) {
+                c.setAutoCommit(false);
+                ctx.metadata().put("sent", 9);
+                extended.set(ctx.extendLease(c));
+                c.commit();
+                c.setAutoCommit(true);
+            }
+            savedAfter.set(task(db.dataSource(), "fence").metadata().getLong("sent").orElseThrow());
+            ctx.disableAfterThisRun();
+        }))) {
+            s.tick();
+        }
+        assertThat(extended.get()).isTrue();
+        assertThat(savedAfter.get()).as("the lease, not the metadata").isEqualTo(3);
+    }
+
+    @Test
     void stored_instants_survive_a_session_time_zone_that_differs_from_the_jvms() throws Exception {
         Instant oddMoment = Instant.parse("2026-03-29T01:30:00.123Z");
         store.create(NewTask.of("zones", "echo", FIVE_MIN, oddMoment));

@@ -52,6 +52,15 @@ final class Checkpoint {
         return ctx.checkpoint(c);
     }
 
+    /**
+     * Extends the lease in the caller's transaction, for one that changes no counter (a flush's
+     * marks): the task row's lease is the fence, and the metadata, unchanged, is not written again.
+     * False when the lease is lost: the caller rolls back and calls {@link #markLeaseLost()}.
+     */
+    boolean fence(Connection c) throws SQLException {
+        return ctx.extendLease(c);
+    }
+
     /** The transaction that wrote {@code next} committed. */
     void committed(SendCounters next) {
         counters = next;

@@ -63,12 +63,12 @@ final class SendingMarker implements Marking {
     }
 
     /**
-     * How far ahead the run keeps recipients marked: half a flush, and never less than two per
-     * connection. What a crash may leave unknown is the connections plus this (results not yet
-     * flushed are among the marks), so within the connections plus one flush.
+     * How far ahead the run keeps recipients marked: three quarters of a flush, and never less than
+     * two per connection. What a crash may leave unknown is the connections plus this (results not
+     * yet flushed are among the marks), so within the connections plus one flush.
      */
     static int ahead(int connections, int flushEvery) {
-        return Math.max(2 * connections, flushEvery / 2);
+        return Math.max(2 * connections, flushEvery * 3 / 4);
     }
 
     /**
@@ -85,12 +85,12 @@ final class SendingMarker implements Marking {
         boolean request = false;
         synchronized (this) {
             int wanted = Math.min(order.size(), at + 1 + ahead);
-            // Ask again once fewer than a quarter of the marks ahead are left: a flush takes a few
-            // milliseconds and the workers must not run dry meanwhile, but each flush is a
-            // transaction. With the default 50 ahead, asking at half left marked 27 recipients per
-            // flush, at a quarter 38: a quarter fewer commits and less CPU per message at the same
-            // messages per second (docs/BENCHMARKS.md, "Fewer flushes").
-            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < Math.max(1, ahead / 4)) {
+            // Ask again once fewer than half the marks ahead are left: a flush takes a few
+            // milliseconds, more when it has results to write first, and the workers must not run
+            // dry meanwhile; but each flush is a transaction. With 75 ahead (the default flush of
+            // 100), a flush marks about as many recipients as 50 ahead asked for at a quarter left,
+            // with twice the time to write them (docs/BENCHMARKS.md, "Marks further ahead").
+            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < Math.max(1, ahead / 2)) {
                 requestedUpTo = wanted;
                 request = true;
             }
