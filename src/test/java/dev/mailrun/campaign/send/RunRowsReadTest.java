@@ -147,30 +147,31 @@ class RunRowsReadTest {
         }
     }
 
-    /** Rows the session's statements read so far, through an index or not, SHOW STATUS's own reads included. */
-    private static long rowsRead(Connection c) throws SQLException {
-        long n = 0;
-        try (PreparedStatement ps = c.prepareStatement("SHOW SESSION STATUS WHERE Variable_name IN "
-                + "('Handler_read_key', 'Handler_read_next', 'Handler_read_prev', 'Handler_read_first', 'Handler_read_rnd_next')");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                n += rs.getLong(2);
-            }
-        }
-        return n;
-    }
-
     /**
      * Rows the session's statements read through an index so far: first lookups plus steps along it.
      * (Not Handler_read_rnd_next: SHOW STATUS itself scans a temporary table.)
      */
     private static long indexReads(Connection c) throws SQLException {
+        return handlerReads(c, "Handler_read_key", "Handler_read_next", "Handler_read_prev", "Handler_read_first");
+    }
+
+    /** Rows the session's statements read so far, through an index or not, SHOW STATUS's own reads included. */
+    private static long rowsRead(Connection c) throws SQLException {
+        return handlerReads(c, "Handler_read_key", "Handler_read_next", "Handler_read_prev", "Handler_read_first",
+                "Handler_read_rnd_next");
+    }
+
+    private static long handlerReads(Connection c, String... counters) throws SQLException {
         long n = 0;
-        try (PreparedStatement ps = c.prepareStatement("SHOW SESSION STATUS WHERE Variable_name IN "
-                + "('Handler_read_key', 'Handler_read_next', 'Handler_read_prev', 'Handler_read_first')");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                n += rs.getLong(2);
+        try (PreparedStatement ps = c.prepareStatement("SHOW SESSION STATUS WHERE Variable_name IN ("
+                + String.join(", ", java.util.Collections.nCopies(counters.length, "?")) + ")")) {
+            for (int i = 0; i < counters.length; i++) {
+                ps.setString(i + 1, counters[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    n += rs.getLong(2);
+                }
             }
         }
         return n;
