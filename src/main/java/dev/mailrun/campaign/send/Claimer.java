@@ -14,15 +14,16 @@ import java.util.function.ToLongFunction;
  * Claims recipients for the run, in one transaction per claim:
  * <ol>
  *   <li>the campaign must still be running (pause and cancel act at batch boundaries);</li>
- *   <li>the counters are checkpointed first, so a run whose lease was taken over gives up here,
- *       before it reads any recipient;</li>
  *   <li>with a daily cap, the day's counter row of each relay of the route is locked and the claim
  *       takes at most what the relays it can send through have left, each recipient reserved for
  *       one of them ({@link DailyQuota});</li>
  *   <li>a plain {@code SELECT}: up to {@code max} due recipients, none of the run's own batch being
  *       sent, counted for the day; nothing is written to them until a flush marks them sending;</li>
- *   <li>the counters are checkpointed again if the claim found suppressed recipients.</li>
+ *   <li>the counters are checkpointed last, with the suppressed recipients the claim found: a run
+ *       whose lease was taken over rolls the claim back here and gives up.</li>
  * </ol>
+ * Flushes of results wait for a claim (both write the counters); a flush's marks do not, and the
+ * task row, which the marks' fence writes too, is locked only from the checkpoint to the commit.
  */
 final class Claimer {
 
@@ -69,13 +70,6 @@ final class Claimer {
             if (status.isEmpty() || status.get() != CampaignStatus.RUNNING) {
                 return Optional.empty();
             }
-            // The lease first, then the rows: a run whose lease was taken over gives up here,
-            // before it reads any recipient.
-            if (!checkpoint.write(c, withSuppressed(0))) {
-                checkpoint.markLeaseLost();
-                c.rollback();
-                return Optional.empty();
-            }
             // The day's count is taken with the claim, under the counter row's lock: two workers
             // cannot both take the last slots, and a claim that rolls back counts nothing.
             DailyQuota.Allowance allowance = quota.allow(c, now, max, usable);
@@ -83,8 +77,11 @@ final class Claimer {
                     : pacing.domains().active() ? claimPaced(c, now, allowance.count())
                     : tables.recipients().claim(c, run.campaignId(), now, allowance.count(), buffer.notToClaim());
             quota.took(c, allowance, cl.recipients());
-            // Written again only when the claim changed the counters (it found suppressed rows).
-            if (cl.suppressed() > 0 && !checkpoint.write(c, withSuppressed(cl.suppressed()))) {
+            // The lease last: the task row is locked from here to the commit only, so the marks of
+            // the batch being sent, fenced by the same row, wait for a claim's commit at most, not
+            // for all of it. A claim that ran while the lease was taken over rolls back here; it
+            // wrote nothing else but suppressed rows and the day's counts, rolled back with it.
+            if (!checkpoint.write(c, withSuppressed(cl.suppressed()))) {
                 checkpoint.markLeaseLost();
                 c.rollback();
                 return Optional.empty();

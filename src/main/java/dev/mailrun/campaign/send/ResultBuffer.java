@@ -89,7 +89,8 @@ final class ResultBuffer {
      * claim would not find anyway), and those handed back whose release is not written yet. A
      * recipient handed back unmarked is in the queue as it was, but claimed and marked again before
      * the flush wrote its release, that release would put it back in the queue while it is being
-     * sent. Claims and flushes run one at a time, so none of these is being written meanwhile.
+     * sent. Claims and the flushes' results are written one at a time, so none of these is being
+     * written meanwhile; marks may be, for rows held here, which the claim leaves out.
      */
     synchronized List<Long> notToClaim() {
         List<Long> ids = new ArrayList<>(held.keySet());

@@ -12,8 +12,9 @@ import java.util.Optional;
 
 /**
  * Writes the buffered results back. A flush first commits the marks the {@link SendingMarker} wants,
- * if any, on their own with a checkpoint, since the SMTP workers wait for them: this is where the run
- * takes those recipients, with its token, from the queue, fenced by the task's lease. Then, in one transaction:
+ * if any, on their own, fenced by the task's lease, since the SMTP workers wait for them: this is where
+ * the run takes those recipients, with its token, from the queue. Then, as the counters' only writer
+ * (claims wait meanwhile), in one transaction:
  * <ol>
  *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});
  *       recipients handed back unsent give their daily-cap slots back ({@link DailyQuota});</li>
@@ -35,7 +36,7 @@ final class ResultFlusher {
     private final PauseRules rules;
     private final DailyQuota quota;
     /** Why the last results' transaction failed, while its results wait in the buffer; null once written. */
-    private String unwritten;
+    private volatile String unwritten;
 
     ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules, DailyQuota quota) {
         this.run = run;
@@ -53,37 +54,24 @@ final class ResultFlusher {
     }
 
     /**
-     * Writes the buffered results. Flushes (and claims, which checkpoint too) run one at a time; the
-     * buffer is locked only to take the results out, never during the round trip, so the SMTP
-     * threads keep adding results meanwhile.
+     * Writes the marks the workers wait for, then the buffered results. Only the results' part
+     * holds the counters ({@link Checkpoint#exclusive}, as claims do): the marks change no counter,
+     * and a batch's first marks no longer wait for the claim of the next batch, made at the same
+     * moment (docs/BENCHMARKS.md, "Marks beside the claims"). The buffer is locked only to take the
+     * results out, never during the round trip, so the SMTP threads keep adding results meanwhile.
      */
     void flush() throws SQLException {
-        checkpoint.exclusive(() -> {
-            flushAlone();
-            return null;
-        });
-    }
-
-    private void flushAlone() throws SQLException {
         Optional<Marking> marker = buffer.startFlush();
         if (checkpoint.isLeaseLost()) {
             marker.ifPresent(m -> m.fail(LEASE_LOST));
             return;
         }
-        Taken t = buffer.take();
-        SendCounters next = checkpoint.counters().plus(t.tally(), t.window().stored());
-        Optional<String> pause = checkpoint.pausedFor().isPresent() ? Optional.empty()
-                : t.fatal().or(() -> rules.reasonToPause(t.window(), next));
-        Optional<Marks> marks = marker.flatMap(Marking::take);
-        if (!t.hasResults() && marks.isEmpty() && pause.isEmpty()) {
-            return;
-        }
         // The workers wait for the marks, not for the results: marks first, in a short transaction
-        // of their own. In one with the results the SMTP workers spent about a quarter of their
-        // time waiting for marks on two shared cores; split, 10% more messages per second in two
-        // pairs of three for as much CPU per message, with twice the commits (docs/BENCHMARKS.md,
-        // "Marks before results"). A batch cut short hands back untried recipients that may have
-        // been asked to be marked: their releases, written after, put them back in the queue.
+        // of their own (in one with the results the SMTP workers spent about a quarter of their
+        // time waiting for marks; docs/BENCHMARKS.md, "Marks before results"). The results are
+        // taken after the marks commit: a recipient handed back meanwhile, marked by this flush,
+        // has its release written after its mark, which puts it back in the queue.
+        Optional<Marks> marks = marker.flatMap(Marking::take);
         if (marks.isPresent() && unwritten != null) {
             // No marks while results a flush could not write are in the buffer. The marks commit
             // on their own, so a database that takes them and refuses the results (connections
@@ -91,10 +79,23 @@ final class ResultFlusher {
             // more sent recipients unrecorded: past the crash bound of the connections plus one
             // flush (ResultsRefusedTest). The batch stops; the run marks again once they are written.
             marker.get().fail("could not record results: " + unwritten);
-            marks = Optional.empty();
-        } else if (marks.isPresent() && !mark(marker.get(), marks.get(), t)) {
+        } else if (marks.isPresent() && !mark(marker.get(), marks.get())) {
             return;
         }
+        checkpoint.exclusive(() -> {
+            flushResults();
+            return null;
+        });
+    }
+
+    private void flushResults() throws SQLException {
+        if (checkpoint.isLeaseLost()) {
+            return;
+        }
+        Taken t = buffer.take();
+        SendCounters next = checkpoint.counters().plus(t.tally(), t.window().stored());
+        Optional<String> pause = checkpoint.pausedFor().isPresent() ? Optional.empty()
+                : t.fatal().or(() -> rules.reasonToPause(t.window(), next));
         if (!t.hasResults() && pause.isEmpty()) {
             return;
         }
@@ -120,20 +121,17 @@ final class ResultFlusher {
 
     /**
      * Commits {@code marks} and tells {@code marker}; false when the run must write nothing more
-     * (another run took some of the rows, or this one lost its lease). The results taken for this
-     * flush go back to the buffer unless the marks committed.
+     * (another run took some of the rows, or this one lost its lease).
      */
-    private boolean mark(Marking marker, Marks marks, Taken t) throws SQLException {
+    private boolean mark(Marking marker, Marks marks) throws SQLException {
         boolean marked;
         try {
             marked = writeMarks(marks);
         } catch (SQLException | RuntimeException e) {
-            buffer.restore(t);
             marker.fail("could not mark recipients as sending: " + e.getMessage());
             throw e;
         }
         if (!marked) {
-            buffer.restore(t);
             marker.fail(LEASE_LOST);
             checkpoint.markLeaseLost();
             return false;
