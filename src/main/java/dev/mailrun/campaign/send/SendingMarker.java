@@ -10,19 +10,19 @@ import java.util.function.LongPredicate;
 /**
  * Keeps a batch's recipients marked as sending just ahead of the SMTP workers.
  *
- * <p>The marks are written by the {@link ResultFlusher}'s flushes, in the same transaction as the results
- * and the checkpoint: marking on its own transactions cost one commit for every two or three
- * messages, the largest single cost on the database. The marker only decides what to mark: it
+ * <p>The marks are written by the {@link ResultFlusher}'s flushes, just before their results, in a
+ * transaction of their own fenced by the task's lease. The marker only decides what to mark: it
  * asks for {@code ahead} recipients beyond the furthest one handed out, and asks for a flush when
  * fewer than a quarter of those are left, so the workers wait for the database only when they
  * outrun it (and before the first message of a batch).
  *
  * <p>What a crash leaves {@code unknown} is exactly what is marked and not yet recorded: messages
- * in flight (at most one per connection), results not yet flushed, and at most {@code ahead}
- * recipients never tried: results are taken by every flush, and a flush commits marks only up to
- * {@code ahead} beyond where the workers were when they asked for it, so what is marked and not
- * recorded stays within {@code ahead} plus the connections. The rest of the
- * batch goes back to the queue untouched.
+ * in flight (at most one per connection), at most {@code ahead} recipients never tried (a flush
+ * commits marks only up to {@code ahead} beyond where the workers were when they asked for it), and
+ * results not yet written. A flush writes its results after its marks, so a crash between the two
+ * finds both the new marks and the results of what the workers sent from the marks before them,
+ * at most {@code ahead} more: in all at most twice {@code ahead} plus the connections. The rest of
+ * the batch goes back to the queue untouched.
  *
  * <p>Recipients are marked in batch order: everything before {@code markedUpTo} is marked.
  */
@@ -63,12 +63,14 @@ final class SendingMarker implements Marking {
     }
 
     /**
-     * How far ahead the run keeps recipients marked: three quarters of a flush, and never less than
-     * two per connection. What a crash may leave unknown is the connections plus this (results not
-     * yet flushed are among the marks), so within the connections plus one flush.
+     * How far ahead the run keeps recipients marked: half a flush, and never less than two per
+     * connection. What a crash may leave unknown is the connections plus twice this (the marks
+     * ahead, and the results a flush writes after its marks), so within the connections plus one
+     * flush. Three quarters of a flush left 112 unknown after one kill (docs/BENCHMARKS.md,
+     * "Marks further ahead").
      */
     static int ahead(int connections, int flushEvery) {
-        return Math.max(2 * connections, flushEvery * 3 / 4);
+        return Math.max(2 * connections, flushEvery / 2);
     }
 
     /**
@@ -85,12 +87,12 @@ final class SendingMarker implements Marking {
         boolean request = false;
         synchronized (this) {
             int wanted = Math.min(order.size(), at + 1 + ahead);
-            // Ask again once fewer than half the marks ahead are left: a flush takes a few
-            // milliseconds, more when it has results to write first, and the workers must not run
-            // dry meanwhile; but each flush is a transaction. With 75 ahead (the default flush of
-            // 100), a flush marks about as many recipients as 50 ahead asked for at a quarter left,
-            // with twice the time to write them (docs/BENCHMARKS.md, "Marks further ahead").
-            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < Math.max(1, ahead / 2)) {
+            // Ask again once fewer than a quarter of the marks ahead are left: a flush takes a few
+            // milliseconds and the workers must not run dry meanwhile, but each flush is a
+            // transaction. With the default 50 ahead, asking at half left marked 27 recipients per
+            // flush, at a quarter 38: a quarter fewer commits and less CPU per message at the same
+            // messages per second (docs/BENCHMARKS.md, "Fewer flushes").
+            if (wanted > requestedUpTo && requestedUpTo - (at + 1) < Math.max(1, ahead / 4)) {
                 requestedUpTo = wanted;
                 request = true;
             }

@@ -23,23 +23,22 @@ class SendingMarkerTest {
     void never_marks_a_recipient_that_already_has_a_result() {
         SendingMarker m = marker(8, 100);
         m.committed(m.take().orElseThrow());
-        for (long id = 1; id <= 4; id++) {
+        for (long id = 1; id <= 6; id++) {
             m.beforeSend(id);
         }
         // The batch stops: 9 and 10, not marked yet, are reported not attempted (and may already be
-        // back in the queue) before the worker sending 5 asks for the marks ahead of it.
+        // back in the queue) before the worker sending 7 asks for the marks ahead of it.
         withResult.addAll(List.of(9L, 10L));
-        m.beforeSend(5);
+        m.beforeSend(7);
         SendingMarker.Marks next = m.take().orElseThrow();
-        assertThat(next.ids()).containsExactly(11L, 12L, 13L);
-        assertThat(next.upTo()).isEqualTo(13);
+        assertThat(next.ids()).containsExactly(11L, 12L, 13L, 14L, 15L);
+        assertThat(next.upTo()).isEqualTo(15);
     }
 
     @Test
-    void keeps_three_quarters_of_a_flush_marked_ahead_and_never_less_than_two_per_connection() {
-        assertThat(SendingMarker.ahead(4, 100)).isEqualTo(75);
+    void keeps_half_a_flush_marked_ahead_and_never_less_than_two_per_connection() {
+        assertThat(SendingMarker.ahead(4, 100)).isEqualTo(50);
         assertThat(SendingMarker.ahead(40, 100)).isEqualTo(80);
-        assertThat(SendingMarker.ahead(1, 1)).isEqualTo(2);
     }
 
     @Test
@@ -59,22 +58,20 @@ class SendingMarkerTest {
     }
 
     @Test
-    void asks_for_more_marks_once_fewer_than_half_of_those_ahead_are_left() {
+    void asks_for_more_marks_once_fewer_than_a_quarter_of_those_ahead_are_left() {
         SendingMarker m = marker(8, 100);
         m.committed(m.take().orElseThrow());
 
-        for (long id = 1; id <= 4; id++) {
-            m.beforeSend(id);   // 7 … 4 ahead: half (4) still left
+        for (long id = 1; id <= 6; id++) {
+            m.beforeSend(id);   // 7 … 2 ahead: a quarter (2) still left
         }
         assertThat(flushRequests).hasValue(0);
-        m.beforeSend(5);   // 3 ahead: ask up to 5 + 8
-        assertThat(flushRequests).hasValue(1);
-        m.beforeSend(6);   // asked already, and half still left of what was asked
+        m.beforeSend(7);   // 1 ahead: ask up to 7 + 8
         assertThat(flushRequests).hasValue(1);
 
         SendingMarker.Marks next = m.take().orElseThrow();
-        assertThat(next.ids()).containsExactly(9L, 10L, 11L, 12L, 13L);
-        assertThat(next.upTo()).isEqualTo(13);
+        assertThat(next.ids()).containsExactly(9L, 10L, 11L, 12L, 13L, 14L, 15L);
+        assertThat(next.upTo()).isEqualTo(15);
     }
 
     @Test
