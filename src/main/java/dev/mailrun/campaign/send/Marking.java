@@ -10,8 +10,13 @@ import java.util.Optional;
  */
 interface Marking {
 
-    /** The recipients to mark now, if any; {@link #committed} or {@link #fail} follows. */
-    Optional<Marks> take();
+    /**
+     * The recipients to mark now, if any; {@link #committed} or {@link #fail} follows. Those marked
+     * and not yet handed to a worker, with the new ones, are at most {@code room}: the flush passes
+     * one flush less the results it has yet to write, so that what a crash can find marked and not
+     * recorded stays within the connections plus one flush.
+     */
+    Optional<Marks> take(int room);
 
     /** True while marks were asked for and not yet written: the flush is due. */
     boolean wanted();

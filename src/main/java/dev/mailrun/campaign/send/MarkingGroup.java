@@ -23,17 +23,25 @@ final class MarkingGroup implements Marking {
     }
 
     @Override
-    public synchronized Optional<Marks> take() {
+    public synchronized Optional<Marks> take(int room) {
         if (taken != null) {
             return Optional.empty();
+        }
+        // The room is the batch's, shared by its relays: first what each already holds marked
+        // ahead of its workers, then the new marks, relay by relay.
+        int left = room;
+        for (SendingMarker m : markers) {
+            left -= m.untried();
         }
         List<Part> parts = new ArrayList<>();
         List<Long> ids = new ArrayList<>();
         for (SendingMarker m : markers) {
-            m.take().ifPresent(marks -> {
-                parts.add(new Part(m, marks));
-                ids.addAll(marks.ids());
-            });
+            Optional<Marks> marks = m.takeNew(left);
+            if (marks.isPresent()) {
+                parts.add(new Part(m, marks.get()));
+                ids.addAll(marks.get().ids());
+                left -= marks.get().ids().size();
+            }
         }
         if (parts.isEmpty()) {
             return Optional.empty();

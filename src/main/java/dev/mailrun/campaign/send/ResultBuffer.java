@@ -259,6 +259,11 @@ final class ResultBuffer {
         return Optional.ofNullable(marker);
     }
 
+    /** How many results wait to be written. */
+    synchronized int waiting() {
+        return outcomes.size();
+    }
+
     /** Takes every buffered result out for a flush; {@link #restore} puts them back if it fails. */
     synchronized Taken take() {
         Taken t = new Taken(List.copyOf(outcomes), List.copyOf(suppressions), tally, oldest, window.snapshot(), fatal);

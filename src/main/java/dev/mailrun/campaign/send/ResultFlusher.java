@@ -70,8 +70,11 @@ final class ResultFlusher {
         // of their own (in one with the results the SMTP workers spent about a quarter of their
         // time waiting for marks; docs/BENCHMARKS.md, "Marks before results"). The results are
         // taken after the marks commit: a recipient handed back meanwhile, marked by this flush,
-        // has its release written after its mark, which puts it back in the queue.
-        Optional<Marks> marks = marker.flatMap(Marking::take);
+        // has its release written after its mark, which puts it back in the queue. A crash between
+        // the two finds the new marks and the results waiting here both unrecorded, so the marks
+        // get the room one flush leaves beside those results.
+        int room = run.settings().flushEvery() - buffer.waiting();
+        Optional<Marks> marks = marker.flatMap(m -> m.take(room));
         if (marks.isPresent() && unwritten != null) {
             // No marks while results a flush could not write are in the buffer. The marks commit
             // on their own, so a database that takes them and refuses the results (connections
@@ -82,22 +85,24 @@ final class ResultFlusher {
         } else if (marks.isPresent() && !mark(marker.get(), marks.get())) {
             return;
         }
-        checkpoint.exclusive(() -> {
-            flushResults();
-            return null;
-        });
+        boolean wrote = checkpoint.exclusive(this::flushResults);
+        if (wrote && marker.isPresent() && marker.get().wanted()) {
+            // Marks still wanted, held back for want of room: the results just written made some.
+            buffer.requestFlush();
+        }
     }
 
-    private void flushResults() throws SQLException {
+    /** The results' transaction; true when it wrote results. */
+    private boolean flushResults() throws SQLException {
         if (checkpoint.isLeaseLost()) {
-            return;
+            return false;
         }
         Taken t = buffer.take();
         SendCounters next = checkpoint.counters().plus(t.tally(), t.window().stored());
         Optional<String> pause = checkpoint.pausedFor().isPresent() ? Optional.empty()
                 : t.fatal().or(() -> rules.reasonToPause(t.window(), next));
         if (!t.hasResults() && pause.isEmpty()) {
-            return;
+            return false;
         }
         boolean committed;
         try {
@@ -109,7 +114,7 @@ final class ResultFlusher {
         }
         if (!committed) {
             checkpoint.markLeaseLost();
-            return;
+            return false;
         }
         unwritten = null;
         // Results accepted during the round trip are still in the buffer: they go into the next
@@ -117,6 +122,7 @@ final class ResultFlusher {
         checkpoint.committed(next.withRecent(buffer.recent()));
         pause.ifPresent(checkpoint::paused);
         tell(t.outcomes());
+        return t.hasResults();
     }
 
     /**

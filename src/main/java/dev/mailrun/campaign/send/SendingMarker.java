@@ -17,12 +17,15 @@ import java.util.function.LongPredicate;
  * outrun it (and before the first message of a batch).
  *
  * <p>What a crash leaves {@code unknown} is exactly what is marked and not yet recorded: messages
- * in flight (at most one per connection), at most {@code ahead} recipients never tried (a flush
- * commits marks only up to {@code ahead} beyond where the workers were when they asked for it), and
- * results not yet written. A flush writes its results after its marks, so a crash between the two
- * finds both the new marks and the results of what the workers sent from the marks before them,
- * at most {@code ahead} more: in all at most twice {@code ahead} plus the connections. The rest of
- * the batch goes back to the queue untouched.
+ * in flight (at most one per connection), recipients marked and not yet handed to a worker (at
+ * most {@code ahead}: a flush commits marks only up to {@code ahead} beyond where the workers were
+ * when they asked for it), and results not yet written. A flush writes its results after its
+ * marks, so a crash between the two finds both the new marks and the results of what the workers
+ * sent from the marks before them. The flush therefore says how much {@code room} its marks have
+ * ({@link #take(int)}): one flush less the results waiting to be written, of which the marks not
+ * yet handed out and the new ones may take up all. What is marked and not recorded then stays
+ * within the connections plus one flush at every moment, whatever the number of connections. The
+ * rest of the batch goes back to the queue untouched.
  *
  * <p>Recipients are marked in batch order: everything before {@code markedUpTo} is marked.
  */
@@ -39,6 +42,7 @@ final class SendingMarker implements Marking {
 
     private int requestedUpTo;   // marks wanted up to here (exclusive)
     private int markedUpTo;      // committed marks end here (exclusive)
+    private int handedUpTo;      // handed to a worker up to here (exclusive), marked or waiting for it
     private boolean taken;       // a flush is writing marks right now
     private volatile String failure;
 
@@ -63,14 +67,15 @@ final class SendingMarker implements Marking {
     }
 
     /**
-     * How far ahead the run keeps recipients marked: half a flush, and never less than two per
-     * connection. What a crash may leave unknown is the connections plus twice this (the marks
-     * ahead, and the results a flush writes after its marks), so within the connections plus one
-     * flush. Three quarters of a flush left 112 unknown after one kill (docs/BENCHMARKS.md,
-     * "Marks further ahead").
+     * How far ahead the run keeps recipients marked: half a flush, and two per connection where
+     * that is more, but never more than a flush: the marks ahead, the results a flush writes after
+     * its marks and the messages in flight are what a crash may leave unknown, and the flush's
+     * {@code room} keeps the first two within one flush. At half a flush they rarely fill it; three
+     * quarters of a flush, before that room was kept, left 112 unknown after one kill of four
+     * connections (docs/BENCHMARKS.md, "Marks further ahead").
      */
     static int ahead(int connections, int flushEvery) {
-        return Math.max(2 * connections, flushEvery / 2);
+        return Math.min(Math.max(1, flushEvery), Math.max(2 * connections, flushEvery / 2));
     }
 
     /**
@@ -86,6 +91,7 @@ final class SendingMarker implements Marking {
         }
         boolean request = false;
         synchronized (this) {
+            handedUpTo = Math.max(handedUpTo, at + 1);
             int wanted = Math.min(order.size(), at + 1 + ahead);
             // Ask again once fewer than a quarter of the marks ahead are left: a flush takes a few
             // milliseconds and the workers must not run dry meanwhile, but each flush is a
@@ -116,7 +122,25 @@ final class SendingMarker implements Marking {
     }
 
     /**
-     * For the flush: the recipients to mark now, if any. Call {@link #committed} or {@link #fail} after.
+     * For the flush: the recipients to mark now, if any, so that those marked and not yet handed
+     * to a worker, with the new ones, are at most {@code room}. Call {@link #committed} or
+     * {@link #fail} after.
+     */
+    @Override
+    public synchronized Optional<Marks> take(int room) {
+        return takeNew(room - untried());
+    }
+
+    /**
+     * Recipients marked and not yet handed to a worker (counting any left unmarked among them,
+     * which already had a result). Only the workers lower it, until the next marks commit.
+     */
+    synchronized int untried() {
+        return Math.max(0, markedUpTo - handedUpTo);
+    }
+
+    /**
+     * The recipients to mark now, at most {@code most} of them.
      *
      * <p>Recipients that already have a result are left out. When a batch stops early, a worker
      * may ask for marks (for the message it is about to send) after another reported recipients
@@ -124,19 +148,19 @@ final class SendingMarker implements Marking {
      * now, they would stay {@code sending} with no result to come, while the queue, which a claim
      * no longer writes to, gives them to the next batch.
      */
-    @Override
-    public synchronized Optional<Marks> take() {
-        if (taken || failure != null || markedUpTo >= requestedUpTo) {
+    synchronized Optional<Marks> takeNew(int most) {
+        if (taken || failure != null || markedUpTo >= requestedUpTo || most <= 0) {
             return Optional.empty();
         }
         taken = true;
-        List<Long> ids = new ArrayList<>(requestedUpTo - markedUpTo);
-        for (long id : order.subList(markedUpTo, requestedUpTo)) {
+        int upTo = Math.min(requestedUpTo, markedUpTo + most);
+        List<Long> ids = new ArrayList<>(upTo - markedUpTo);
+        for (long id : order.subList(markedUpTo, upTo)) {
             if (awaitingResult.test(id)) {
                 ids.add(id);
             }
         }
-        return Optional.of(new Marks(ids, requestedUpTo));
+        return Optional.of(new Marks(ids, upTo));
     }
 
     /** True while marks were asked for and not yet written: the flush is due. */

@@ -10,6 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class SendingMarkerTest {
 
+    /** A flush's room when no results wait: one flush (of the default 100). */
+    private static final int ROOM = 100;
+
     private final AtomicInteger flushRequests = new AtomicInteger();
 
     private SendingMarker marker(int ahead, int size) {
@@ -22,7 +25,7 @@ class SendingMarkerTest {
     @Test
     void never_marks_a_recipient_that_already_has_a_result() {
         SendingMarker m = marker(8, 100);
-        m.committed(m.take().orElseThrow());
+        m.committed(m.take(ROOM).orElseThrow());
         for (long id = 1; id <= 6; id++) {
             m.beforeSend(id);
         }
@@ -30,15 +33,60 @@ class SendingMarkerTest {
         // back in the queue) before the worker sending 7 asks for the marks ahead of it.
         withResult.addAll(List.of(9L, 10L));
         m.beforeSend(7);
-        SendingMarker.Marks next = m.take().orElseThrow();
+        SendingMarker.Marks next = m.take(ROOM).orElseThrow();
         assertThat(next.ids()).containsExactly(11L, 12L, 13L, 14L, 15L);
         assertThat(next.upTo()).isEqualTo(15);
     }
 
     @Test
-    void keeps_half_a_flush_marked_ahead_and_never_less_than_two_per_connection() {
+    void keeps_half_a_flush_marked_ahead_or_two_per_connection_but_never_more_than_a_flush() {
         assertThat(SendingMarker.ahead(4, 100)).isEqualTo(50);
         assertThat(SendingMarker.ahead(40, 100)).isEqualTo(80);
+        assertThat(SendingMarker.ahead(60, 100)).isEqualTo(100);
+        assertThat(SendingMarker.ahead(4, 1)).isEqualTo(1);
+    }
+
+    @Test
+    void marks_only_what_the_flush_has_room_for_beside_the_marks_not_yet_handed_out() {
+        SendingMarker m = marker(8, 100);
+        m.committed(m.take(ROOM).orElseThrow());
+        for (long id = 1; id <= 7; id++) {
+            m.beforeSend(id);   // asks up to 7 + 8 at the seventh
+        }
+        assertThat(m.untried()).as("8 marked, 7 handed out").isEqualTo(1);
+
+        // 95 results wait to be written: room 5, one of it taken by the mark not yet handed out.
+        SendingMarker.Marks first = m.take(5).orElseThrow();
+        assertThat(first.ids()).containsExactly(9L, 10L, 11L, 12L);
+        m.committed(first);
+        assertThat(m.wanted()).as("the rest is still wanted").isTrue();
+
+        assertThat(m.take(5)).as("no room left").isEmpty();
+        assertThat(m.wanted()).isTrue();
+        SendingMarker.Marks rest = m.take(ROOM).orElseThrow();
+        assertThat(rest.ids()).containsExactly(13L, 14L, 15L);
+        m.committed(rest);
+        assertThat(m.wanted()).isFalse();
+    }
+
+    @Test
+    void marks_not_yet_handed_out_never_exceed_the_room_however_far_ahead_the_workers_ask() {
+        SendingMarker m = marker(40, 500);
+        int room = 30;
+        java.util.Random random = new java.util.Random(7);
+        long next = 1;
+        for (int flush = 0; flush < 2000 && next <= 500; flush++) {
+            int waiting = random.nextInt(room);   // results waiting to be written by this flush
+            m.take(room - waiting).ifPresent(marks -> {
+                m.committed(marks);
+                assertThat(m.untried()).as("marked, not handed out").isLessThanOrEqualTo(room - waiting);
+            });
+            // The workers send what is marked, a few at a time; each asks for 40 ahead of it.
+            for (int i = random.nextInt(12); i > 0 && m.untried() > 0; i--) {
+                m.beforeSend(next++);
+            }
+        }
+        assertThat(next).as("the batch was sent through").isGreaterThan(500);
     }
 
     @Test
@@ -46,10 +94,10 @@ class SendingMarkerTest {
         SendingMarker m = marker(8, 100);
         assertThat(m.wanted()).isTrue();
 
-        SendingMarker.Marks marks = m.take().orElseThrow();
+        SendingMarker.Marks marks = m.take(ROOM).orElseThrow();
         assertThat(marks.ids()).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
         assertThat(m.wanted()).as("taken by a flush in progress").isFalse();
-        assertThat(m.take()).as("one flush at a time").isEmpty();
+        assertThat(m.take(ROOM)).as("one flush at a time").isEmpty();
         m.committed(marks);
 
         m.beforeSend(1);
@@ -60,7 +108,7 @@ class SendingMarkerTest {
     @Test
     void asks_for_more_marks_once_fewer_than_a_quarter_of_those_ahead_are_left() {
         SendingMarker m = marker(8, 100);
-        m.committed(m.take().orElseThrow());
+        m.committed(m.take(ROOM).orElseThrow());
 
         for (long id = 1; id <= 6; id++) {
             m.beforeSend(id);   // 7 … 2 ahead: a quarter (2) still left
@@ -69,7 +117,7 @@ class SendingMarkerTest {
         m.beforeSend(7);   // 1 ahead: ask up to 7 + 8
         assertThat(flushRequests).hasValue(1);
 
-        SendingMarker.Marks next = m.take().orElseThrow();
+        SendingMarker.Marks next = m.take(ROOM).orElseThrow();
         assertThat(next.ids()).containsExactly(9L, 10L, 11L, 12L, 13L, 14L, 15L);
         assertThat(next.upTo()).isEqualTo(15);
     }
@@ -77,40 +125,40 @@ class SendingMarkerTest {
     @Test
     void with_only_two_ahead_asks_once_none_are_left_and_never_stalls() {
         SendingMarker m = marker(2, 6);
-        m.committed(m.take().orElseThrow());
+        m.committed(m.take(ROOM).orElseThrow());
         m.beforeSend(1);   // 1 ahead
         assertThat(flushRequests).hasValue(0);
         m.beforeSend(2);   // none ahead: ask up to 2 + 2
         assertThat(flushRequests).hasValue(1);
-        SendingMarker.Marks next = m.take().orElseThrow();
+        SendingMarker.Marks next = m.take(ROOM).orElseThrow();
         assertThat(next.ids()).containsExactly(3L, 4L);
     }
 
     @Test
     void never_asks_beyond_the_end_of_the_batch() {
         SendingMarker m = marker(8, 5);
-        SendingMarker.Marks marks = m.take().orElseThrow();
+        SendingMarker.Marks marks = m.take(ROOM).orElseThrow();
         assertThat(marks.ids()).containsExactly(1L, 2L, 3L, 4L, 5L);
         m.committed(marks);
         for (long id = 1; id <= 5; id++) {
             m.beforeSend(id);
         }
         assertThat(m.wanted()).isFalse();
-        assertThat(m.take()).isEmpty();
+        assertThat(m.take(ROOM)).isEmpty();
         assertThat(flushRequests).hasValue(0);
     }
 
     @Test
     void a_failed_flush_stops_every_send_that_is_not_marked_yet() {
         SendingMarker m = marker(4, 20);
-        m.take().orElseThrow();
+        m.take(ROOM).orElseThrow();
 
         m.fail("could not mark recipients as sending: connection lost");
 
         assertThat(m.failed()).isTrue();
         assertThatThrownBy(() -> m.beforeSend(1)).isInstanceOf(IllegalStateException.class)
                 .hasMessage("could not mark recipients as sending: connection lost");
-        assertThat(m.take()).isEmpty();
+        assertThat(m.take(ROOM)).isEmpty();
     }
 
     @Test
@@ -123,7 +171,7 @@ class SendingMarkerTest {
     @Test
     void a_worker_waiting_for_its_mark_goes_on_when_the_flush_commits() throws Exception {
         SendingMarker m = marker(4, 20);
-        SendingMarker.Marks marks = m.take().orElseThrow();
+        SendingMarker.Marks marks = m.take(ROOM).orElseThrow();
         Thread worker = new Thread(() -> m.beforeSend(2));
         worker.start();
 
