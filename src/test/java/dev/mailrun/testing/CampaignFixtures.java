@@ -34,6 +34,19 @@ public final class CampaignFixtures {
         }
     }
 
+    /** How many of the campaign's recipients are in {@code status}. */
+    public static long recipientCount(DataSource ds, long campaignId, String status) throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
+            ps.setLong(1, campaignId);
+            ps.setString(2, status);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     /** n pending recipients r0@list.example … in one batched insert. */
     public static void recipients(DataSource ds, long campaignId, int n) throws SQLException {
         Transactions.inTransaction(ds, c -> {

@@ -23,14 +23,16 @@ final class ClaimAhead {
 
     private final Claimer claimer;
     private final ResultBuffer buffer;
+    private final FlushThread flushes;
     private final long campaignId;
     private final ExecutorService thread;
     /** The claim under way or done, not yet taken; null when none was started. */
     private Future<Optional<Claim>> next;
 
-    ClaimAhead(Claimer claimer, ResultBuffer buffer, long campaignId) {
+    ClaimAhead(Claimer claimer, ResultBuffer buffer, FlushThread flushes, long campaignId) {
         this.claimer = claimer;
         this.buffer = buffer;
+        this.flushes = flushes;
         this.campaignId = campaignId;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "mailrun-claim-" + campaignId);
@@ -48,6 +50,15 @@ final class ClaimAhead {
         if (claim.isPresent() && !claimer.campaignRunning()) {
             buffer.handBack(claim.get().recipients());
             return Optional.empty();
+        }
+        if (claim.isPresent() && claim.get().recipients().isEmpty()) {
+            // Made while the last batch was sent, the claim left out that batch's recipients and
+            // those handed back whose release was not written yet: a batch the timebox shrank hands
+            // back the rest of its claim just before the next claim starts. An empty claim ends the
+            // run, so before that the releases are written and the queue is asked once more;
+            // otherwise the tail of a list would wait for the next tick.
+            flushes.flushNow();
+            return claimer.claim(max);
         }
         return claim;
     }

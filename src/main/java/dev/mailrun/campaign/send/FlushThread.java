@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import java.sql.SQLException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +23,7 @@ final class FlushThread {
     private final String name;
     private volatile ScheduledExecutorService executor;
     private volatile Runnable pass;
+    private volatile Runnable flush;
 
     FlushThread(long campaignId) {
         this.name = "mailrun-flush-" + campaignId;
@@ -33,6 +35,13 @@ final class FlushThread {
             try {
                 route.renewIfDue();
                 flusher.flushIfDue();
+            } catch (SQLException | RuntimeException e) {
+                log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());
+            }
+        };
+        flush = () -> {
+            try {
+                flusher.flush();
             } catch (SQLException | RuntimeException e) {
                 log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());
             }
@@ -55,6 +64,22 @@ final class FlushThread {
             } catch (RejectedExecutionException ignored) {
                 // Shutting down: the run's final flush writes what is left.
             }
+        }
+    }
+
+    /**
+     * Flushes now, on this thread, and waits for it: for the run's thread, whose own flush would run
+     * beside the passes. A flush that fails is logged, as in a pass; once stopped, does nothing.
+     */
+    void flushNow() throws InterruptedException {
+        ScheduledExecutorService e = executor;
+        if (e == null || e.isShutdown()) {
+            return;
+        }
+        try {
+            e.submit(flush).get();
+        } catch (RejectedExecutionException | ExecutionException ignored) {
+            // Shutting down (the run's final flush writes what is left), or failed and logged.
         }
     }
 

@@ -76,7 +76,7 @@ final class SendRun {
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
         this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
         this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing), buffer, id);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing), buffer, flushThread, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
                 pacing.domains());
     }
