@@ -93,15 +93,7 @@ class CampaignSendingTest {
     }
 
     static long count(long campaignId, String status) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
-            ps.setLong(1, campaignId);
-            ps.setString(2, status);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return CampaignFixtures.recipientCount(db.dataSource(), campaignId, status);
     }
 
     private static long distinctMessageIds(long campaignId) throws Exception {

@@ -14,9 +14,6 @@ import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -171,15 +168,7 @@ class DailyCapTest {
     }
 
     static long recipients(long campaignId, String status) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
-            ps.setLong(1, campaignId);
-            ps.setString(2, status);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return CampaignFixtures.recipientCount(db.dataSource(), campaignId, status);
     }
 
     private static long count(String relay, LocalDate day) throws Exception {

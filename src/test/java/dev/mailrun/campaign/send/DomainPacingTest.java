@@ -11,6 +11,7 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.scheduler.TaskRun;
+import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.JumpingClock;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;
@@ -185,15 +186,7 @@ class DomainPacingTest {
     }
 
     static long count(long campaignId, String status) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
-            ps.setLong(1, campaignId);
-            ps.setString(2, status);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return CampaignFixtures.recipientCount(db.dataSource(), campaignId, status);
     }
 
     static Map<String, Double> adaptedRates(javax.sql.DataSource ds) throws Exception {

@@ -24,6 +24,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -311,15 +312,7 @@ class SeveralRelaysTest {
     }
 
     private static long count(long campaignId, String status) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
-            ps.setLong(1, campaignId);
-            ps.setString(2, status);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return CampaignFixtures.recipientCount(db.dataSource(), campaignId, status);
     }
 
     private static Map<String, Long> rowsByRelay(long campaignId, String status) throws Exception {
