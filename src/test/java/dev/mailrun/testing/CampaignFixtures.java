@@ -1,6 +1,5 @@
 package dev.mailrun.testing;
 
-import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.db.Transactions;
@@ -24,22 +23,19 @@ public final class CampaignFixtures {
 
     /** How many recipients the campaign has, in any state. */
     public static long recipientCount(DataSource ds, long campaignId) throws SQLException {
-        try (Connection c = ds.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
-            ps.setLong(1, campaignId);
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return count(ds, "SELECT COUNT(*) FROM recipient WHERE campaign_id = ?", campaignId);
     }
 
     /** How many of the campaign's recipients are in {@code status}. */
     public static long recipientCount(DataSource ds, long campaignId, String status) throws SQLException {
-        try (Connection c = ds.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?")) {
-            ps.setLong(1, campaignId);
-            ps.setString(2, status);
+        return count(ds, "SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?", campaignId, status);
+    }
+
+    private static long count(DataSource ds, String sql, Object... params) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);

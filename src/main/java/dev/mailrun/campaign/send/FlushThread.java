@@ -31,21 +31,11 @@ final class FlushThread {
 
     /** Starts the periodic passes; requests made before this do nothing (nothing waits yet). */
     void start(RouteSender route, ResultFlusher flusher) {
-        pass = () -> {
-            try {
-                route.renewIfDue();
-                flusher.flushIfDue();
-            } catch (SQLException | RuntimeException e) {
-                log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());
-            }
-        };
-        flush = () -> {
-            try {
-                flusher.flush();
-            } catch (SQLException | RuntimeException e) {
-                log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());
-            }
-        };
+        pass = logged(() -> {
+            route.renewIfDue();
+            flusher.flushIfDue();
+        });
+        flush = logged(flusher::flush);
         ScheduledExecutorService e = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -81,6 +71,23 @@ final class FlushThread {
         } catch (RejectedExecutionException | ExecutionException ignored) {
             // Shutting down (the run's final flush writes what is left), or failed and logged.
         }
+    }
+
+    /** Work on this thread that writes to the database. */
+    @FunctionalInterface
+    private interface Step {
+        void run() throws SQLException;
+    }
+
+    /** A failed step is logged and its results wait for the next flush: the thread goes on. */
+    private static Runnable logged(Step step) {
+        return () -> {
+            try {
+                step.run();
+            } catch (SQLException | RuntimeException e) {
+                log.warn("Flushing send results failed; they are retried at the next flush: {}", e.getMessage());
+            }
+        };
     }
 
     /** Stops the passes and waits for one under way (the run's final flush follows). */
