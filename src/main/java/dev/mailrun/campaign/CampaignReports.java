@@ -12,6 +12,7 @@ import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.scheduler.Task;
@@ -43,6 +44,7 @@ public final class CampaignReports {
     private final RelayStateTable relayStates = new RelayStateTable();
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
+    private final InFlightTable inFlight = new InFlightTable();
 
     /**
      * @param settings the sending task's settings: the rate a campaign is configured for and the
@@ -86,7 +88,7 @@ public final class CampaignReports {
         List<CampaignReport.RelayLine> relays;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
-            counts = queue.counts(c, campaignId);
+            counts = queue.counts(c, campaignId, inFlight.ids(c, campaignId));
             errors = queue.topErrors(c, campaignId, 5);
             bounces = queue.hardBounceRate(c, campaignId);
             heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign,

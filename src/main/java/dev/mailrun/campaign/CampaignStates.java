@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import java.sql.Connection;
@@ -38,6 +39,7 @@ public final class CampaignStates {
     private final Clock clock;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientTable recipients = new RecipientTable(new SuppressionTable());
+    private final InFlightTable inFlight = new InFlightTable();
 
     public CampaignStates(DataSource dataSource, Clock clock) {
         this.dataSource = dataSource;
@@ -48,7 +50,7 @@ public final class CampaignStates {
         try (Connection c = dataSource.getConnection()) {
             List<State> states = new ArrayList<>();
             for (CampaignTable.StatusRow row : campaigns.statusesSince(c, clock.instant().minus(KEPT_AFTER_END))) {
-                states.add(new State(row.id(), row.status(), row.selfPaused(), recipients.counts(c, row.id()),
+                states.add(new State(row.id(), row.status(), row.selfPaused(), recipients.counts(c, row.id(), inFlight.ids(c, row.id())),
                         recipients.hardBounceRate(c, row.id()), recipients.complaintRate(c, row.id())));
             }
             return states;

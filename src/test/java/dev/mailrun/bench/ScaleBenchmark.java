@@ -9,6 +9,7 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
+import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.RecipientTable;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -27,6 +28,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -94,6 +97,7 @@ public final class ScaleBenchmark {
                 double insertRate = pending / ((System.nanoTime() - t0) / 1e9);
                 Recipients.analyze(ds);
                 RecipientTable queue = new RecipientTable(new SuppressionTable());
+                InFlightTable inFlight = new InFlightTable();
                 long nextRow = (long) sentBefore + pending;
                 double[] claim = new double[cycles];
                 double[] record = new double[cycles];
@@ -102,10 +106,12 @@ public final class ScaleBenchmark {
                     String token = UUID.randomUUID().toString();
                     Instant now = Instant.now();
                     long a = System.nanoTime();
-                    // The claim reads; the run takes its rows when it marks them sending (here in the same transaction).
+                    // The claim reads; the run marks its rows in flight (here in the same transaction).
                     RecipientTable.Claim claimed = Transactions.inTransaction(ds, c -> {
                         RecipientTable.Claim cl = queue.claim(c, id, now, batch, List.of());
-                        queue.markSending(c, token, cl.recipients().stream().map(ClaimedRecipient::id).toList(), now);
+                        inFlight.hold(c, id, token, now);
+                        inFlight.write(c, id, token, cl.recipients().stream().map(ClaimedRecipient::id)
+                                .collect(Collectors.toCollection(TreeSet::new)), now);
                         return cl;
                     });
                     long b = System.nanoTime();
@@ -113,7 +119,7 @@ public final class ScaleBenchmark {
                     for (ClaimedRecipient r : claimed.recipients()) {
                         outcomes.add(new Outcome.Sent(r.id(), "<c" + id + ".r" + r.id() + ".0123456789abcdef@sender.example>", now));
                     }
-                    int changed = Transactions.inTransaction(ds, c -> queue.record(c, token, outcomes, now));
+                    int changed = Transactions.inTransaction(ds, c -> queue.record(c, id, outcomes, now));
                     long e = System.nanoTime();
                     if (claimed.recipients().size() != batch || changed != batch) {
                         throw new IllegalStateException("claimed " + claimed.recipients().size() + ", recorded " + changed);

@@ -138,14 +138,13 @@ public final class ThroughputBenchmark {
         StringBuilder out = new StringBuilder("not sent:");
         try (Connection c = ds.getConnection()) {
             try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT status, run_token IS NOT NULL, COUNT(*), MAX(last_error) FROM recipient
-                    WHERE campaign_id = ? AND status <> 'sent' GROUP BY 1, 2""")) {
+                    SELECT status, COUNT(*), MAX(last_error) FROM recipient
+                    WHERE campaign_id = ? AND status <> 'sent' GROUP BY 1""")) {
                 ps.setLong(1, campaignId);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.append(' ').append(rs.getLong(3)).append(' ').append(rs.getString(1))
-                                .append(rs.getBoolean(2) ? " (marked by a run)" : "")
-                                .append(rs.getString(4) == null ? "" : " (last error: " + rs.getString(4) + ")").append(';');
+                        out.append(' ').append(rs.getLong(2)).append(' ').append(rs.getString(1))
+                                .append(rs.getString(3) == null ? "" : " (last error: " + rs.getString(3) + ")").append(';');
                     }
                 }
             }

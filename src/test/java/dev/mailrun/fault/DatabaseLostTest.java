@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
@@ -64,7 +65,7 @@ class DatabaseLostTest {
                 t.join();
             }
             try (var check = db.newPool("check", 2)) {
-                long inFlight = Fixtures.scalar(check, "SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sending'", id);
+                long inFlight = CampaignFixtures.sendingCount(check, id);
                 int stillHeld = Fixtures.expireLeases(check);
                 long unknownAfterResume;
                 for (int i = 0; i < 10 && !"completed".equals(Fixtures.campaignStatus(check, id)); i++) {

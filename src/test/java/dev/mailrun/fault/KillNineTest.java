@@ -8,6 +8,7 @@ import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,13 +35,13 @@ class KillNineTest {
     static final TestDatabase db = new TestDatabase();
 
     /**
-     * Recipients are marked sending up to half a flush (flushEvery 100 / 2) ahead of the furthest
+     * Recipients are marked in flight up to half a flush (flushEvery 100 / 2) ahead of the furthest
      * one handed to SMTP, by the same flushes that record results (SendingMarker.ahead(4, 100)).
      */
     private static final int MARKING_WINDOW = 100 / 2;
     /**
      * The documented bound: connections (4) plus one flush (100). A flush writes its marks, then its
-     * results, so what a kill leaves in sending is at most the in-flight messages, the marks ahead
+     * results, so what a kill leaves in flight is at most the in-flight messages, the marks ahead
      * of the workers and the results of the messages sent from the marks before them.
      */
     private static final int UNKNOWN_PER_KILL = 4 + 100;
@@ -97,9 +98,8 @@ class KillNineTest {
                     worker.kill9();
                 }
                 killedAt.add(accepted.get());
-                // Rows this dead run left in 'sending' are exactly those the next run marks unknown.
-                long inFlight = Fixtures.scalar(db.dataSource(),
-                        "SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sending'", id);
+                // What this dead run left in flight, still waiting, is exactly what the next run marks unknown.
+                long inFlight = CampaignFixtures.sendingCount(db.dataSource(), id);
                 unknownPerKill.add(inFlight);
                 Fixtures.expireLeases(db.dataSource());
             }

@@ -1,7 +1,11 @@
 package dev.mailrun.testing;
 
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.InFlightTable;
+import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -29,6 +33,17 @@ public final class CampaignFixtures {
     /** How many of the campaign's recipients are in {@code status}. */
     public static long recipientCount(DataSource ds, long campaignId, String status) throws SQLException {
         return count(ds, "SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = ?", campaignId, status);
+    }
+
+    /**
+     * How many of the campaign's recipients a run has marked for sending and not recorded: those of
+     * its in-flight row still waiting, what a crash leaves unknown (no row stores 'sending').
+     */
+    public static long sendingCount(DataSource ds, long campaignId) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            return new RecipientTable(new SuppressionTable()).counts(c, campaignId, new InFlightTable().ids(c, campaignId))
+                    .get(RecipientStatus.SENDING);
+        }
     }
 
     private static long count(DataSource ds, String sql, Object... params) throws SQLException {

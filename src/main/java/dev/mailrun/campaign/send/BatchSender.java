@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 /**
  * Sends one timeboxed batch: takes the batch claimed ahead (or claims one), hands back what no
  * longer fits the budget, starts claiming the next, and sends the rest through the relays of the route
- * ({@link RouteSender}), each message only once its recipient is marked sending. Rendering happens on
+ * ({@link RouteSender}), each message only once its recipient is marked in flight. Rendering happens on
  * the pools' threads.
  */
 final class BatchSender {

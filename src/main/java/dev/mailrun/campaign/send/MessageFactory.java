@@ -69,7 +69,7 @@ public final class MessageFactory {
 
     /**
      * The message to {@code r}; {@code beforeBuild} gets the recipient's id first, on the thread that
-     * builds it, and may block (the sending task waits there until the recipient is marked sending).
+     * builds it, and may block (the sending task waits there until the recipient is marked in flight).
      */
     public Outgoing outgoing(ClaimedRecipient r, LongConsumer beforeBuild) {
         return new Outgoing() {

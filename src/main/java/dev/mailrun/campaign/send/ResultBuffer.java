@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #take} them, and a flush is also due when the oldest waited {@code flushInterval}.
  *
  * <p>A result may also show that the run must stop: the relay unreachable, a fatal SMTP error, or
- * a recipient that could not be marked sending.
+ * a recipient that could not be marked in flight.
  */
 final class ResultBuffer {
 
@@ -84,20 +84,18 @@ final class ResultBuffer {
     }
 
     /**
-     * The recipients the next claim must leave out, since a claim writes nothing to its rows: those
-     * held here without a result (the batch being sent; those of them already marked sending the
-     * claim would not find anyway), and those handed back whose release is not written yet. A
-     * recipient handed back unmarked is in the queue as it was, but claimed and marked again before
-     * the flush wrote its release, that release would put it back in the queue while it is being
-     * sent. Claims and the flushes' results are written one at a time, so none of these is being
-     * written meanwhile; marks may be, for rows held here, which the claim leaves out.
+     * The recipients the next claim must leave out, since neither a claim nor a mark writes to
+     * their rows: those held here without a result (the batch being sent, marked or not), and those
+     * with a result not written yet, which are still waiting in the table. A recipient handed back
+     * and claimed again before the flush wrote its release would otherwise be sent twice at once;
+     * one sent and claimed again before its result was written, sent twice. Claims and the flushes'
+     * results are written one at a time, so none of these is being written meanwhile.
      */
     synchronized List<Long> notToClaim() {
-        List<Long> ids = new ArrayList<>(held.keySet());
+        List<Long> ids = new ArrayList<>(held.size() + outcomes.size());
+        ids.addAll(held.keySet());
         for (Outcome o : outcomes) {
-            if (o instanceof Outcome.Released) {
-                ids.add(o.recipientId());
-            }
+            ids.add(o.recipientId());
         }
         return ids;
     }

@@ -4,27 +4,34 @@ import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.send.ResultBuffer.Taken;
 import dev.mailrun.campaign.send.SendingMarker.Marks;
 import dev.mailrun.campaign.send.policy.DailyQuota;
+import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.Outcome;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Writes the buffered results back. A flush first commits the marks the {@link SendingMarker} wants,
- * if any, on their own, fenced by the task's lease, since the SMTP workers wait for them: this is where
- * the run takes those recipients, with its token, from the queue. Then, as the counters' only writer
- * (claims wait meanwhile), in one transaction:
+ * if any, on their own, fenced by the task's lease, since the SMTP workers wait for them: the
+ * recipients marked join the run's in-flight set ({@link InFlightTable}), which is what a crash
+ * leaves unknown. Then, as the counters' only writer (claims wait meanwhile), in one transaction:
  * <ol>
- *   <li>records the outcomes (one batched statement per kind, each {@code WHERE run_token = ?});
- *       recipients handed back unsent give their daily-cap slots back ({@link DailyQuota});</li>
+ *   <li>records the outcomes (one batched statement per kind); recipients handed back unsent give
+ *       their daily-cap slots back ({@link DailyQuota});</li>
+ *   <li>takes the recorded recipients out of the in-flight set;</li>
  *   <li>suppresses the hard-bounced addresses;</li>
  *   <li>pauses the campaign if {@link PauseRules} say so, or on a fatal SMTP error;</li>
  *   <li>checkpoints the counters — never before the results they count.</li>
  * </ol>
- * Rows found held by another run, or the checkpoint finding the lease lost, roll the transaction
- * back: a zombie run writes nothing, and the workers it feeds are stopped at their next mark.
- * A flush that fails on the database keeps its results for the next one.
+ * The in-flight row found held by another run, or the checkpoint finding the lease lost, roll the
+ * transaction back: a zombie run writes nothing, and the workers it feeds are stopped at their
+ * next mark. A flush that fails on the database keeps its results for the next one.
+ *
+ * <p>Only the flush thread writes the in-flight set, so {@link #inFlight} here is what the table
+ * holds once each transaction commits.
  */
 final class ResultFlusher {
 
@@ -37,6 +44,8 @@ final class ResultFlusher {
     private final DailyQuota quota;
     /** Why the last results' transaction failed, while its results wait in the buffer; null once written. */
     private volatile String unwritten;
+    /** Marked and not yet recorded, as the run's in-flight row holds them after the last commit. */
+    private final SortedSet<Long> inFlight = new TreeSet<>();
 
     ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules, DailyQuota quota) {
         this.run = run;
@@ -117,6 +126,7 @@ final class ResultFlusher {
             return false;
         }
         unwritten = null;
+        t.outcomes().forEach(o -> inFlight.remove(o.recipientId()));
         // Results accepted during the round trip are still in the buffer: they go into the next
         // flush, on top of these counters with the failure window as it is now.
         checkpoint.committed(next.withRecent(buffer.recent()));
@@ -127,14 +137,14 @@ final class ResultFlusher {
 
     /**
      * Commits {@code marks} and tells {@code marker}; false when the run must write nothing more
-     * (another run took some of the rows, or this one lost its lease).
+     * (this run lost its lease or its in-flight row).
      */
     private boolean mark(Marking marker, Marks marks) throws SQLException {
         boolean marked;
         try {
             marked = writeMarks(marks);
         } catch (SQLException | RuntimeException e) {
-            marker.fail("could not mark recipients as sending: " + e.getMessage());
+            marker.fail("could not mark recipients in flight: " + e.getMessage());
             throw e;
         }
         if (!marked) {
@@ -142,6 +152,7 @@ final class ResultFlusher {
             checkpoint.markLeaseLost();
             return false;
         }
+        inFlight.addAll(marks.ids());
         marker.committed(marks);
         return true;
     }
@@ -205,16 +216,19 @@ final class ResultFlusher {
     }
 
     /**
-     * Marks alone, fenced by the task's lease: the counters do not change, so the metadata is not
-     * written again (half the flush thread's JSON work and a smaller write of the task row).
-     * False when it rolled back: another run took some of the rows, or this one lost its lease.
+     * Marks alone, fenced by the task's lease: the in-flight set with the new ones, and nothing of
+     * the recipients' rows. The counters do not change, so the metadata is not written again (half
+     * the flush thread's JSON work and a smaller write of the task row). The lease first, as the
+     * run that takes a task over locks it: the two wait for each other instead of deadlocking.
+     * False when it rolled back: this run lost its lease, or its in-flight row.
      */
     private boolean writeMarks(Marks marks) throws SQLException {
         Instant now = run.clock().instant();
         Tables tables = run.tables();
+        SortedSet<Long> next = new TreeSet<>(inFlight);
+        next.addAll(marks.ids());
         return tables.inTransaction(c -> {
-            if (tables.recipients().markSending(c, run.runToken(), marks.ids(), now) < marks.ids().size()
-                    || !checkpoint.fence(c)) {
+            if (!checkpoint.fence(c) || !tables.inFlight().write(c, run.campaignId(), run.runToken(), next, now)) {
                 c.rollback();
                 return false;
             }
@@ -222,13 +236,19 @@ final class ResultFlusher {
         });
     }
 
-    /** The results' transaction; false when it rolled back because this run no longer holds its rows. */
+    /**
+     * The results' transaction; false when it rolled back because this run no longer holds its
+     * recipients (their rows are gone, or its in-flight row or lease was taken over).
+     */
     private boolean write(Taken t, SendCounters next, Optional<String> pause) throws SQLException {
         Instant now = run.clock().instant();
         Tables tables = run.tables();
+        SortedSet<Long> left = new TreeSet<>(inFlight);
+        t.outcomes().forEach(o -> left.remove(o.recipientId()));
         return tables.inTransaction(c -> {
             long attempts = t.outcomes().stream().filter(o -> !(o instanceof Outcome.Released)).count();
-            if (tables.recipients().record(c, run.runToken(), t.outcomes(), now) < attempts) {
+            if (tables.recipients().record(c, run.campaignId(), t.outcomes(), now) < attempts
+                    || (left.size() != inFlight.size() && !tables.inFlight().write(c, run.campaignId(), run.runToken(), left, now))) {
                 c.rollback();
                 return false;
             }

@@ -9,6 +9,7 @@ import dev.mailrun.campaign.send.policy.Expiry;
 import dev.mailrun.campaign.send.policy.SendCalendar;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageComposer;
@@ -131,7 +132,13 @@ public final class SendTask implements TaskHandler {
     public void onAbandoned(Connection connection, String abandonedRunToken, Metadata metadata) throws SQLException {
         long campaignId = metadata.getLong(CAMPAIGN_KEY).orElseThrow(
                 () -> new IllegalStateException("abandoned run " + abandonedRunToken + " has no campaignId in its task's metadata"));
-        int unknown = tables.recipients().markUnknown(connection, campaignId, abandonedRunToken, deps.timing().clock().instant());
+        Instant now = deps.timing().clock().instant();
+        Optional<InFlightTable.Held> held = tables.inFlight().lock(connection, campaignId);
+        if (held.isEmpty() || !held.get().runToken().equals(Optional.of(abandonedRunToken))) {
+            return;
+        }
+        int unknown = tables.recipients().markUnknown(connection, campaignId, held.get().recipientIds(), now);
+        tables.inFlight().release(connection, campaignId, now);
         if (unknown > 0) {
             log.warn("Run {} died while sending; {} recipient(s) marked unknown (never resent automatically)",
                     abandonedRunToken, unknown);
@@ -251,13 +258,28 @@ public final class SendTask implements TaskHandler {
         return Instant.ofEpochMilli(t - Math.floorMod(t, ms));
     }
 
-    /** Rows an earlier run left sending become unknown; a scheduled campaign whose time has come begins. */
+    /**
+     * Recipients an earlier run left in flight become unknown, and the campaign's in-flight row is
+     * this run's; a scheduled campaign whose time has come begins.
+     */
     private Optional<Campaign> begin(RunContext ctx, long campaignId) throws SQLException {
         Instant now = ctx.clock().instant();
         return tables.inTransaction(c -> {
-            tables.recipients().markStaleSendingUnknown(c, campaignId, ctx.runToken(), now);
             Optional<Campaign> campaign = tables.campaigns().find(c, campaignId);
-            if (campaign.isPresent() && campaign.get().status() == CampaignStatus.SCHEDULED
+            if (campaign.isEmpty()) {
+                return campaign;
+            }
+            // Runs of one task never overlap: what is in flight now was left by a run that died or failed.
+            Optional<InFlightTable.Held> left = tables.inFlight().lock(c, campaignId);
+            if (left.isPresent() && !left.get().recipientIds().isEmpty()) {
+                int unknown = tables.recipients().markUnknown(c, campaignId, left.get().recipientIds(), now);
+                if (unknown > 0) {
+                    log.warn("Run {} ended while sending; {} recipient(s) marked unknown (never resent automatically)",
+                            left.get().runToken().orElse("(unknown)"), unknown);
+                }
+            }
+            tables.inFlight().hold(c, campaignId, ctx.runToken(), now);
+            if (campaign.get().status() == CampaignStatus.SCHEDULED
                     && campaign.get().startAt().map(at -> !at.isAfter(now)).orElse(true)) {
                 tables.campaigns().transition(c, campaignId, CampaignTransition.BEGIN, null, now);
                 campaign = tables.campaigns().find(c, campaignId);

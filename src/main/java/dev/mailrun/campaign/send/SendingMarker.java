@@ -8,7 +8,8 @@ import java.util.Optional;
 import java.util.function.LongPredicate;
 
 /**
- * Keeps a batch's recipients marked as sending just ahead of the SMTP workers.
+ * Keeps a batch's recipients marked in flight (the run's {@code recipient_in_flight} row) just
+ * ahead of the SMTP workers.
  *
  * <p>The marks are written by the {@link ResultFlusher}'s flushes, just before their results, in a
  * transaction of their own fenced by the task's lease. The marker only decides what to mark: it
@@ -79,7 +80,7 @@ final class SendingMarker implements Marking {
     }
 
     /**
-     * Returns once {@code recipientId} is marked sending, so its message may be sent.
+     * Returns once {@code recipientId} is marked in flight, so its message may be sent.
      *
      * @throws IllegalStateException when the rows could not be marked (database lost, or the run
      *                               no longer holds them): the message must not be sent
@@ -115,7 +116,7 @@ final class SendingMarker implements Marking {
                     wait();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while marking recipients as sending", e);
+                    throw new IllegalStateException("interrupted while marking recipients in flight", e);
                 }
             }
         }
@@ -145,7 +146,7 @@ final class SendingMarker implements Marking {
      * <p>Recipients that already have a result are left out. When a batch stops early, a worker
      * may ask for marks (for the message it is about to send) after another reported recipients
      * further on as not attempted, and a flush may already have written their release; marked
-     * now, they would stay {@code sending} with no result to come, while the queue, which a claim
+     * now, they would stay in flight with no result to come, while the queue, which a claim
      * no longer writes to, gives them to the next batch.
      */
     synchronized Optional<Marks> takeNew(int most) {

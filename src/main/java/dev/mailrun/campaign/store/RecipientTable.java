@@ -31,18 +31,18 @@ import java.util.Set;
  * their outcomes back, the import's inserts, attributing bounces, and the counts reports read.
  *
  * <p>Longer than a class should be, on purpose: the table is the hot path of sending, and which
- * index each statement uses, which rows it locks and that every run's write carries its run token
- * can only be checked when all of them stand in one place. The sections follow the life of a row:
+ * index each statement uses and which rows it locks can only be checked when all of them stand in
+ * one place. The sections follow the life of a row:
  * claim and send, end of a run, reports, bounces, import.
  *
- * <p>Every statement on the sending path handles a whole batch: one SELECT per claim, one UPDATE
- * per flush's marks, one batched UPDATE per kind of outcome. A claim writes nothing to the rows it
- * reads: a recipient is taken by the run only when it is marked sending, with the run's token, and
- * only if no run has marked it; every later write carries that token, so a run that lost its lease
- * cannot overwrite what its successor decided. Only one run of a campaign's task holds its lease;
- * a run that lost it (a zombie) may read the same rows as its successor, but its marks and results
- * ride in transactions that also checkpoint the task, which fails without the lease and rolls
- * them back.
+ * <p>Every statement on the sending path handles a whole batch: one SELECT per claim, one
+ * batched UPDATE per kind of outcome. A recipient's row is written once per attempt, with its
+ * result: neither the claim nor the mark before its message goes to SMTP writes it. What a run
+ * has marked and not yet recorded is kept in {@link InFlightTable}, one row per campaign. Only one
+ * run of a campaign's task holds its lease; a run that lost it (a zombie) may read the same rows
+ * as its successor, but its marks and results ride in transactions that also extend or checkpoint
+ * the task's lease, which fail without it and roll them back, and its successor turns what it had
+ * in flight into unknown before claiming anything.
  */
 public final class RecipientTable {
 
@@ -60,17 +60,17 @@ public final class RecipientTable {
     /**
      * Claims up to {@code limit} due recipients — retries whose time has come first, then pending
      * ones in id order — for the run to send. Nothing is written to them: they keep their status
-     * (pending or retry) and no token until {@link #markSending} takes them just before their
-     * messages are handed to SMTP, so after a crash only recipients that may really have been sent
-     * become unknown, and the others are simply still in the queue. {@code held} are the run's own
-     * recipients claimed earlier and not yet marked (the batch being sent while the next one is
-     * claimed): they are not returned again. Rows marked by a run are never returned. Recipients on
-     * the suppression list become suppressed instead. Call inside a transaction.
+     * (pending or retry) until their result is recorded, so after a crash only recipients the run
+     * had in flight ({@link InFlightTable}) become unknown, and the others are simply still in the
+     * queue. {@code held} are the run's own recipients claimed earlier and not yet recorded (the
+     * batch being sent while the next one is claimed, and results not yet written): they are not
+     * returned again. Recipients on the suppression list become suppressed instead. Call inside a
+     * transaction.
      *
      * <p>Why a claim writes nothing: stamping each row with the run token was a write of every row,
      * and the claim cost the server 39-41 µs per recipient with it, 7-8 µs without it
-     * (docs/BENCHMARKS.md, "A claim that reads, a mark that takes"). The lease already keeps a
-     * second run of the task away, and the mark, which writes the row anyway, is where a run takes it.
+     * (docs/BENCHMARKS.md, "A claim that reads, a mark that takes"). The lease keeps a second run of
+     * the task away.
      */
     public Claim claim(Connection c, long campaignId, Instant now, int limit, Collection<Long> held) throws SQLException {
         // FORCE INDEX: with ORDER BY id LIMIT n the optimizer may walk the primary key instead,
@@ -79,17 +79,17 @@ public final class RecipientTable {
         List<ClaimedRecipient> rows = new ArrayList<>(limit);
         String notHeld = notHeld(held);
         selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                + " AND run_token IS NULL" + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, List.of(), null,
+                + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, List.of(), null,
                 held, limit, rows);
         if (rows.size() < limit) {
             selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
-                    + " AND next_attempt_at IS NULL AND run_token IS NULL" + notHeld + " ORDER BY id", campaignId, null,
+                    + " AND next_attempt_at IS NULL" + notHeld + " ORDER BY id", campaignId, null,
                     List.of(), null, held, limit - rows.size(), rows);
         }
         return suppressFound(c, rows, now);
     }
 
-    /** {@code AND id NOT IN (…)} for the run's recipients claimed and not yet marked; empty when there are none. */
+    /** {@code AND id NOT IN (…)} for the run's recipients claimed and not yet recorded; empty when there are none. */
     private static String notHeld(Collection<Long> held) {
         return held.isEmpty() ? "" : " AND id NOT IN (" + Sql.placeholders(held.size()) + ")";
     }
@@ -134,7 +134,7 @@ public final class RecipientTable {
      *       When it finds too few it starts once more from the beginning, for rows handed back.</li>
      *   <li>A quota reads {@code ix_recipient_domain_claim} one domain at a time — (campaign,
      *       domain, queued, NULL) in id order — so it reads only the rows it returns (and those
-     *       another run holds).</li>
+     *       the run holds).</li>
      *   <li>Retries whose time has come go first in each part, as in {@link #claim}.</li>
      * </ul>
      */
@@ -146,7 +146,7 @@ public final class RecipientTable {
         long lastOther = 0;
         if (others > 0) {
             selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                    + " AND run_token IS NULL" + notPaced + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, paced,
+                    + notPaced + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, paced,
                     null, held, others, rows);
             // From the cursor to the end, then from the start up to the cursor: never a row twice.
             long[][] ranges = othersFrom > 0 ? new long[][] {{othersFrom, Long.MAX_VALUE}, {0, othersFrom}}
@@ -157,7 +157,7 @@ public final class RecipientTable {
                     break;
                 }
                 selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
-                        + " AND next_attempt_at IS NULL AND run_token IS NULL AND id > ? AND id <= ?" + notPaced + notHeld
+                        + " AND next_attempt_at IS NULL AND id > ? AND id <= ?" + notPaced + notHeld
                         + " ORDER BY id", campaignId, null, paced, range, held, others - before, rows);
                 for (int i = before; i < rows.size(); i++) {
                     lastOther = Math.max(lastOther, rows.get(i).id());
@@ -170,7 +170,7 @@ public final class RecipientTable {
             int before = rows.size();
             if (q.limit() > 0) {
                 selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                        + " AND run_token IS NULL AND domain IN (" + Sql.placeholders(q.domains().size()) + ")" + notHeld
+                        + " AND domain IN (" + Sql.placeholders(q.domains().size()) + ")" + notHeld
                         + " ORDER BY next_attempt_at, id", campaignId, now, q.domains(), null, held, q.limit(), rows);
                 for (String domain : q.domains()) {
                     int left = q.limit() - (rows.size() - before);
@@ -178,7 +178,7 @@ public final class RecipientTable {
                         break;
                     }
                     selectWhere(c, "FORCE INDEX (ix_recipient_domain_claim) WHERE campaign_id = ? AND queued = 1 AND status = 'pending'"
-                            + " AND next_attempt_at IS NULL AND run_token IS NULL AND domain = ?" + notHeld + " ORDER BY id",
+                            + " AND next_attempt_at IS NULL AND domain = ?" + notHeld + " ORDER BY id",
                             campaignId, null, List.of(domain), null, held, left, rows);
                 }
             }
@@ -236,36 +236,13 @@ public final class RecipientTable {
         }
     }
 
-    /**
-     * Marks claimed recipients as sending with the run's token, just before their messages go to
-     * SMTP — one statement for a few dozen of them at a time. This is where a run takes a row: only
-     * one still waiting and marked by no run. Returns how many changed; fewer than asked means
-     * another run took some of them (this run lost its lease) and it must stop.
-     */
-    public int markSending(Connection c, String runToken, List<Long> ids, Instant now) throws SQLException {
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'sending', run_token = ?,"
-                + " updated_at = ? WHERE id IN (" + Sql.placeholders(ids.size()) + ") AND run_token IS NULL AND status IN ('pending', 'retry')")) {
-            ps.setString(1, runToken);
-            SqlTime.set(ps, 2, now);
-            int i = 3;
-            for (long id : ids) {
-                ps.setLong(i++, id);
-            }
-            return ps.executeUpdate();
-        }
-    }
-
-    /** Claimed rows found on the suppression list become suppressed, unless a run marked them meanwhile; returns how many did. */
+    /** Claimed rows found on the suppression list become suppressed; returns how many did. */
     private static int suppress(Connection c, List<ClaimedRecipient> rows, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return 0;
         }
         try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = '" + RecipientStatus.SUPPRESSED.dbValue()
-                + "', updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ") AND run_token IS NULL"
-                + " AND status IN ('pending', 'retry')")) {
+                + "', updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ") AND status IN ('pending', 'retry')")) {
             SqlTime.set(ps, 1, now);
             int i = 2;
             for (ClaimedRecipient r : rows) {
@@ -276,23 +253,27 @@ public final class RecipientTable {
     }
 
     /**
-     * Writes outcomes of recipients marked by {@code runToken}: one batched statement per kind.
-     * Returns how many rows of attempts (sent, failed, retry) changed; fewer than there are such
-     * outcomes means some rows were no longer this run's (its lease was lost) and the caller must
-     * roll back. Recipients handed back unsent ({@link Outcome.Released}) are not counted: one that
-     * was marked goes back to the queue here, one that never was is in the queue as it is.
+     * Writes the outcomes of a run's attempts: one batched statement per kind. Returns how many rows
+     * changed; fewer than there are attempts (sent, failed, retry) means some of the campaign's rows
+     * are gone (the campaign was deleted) and the caller must roll back. Recipients handed back
+     * unsent ({@link Outcome.Released}) are not written: nothing was written to their rows when
+     * they were claimed or marked, so they are in the queue as they were.
+     *
+     * <p>A row is found by its id alone, whatever its status: the run holds it (it is in the run's
+     * {@link InFlightTable} row, and the caller's transaction is fenced by the run's lease), and a
+     * bounce of an earlier attempt that failed the row meanwhile is overtaken by this attempt's outcome.
      */
-    public int record(Connection c, String runToken, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
+    public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
         Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
         for (Outcome o : outcomes) {
             byKind.computeIfAbsent(o.getClass(), k -> new ArrayList<>()).add(o);
         }
         int changed = 0;
-        changed += sent(c, runToken, byKind.get(Outcome.Sent.class), now);
+        changed += sent(c, campaignId, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
                 UPDATE recipient SET status = 'retry', attempts = attempts + 1, next_attempt_at = ?, last_code = ?,
-                       last_error = ?, relay = ?, run_token = NULL, updated_at = ?
-                WHERE id = ? AND run_token = ?""", (ps, o) -> {
+                       last_error = ?, relay = ?, updated_at = ?
+                WHERE id = ? AND campaign_id = ?""", (ps, o) -> {
             Outcome.Retry r = (Outcome.Retry) o;
             SqlTime.set(ps, 1, r.nextAttemptAt());
             ps.setInt(2, r.code());
@@ -300,28 +281,19 @@ public final class RecipientTable {
             ps.setString(4, r.relay());
             SqlTime.set(ps, 5, now);
             ps.setLong(6, r.recipientId());
-            ps.setString(7, runToken);
+            ps.setLong(7, campaignId);
         });
         changed += batch(c, byKind.get(Outcome.Failed.class), """
                 UPDATE recipient SET status = 'failed', attempts = attempts + 1, next_attempt_at = NULL, last_code = ?,
-                       last_error = ?, relay = ?, run_token = NULL, updated_at = ?
-                WHERE id = ? AND run_token = ?""", (ps, o) -> {
+                       last_error = ?, relay = ?, updated_at = ?
+                WHERE id = ? AND campaign_id = ?""", (ps, o) -> {
             Outcome.Failed f = (Outcome.Failed) o;
             ps.setInt(1, f.code());
             ps.setString(2, SuppressionTable.truncate(f.error(), 1000));
             ps.setString(3, f.relay());
             SqlTime.set(ps, 4, now);
             ps.setLong(5, f.recipientId());
-            ps.setString(6, runToken);
-        });
-        batch(c, byKind.get(Outcome.Released.class), """
-                UPDATE recipient SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retry' END,
-                       next_attempt_at = CASE WHEN attempts = 0 THEN NULL ELSE ? END, run_token = NULL, updated_at = ?
-                WHERE id = ? AND run_token = ?""", (ps, o) -> {
-            SqlTime.set(ps, 1, now);
-            SqlTime.set(ps, 2, now);
-            ps.setLong(3, o.recipientId());
-            ps.setString(4, runToken);
+            ps.setLong(6, campaignId);
         });
         return changed;
     }
@@ -333,7 +305,7 @@ public final class RecipientTable {
      * Sent recipients, the hot path: one UPDATE joined to the flush's rows (id, Message-ID, time)
      * instead of one UPDATE per recipient, which cost the database a statement per message.
      */
-    private static int sent(Connection c, String runToken, List<Outcome> outcomes, Instant now) throws SQLException {
+    private static int sent(Connection c, long campaignId, List<Outcome> outcomes, Instant now) throws SQLException {
         if (outcomes == null || outcomes.isEmpty()) {
             return 0;
         }
@@ -342,12 +314,12 @@ public final class RecipientTable {
             List<Outcome> chunk = outcomes.subList(from, Math.min(outcomes.size(), from + SENT_ROWS_PER_STATEMENT));
             String rows = "SELECT ? AS id, ? AS message_id, ? AS sent_at, ? AS relay"
                     + " UNION ALL SELECT ?, ?, ?, ?".repeat(chunk.size() - 1);
-            // FORCE INDEX: rows are found by id, never by scanning the run's token, so the statement
-            // locks only its own rows (a batch claimed ahead holds other rows with the same token).
+            // FORCE INDEX: rows are found by id, never by scanning the campaign, so the statement
+            // locks only its own rows.
             try (PreparedStatement ps = c.prepareStatement("UPDATE recipient r FORCE INDEX (PRIMARY) JOIN (" + rows + ") v ON r.id = v.id "
                     + "SET r.status = 'sent', r.attempts = r.attempts + 1, r.sent_at = v.sent_at, r.message_id = v.message_id, r.relay = v.relay, "
-                    + "r.last_code = NULL, r.last_error = NULL, r.next_attempt_at = NULL, r.run_token = NULL, r.updated_at = ? "
-                    + "WHERE r.run_token = ?")) {
+                    + "r.last_code = NULL, r.last_error = NULL, r.next_attempt_at = NULL, r.updated_at = ? "
+                    + "WHERE r.campaign_id = ?")) {
                 int i = 1;
                 for (Outcome o : chunk) {
                     Outcome.Sent sent = (Outcome.Sent) o;
@@ -357,7 +329,7 @@ public final class RecipientTable {
                     ps.setString(i++, sent.relay());
                 }
                 SqlTime.set(ps, i++, now);
-                ps.setString(i, runToken);
+                ps.setLong(i, campaignId);
                 changed += ps.executeUpdate();
             }
         }
@@ -387,67 +359,42 @@ public final class RecipientTable {
         }
     }
 
+    /** Ids per statement when turning a dead run's recipients unknown. */
+    private static final int UNKNOWN_IDS_PER_STATEMENT = 1_000;
+
     /**
-     * After a run of the campaign's task was abandoned: its sending rows become unknown (delivery
-     * cannot be known), and the rows it held but never handed to SMTP go back to the queue. Returns
-     * the unknown count. Both statements read only the run's rows: (campaign, status, run token)
-     * leads {@code ix_recipient_claim}.
+     * A run of the campaign's task died or failed with {@code inFlight} marked and not recorded
+     * (its {@link InFlightTable} row): those still waiting become unknown, since their messages may
+     * have been sent. Returns how many did. By primary key, a bounded number of rows.
      */
-    public int markUnknown(Connection c, long campaignId, String abandonedRunToken, Instant now) throws SQLException {
-        int unknown;
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE recipient SET status = 'unknown', run_token = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status = 'sending' AND run_token = ?""")) {
-            SqlTime.set(ps, 1, now);
-            ps.setLong(2, campaignId);
-            ps.setString(3, abandonedRunToken);
-            unknown = ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE recipient SET run_token = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status IN ('pending', 'retry') AND run_token = ?""")) {
-            SqlTime.set(ps, 1, now);
-            ps.setLong(2, campaignId);
-            ps.setString(3, abandonedRunToken);
-            ps.executeUpdate();
+    public int markUnknown(Connection c, long campaignId, Collection<Long> inFlight, Instant now) throws SQLException {
+        List<Long> ids = new ArrayList<>(inFlight);
+        int unknown = 0;
+        for (int from = 0; from < ids.size(); from += UNKNOWN_IDS_PER_STATEMENT) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + UNKNOWN_IDS_PER_STATEMENT));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = 'unknown', updated_at = ? WHERE id IN ("
+                    + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry')")) {
+                SqlTime.set(ps, 1, now);
+                int i = 2;
+                for (long id : chunk) {
+                    ps.setLong(i++, id);
+                }
+                ps.setLong(i, campaignId);
+                unknown += ps.executeUpdate();
+            }
         }
         return unknown;
     }
 
     /**
-     * At the start of a run: rows of this campaign still in sending belong to an earlier run of
-     * its task that died or failed (runs of one task never overlap), so their fate is unknown.
-     */
-    public int markStaleSendingUnknown(Connection c, long campaignId, String currentRunToken, Instant now) throws SQLException {
-        int unknown;
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE recipient SET status = 'unknown', run_token = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status = 'sending' AND run_token <> ?""")) {
-            SqlTime.set(ps, 1, now);
-            ps.setLong(2, campaignId);
-            ps.setString(3, currentRunToken);
-            unknown = ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE recipient SET run_token = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status IN ('pending', 'retry') AND run_token IS NOT NULL AND run_token <> ?""")) {
-            SqlTime.set(ps, 1, now);
-            ps.setLong(2, campaignId);
-            ps.setString(3, currentRunToken);
-            ps.executeUpdate();
-        }
-        return unknown;
-    }
-
-    /**
-     * At a campaign's expiry: up to {@code limit} recipients still waiting (pending or retry, held
-     * by no run) become expired, never to be sent. Returns how many; the caller repeats until fewer
+     * At a campaign's expiry: up to {@code limit} recipients still waiting (pending or retry)
+     * become expired, never to be sent. Returns how many; the caller repeats until fewer
      * than {@code limit}, one transaction each, so no statement locks the whole queue at once.
      */
     public int expireWaiting(Connection c, long campaignId, Instant now, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET status = 'expired', next_attempt_at = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status IN ('pending', 'retry') AND run_token IS NULL LIMIT ?""")) {
+                WHERE campaign_id = ? AND status IN ('pending', 'retry') LIMIT ?""")) {
             SqlTime.set(ps, 1, now);
             ps.setLong(2, campaignId);
             ps.setInt(3, limit);
@@ -481,8 +428,12 @@ public final class RecipientTable {
         }
     }
 
-    /** Counts by status for one campaign. */
-    public Map<RecipientStatus, Long> counts(Connection c, long campaignId) throws SQLException {
+    /**
+     * Counts by status for one campaign. {@code inFlight} are the ids its run has marked for sending
+     * and not yet recorded ({@link InFlightTable}): those still waiting count as sending, which no
+     * row stores.
+     */
+    public Map<RecipientStatus, Long> counts(Connection c, long campaignId, Collection<Long> inFlight) throws SQLException {
         Map<RecipientStatus, Long> counts = new EnumMap<>(RecipientStatus.class);
         for (RecipientStatus s : RecipientStatus.values()) {
             counts.put(s, 0L);
@@ -493,6 +444,24 @@ public final class RecipientTable {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     counts.put(RecipientStatus.fromDb(rs.getString(1)), rs.getLong(2));
+                }
+            }
+        }
+        if (inFlight.isEmpty()) {
+            return counts;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT status, COUNT(*) FROM recipient WHERE id IN ("
+                + Sql.placeholders(inFlight.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry') GROUP BY status")) {
+            int i = 1;
+            for (long id : inFlight) {
+                ps.setLong(i++, id);
+            }
+            ps.setLong(i, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    RecipientStatus waiting = RecipientStatus.fromDb(rs.getString(1));
+                    counts.merge(waiting, -rs.getLong(2), Long::sum);
+                    counts.merge(RecipientStatus.SENDING, rs.getLong(2), Long::sum);
                 }
             }
         }
@@ -571,7 +540,7 @@ public final class RecipientTable {
             throws SQLException {
         StringBuilder sql = new StringBuilder("""
                 SELECT id, email FROM recipient
-                WHERE campaign_id = ? AND status = 'failed' AND run_token IS NULL AND id > ?""");
+                WHERE campaign_id = ? AND status = 'failed' AND id > ?""");
         filter.codeClass().ifPresent(k -> sql.append(" AND last_code BETWEEN ? AND ?"));
         filter.code().ifPresent(k -> sql.append(" AND last_code = ?"));
         filter.errorContains().ifPresent(k -> sql.append(" AND LOWER(last_error) LIKE ? ESCAPE '!'"));
@@ -614,7 +583,7 @@ public final class RecipientTable {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET status = 'pending', attempts = 0, next_attempt_at = NULL, last_code = NULL,
                        last_error = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status = 'failed' AND run_token IS NULL AND id IN (""" + Sql.placeholders(ids.size()) + ")")) {
+                WHERE campaign_id = ? AND status = 'failed' AND id IN (""" + Sql.placeholders(ids.size()) + ")")) {
             SqlTime.set(ps, 1, now);
             ps.setLong(2, campaignId);
             int i = 3;
@@ -707,12 +676,12 @@ public final class RecipientTable {
     /**
      * Marks a send failed after a hard bounce, if it is still in a state a bounce can overturn.
      * A row already failed (or suppressed, or never sent) keeps its state, so a repeat does nothing.
-     * run_token is left alone: a run still holding the row must not lose its lease over a bounce.
+     * A retry a run holds in flight meanwhile gets the outcome of that attempt when it is recorded.
      */
     public boolean markBounced(Connection c, long recipientId, int code, String error, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET status = 'failed', next_attempt_at = NULL, last_code = ?, last_error = ?, updated_at = ?
-                WHERE id = ? AND status IN ('sent', 'sending', 'retry')""")) {
+                WHERE id = ? AND status IN ('sent', 'retry')""")) {
             ps.setInt(1, code);
             ps.setString(2, SuppressionTable.truncate(error, 1000));
             SqlTime.set(ps, 3, now);

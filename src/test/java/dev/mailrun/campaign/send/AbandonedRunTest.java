@@ -3,6 +3,7 @@ package dev.mailrun.campaign.send;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.store.InFlightTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.mail.ScriptedSmtpServer;
@@ -72,7 +73,7 @@ class AbandonedRunTest {
                 }
             }, "zombie-run");
             zombie.start();
-            waitUntil(() -> accepted.get() > 20 && count(id, "sending") > 0);
+            waitUntil(() -> accepted.get() > 20 && !inFlightEmails(id).isEmpty());
 
             // The dying worker stops heartbeating; its lease runs out (the database decides, no sleeping).
             // Its run is stalled but not dead: a flush or the claim of its next batch, still under
@@ -85,7 +86,7 @@ class AbandonedRunTest {
                         "UPDATE task SET lease_until = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE run_token IS NOT NULL")) {
                     ps.executeUpdate();
                 }
-                inFlight = emails(id, "sending");
+                inFlight = inFlightEmails(id);
                 survivor.scheduler.tick();
             }
 
@@ -156,6 +157,25 @@ class AbandonedRunTest {
 
     private static long count(long campaignId, String status) throws Exception {
         return emails(campaignId, status).size();
+    }
+
+    /** The recipients the campaign's run has in flight (its in-flight row) whose rows still wait. */
+    private static Set<String> inFlightEmails(long campaignId) throws Exception {
+        Set<String> out = new HashSet<>();
+        try (Connection c = db.dataSource().getConnection()) {
+            for (long recipient : new InFlightTable().ids(c, campaignId)) {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT email FROM recipient WHERE id = ? AND status IN ('pending', 'retry')")) {
+                    ps.setLong(1, recipient);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            out.add(rs.getString(1));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private static Set<String> emails(long campaignId, String status) throws Exception {

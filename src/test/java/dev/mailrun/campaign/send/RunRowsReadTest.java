@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * What the claim indexes let each statement read, counted with the session's own index-read
- * counters: the claim index leads with (campaign, status, run token), so a claim does not walk the
- * rows runs have marked and the clean-up after an abandoned run reads that run's rows only; the
- * domain index keys on whether a row waits (pending or retry), so a paced claim skips the sent.
+ * What the indexes let each statement on the sending path read, counted with the session's own
+ * index-read counters: a claim does not walk the rows already sent (the claim index leads with
+ * campaign and status), the clean-up after a dead run reads only what it had in flight (by primary
+ * key), the domain index keys on whether a row waits (pending or retry), so a paced claim skips the
+ * sent, and recording results reads only their rows.
  */
 class RunRowsReadTest {
 
@@ -34,14 +35,11 @@ class RunRowsReadTest {
     private final RecipientTable queue = new RecipientTable(new SuppressionTable());
 
     @Test
-    void a_claim_reads_only_the_rows_it_returns_when_a_run_has_marked_the_rows_before_them() throws Exception {
-        long id = CampaignFixtures.campaign(db.dataSource(), "held ahead");
+    void a_claim_reads_only_the_rows_it_returns_when_the_rows_before_them_were_sent() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "sent before");
         CampaignFixtures.recipients(db.dataSource(), id, 1_000);
-        String first = "11111111-1111-1111-1111-111111111111";
-        List<Long> firstIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 600, List.of()))
-                .recipients().stream().map(ClaimedRecipient::id).toList();
-        int marked = Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, first, firstIds, NOW));
-        assertThat(marked).isEqualTo(600);
+        List<Long> firstIds = claim(id, 600, List.of());
+        assertThat(record(id, sent(firstIds))).isEqualTo(600);
 
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
@@ -50,68 +48,55 @@ class RunRowsReadTest {
             long read = indexReads(c) - before;
             c.commit();
             assertThat(claimed).hasSize(10);
-            assertThat(claimed.get(0).id()).isGreaterThan(claimedMax(id, first));
-            // Both claim SELECTs and the suppression check: a few dozen, not the 600 marked rows.
+            assertThat(claimed.get(0).id()).isGreaterThan(firstIds.get(firstIds.size() - 1));
+            // Both claim SELECTs and the suppression check: a few dozen, not the 600 sent rows.
             assertThat(read).isLessThan(100);
         }
     }
 
     @Test
-    void the_clean_up_after_an_abandoned_run_reads_only_that_runs_rows() throws Exception {
+    void the_clean_up_after_a_dead_run_reads_only_what_it_had_in_flight() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "abandoned");
         CampaignFixtures.recipients(db.dataSource(), id, 2_000);
-        String live = "33333333-3333-3333-3333-333333333333";
-        String dead = "44444444-4444-4444-4444-444444444444";
-        List<Long> liveIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 1_500, List.of()))
-                .recipients().stream().map(ClaimedRecipient::id).toList();
-        Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, live, liveIds, NOW));
-        List<Long> deadIds = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 30, List.of()))
-                .recipients().stream().map(ClaimedRecipient::id).toList();
-        Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, dead, deadIds.subList(0, 20), NOW));
+        List<Long> ids = claim(id, 2_000, List.of());
+        List<Long> inFlight = ids.subList(1_500, 1_520);
 
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
-            int unknown = queue.markUnknown(c, id, dead, NOW);
+            int unknown = queue.markUnknown(c, id, inFlight, NOW);
             long read = indexReads(c) - before;
             c.commit();
             assertThat(unknown).isEqualTo(20);
-            // The dead run's 30 rows, not the 1,500 the live run is sending.
+            // The dead run's 20 rows by primary key, not the campaign's 2,000.
             assertThat(read).isLessThan(100);
         }
         try (Connection c = db.dataSource().getConnection()) {
-            assertThat(queue.counts(c, id).get(RecipientStatus.UNKNOWN)).isEqualTo(20);
-            assertThat(queue.counts(c, id).get(RecipientStatus.SENDING)).isEqualTo(1_500);
-            assertThat(queue.counts(c, id).get(RecipientStatus.PENDING)).isEqualTo(480);
+            assertThat(queue.counts(c, id, List.of()).get(RecipientStatus.UNKNOWN)).isEqualTo(20);
+            assertThat(queue.counts(c, id, List.of()).get(RecipientStatus.PENDING)).isEqualTo(1_980);
         }
-        List<Outcome> late = liveIds.stream().<Outcome>map(r -> new Outcome.Sent(r, "<m" + r + "@x>", NOW)).toList();
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, live, late, NOW));
-        assertThat(recorded).isEqualTo(1_500);
     }
 
     @Test
-    void a_paced_claim_of_a_domain_reads_only_its_waiting_rows_not_those_sent_or_sending() throws Exception {
+    void a_paced_claim_of_a_domain_reads_only_its_waiting_rows_not_those_sent() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "paced");
         CampaignFixtures.recipients(db.dataSource(), id, 1_000);
-        String earlier = "55555555-5555-5555-5555-555555555555";
-        List<Long> first = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 900, List.of()))
-                .recipients().stream().map(ClaimedRecipient::id).toList();
-        Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, earlier, first, NOW));
-        List<Outcome> sent = first.subList(0, 800).stream().<Outcome>map(r -> new Outcome.Sent(r, "<m" + r + "@x>", NOW)).toList();
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, earlier, sent, NOW));
-        assertThat(recorded).isEqualTo(800);
+        List<Long> first = claim(id, 900, List.of());
+        assertThat(record(id, sent(first.subList(0, 800)))).isEqualTo(800);
+        List<Long> held = first.subList(800, 900);
 
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
             RecipientTable.PacedClaim claim = queue.claimPaced(c, id, NOW, 0, 0, List.of("list.example"),
-                    List.of(new RecipientTable.DomainQuota(List.of("list.example"), 10)), List.of());
+                    List.of(new RecipientTable.DomainQuota(List.of("list.example"), 10)), held);
             long read = indexReads(c) - before;
             c.commit();
             assertThat(claim.claim().recipients()).hasSize(10);
             assertThat(claim.claim().recipients().get(0).id()).isGreaterThan(first.get(first.size() - 1));
-            // The ten it returns and a few lookups, not the 800 sent and 100 sending rows of the domain.
-            assertThat(read).isLessThan(100);
+            // The ten it returns, the 100 the run holds (still waiting, left out by id) and a few
+            // lookups: not the 800 sent rows of the domain.
+            assertThat(read).isLessThan(200);
         }
         try (Connection c = db.dataSource().getConnection()) {
             assertThat(queue.hasRemainingAt(c, id, List.of("list.example"))).isTrue();
@@ -123,10 +108,7 @@ class RunRowsReadTest {
     void recording_sent_recipients_reads_only_their_rows_not_the_others_the_run_holds() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "recorded");
         CampaignFixtures.recipients(db.dataSource(), id, 2_000);
-        String run = "66666666-6666-6666-6666-666666666666";
-        List<Long> ids = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 2_000, List.of()))
-                .recipients().stream().map(ClaimedRecipient::id).toList();
-        Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, run, ids, NOW));
+        List<Long> ids = claim(id, 2_000, List.of());
         List<Outcome> sent = ids.subList(1_000, 1_040).stream()
                 .<Outcome>map(r -> new Outcome.Sent(r, "<m" + r + "@x>", NOW, "relay-a")).toList();
 
@@ -137,14 +119,27 @@ class RunRowsReadTest {
             long first = rowsRead(c);
             long own = rowsRead(c) - first;
             long before = rowsRead(c);
-            int recorded = queue.record(c, run, sent, NOW);
+            int recorded = queue.record(c, id, sent, NOW);
             long read = rowsRead(c) - before - own;
             c.commit();
             assertThat(recorded).isEqualTo(40);
             // A few reads per recorded row (the row by id, the flush's list of rows), not the 2,000
-            // rows this run marked: with the table read first, over 80,000.
+            // rows of the campaign: with the table read first, over 80,000.
             assertThat(read).isLessThan(200);
         }
+    }
+
+    private List<Long> claim(long campaignId, int limit, List<Long> held) throws Exception {
+        return Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, campaignId, NOW, limit, held))
+                .recipients().stream().map(ClaimedRecipient::id).toList();
+    }
+
+    private static List<Outcome> sent(List<Long> ids) {
+        return ids.stream().<Outcome>map(r -> new Outcome.Sent(r, "<m" + r + "@x>", NOW)).toList();
+    }
+
+    private int record(long campaignId, List<Outcome> outcomes) throws Exception {
+        return Transactions.inTransaction(db.dataSource(), c -> queue.record(c, campaignId, outcomes, NOW));
     }
 
     /**
@@ -175,17 +170,5 @@ class RunRowsReadTest {
             }
         }
         return n;
-    }
-
-    private static long claimedMax(long campaignId, String token) throws SQLException {
-        try (Connection c = db.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT MAX(id) FROM recipient WHERE campaign_id = ? AND run_token = ?")) {
-            ps.setLong(1, campaignId);
-            ps.setString(2, token);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
     }
 }

@@ -153,11 +153,11 @@ class SendingMarkerTest {
         SendingMarker m = marker(4, 20);
         m.take(ROOM).orElseThrow();
 
-        m.fail("could not mark recipients as sending: connection lost");
+        m.fail("could not mark recipients in flight: connection lost");
 
         assertThat(m.failed()).isTrue();
         assertThatThrownBy(() -> m.beforeSend(1)).isInstanceOf(IllegalStateException.class)
-                .hasMessage("could not mark recipients as sending: connection lost");
+                .hasMessage("could not mark recipients in flight: connection lost");
         assertThat(m.take(ROOM)).isEmpty();
     }
 

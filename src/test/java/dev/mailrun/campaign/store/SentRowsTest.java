@@ -28,15 +28,14 @@ class SentRowsTest {
     void message_ids_relays_and_times_arrive_as_sent_whatever_their_characters() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "sent rows");
         CampaignFixtures.recipients(db.dataSource(), id, 4);
-        String run = "77777777-7777-7777-7777-777777777777";
-        List<Long> ids = marked(id, run, 4);
+        List<Long> ids = claimed(id, 4);
         List<Outcome> sent = List.of(
                 new Outcome.Sent(ids.get(0), "<plain.1@mail.example>", Instant.parse("2026-11-24T08:59:58.123Z"), "relay-a"),
                 new Outcome.Sent(ids.get(1), "<quote\"and\\backslash@x>", Instant.parse("2026-11-24T08:59:59.007Z"), "relay \"b\""),
                 new Outcome.Sent(ids.get(2), "<caf\u00e9\u2603@x>", Instant.parse("2026-11-24T08:59:59.999Z"), null),
                 new Outcome.Sent(ids.get(3), "<tab\there@x>", Instant.parse("2026-11-24T09:00:00Z"), "r\u00e9lay"));
 
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, run, sent, NOW));
+        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id, sent, NOW));
 
         assertThat(recorded).isEqualTo(4);
         for (Outcome o : sent) {
@@ -46,7 +45,6 @@ class SentRowsTest {
             assertThat(row.messageId()).isEqualTo(s.messageId());
             assertThat(row.sentAt()).isEqualTo(s.at());
             assertThat(row.relay()).isEqualTo(s.relay());
-            assertThat(row.runToken()).isNull();
             assertThat(row.attempts()).isEqualTo(1);
         }
     }
@@ -55,14 +53,13 @@ class SentRowsTest {
     void more_rows_than_one_statement_takes_are_all_recorded_and_counted() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "many sent rows");
         CampaignFixtures.recipients(db.dataSource(), id, 1_203);
-        String run = "88888888-8888-8888-8888-888888888888";
-        List<Long> ids = marked(id, run, 1_203);
+        List<Long> ids = claimed(id, 1_203);
         List<Outcome> sent = new ArrayList<>();
         for (long r : ids) {
             sent.add(new Outcome.Sent(r, "<m" + r + "@x>", NOW, "relay-a"));
         }
 
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, run, sent, NOW));
+        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id, sent, NOW));
 
         assertThat(recorded).isEqualTo(1_203);
         assertThat(row(ids.get(0)).messageId()).isEqualTo("<m" + ids.get(0) + "@x>");
@@ -79,41 +76,40 @@ class SentRowsTest {
     }
 
     @Test
-    void rows_another_run_holds_are_left_alone_and_not_counted() throws Exception {
-        long id = CampaignFixtures.campaign(db.dataSource(), "held by another");
-        CampaignFixtures.recipients(db.dataSource(), id, 3);
-        String run = "99999999-9999-9999-9999-999999999999";
-        List<Long> ids = marked(id, run, 2);
-        long unmarked = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, id, NOW, 1, List.of()))
-                .recipients().get(0).id();
-        List<Outcome> sent = List.of(new Outcome.Sent(ids.get(0), "<a@x>", NOW, "relay-a"),
-                new Outcome.Sent(unmarked, "<b@x>", NOW, "relay-a"));
+    void rows_of_another_campaign_are_left_alone_and_not_counted() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "this campaign");
+        long other = CampaignFixtures.campaign(db.dataSource(), "another campaign");
+        CampaignFixtures.recipients(db.dataSource(), id, 1);
+        CampaignFixtures.recipients(db.dataSource(), other, 1);
+        long mine = claimed(id, 1).get(0);
+        long theirs = claimed(other, 1).get(0);
+        List<Outcome> sent = List.of(new Outcome.Sent(mine, "<a@x>", NOW, "relay-a"),
+                new Outcome.Sent(theirs, "<b@x>", NOW, "relay-a"));
 
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, run, sent, NOW));
+        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id, sent, NOW));
 
-        assertThat(recorded).isEqualTo(1);
-        assertThat(row(unmarked).status()).isEqualTo("pending");
-        assertThat(row(unmarked).messageId()).isNull();
+        assertThat(recorded).as("fewer than the attempts: the caller rolls back").isEqualTo(1);
+        assertThat(row(theirs).status()).isEqualTo("pending");
+        assertThat(row(theirs).messageId()).isNull();
     }
 
-    private List<Long> marked(long campaignId, String run, int n) throws Exception {
+    private List<Long> claimed(long campaignId, int n) throws Exception {
         List<Long> ids = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, campaignId, NOW, n, List.of()))
                 .recipients().stream().map(ClaimedRecipient::id).toList();
-        int marked = Transactions.inTransaction(db.dataSource(), c -> queue.markSending(c, run, ids, NOW));
-        assertThat(marked).isEqualTo(n);
+        assertThat(ids).hasSize(n);
         return ids;
     }
 
-    private record Row(String status, String messageId, Instant sentAt, String relay, String runToken, int attempts) {}
+    private record Row(String status, String messageId, Instant sentAt, String relay, int attempts) {}
 
     private static Row row(long recipientId) throws Exception {
         try (Connection c = db.dataSource().getConnection();
              PreparedStatement ps = c.prepareStatement(
-                     "SELECT status, message_id, sent_at, relay, run_token, attempts FROM recipient WHERE id = ?")) {
+                     "SELECT status, message_id, sent_at, relay, attempts FROM recipient WHERE id = ?")) {
             ps.setLong(1, recipientId);
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).isTrue();
-                return new Row(rs.getString(1), rs.getString(2), SqlTime.get(rs, 3), rs.getString(4), rs.getString(5), rs.getInt(6));
+                return new Row(rs.getString(1), rs.getString(2), SqlTime.get(rs, 3), rs.getString(4), rs.getInt(5));
             }
         }
     }
