@@ -30,8 +30,8 @@ import java.util.TreeSet;
  * transaction back: a zombie run writes nothing, and the workers it feeds are stopped at their
  * next mark. A flush that fails on the database keeps its results for the next one.
  *
- * <p>Only the flush thread writes the in-flight set, so {@link #inFlight} here is what the table
- * holds once each transaction commits.
+ * <p>Only flushes write the in-flight set, one at a time, so {@link #inFlight} here is what the
+ * table holds once each transaction commits.
  */
 final class ResultFlusher {
 
@@ -68,8 +68,12 @@ final class ResultFlusher {
      * and a batch's first marks no longer wait for the claim of the next batch, made at the same
      * moment (docs/BENCHMARKS.md, "Marks beside the claims"). The buffer is locked only to take the
      * results out, never during the round trip, so the SMTP threads keep adding results meanwhile.
+     *
+     * <p>One flush at a time: the run's final flush may start while a pass of the flush thread is
+     * still under way (stopping it waits a few seconds, a stalled database may take longer), and
+     * both would otherwise write the in-flight row from the same {@link #inFlight} and lose marks.
      */
-    void flush() throws SQLException {
+    synchronized void flush() throws SQLException {
         Optional<Marking> marker = buffer.startFlush();
         if (checkpoint.isLeaseLost()) {
             marker.ifPresent(m -> m.fail(LEASE_LOST));
