@@ -28,6 +28,7 @@ class ResultsRefusedTest {
     static final TestDatabase db = new TestDatabase();
 
     private static final int SIZE = 600;
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
 
     private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
@@ -38,7 +39,7 @@ class ResultsRefusedTest {
                 .start();
              InProcessSender s = new InProcessSender(db.newPool("worker", 6), clock,
                      InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)), Path.of("templates"),
-                     Duration.ofSeconds(10), SendSettings.defaults("relay-results-refused", 0), "w1")) {
+                     INTERVAL, SendSettings.defaults("relay-results-refused", 0), "w1")) {
             long id = s.newCampaign("Results refused", "welcome");
             Fixtures.recipients(db.dataSource(), id, 0, SIZE);
             try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {
@@ -60,7 +61,28 @@ class ResultsRefusedTest {
             assertThat(counts.getOrDefault("sent", 0L)).isZero();
             assertThat(smtp.messages().size()).as("messages sent with no result written").isPositive()
                     .isLessThanOrEqualTo(4 + 100);
-            assertThat(CampaignFixtures.sendingCount(db.dataSource(), id)).as("in flight").isPositive().isLessThanOrEqualTo(4 + 100);
+            long inFlight = CampaignFixtures.sendingCount(db.dataSource(), id);
+            assertThat(inFlight).as("in flight").isPositive().isLessThanOrEqualTo(4 + 100);
+
+            // The database takes results again: the next run finds what the refused run left in
+            // flight, makes it unknown, and sends everyone else, each once.
+            try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {
+                st.execute("DROP TRIGGER refuse_sent");
+            }
+            for (int i = 0; i < 10 && !"completed".equals(Fixtures.campaignStatus(db.dataSource(), id)); i++) {
+                long ms = INTERVAL.toMillis();
+                clock.set(Instant.ofEpochMilli((clock.peek().toEpochMilli() / ms + 1) * ms));
+                s.scheduler.tick();
+            }
+            Map<String, Long> after = Fixtures.counts(db.dataSource(), id);
+            Map<String, Integer> received = Fixtures.perAddress(smtp.messages());
+            System.out.printf("[fault] results refused, then taken: counts=%s messages=%d duplicates=%d%n", after,
+                    smtp.messages().size(), received.values().stream().filter(n -> n > 1).count());
+            assertThat(Fixtures.campaignStatus(db.dataSource(), id)).isEqualTo("completed");
+            assertThat(after.getOrDefault("unknown", 0L)).as("unknown: what the refused run left in flight").isEqualTo(inFlight);
+            assertThat(after.getOrDefault("sent", 0L)).isEqualTo(SIZE - inFlight);
+            assertThat(received.values()).as("messages per address").allMatch(n -> n == 1);
+            assertThat(CampaignFixtures.sendingCount(db.dataSource(), id)).isZero();
         }
     }
 }
