@@ -269,7 +269,13 @@ public final class SendTask implements TaskHandler {
             if (campaign.isEmpty()) {
                 return campaign;
             }
-            // Runs of one task never overlap: what is in flight now was left by a run that died or failed.
+            // Runs of one task never overlap: what is in flight now was left by a run that died or
+            // failed. Fenced by the lease, so a run that stalled before this point and lost the task
+            // cannot take the in-flight row from the run that holds it now.
+            if (!ctx.extendLease(c)) {
+                c.rollback();
+                throw new IllegalStateException("run " + ctx.runToken() + " lost its lease before it began");
+            }
             Optional<InFlightTable.Held> left = tables.inFlight().lock(c, campaignId);
             if (left.isPresent() && !left.get().recipientIds().isEmpty()) {
                 int unknown = tables.recipients().markUnknown(c, campaignId, left.get().recipientIds(), now);
