@@ -45,7 +45,7 @@ final class ResultFlusher {
     /** Why the last results' transaction failed, while its results wait in the buffer; null once written. */
     private volatile String unwritten;
     /** Marked and not yet recorded, as the run's in-flight row holds them after the last commit. */
-    private final SortedSet<Long> inFlight = new TreeSet<>();
+    private SortedSet<Long> inFlight = new TreeSet<>();
 
     ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules, DailyQuota quota) {
         this.run = run;
@@ -117,9 +117,11 @@ final class ResultFlusher {
         if (!t.hasResults() && pause.isEmpty()) {
             return false;
         }
+        SortedSet<Long> left = new TreeSet<>(inFlight);
+        t.outcomes().forEach(o -> left.remove(o.recipientId()));
         boolean committed;
         try {
-            committed = write(t, next, pause);
+            committed = write(t, next, pause, left);
         } catch (SQLException | RuntimeException e) {
             buffer.restore(t);   // nothing was written: keep the results for the next flush
             unwritten = e.getMessage();
@@ -130,7 +132,7 @@ final class ResultFlusher {
             return false;
         }
         unwritten = null;
-        t.outcomes().forEach(o -> inFlight.remove(o.recipientId()));
+        inFlight = left;
         // Results accepted during the round trip are still in the buffer: they go into the next
         // flush, on top of these counters with the failure window as it is now.
         checkpoint.committed(next.withRecent(buffer.recent()));
@@ -144,9 +146,11 @@ final class ResultFlusher {
      * (this run lost its lease or its in-flight row).
      */
     private boolean mark(Marking marker, Marks marks) throws SQLException {
+        SortedSet<Long> next = new TreeSet<>(inFlight);
+        next.addAll(marks.ids());
         boolean marked;
         try {
-            marked = writeMarks(marks);
+            marked = writeMarks(next);
         } catch (SQLException | RuntimeException e) {
             marker.fail("could not mark recipients in flight: " + e.getMessage());
             throw e;
@@ -156,7 +160,7 @@ final class ResultFlusher {
             checkpoint.markLeaseLost();
             return false;
         }
-        inFlight.addAll(marks.ids());
+        inFlight = next;
         marker.committed(marks);
         return true;
     }
@@ -226,11 +230,9 @@ final class ResultFlusher {
      * run that takes a task over locks it: the two wait for each other instead of deadlocking.
      * False when it rolled back: this run lost its lease, or its in-flight row.
      */
-    private boolean writeMarks(Marks marks) throws SQLException {
+    private boolean writeMarks(SortedSet<Long> next) throws SQLException {
         Instant now = run.clock().instant();
         Tables tables = run.tables();
-        SortedSet<Long> next = new TreeSet<>(inFlight);
-        next.addAll(marks.ids());
         return tables.inTransaction(c -> {
             if (!checkpoint.fence(c) || !tables.inFlight().write(c, run.campaignId(), run.runToken(), next, now)) {
                 c.rollback();
@@ -244,11 +246,9 @@ final class ResultFlusher {
      * The results' transaction; false when it rolled back because this run no longer holds its
      * recipients (their rows are gone, or its in-flight row or lease was taken over).
      */
-    private boolean write(Taken t, SendCounters next, Optional<String> pause) throws SQLException {
+    private boolean write(Taken t, SendCounters next, Optional<String> pause, SortedSet<Long> left) throws SQLException {
         Instant now = run.clock().instant();
         Tables tables = run.tables();
-        SortedSet<Long> left = new TreeSet<>(inFlight);
-        t.outcomes().forEach(o -> left.remove(o.recipientId()));
         return tables.inTransaction(c -> {
             long attempts = t.outcomes().stream().filter(o -> !(o instanceof Outcome.Released)).count();
             if (tables.recipients().record(c, run.campaignId(), t.outcomes(), now) < attempts
