@@ -95,18 +95,24 @@ public final class MessageFactory {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
         Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns(r),
                 unsubscribeUrl, campaign.name());
-        RenderResult result = template.render(values);
+        RenderResult result = template.renderSevenBit(values);
         if (result instanceof RenderResult.Rejected rejected) {
             throw new RejectedMessageException(rejected.reason());
-        }
-        RenderedContent content = ((RenderResult.Rendered) result).content();
-        if (campaign.subjectOverride().isPresent()) {
-            content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
         }
         RecipientFields fields = new RecipientFields(new Mailbox(r.email(), r.name() == null ? "" : r.name()),
                 messageId(r.id()), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()),
                 Optional.of(new SendIds(campaign.id(), r.id())));
-        MimeMessage message = composer.compose(session, fields, content);
+        MimeMessage message;
+        if (result instanceof RenderResult.RenderedSevenBit bodies) {
+            message = composer.compose(session, fields, campaign.subjectOverride().orElse(bodies.subject()),
+                    bodies.text(), bodies.html());
+        } else {
+            RenderedContent content = ((RenderResult.Rendered) result).content();
+            if (campaign.subjectOverride().isPresent()) {
+                content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
+            }
+            message = composer.compose(session, fields, content);
+        }
         if (dkim.isEmpty()) {
             return message;
         }

@@ -4,6 +4,7 @@ import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.SerialisedMessage;
 import dev.mailrun.mail.feedback.MessageTags;
 import dev.mailrun.mail.template.RenderedContent;
+import dev.mailrun.mail.template.SevenBitBody;
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -99,11 +100,38 @@ public final class CampaignComposer {
      */
     public SerialisedMessage compose(Session session, RecipientFields fields, RenderedContent content)
             throws RejectedMessageException {
+        String text = content.text();
+        String html = content.html();
+        return compose(session, fields, content.subject(), (text.length() + html.length()) * 17 / 16, (out, boundary) -> {
+            part(out, boundary, text, "plain");
+            part(out, boundary, html, "html");
+        });
+    }
+
+    /**
+     * The message to one recipient whose bodies were rendered straight to 7bit
+     * ({@code CompiledTemplate.renderSevenBit}): the same bytes {@link #compose(Session,
+     * RecipientFields, RenderedContent)} writes for the same text, with the bodies copied as they are.
+     */
+    public SerialisedMessage compose(Session session, RecipientFields fields, String subject, SevenBitBody text,
+                                     SevenBitBody html) throws RejectedMessageException {
+        return compose(session, fields, subject, text.length() + html.length(), (out, boundary) -> {
+            sevenBitPart(out, boundary, text, "plain");
+            sevenBitPart(out, boundary, html, "html");
+        });
+    }
+
+    /** Writes the two body parts of one message, after its headers. */
+    private interface Bodies {
+        void write(WireBuffer out, String boundary);
+    }
+
+    private SerialisedMessage compose(Session session, RecipientFields fields, String subjectText, int bodiesSize,
+                                      Bodies bodies) throws RejectedMessageException {
         if (senderProblem != null) {
             throw new RejectedMessageException(senderProblem);
         }
         InternetAddress to = Headers.address("To", fields.to());
-        String subjectText = content.subject();
         String subject = Headers.subject(subjectText);
         String messageId = Headers.messageId(fields.messageId());
         if (listIdProblem != null) {
@@ -112,10 +140,7 @@ public final class CampaignComposer {
         String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
         String boundary = BOUNDARY_PREFIX + parts.getAndIncrement() + boundarySuffix;
 
-        String text = content.text();
-        String html = content.html();
-        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length
-                + (text.length() + html.length()) * 17 / 16);
+        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize);
         out.header("Date", date());
         out.bytes(senderLines);
         out.header("To", addressValue("To", to));
@@ -133,11 +158,19 @@ public final class CampaignComposer {
             }
         }
         out.crlf();
-        part(out, boundary, text, "plain");
-        part(out, boundary, html, "html");
+        bodies.write(out, boundary);
         out.text("--").text(boundary).text("--").crlf();
         return new SerialisedMessage(session, out.buffer(), out.size(), from.clone(), new Address[] {to},
                 messageId, subjectText.strip());
+    }
+
+    /** A body part whose text is already in its 7bit form, as {@link #part} writes one that can go so. */
+    private static void sevenBitPart(WireBuffer out, String boundary, SevenBitBody body, String subtype) {
+        out.text("--").text(boundary).crlf();
+        out.text("Content-Type: text/").text(subtype).text("; charset=UTF-8").crlf();
+        out.header("Content-Transfer-Encoding", SEVEN_BIT).crlf();
+        out.write(body.bytes(), 0, body.length());
+        out.crlf();
     }
 
     /** One body part: delimiter, its two headers, a blank line, the text, CRLF (before the next delimiter). */

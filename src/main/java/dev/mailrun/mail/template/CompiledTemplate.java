@@ -31,6 +31,8 @@ public final class CompiledTemplate {
     private final OutputSize subjectSize = new OutputSize();
     private final OutputSize textSize = new OutputSize();
     private final OutputSize htmlSize = new OutputSize();
+    private final StaticText textStatics;
+    private final StaticText htmlStatics;
 
     CompiledTemplate(String name, PebbleTemplate subject, PebbleTemplate text, PebbleTemplate html,
                      Map<String, String> sources, TemplateDefaults defaults) {
@@ -45,6 +47,8 @@ public final class CompiledTemplate {
         uses.put(TemplateLoader.TEXT, FieldScanner.scan(text.getRootNode()));
         uses.put(TemplateLoader.HTML, FieldScanner.scan(html.getRootNode()));
         this.usesByFile = Map.copyOf(uses);
+        this.textStatics = StaticText.of(text);
+        this.htmlStatics = StaticText.of(html);
     }
 
     public String name() {
@@ -110,6 +114,30 @@ public final class CompiledTemplate {
      * do not. A missing field or a line break in the subject rejects the recipient.
      */
     public RenderResult render(Map<String, Object> values) {
+        return render(values, false);
+    }
+
+    /**
+     * Renders one recipient with both bodies straight to the bytes they go out with as 7bit
+     * ({@link RenderResult.RenderedSevenBit}); when either cannot go so (a merge value outside
+     * ASCII, a line too long), as {@link #render} does. The outcome is the same message either way.
+     *
+     * <p>Why: the bodies of a campaign are mostly the template's static text. Rendered as text, the
+     * composer then encoded, checked and converted each body's every character again for every
+     * recipient; here the static pieces were converted once ({@link StaticText}) and are copied.
+     */
+    public RenderResult renderSevenBit(Map<String, Object> values) {
+        RenderResult result = render(values, true);
+        return result != null ? result : render(values, false);
+    }
+
+    /** How many static pieces of the two bodies are converted once: for tests. */
+    int convertedPieces() {
+        return textStatics.size() + htmlStatics.size();
+    }
+
+    /** With {@code sevenBit}, null when a body cannot go out 7bit. */
+    private RenderResult render(Map<String, Object> values, boolean sevenBit) {
         Objects.requireNonNull(values, "values");
         try {
             String renderedSubject = evaluate(subject, values, subjectSize);
@@ -117,12 +145,32 @@ public final class CompiledTemplate {
             if (headerProblem.isPresent()) {
                 return new RenderResult.Rejected(headerProblem.get());
             }
-            return new RenderResult.Rendered(
-                    new RenderedContent(renderedSubject, evaluate(text, values, textSize), evaluate(html, values, htmlSize)));
+            if (!sevenBit) {
+                return new RenderResult.Rendered(new RenderedContent(renderedSubject, evaluate(text, values, textSize),
+                        evaluate(html, values, htmlSize)));
+            }
+            SevenBitBody textBody = evaluateSevenBit(text, textStatics, values, textSize);
+            SevenBitBody htmlBody = textBody == null ? null : evaluateSevenBit(html, htmlStatics, values, htmlSize);
+            return htmlBody == null ? null : new RenderResult.RenderedSevenBit(renderedSubject, textBody, htmlBody);
         } catch (PebbleException e) {
             return new RenderResult.Rejected(name + "/" + e.getFileName() + ":" + e.getLineNumber()
                     + ": " + e.getPebbleMessage());
         }
+    }
+
+    private static SevenBitBody evaluateSevenBit(PebbleTemplate template, StaticText statics, Map<String, Object> values,
+                                                 OutputSize size) {
+        SevenBitWriter out = new SevenBitWriter(statics, size.hint());
+        try {
+            template.evaluate(out, values, Locale.ROOT);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        SevenBitBody body = out.body();
+        if (body != null) {
+            size.saw(body.length());
+        }
+        return body;
     }
 
     private static String evaluate(PebbleTemplate template, Map<String, Object> values, OutputSize size) {

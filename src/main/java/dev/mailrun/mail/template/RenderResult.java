@@ -11,6 +11,18 @@ public sealed interface RenderResult {
         }
     }
 
+    /**
+     * The content with both bodies ready to go out 7bit ({@link CompiledTemplate#renderSevenBit}):
+     * the subject as text, the bodies as their wire bytes.
+     */
+    record RenderedSevenBit(String subject, SevenBitBody text, SevenBitBody html) implements RenderResult {
+        public RenderedSevenBit {
+            Objects.requireNonNull(subject, "subject");
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(html, "html");
+        }
+    }
+
     /** The recipient's data cannot produce a valid message (missing field, line break in the subject). */
     record Rejected(String reason) implements RenderResult {
         public Rejected {

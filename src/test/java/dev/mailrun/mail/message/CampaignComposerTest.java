@@ -59,14 +59,14 @@ class CampaignComposerTest {
             "trailing spaces   \nand tabs\t\t\n", "lone surrogate \ud800 here\n", "emoji 😀 and pairs\n",
             ".leading dot\n.\n..two\n", "DEL \u007f char\n", "equals = sign and =?Q?x?=\n", "a\rb\r\r\nc\n\r");
 
-    private static byte[] bytes(MimeMessage message) throws Exception {
+    static byte[] bytes(MimeMessage message) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         message.writeTo(out);
         return out.toByteArray();
     }
 
     /** The message as text with its boundary, the one value chosen per message, replaced by a fixed one. */
-    private static String normalised(byte[] message) {
+    static String normalised(byte[] message) {
         String text = new String(message, StandardCharsets.ISO_8859_1);
         Matcher m = BOUNDARY.matcher(text);
         assertThat(m.find()).as("a boundary in %s", text).isTrue();

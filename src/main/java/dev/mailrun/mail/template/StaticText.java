@@ -1,0 +1,101 @@
+package dev.mailrun.mail.template;
+
+import io.pebbletemplates.pebble.extension.AbstractNodeVisitor;
+import io.pebbletemplates.pebble.node.TextNode;
+import io.pebbletemplates.pebble.template.PebbleTemplate;
+import io.pebbletemplates.pebble.template.PebbleTemplateImpl;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The static pieces of one template file (the text between its tags), each converted once to the
+ * bytes it takes in a 7bit body, so that rendering a recipient copies them instead of checking and
+ * converting the same few kilobytes again for every message.
+ *
+ * <p>Pebble writes a static piece as its own {@code char[]} ({@code TextNode}), so a piece is
+ * found by the identity of that array. A piece that cannot go out 7bit as it stands (a character
+ * outside printable ASCII, a line over 998 characters between two of its line breaks) is left out
+ * and written character by character, which then refuses it. Read-only once built.
+ */
+final class StaticText {
+
+    private final Map<char[], Piece> pieces;
+
+    private StaticText(Map<char[], Piece> pieces) {
+        this.pieces = pieces;
+    }
+
+    static StaticText of(PebbleTemplate template) {
+        Map<char[], Piece> pieces = new IdentityHashMap<>();
+        if (template instanceof PebbleTemplateImpl impl) {
+            impl.getRootNode().accept(new AbstractNodeVisitor(impl) {
+                @Override
+                public void visit(TextNode node) {
+                    char[] data = node.getData();
+                    Piece piece = Piece.of(data);
+                    if (piece != null) {
+                        pieces.put(data, piece);
+                    }
+                }
+            });
+        }
+        return new StaticText(pieces);
+    }
+
+    /** The piece Pebble writes as {@code chars}; null for any other text. */
+    Piece piece(char[] chars) {
+        return pieces.get(chars);
+    }
+
+    int size() {
+        return pieces.size();
+    }
+
+    /**
+     * One piece as 7bit bytes. {@code firstLine}: its characters before its first line break (all
+     * of them when it has none); {@code lastLine}: those after its last one. A CR at its end may be
+     * the first half of a CRLF whose LF starts the next piece.
+     */
+    record Piece(byte[] bytes, boolean hasBreak, int firstLine, int lastLine, boolean startsWithLf,
+                 boolean endsWithCr) {
+
+        /** The piece converted; null when it cannot go out 7bit on its own. */
+        static Piece of(char[] data) {
+            byte[] out = new byte[data.length + data.length / 8 + 2];
+            int size = 0;
+            int line = 0;
+            int firstLine = -1;
+            for (int i = 0; i < data.length; i++) {
+                char c = data[i];
+                if (c == '\r' || c == '\n') {
+                    if (line > SevenBitWriter.MAX_LINE) {
+                        return null;
+                    }
+                    if (firstLine < 0) {
+                        firstLine = line;
+                    }
+                    if (size + 2 > out.length) {
+                        out = java.util.Arrays.copyOf(out, out.length * 2);
+                    }
+                    out[size++] = '\r';
+                    out[size++] = '\n';
+                    line = 0;
+                    if (c == '\r' && i + 1 < data.length && data[i + 1] == '\n') {
+                        i++;
+                    }
+                } else if (SevenBitWriter.plain(c)) {
+                    if (size + 1 > out.length) {
+                        out = java.util.Arrays.copyOf(out, out.length * 2);
+                    }
+                    out[size++] = (byte) c;
+                    line++;
+                } else {
+                    return null;
+                }
+            }
+            boolean hasBreak = firstLine >= 0;
+            return new Piece(java.util.Arrays.copyOf(out, size), hasBreak, hasBreak ? firstLine : line, line,
+                    data.length > 0 && data[0] == '\n', data.length > 0 && data[data.length - 1] == '\r');
+        }
+    }
+}
