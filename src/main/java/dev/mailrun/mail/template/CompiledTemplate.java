@@ -125,10 +125,21 @@ public final class CompiledTemplate {
      * <p>Why: the bodies of a campaign are mostly the template's static text. Rendered as text, the
      * composer then encoded, checked and converted each body's every character again for every
      * recipient; here the static pieces were converted once ({@link StaticText}) and are copied.
+     * A template whose own static text cannot go out 7bit is rendered as text straight away.
      */
     public RenderResult renderSevenBit(Map<String, Object> values) {
+        if (!triesSevenBit()) {
+            // Its own static text keeps a body from going 7bit: trying per recipient would only
+            // render each of them twice.
+            return render(values, false);
+        }
         RenderResult result = render(values, true);
         return result != null ? result : render(values, false);
+    }
+
+    /** Whether {@link #renderSevenBit} tries the 7bit way: only when all the bodies' static text can go so. */
+    boolean triesSevenBit() {
+        return textStatics.allConverted() && htmlStatics.allConverted();
     }
 
     /** How many static pieces of the two bodies are converted once: for tests. */

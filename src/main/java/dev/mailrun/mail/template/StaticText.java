@@ -20,13 +20,16 @@ import java.util.Map;
 final class StaticText {
 
     private final Map<char[], Piece> pieces;
+    private final boolean allConverted;
 
-    private StaticText(Map<char[], Piece> pieces) {
+    private StaticText(Map<char[], Piece> pieces, boolean allConverted) {
         this.pieces = pieces;
+        this.allConverted = allConverted;
     }
 
     static StaticText of(PebbleTemplate template) {
         Map<char[], Piece> pieces = new IdentityHashMap<>();
+        boolean[] allConverted = {template instanceof PebbleTemplateImpl};
         if (template instanceof PebbleTemplateImpl impl) {
             impl.getRootNode().accept(new AbstractNodeVisitor(impl) {
                 @Override
@@ -35,11 +38,21 @@ final class StaticText {
                     Piece piece = Piece.of(data);
                     if (piece != null) {
                         pieces.put(data, piece);
+                    } else {
+                        allConverted[0] = false;
                     }
                 }
             });
         }
-        return new StaticText(pieces);
+        return new StaticText(pieces, allConverted[0]);
+    }
+
+    /**
+     * Whether every static piece converted. When one did not, the body cannot go out 7bit whenever
+     * that piece is rendered (a template written in German, say): not worth a try per recipient.
+     */
+    boolean allConverted() {
+        return allConverted;
     }
 
     /** The piece Pebble writes as {@code chars}; null for any other text. */

@@ -152,6 +152,13 @@ class SevenBitRenderTest {
     }
 
     @Test
+    void a_template_whose_own_text_is_not_ascii_goes_as_text_for_every_recipient() throws Exception {
+        CompiledTemplate template = template("german", "Grüße, {{ a }}\n", "<p>Hallo {{ a }}</p>\n");
+        assertThat(template.renderSevenBit(values("Ann", ""))).isInstanceOf(RenderResult.Rendered.class);
+        assertThat(assertSameMessage(template, values("Ann", ""))).isFalse();
+    }
+
+    @Test
     void the_welcome_template_goes_7bit_with_the_same_bytes() throws Exception {
         LoadResult result = new TemplateLoader(Path.of("templates")).load("welcome");
         CompiledTemplate welcome = ((LoadResult.Loaded) result).template();

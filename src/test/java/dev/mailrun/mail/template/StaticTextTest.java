@@ -60,7 +60,10 @@ class StaticTextTest {
 
         // "Hello " and ",\nbye\n"; "<p>Hello "; the last piece of the HTML is not ASCII.
         assertThat(template.convertedPieces()).isEqualTo(3);
+        // Its HTML cannot go out 7bit for anyone: rendered as text without a try.
+        assertThat(template.triesSevenBit()).isFalse();
         CompiledTemplate welcome = TemplateFiles.load(Path.of("templates"), "welcome");
         assertThat(welcome.convertedPieces()).isGreaterThan(2);
+        assertThat(welcome.triesSevenBit()).isTrue();
     }
 }
