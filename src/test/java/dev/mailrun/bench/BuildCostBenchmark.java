@@ -17,8 +17,9 @@ import java.time.Clock;
  * is not disturbed by other processes, so changes to rendering and composing can be paired A/B here
  * with a spread of a few percent.
  *
- * <p>Arguments: {@code --messages 100000 --rounds 5} (the first round warms the JIT and is not
- * counted).
+ * <p>Arguments: {@code --messages 100000 --rounds 5 --accented 0} (the first round warms the JIT and
+ * is not counted; {@code --accented} is the percentage of recipients whose name is not ASCII, so
+ * that their HTML part goes out quoted-printable).
  */
 public final class BuildCostBenchmark {
 
@@ -28,18 +29,22 @@ public final class BuildCostBenchmark {
         Args args = new Args(argv);
         int messages = args.integer("messages", 100_000);
         int rounds = args.integer("rounds", 5);
+        int accented = args.integer("accented", 0);
+        if (accented < 0 || accented > 100) {
+            throw new IllegalArgumentException("--accented must be a percentage from 0 to 100, got " + accented);
+        }
         SampleMessages samples = new SampleMessages(Clock.systemUTC());
         Session session = MessageComposer.newSession("sender.example");
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf("%,d messages per round (template welcome, one merge field), one thread; "
-                + "the first round warms up and is not shown%n%n", messages);
+        System.out.printf("%,d messages per round (template welcome, one merge field), one thread, %d%% of the "
+                + "recipients with a name outside ASCII; the first round warms up and is not shown%n%n", messages, accented);
         System.out.println("| round | µs CPU per message | bytes per message |");
         System.out.println("|---:|---:|---:|");
         for (int round = 0; round <= rounds; round++) {
             Counting out = new Counting();
             long cpu0 = threads.getCurrentThreadCpuTime();
             for (long i = 0; i < messages; i++) {
-                MimeMessage m = samples.outgoing(round * (long) messages + i).build(session);
+                MimeMessage m = samples.outgoing(round * (long) messages + i, i % 100 < accented).build(session);
                 m.writeTo(out);
             }
             long cpu = threads.getCurrentThreadCpuTime() - cpu0;

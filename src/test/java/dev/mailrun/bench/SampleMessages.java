@@ -68,8 +68,13 @@ final class SampleMessages {
 
     /** The message to recipient {@code i + 1}: ids start at 1, as the table's do (a message's metadata needs one). */
     Outgoing outgoing(long i) {
+        return outgoing(i, false);
+    }
+
+    /** As {@link #outgoing(long)}; with {@code accented}, the recipient's name is not ASCII ("Jörg"). */
+    Outgoing outgoing(long i, boolean accented) {
         long id = i + 1;
-        return factory.outgoing(new ClaimedRecipient(id, "r" + id + "@list.example", "Reader " + id,
-                "{\"company\": \"ACME\"}", 0));
+        return factory.outgoing(new ClaimedRecipient(id, "r" + id + "@list.example",
+                (accented ? "J\u00f6rg " : "Reader ") + id, "{\"company\": \"ACME\"}", 0));
     }
 }

@@ -128,13 +128,8 @@ public final class CompiledTemplate {
      * A template whose own static text cannot go out 7bit is rendered as text straight away.
      */
     public RenderResult renderSevenBit(Map<String, Object> values) {
-        if (!triesSevenBit()) {
-            // Its own static text keeps a body from going 7bit: trying per recipient would only
-            // render each of them twice.
-            return render(values, false);
-        }
-        RenderResult result = render(values, true);
-        return result != null ? result : render(values, false);
+        // A template whose own static text keeps a body from going 7bit is not tried per recipient.
+        return render(values, triesSevenBit());
     }
 
     /** Whether {@link #renderSevenBit} tries the 7bit way: only when all the bodies' static text can go so. */
@@ -147,7 +142,7 @@ public final class CompiledTemplate {
         return textStatics.size() + htmlStatics.size();
     }
 
-    /** With {@code sevenBit}, null when a body cannot go out 7bit. */
+    /** With {@code sevenBit}, the bodies are tried as 7bit bytes first; rendered as text when they cannot go so. */
     private RenderResult render(Map<String, Object> values, boolean sevenBit) {
         Objects.requireNonNull(values, "values");
         try {
@@ -156,26 +151,40 @@ public final class CompiledTemplate {
             if (headerProblem.isPresent()) {
                 return new RenderResult.Rejected(headerProblem.get());
             }
-            if (!sevenBit) {
-                return new RenderResult.Rendered(new RenderedContent(renderedSubject, evaluate(text, values, textSize),
-                        evaluate(html, values, htmlSize)));
+            if (sevenBit) {
+                SevenBitBody textBody = evaluateSevenBit(text, textStatics, values, textSize);
+                SevenBitBody htmlBody = textBody == null ? null : evaluateSevenBit(html, htmlStatics, values, htmlSize);
+                if (htmlBody != null) {
+                    return new RenderResult.RenderedSevenBit(renderedSubject, textBody, htmlBody);
+                }
             }
-            SevenBitBody textBody = evaluateSevenBit(text, textStatics, values, textSize);
-            SevenBitBody htmlBody = textBody == null ? null : evaluateSevenBit(html, htmlStatics, values, htmlSize);
-            return htmlBody == null ? null : new RenderResult.RenderedSevenBit(renderedSubject, textBody, htmlBody);
+            return new RenderResult.Rendered(new RenderedContent(renderedSubject, evaluate(text, values, textSize),
+                    evaluate(html, values, htmlSize)));
         } catch (PebbleException e) {
             return new RenderResult.Rejected(name + "/" + e.getFileName() + ":" + e.getLineNumber()
                     + ": " + e.getPebbleMessage());
         }
     }
 
+    /**
+     * One body as 7bit bytes; null when it cannot go so. The writer stops the render at the first
+     * character that cannot ({@link SevenBitWriter.Refused}), so a recipient whose name is not
+     * ASCII costs little more than rendering as text. Whatever Pebble makes of that stop, the body
+     * is then rendered as text, which reports a template error of its own if there is one.
+     */
     private static SevenBitBody evaluateSevenBit(PebbleTemplate template, StaticText statics, Map<String, Object> values,
                                                  OutputSize size) {
         SevenBitWriter out = new SevenBitWriter(statics, size.hint());
         try {
             template.evaluate(out, values, Locale.ROOT);
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing to memory cannot fail", e);
+        } catch (IOException | PebbleException e) {
+            if (out.refused()) {
+                return null;
+            }
+            if (e instanceof PebbleException pebble) {
+                throw pebble;
+            }
+            throw new UncheckedIOException("writing to memory cannot fail", (IOException) e);
         }
         SevenBitBody body = out.body();
         if (body != null) {

@@ -1,5 +1,6 @@
 package dev.mailrun.mail.template;
 
+import java.io.IOException;
 import java.io.Writer;
 import java.util.Arrays;
 
@@ -12,8 +13,9 @@ import java.util.Arrays;
  *
  * <p>The rules are those of the composer's conversion of a whole rendered text
  * ({@code WireBuffer.sevenBit}): a CR, an LF or a CR LF pair is one line break, and a text that
- * one refuses, the other refuses too ({@code SevenBitWriterTest} compares the two). A refused
- * render is rendered again as text and goes out quoted-printable or base64 as before.
+ * one refuses, the other refuses too ({@code SevenBitRenderTest} compares the two). A refusal
+ * stops the render ({@link Refused}); the body is then rendered as text and goes out
+ * quoted-printable or base64 as before.
  */
 final class SevenBitWriter extends Writer {
 
@@ -29,6 +31,18 @@ final class SevenBitWriter extends Writer {
     private boolean afterCr;
     private boolean refused;
 
+    /** Thrown at a refusal, to stop rendering what cannot go out 7bit; without a stack trace, which nobody reads. */
+    static final class Refused extends IOException {
+        Refused() {
+            super("the text cannot go out 7bit");
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+
     SevenBitWriter(StaticText statics, int capacity) {
         this.statics = statics;
         this.bytes = new byte[Math.max(capacity, 16)];
@@ -40,19 +54,15 @@ final class SevenBitWriter extends Writer {
     }
 
     @Override
-    public void write(char[] cbuf) {
+    public void write(char[] cbuf) throws IOException {
         StaticText.Piece piece = statics.piece(cbuf);
         if (piece == null || afterCr && piece.startsWithLf()) {
             write(cbuf, 0, cbuf.length);
             return;
         }
-        if (refused) {
-            return;
-        }
         if (piece.hasBreak()) {
             if (line + piece.firstLine() > MAX_LINE) {
-                refused = true;
-                return;
+                throw refuse();
             }
             line = piece.lastLine();
         } else {
@@ -66,27 +76,35 @@ final class SevenBitWriter extends Writer {
     }
 
     @Override
-    public void write(char[] cbuf, int off, int len) {
-        for (int i = off; i < off + len && !refused; i++) {
+    public void write(char[] cbuf, int off, int len) throws IOException {
+        for (int i = off; i < off + len; i++) {
             put(cbuf[i]);
         }
     }
 
     @Override
-    public void write(String str, int off, int len) {
-        for (int i = off; i < off + len && !refused; i++) {
+    public void write(String str, int off, int len) throws IOException {
+        for (int i = off; i < off + len; i++) {
             put(str.charAt(i));
         }
     }
 
     @Override
-    public void write(int c) {
-        if (!refused) {
-            put((char) c);
-        }
+    public void write(int c) throws IOException {
+        put((char) c);
     }
 
-    private void put(char c) {
+    private Refused refuse() {
+        refused = true;
+        return new Refused();
+    }
+
+    /** Whether what was written cannot go out 7bit. */
+    boolean refused() {
+        return refused || line > MAX_LINE;
+    }
+
+    private void put(char c) throws IOException {
         if (afterCr) {
             afterCr = false;
             if (c == '\n') {
@@ -95,8 +113,7 @@ final class SevenBitWriter extends Writer {
         }
         if (c == '\r' || c == '\n') {
             if (line > MAX_LINE) {
-                refused = true;
-                return;
+                throw refuse();
             }
             ensure(2);
             bytes[size++] = '\r';
@@ -108,7 +125,7 @@ final class SevenBitWriter extends Writer {
             bytes[size++] = (byte) c;
             line++;
         } else {
-            refused = true;
+            throw refuse();
         }
     }
 
@@ -120,7 +137,7 @@ final class SevenBitWriter extends Writer {
 
     /** The body as it goes out 7bit; null when what was written cannot go so. */
     SevenBitBody body() {
-        return refused || line > MAX_LINE ? null : new SevenBitBody(bytes, size);
+        return refused() ? null : new SevenBitBody(bytes, size);
     }
 
     @Override

@@ -152,6 +152,27 @@ class SevenBitRenderTest {
     }
 
     @Test
+    void a_value_refused_inside_a_loop_or_a_macro_sends_the_recipient_as_text_not_rejected() throws Exception {
+        CompiledTemplate template = template("nested",
+                "{% macro shout(x) %}<{{ x }}>{% endmacro %}{% for i in [1, 2] %}{{ a }} {{ i }}\n{% endfor %}{{ shout(b) }}\n",
+                "<p>{% if a %}{{ shout(a) }}{% endif %}</p>\n{% macro shout(x) %}<b>{{ x }}</b>{% endmacro %}");
+        assertThat(assertSameMessage(template, values("Ann", "Bob"))).isTrue();
+        assertThat(template.renderSevenBit(values("Jörg", "Bob"))).isInstanceOf(RenderResult.Rendered.class);
+        assertThat(assertSameMessage(template, values("Jörg", "Bob"))).isFalse();
+        assertThat(assertSameMessage(template, values("Ann", "Zoë"))).isFalse();
+    }
+
+    @Test
+    void a_template_error_after_a_refused_value_still_rejects_the_recipient() throws Exception {
+        CompiledTemplate template = template("late-error", "Hi {{ a }}\n{% if b %}{{ missing }}{% endif %}\n",
+                "<p>{{ a }}</p>\n");
+        RenderResult result = template.renderSevenBit(values("Jörg", "yes"));
+        assertThat(result).isInstanceOf(RenderResult.Rejected.class);
+        assertThat(((RenderResult.Rejected) result).reason()).contains("missing");
+        assertThat(result).isEqualTo(template.render(values("Jörg", "yes")));
+    }
+
+    @Test
     void a_template_whose_own_text_is_not_ascii_goes_as_text_for_every_recipient() throws Exception {
         CompiledTemplate template = template("german", "Grüße, {{ a }}\n", "<p>Hallo {{ a }}</p>\n");
         assertThat(template.renderSevenBit(values("Ann", ""))).isInstanceOf(RenderResult.Rendered.class);
