@@ -166,8 +166,7 @@ public final class CampaignComposer {
 
     /** A body part whose text is already in its 7bit form, as {@link #part} writes one that can go so. */
     private static void sevenBitPart(WireBuffer out, String boundary, SevenBitBody body, String subtype) {
-        out.text("--").text(boundary).crlf();
-        out.text("Content-Type: text/").text(subtype).text("; charset=UTF-8").crlf();
+        partStart(out, boundary, subtype);
         out.header("Content-Transfer-Encoding", SEVEN_BIT).crlf();
         out.write(body.bytes(), 0, body.length());
         out.crlf();
@@ -175,8 +174,7 @@ public final class CampaignComposer {
 
     /** One body part: delimiter, its two headers, a blank line, the text, CRLF (before the next delimiter). */
     private static void part(WireBuffer out, String boundary, String body, String subtype) {
-        out.text("--").text(boundary).crlf();
-        out.text("Content-Type: text/").text(subtype).text("; charset=UTF-8").crlf();
+        partStart(out, boundary, subtype);
         byte[] utf8 = WireBuffer.utf8(body);
         int headerEnd = out.size();
         // Written as 7bit first; sevenBit() takes nothing back when the text cannot go so.
@@ -188,6 +186,12 @@ public final class CampaignComposer {
             encode(out, encoding, utf8);
         }
         out.crlf();
+    }
+
+    /** A body part's delimiter and its Content-Type line. */
+    private static void partStart(WireBuffer out, String boundary, String subtype) {
+        out.text("--").text(boundary).crlf();
+        out.text("Content-Type: text/").text(subtype).text("; charset=UTF-8").crlf();
     }
 
     /** Quoted-printable or base64, through the mail API's own encoders (as its text handler writes). */

@@ -135,6 +135,16 @@ final class SevenBitWriter extends Writer {
         }
     }
 
+    /** The bytes written so far, copied. */
+    byte[] bytesWritten() {
+        return Arrays.copyOf(bytes, size);
+    }
+
+    /** Characters since the last line break. */
+    int lineLength() {
+        return line;
+    }
+
     /** The body as it goes out 7bit; null when what was written cannot go so. */
     SevenBitBody body() {
         return refused() ? null : new SevenBitBody(bytes, size);

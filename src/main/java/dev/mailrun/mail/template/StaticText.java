@@ -4,6 +4,7 @@ import io.pebbletemplates.pebble.extension.AbstractNodeVisitor;
 import io.pebbletemplates.pebble.node.TextNode;
 import io.pebbletemplates.pebble.template.PebbleTemplate;
 import io.pebbletemplates.pebble.template.PebbleTemplateImpl;
+import java.io.IOException;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -18,6 +19,9 @@ import java.util.Map;
  * and written character by character, which then refuses it. Read-only once built.
  */
 final class StaticText {
+
+    /** No static pieces: every write is looked at character by character. */
+    static final StaticText NONE = new StaticText(Map.of(), true);
 
     private final Map<char[], Piece> pieces;
     private final boolean allConverted;
@@ -72,42 +76,24 @@ final class StaticText {
     record Piece(byte[] bytes, boolean hasBreak, int firstLine, int lastLine, boolean startsWithLf,
                  boolean endsWithCr) {
 
-        /** The piece converted; null when it cannot go out 7bit on its own. */
+        /**
+         * The piece converted, by the same writer that converts merge values (so the rules live in
+         * one place); null when it cannot go out 7bit on its own. A long last line is left to what
+         * follows the piece: its line goes on after it.
+         */
         static Piece of(char[] data) {
-            byte[] out = new byte[data.length + data.length / 8 + 2];
-            int size = 0;
-            int line = 0;
-            int firstLine = -1;
-            for (int i = 0; i < data.length; i++) {
-                char c = data[i];
-                if (c == '\r' || c == '\n') {
-                    if (line > SevenBitWriter.MAX_LINE) {
-                        return null;
-                    }
-                    if (firstLine < 0) {
-                        firstLine = line;
-                    }
-                    if (size + 2 > out.length) {
-                        out = java.util.Arrays.copyOf(out, out.length * 2);
-                    }
-                    out[size++] = '\r';
-                    out[size++] = '\n';
-                    line = 0;
-                    if (c == '\r' && i + 1 < data.length && data[i + 1] == '\n') {
-                        i++;
-                    }
-                } else if (SevenBitWriter.plain(c)) {
-                    if (size + 1 > out.length) {
-                        out = java.util.Arrays.copyOf(out, out.length * 2);
-                    }
-                    out[size++] = (byte) c;
-                    line++;
-                } else {
-                    return null;
-                }
+            SevenBitWriter out = new SevenBitWriter(NONE, data.length + data.length / 8 + 2);
+            try {
+                out.write(data, 0, data.length);
+            } catch (IOException refused) {
+                return null;
             }
-            boolean hasBreak = firstLine >= 0;
-            return new Piece(java.util.Arrays.copyOf(out, size), hasBreak, hasBreak ? firstLine : line, line,
+            int firstBreak = 0;
+            while (firstBreak < data.length && data[firstBreak] != '\r' && data[firstBreak] != '\n') {
+                firstBreak++;
+            }
+            boolean hasBreak = firstBreak < data.length;
+            return new Piece(out.bytesWritten(), hasBreak, firstBreak, out.lineLength(),
                     data.length > 0 && data[0] == '\n', data.length > 0 && data[data.length - 1] == '\r');
         }
     }
