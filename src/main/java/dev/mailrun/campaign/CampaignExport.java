@@ -2,8 +2,7 @@ package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.RecipientTable;
-import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.db.Transactions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,7 +28,7 @@ public final class CampaignExport {
 
     private final DataSource dataSource;
     private final CampaignTable campaigns = new CampaignTable();
-    private final RecipientTable recipients = new RecipientTable(new SuppressionTable());
+    private final RecipientExport recipients = new RecipientExport();
 
     public CampaignExport(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -51,10 +50,10 @@ public final class CampaignExport {
                 Optional<Long> first = recipients.firstId(c, campaignId);
                 long written = 0;
                 long from = first.orElse(0L);
-                List<RecipientTable.ExportedRecipient> page = List.of();
+                List<RecipientExport.ExportedRecipient> page = List.of();
                 do {
                     page = first.isEmpty() ? List.of() : recipients.exportPage(c, campaignId, from, PAGE);
-                    for (RecipientTable.ExportedRecipient r : page) {
+                    for (RecipientExport.ExportedRecipient r : page) {
                         print(csv, List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
                                 blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
                                 blank(r.bouncedAt())));

@@ -13,8 +13,8 @@ import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.campaign.store.RecipientTable;
-import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
+import dev.mailrun.campaign.store.recipient.RecipientQueue;
 import dev.mailrun.scheduler.Task;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
@@ -43,7 +43,8 @@ public final class CampaignReports {
     private final RelayRoute defaultRoute;
     private final RelayStateTable relayStates = new RelayStateTable();
     private final CampaignTable campaigns = new CampaignTable();
-    private final RecipientTable queue = new RecipientTable(new SuppressionTable());
+    private final RecipientCounts recipients = new RecipientCounts();
+    private final RecipientQueue queue = new RecipientQueue();
     private final InFlightTable inFlight = new InFlightTable();
 
     /**
@@ -88,9 +89,9 @@ public final class CampaignReports {
         List<CampaignReport.RelayLine> relays;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
-            counts = queue.counts(c, campaignId, inFlight.ids(c, campaignId));
-            errors = queue.topErrors(c, campaignId, 5);
-            bounces = queue.hardBounceRate(c, campaignId);
+            counts = recipients.counts(c, campaignId, inFlight.ids(c, campaignId));
+            errors = recipients.topErrors(c, campaignId, 5);
+            bounces = recipients.hardBounceRate(c, campaignId);
             heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign,
                     campaigns.route(c, campaignId).orElse(defaultRoute), clock.instant()));
             heldBackBy.addAll(new HeldBack(settings).of(c, campaign,
@@ -141,14 +142,14 @@ public final class CampaignReports {
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */
     private List<CampaignReport.RelayLine> relays(Connection c, long campaignId) throws SQLException {
         RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
-        Map<String, RecipientTable.RelayCount> counts = new LinkedHashMap<>();
-        queue.relayCounts(c, campaignId).forEach(rc -> counts.put(rc.relay(), rc));
+        Map<String, RecipientCounts.RelayCount> counts = new LinkedHashMap<>();
+        recipients.relayCounts(c, campaignId).forEach(rc -> counts.put(rc.relay(), rc));
         List<String> names = new ArrayList<>(route.relays());
         counts.keySet().stream().filter(n -> !names.contains(n)).forEach(names::add);
         Map<String, RelayStateTable.State> states = relayStates.read(c, names);
         List<CampaignReport.RelayLine> lines = new ArrayList<>();
         for (String name : names) {
-            RecipientTable.RelayCount n = counts.getOrDefault(name, new RecipientTable.RelayCount(name, 0, 0, 0));
+            RecipientCounts.RelayCount n = counts.getOrDefault(name, new RecipientCounts.RelayCount(name, 0, 0, 0));
             Optional<Integer> weight = route.legs().stream().filter(l -> l.relay().equals(name)).findFirst()
                     .map(l -> route.weights()[route.legs().indexOf(l)]);
             RelayStateTable.State st = states.get(name);

@@ -6,8 +6,7 @@ import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.campaign.store.RecipientTable;
-import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -38,7 +37,7 @@ public final class CampaignStates {
     private final DataSource dataSource;
     private final Clock clock;
     private final CampaignTable campaigns = new CampaignTable();
-    private final RecipientTable recipients = new RecipientTable(new SuppressionTable());
+    private final RecipientCounts recipients = new RecipientCounts();
     private final InFlightTable inFlight = new InFlightTable();
 
     public CampaignStates(DataSource dataSource, Clock clock) {

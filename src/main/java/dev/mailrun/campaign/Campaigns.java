@@ -9,8 +9,7 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.RecipientTable;
-import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
@@ -40,7 +39,7 @@ public final class Campaigns {
     private final Clock clock;
     private final Duration tickInterval;
     private final CampaignTable store = new CampaignTable();
-    private final RecipientTable queue = new RecipientTable(new SuppressionTable());
+    private final RecipientCounts queue = new RecipientCounts();
     private final Requeues requeues;
 
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {

@@ -5,7 +5,7 @@ import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.store.AdaptedRateTable;
 import dev.mailrun.campaign.store.AdaptedRateTable.Adapted;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientQueue;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
@@ -35,7 +35,7 @@ final class HeldBack {
         this.settings = settings;
     }
 
-    List<String> of(Connection c, Campaign campaign, long remaining, RecipientTable recipients) throws SQLException {
+    List<String> of(Connection c, Campaign campaign, long remaining, RecipientQueue recipients) throws SQLException {
         List<String> held = new ArrayList<>();
         if (campaign.status().isFinal() || remaining == 0) {
             return held;

@@ -7,7 +7,7 @@ import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientQueue;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import java.sql.SQLException;
@@ -46,7 +46,7 @@ final class Requeues {
     private final TaskWaker waker;
     private final CampaignTable campaigns = new CampaignTable();
     private final SuppressionTable suppressions = new SuppressionTable();
-    private final RecipientTable recipients = new RecipientTable(suppressions);
+    private final RecipientQueue recipients = new RecipientQueue();
 
     Requeues(DataSource dataSource, Clock clock, TaskWaker waker) {
         this.dataSource = dataSource;
@@ -82,14 +82,14 @@ final class Requeues {
             long from = after;
             Instant now = clock.instant();
             Page page = Transactions.inTransaction(dataSource, c -> {
-                List<RecipientTable.FailedRecipient> rows = recipients.failed(c, campaign.id(), filter, from, PAGE);
+                List<RecipientQueue.FailedRecipient> rows = recipients.failed(c, campaign.id(), filter, from, PAGE);
                 if (rows.isEmpty()) {
                     return null;
                 }
                 Set<String> blocked = suppressions.suppressedAmong(c,
                         rows.stream().map(r -> key(r.email())).collect(Collectors.toSet()));
                 List<Long> ids = new ArrayList<>(rows.size());
-                for (RecipientTable.FailedRecipient r : rows) {
+                for (RecipientQueue.FailedRecipient r : rows) {
                     if (!blocked.contains(key(r.email()))) {
                         ids.add(r.id());
                     }

@@ -1,13 +1,16 @@
 package dev.mailrun.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures;
 import dev.mailrun.campaign.importing.violation.ImporterReachingIntoSend;
+import dev.mailrun.campaign.store.violation.TableReachingIntoReports;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -76,5 +79,36 @@ class CampaignLayersTest {
         assertThat(result.getFailureReport().getDetails())
                 .allSatisfy(line -> assertThat(line).contains("ImporterReachingIntoSend"))
                 .anySatisfy(line -> assertThat(line).contains("SendSettings"));
+    }
+
+    /**
+     * The tables know rows and values only: {@code store} (and the recipient table's statement
+     * holders in {@code store.recipient}) use the model, the db helpers and the JDBC and JSON
+     * libraries, never a feature or the API that reads them.
+     */
+    static ArchRule tablesKnowOnlyRowsAndValues() {
+        return classes().that().resideInAPackage("dev.mailrun.campaign.store..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.mailrun.campaign.store..",
+                        "dev.mailrun.campaign.model..", "dev.mailrun.db..", "java..", "javax.sql..",
+                        "com.fasterxml.jackson..", "com.mysql.cj.jdbc..")
+                .because("each table's SQL is owned by the store, below every feature (docs/ARCHITECTURE.md)");
+    }
+
+    @Test
+    void the_tables_use_only_the_model_and_the_db_helpers_of_ours() {
+        tablesKnowOnlyRowsAndValues().check(main);
+    }
+
+    @Test
+    void the_table_rule_fails_when_a_table_reaches_into_the_campaign_api() {
+        JavaClasses withViolation = new ClassFileImporter()
+                .withImportOption(location -> ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location)
+                        || location.contains("/campaign/store/violation/"))
+                .importPackages("dev.mailrun.campaign");
+        assertThat(withViolation.contain(TableReachingIntoReports.class)).isTrue();
+        EvaluationResult result = tablesKnowOnlyRowsAndValues().evaluate(withViolation);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .allSatisfy(line -> assertThat(line).contains("TableReachingIntoReports"));
     }
 }

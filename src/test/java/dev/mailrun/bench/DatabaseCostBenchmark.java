@@ -3,7 +3,8 @@ package dev.mailrun.bench;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientClaims;
+import dev.mailrun.campaign.store.recipient.RecipientResults;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import java.sql.Connection;
@@ -21,7 +22,7 @@ import javax.sql.DataSource;
 
 /**
  * Database server CPU per recipient for the statements that carry a recipient through a run —
- * claim, mark in flight, record as sent — through the production {@link RecipientTable} and
+ * claim, mark in flight, record as sent — through the production {@link RecipientClaims} and {@link RecipientResults} and
  * {@link InFlightTable}, with no SMTP and no worker work in the way. A mark writes the run's one
  * in-flight row with the group's ids, not the recipients' rows.
  *
@@ -64,7 +65,8 @@ public final class DatabaseCostBenchmark {
             long id = ScaleBenchmark.campaign(ds, "db cost");
             Recipients.insertPending(ds, id, 0, recipients);
             Recipients.analyze(ds);
-            RecipientTable queue = new RecipientTable(new SuppressionTable());
+            RecipientClaims claims = new RecipientClaims(new SuppressionTable());
+            RecipientResults results = new RecipientResults();
             InFlightTable inFlight = new InFlightTable();
             String token = UUID.randomUUID().toString();
             Transactions.inTransaction(ds, c -> {
@@ -81,7 +83,7 @@ public final class DatabaseCostBenchmark {
             CpuMeter.Reading start = meter.read();
             while (true) {
                 Instant now = Instant.now();
-                RecipientTable.Claim claim = measured(ds, meter, tid, ticks, own, 0, c -> queue.claim(c, id, now, batch, List.of()));
+                RecipientClaims.Claim claim = measured(ds, meter, tid, ticks, own, 0, c -> claims.claim(c, id, now, batch, List.of()));
                 transactions++;
                 List<ClaimedRecipient> rows = claim.recipients();
                 if (rows.isEmpty()) {
@@ -99,7 +101,7 @@ public final class DatabaseCostBenchmark {
                     for (ClaimedRecipient r : rows.subList(from, Math.min(rows.size(), from + group))) {
                         sent.add(new Outcome.Sent(r.id(), "<c" + id + ".r" + r.id() + ".0123456789abcdef@sender.example>", now));
                     }
-                    int recorded = measured(ds, meter, tid, ticks, own, 2, c -> queue.record(c, id, sent, now));
+                    int recorded = measured(ds, meter, tid, ticks, own, 2, c -> results.record(c, id, sent, now));
                     transactions++;
                     check(recorded, sent.size(), "recorded");
                 }

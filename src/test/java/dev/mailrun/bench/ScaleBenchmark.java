@@ -10,7 +10,8 @@ import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientClaims;
+import dev.mailrun.campaign.store.recipient.RecipientResults;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
@@ -96,7 +97,8 @@ public final class ScaleBenchmark {
                 Recipients.insertPending(ds, id, sentBefore, pending);
                 double insertRate = pending / ((System.nanoTime() - t0) / 1e9);
                 Recipients.analyze(ds);
-                RecipientTable queue = new RecipientTable(new SuppressionTable());
+                RecipientClaims claims = new RecipientClaims(new SuppressionTable());
+                RecipientResults results = new RecipientResults();
                 InFlightTable inFlight = new InFlightTable();
                 long nextRow = (long) sentBefore + pending;
                 double[] claim = new double[cycles];
@@ -107,8 +109,8 @@ public final class ScaleBenchmark {
                     Instant now = Instant.now();
                     long a = System.nanoTime();
                     // The claim reads; the run marks its rows in flight (here in the same transaction).
-                    RecipientTable.Claim claimed = Transactions.inTransaction(ds, c -> {
-                        RecipientTable.Claim cl = queue.claim(c, id, now, batch, List.of());
+                    RecipientClaims.Claim claimed = Transactions.inTransaction(ds, c -> {
+                        RecipientClaims.Claim cl = claims.claim(c, id, now, batch, List.of());
                         inFlight.hold(c, id, token, now);
                         inFlight.write(c, id, token, cl.recipients().stream().map(ClaimedRecipient::id)
                                 .collect(Collectors.toCollection(TreeSet::new)), now);
@@ -119,7 +121,7 @@ public final class ScaleBenchmark {
                     for (ClaimedRecipient r : claimed.recipients()) {
                         outcomes.add(new Outcome.Sent(r.id(), "<c" + id + ".r" + r.id() + ".0123456789abcdef@sender.example>", now));
                     }
-                    int changed = Transactions.inTransaction(ds, c -> queue.record(c, id, outcomes, now));
+                    int changed = Transactions.inTransaction(ds, c -> results.record(c, id, outcomes, now));
                     long e = System.nanoTime();
                     if (claimed.recipients().size() != batch || changed != batch) {
                         throw new IllegalStateException("claimed " + claimed.recipients().size() + ", recorded " + changed);

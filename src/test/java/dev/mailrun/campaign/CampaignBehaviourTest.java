@@ -8,7 +8,7 @@ import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.SuppressionTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,7 +81,7 @@ class CampaignBehaviourTest {
 
     private static String counts(long campaignId) throws Exception {
         try (Connection c = db.dataSource().getConnection()) {
-            return new RecipientTable(new SuppressionTable()).counts(c, campaignId, new InFlightTable().ids(c, campaignId)).toString();
+            return new RecipientCounts().counts(c, campaignId, new InFlightTable().ids(c, campaignId)).toString();
         }
     }
 

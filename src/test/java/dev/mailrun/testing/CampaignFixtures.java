@@ -4,8 +4,7 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.campaign.store.RecipientTable;
-import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,7 +40,7 @@ public final class CampaignFixtures {
      */
     public static long sendingCount(DataSource ds, long campaignId) throws SQLException {
         try (Connection c = ds.getConnection()) {
-            return new RecipientTable(new SuppressionTable()).counts(c, campaignId, new InFlightTable().ids(c, campaignId))
+            return new RecipientCounts().counts(c, campaignId, new InFlightTable().ids(c, campaignId))
                     .get(RecipientStatus.SENDING);
         }
     }

@@ -1,6 +1,6 @@
 package dev.mailrun.campaign.bounce;
 
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.BounceAttribution;
 import dev.mailrun.campaign.store.MatchedRecipient;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.unsubscribe.ReturnPathTarget;
@@ -54,12 +54,12 @@ public final class BounceApplier {
     }
 
     private final ReturnPaths returnPaths;
-    private final RecipientTable recipients;
+    private final BounceAttribution recipients;
     private final BounceEffects effects;
 
     public BounceApplier(ReturnPaths returnPaths, SuppressionTable suppressions, BounceSettings settings) {
         this.returnPaths = returnPaths;
-        this.recipients = new RecipientTable(suppressions);
+        this.recipients = new BounceAttribution();
         this.effects = new BounceEffects(suppressions, settings, BounceEffects.MAILBOX);
     }
 

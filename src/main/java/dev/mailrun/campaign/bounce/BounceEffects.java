@@ -4,7 +4,7 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.BounceEventTable;
 import dev.mailrun.campaign.store.MatchedRecipient;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.BounceAttribution;
 import dev.mailrun.campaign.store.SoftBounceTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.bounce.BounceReport;
@@ -37,7 +37,7 @@ public final class BounceEffects {
     private final SuppressionTable suppressions;
     private final BounceSettings settings;
     private final String origin;
-    private final RecipientTable recipients;
+    private final BounceAttribution recipients;
     private final BounceEventTable events = new BounceEventTable();
     private final SoftBounceTable softBounces = new SoftBounceTable();
 
@@ -46,7 +46,7 @@ public final class BounceEffects {
         this.suppressions = suppressions;
         this.settings = settings;
         this.origin = origin;
-        this.recipients = new RecipientTable(suppressions);
+        this.recipients = new BounceAttribution();
     }
 
     /** Applies a HARD, SOFT, COMPLAINT or REFUSED report to the send {@code r} (locked by the caller's lookup). */

@@ -3,8 +3,7 @@ package dev.mailrun.campaign.bounce;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.RecipientTable;
-import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,7 +32,7 @@ public final class ComplaintRateBreaker {
     private final BounceSettings settings;
     private final Clock clock;
     private final CampaignTable campaigns = new CampaignTable();
-    private final RecipientTable recipients = new RecipientTable(new SuppressionTable());
+    private final RecipientCounts recipients = new RecipientCounts();
 
     public ComplaintRateBreaker(DataSource dataSource, BounceSettings settings, Clock clock) {
         this.dataSource = dataSource;

@@ -7,7 +7,7 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.FeedbackEventTable;
 import dev.mailrun.campaign.store.MatchedRecipient;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.BounceAttribution;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.bounce.BounceKind;
 import dev.mailrun.mail.bounce.BounceReport;
@@ -58,13 +58,13 @@ public final class FeedbackApplier {
     }
 
     private final SuppressionTable suppressions;
-    private final RecipientTable recipients;
+    private final BounceAttribution recipients;
     private final FeedbackEventTable events = new FeedbackEventTable();
     private final Map<Provider, BounceEffects> effects = new EnumMap<>(Provider.class);
 
     public FeedbackApplier(SuppressionTable suppressions, BounceSettings settings) {
         this.suppressions = suppressions;
-        this.recipients = new RecipientTable(suppressions);
+        this.recipients = new BounceAttribution();
         for (Provider p : Provider.values()) {
             effects.put(p, new BounceEffects(suppressions, settings, p.id()));
         }

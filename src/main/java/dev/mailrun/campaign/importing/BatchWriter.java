@@ -1,7 +1,7 @@
 package dev.mailrun.campaign.importing;
 
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientInserts;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import java.io.IOException;
@@ -42,7 +42,7 @@ final class BatchWriter {
 
     private final DataSource dataSource;
     private final SuppressionTable suppressions = new SuppressionTable();
-    private final RecipientTable recipients = new RecipientTable(suppressions);
+    private final RecipientInserts recipients = new RecipientInserts();
     private final CampaignTable campaigns = new CampaignTable();
     private final Target target;
     private final Clock clock;
@@ -116,12 +116,12 @@ final class BatchWriter {
      * refused, so nothing is dropped silently.
      */
     private void insert(Connection c, List<Row> rows, Instant now, Sorted result) throws SQLException {
-        try (RecipientTable.Inserts inserts = recipients.inserts(c, target.campaignId(), target.importId(), now)) {
+        try (RecipientInserts.Inserts inserts = recipients.inserts(c, target.campaignId(), target.importId(), now)) {
             for (int from = 0, to; from < rows.size(); from = to) {
                 to = chunkEnd(rows, from);
                 List<Row> chunk = rows.subList(from, to);
                 int inserted = inserts.insert(chunk.stream()
-                        .map(r -> new RecipientTable.NewRecipient(r.email(), r.name(), r.fieldsJson(), r.line()))
+                        .map(r -> new RecipientInserts.NewRecipient(r.email(), r.name(), r.fieldsJson(), r.line()))
                         .toList());
                 sortInserted(c, chunk, inserted, result);
             }

@@ -1,7 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.store.ClaimedRecipient;
-import dev.mailrun.campaign.store.RecipientTable.Claim;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.Claim;
 import dev.mailrun.timebox.BatchBudget;
 import dev.mailrun.timebox.BatchResult;
 import java.time.Instant;

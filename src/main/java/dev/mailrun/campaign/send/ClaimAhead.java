@@ -1,6 +1,6 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.campaign.store.RecipientTable.Claim;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.Claim;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;

@@ -2,8 +2,8 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.send.policy.DailyQuota;
-import dev.mailrun.campaign.store.RecipientTable.Claim;
-import dev.mailrun.campaign.store.RecipientTable.PacedClaim;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.Claim;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.PacedClaim;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -75,7 +75,7 @@ final class Claimer {
             DailyQuota.Allowance allowance = quota.allow(c, now, max, usable);
             Claim cl = allowance.count() == 0 ? new Claim(List.of(), 0)
                     : pacing.domains().active() ? claimPaced(c, now, allowance.count())
-                    : tables.recipients().claim(c, run.campaignId(), now, allowance.count(), buffer.notToClaim());
+                    : tables.claims().claim(c, run.campaignId(), now, allowance.count(), buffer.notToClaim());
             quota.took(c, allowance, cl.recipients());
             // The lease last: the task row is locked from here to the commit only, so the marks of
             // the batch being sent, fenced by the same row, wait for a claim's commit at most, not
@@ -104,7 +104,7 @@ final class Claimer {
         // and an empty claim ends the run.
         for (boolean lastChance : new boolean[] {false, true}) {
             DomainPacer.Plan plan = domains.plan(max, pacing.runRate(), now, lastChance);
-            found = run.tables().recipients().claimPaced(c, run.campaignId(), now,
+            found = run.tables().claims().claimPaced(c, run.campaignId(), now,
                     plan.others(), plan.othersFrom(), plan.paced(), plan.quotas(), buffer.notToClaim());
             domains.claimed(plan, found, now);
             if (found.claim().recipients().size() + found.claim().suppressed() > 0) {

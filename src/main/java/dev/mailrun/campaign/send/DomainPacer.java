@@ -5,8 +5,8 @@ import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.model.DomainGroup;
 
 import dev.mailrun.campaign.store.ClaimedRecipient;
-import dev.mailrun.campaign.store.RecipientTable.DomainQuota;
-import dev.mailrun.campaign.store.RecipientTable.PacedClaim;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.DomainQuota;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.PacedClaim;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import dev.mailrun.mail.smtp.SendRateLimiter;
 import java.time.Duration;

@@ -251,7 +251,7 @@ final class ResultFlusher {
         Tables tables = run.tables();
         return tables.inTransaction(c -> {
             long attempts = t.outcomes().stream().filter(o -> !(o instanceof Outcome.Released)).count();
-            if (tables.recipients().record(c, run.campaignId(), t.outcomes(), now) < attempts
+            if (tables.results().record(c, run.campaignId(), t.outcomes(), now) < attempts
                     || (left.size() != inFlight.size() && !tables.inFlight().write(c, run.campaignId(), run.runToken(), left, now))) {
                 c.rollback();
                 return false;

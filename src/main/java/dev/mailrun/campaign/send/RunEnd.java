@@ -53,9 +53,9 @@ final class RunEnd {
         return tables.inTransaction(c -> {
             // Locked first, so that no import batch commits between "nothing left" and COMPLETE.
             tables.campaigns().lockExclusive(c, id);
-            Ending e = tables.recipients().hasWorkLeft(c, id)
-                    ? new Ending(false, tables.recipients().hasPendingNow(c, id, now) ? Optional.empty()
-                            : tables.recipients().nextRetryAt(c, id))
+            Ending e = tables.queue().hasWorkLeft(c, id)
+                    ? new Ending(false, tables.queue().hasPendingNow(c, id, now) ? Optional.empty()
+                            : tables.queue().nextRetryAt(c, id))
                     : new Ending(tables.campaigns().transition(c, id, CampaignTransition.COMPLETE, null, now), Optional.empty());
             if (!run.ctx().checkpoint(c)) {
                 c.rollback();

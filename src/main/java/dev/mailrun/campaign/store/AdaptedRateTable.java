@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.db.Sql;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -98,7 +99,7 @@ public final class AdaptedRateTable {
             SqlTime.set(ps, 3, now);
             SqlTime.set(ps, 4, now);
             ps.setInt(5, decreases);
-            ps.setString(6, SuppressionTable.truncate(reason, 500));
+            ps.setString(6, Sql.truncate(reason, 500));
             ps.executeUpdate();
         }
     }

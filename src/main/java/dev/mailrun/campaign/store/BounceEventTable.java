@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.db.Sql;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,14 +29,10 @@ public final class BounceEventTable {
             ps.setString(2, kind.dbValue());
             ps.setLong(3, r.campaignId());
             ps.setString(4, r.email());
-            ps.setString(5, truncate(status, 16));
-            ps.setString(6, truncate(diagnostic, 1000));
+            ps.setString(5, Sql.truncate(status, 16));
+            ps.setString(6, Sql.truncate(diagnostic, 1000));
             SqlTime.set(ps, 7, now);
             return ps.executeUpdate() > 0;
         }
-    }
-
-    static String truncate(String s, int max) {
-        return s == null || s.length() <= max ? s : s.substring(0, max);
     }
 }

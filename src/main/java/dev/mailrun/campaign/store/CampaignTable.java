@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.db.Sql;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
@@ -91,7 +92,7 @@ public final class CampaignTable {
                 "UPDATE campaign SET status = ?, pause_reason = ?, self_paused = ?, updated_at = ? WHERE id = ? AND status IN ("
                         + in + ")")) {
             ps.setString(1, transition.to().dbValue());
-            ps.setString(2, transition.carriesReason() ? SuppressionTable.truncate(reason, 1000) : null);
+            ps.setString(2, transition.carriesReason() ? Sql.truncate(reason, 1000) : null);
             ps.setBoolean(3, transition == CampaignTransition.SELF_PAUSE);
             SqlTime.set(ps, 4, now);
             ps.setLong(5, id);

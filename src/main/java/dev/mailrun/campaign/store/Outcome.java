@@ -3,7 +3,7 @@ package dev.mailrun.campaign.store;
 import java.time.Instant;
 
 /**
- * What became of one claimed recipient; written back in batches by {@link RecipientTable}. {@code relay}
+ * What became of one claimed recipient; written back in batches by {@link dev.mailrun.campaign.store.recipient.RecipientResults}. {@code relay}
  * names the relay that took the attempt (null: none, or not known); it is recorded on the row.
  */
 public sealed interface Outcome {

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.db.Sql;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -85,7 +86,7 @@ public final class RelayStateTable {
                        updated_at = ? WHERE relay = ?""")) {
             SqlTime.set(ps, 1, until);
             ps.setInt(2, downs);
-            ps.setString(3, SuppressionTable.truncate(reason, 1000));
+            ps.setString(3, Sql.truncate(reason, 1000));
             SqlTime.set(ps, 4, now);
             ps.setString(5, relay);
             ps.executeUpdate();

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.db.Sql;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,7 +24,7 @@ public final class SuppressionRemovalTable {
             ps.setString(3, r.removed().source());
             SqlTime.set(ps, 4, r.removed().createdAt());
             ps.setString(5, r.why());
-            ps.setString(6, SuppressionTable.truncate(r.removedBy(), 255));
+            ps.setString(6, Sql.truncate(r.removedBy(), 255));
             SqlTime.set(ps, 7, r.removedAt());
             ps.executeUpdate();
         }

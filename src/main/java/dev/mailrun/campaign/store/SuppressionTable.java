@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.db.Sql;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
@@ -53,7 +54,7 @@ public final class SuppressionTable {
             for (Entry e : entries) {
                 ps.setString(1, e.address());
                 ps.setString(2, e.reason().dbValue());
-                ps.setString(3, truncate(e.source(), 500));
+                ps.setString(3, Sql.truncate(e.source(), 500));
                 SqlTime.set(ps, 4, now);
                 ps.addBatch();
             }
@@ -107,7 +108,7 @@ public final class SuppressionTable {
             sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?)");
         }
         String reason = stamp.reason().dbValue();
-        String source = truncate(stamp.source(), 500);
+        String source = Sql.truncate(stamp.source(), 500);
         String at = SqlTime.literal(stamp.at());
         try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
             int p = 1;
@@ -232,9 +233,5 @@ public final class SuppressionTable {
 
     private static Stored stored(ResultSet rs) throws SQLException {
         return new Stored(rs.getString(1), rs.getString(2), rs.getString(3), SqlTime.get(rs, 4));
-    }
-
-    static String truncate(String s, int max) {
-        return s == null || s.length() <= max ? s : s.substring(0, max);
     }
 }

@@ -6,7 +6,9 @@ import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.Outcome;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientClaims;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
+import dev.mailrun.campaign.store.recipient.RecipientResults;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.testing.CampaignFixtures;
@@ -28,7 +30,9 @@ class InFlightRecipientsTest {
     static final TestDatabase db = new TestDatabase();
 
     private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
-    private final RecipientTable queue = new RecipientTable(new SuppressionTable());
+    private final RecipientClaims claims = new RecipientClaims(new SuppressionTable());
+    private final RecipientResults results = new RecipientResults();
+    private final RecipientCounts recipientCounts = new RecipientCounts();
     private final InFlightTable inFlight = new InFlightTable();
 
     @Test
@@ -41,7 +45,7 @@ class InFlightRecipientsTest {
         assertThat(next).hasSize(10).doesNotContainAnyElementsOf(batch);
         // Four of the first batch recorded, six handed back unsent (a release writes nothing).
         List<Outcome> sent = batch.subList(0, 4).stream().<Outcome>map(r -> new Outcome.Sent(r, "<m" + r + "@x>", NOW)).toList();
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id, sent, NOW));
+        int recorded = Transactions.inTransaction(db.dataSource(), c -> results.record(c, id, sent, NOW));
         assertThat(recorded).isEqualTo(4);
         List<Long> rest = claim(id, 30, next);
         assertThat(rest).as("the six handed back are in the queue for a later claim, the four sent are not")
@@ -61,10 +65,10 @@ class InFlightRecipientsTest {
             inFlight.hold(c, id, dead, NOW);
             return inFlight.write(c, id, dead, new TreeSet<>(ids.subList(0, 3)), NOW);
         });
-        Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id,
+        Transactions.inTransaction(db.dataSource(), c -> results.record(c, id,
                 List.of(new Outcome.Sent(ids.get(0), "<m@x>", NOW)), NOW));
         try (var c = db.dataSource().getConnection()) {
-            Map<RecipientStatus, Long> counts = queue.counts(c, id, inFlight.ids(c, id));
+            Map<RecipientStatus, Long> counts = recipientCounts.counts(c, id, inFlight.ids(c, id));
             assertThat(counts.get(RecipientStatus.SENDING)).as("in flight and still waiting").isEqualTo(2);
             assertThat(counts.get(RecipientStatus.PENDING)).isEqualTo(1);
             assertThat(counts.get(RecipientStatus.SENT)).isEqualTo(1);
@@ -72,14 +76,14 @@ class InFlightRecipientsTest {
 
         int unknown = Transactions.inTransaction(db.dataSource(), c -> {
             InFlightTable.Held held = inFlight.lock(c, id).orElseThrow();
-            int n = queue.markUnknown(c, id, held.recipientIds(), NOW);
+            int n = results.markUnknown(c, id, held.recipientIds(), NOW);
             inFlight.release(c, id, NOW);
             return n;
         });
 
         assertThat(unknown).as("the recorded one keeps its result").isEqualTo(2);
         try (var c = db.dataSource().getConnection()) {
-            Map<RecipientStatus, Long> counts = queue.counts(c, id, inFlight.ids(c, id));
+            Map<RecipientStatus, Long> counts = recipientCounts.counts(c, id, inFlight.ids(c, id));
             assertThat(counts.get(RecipientStatus.UNKNOWN)).isEqualTo(2);
             assertThat(counts.get(RecipientStatus.SENT)).isEqualTo(1);
             assertThat(counts.get(RecipientStatus.PENDING)).as("never marked: still in the queue").isEqualTo(1);
@@ -94,13 +98,13 @@ class InFlightRecipientsTest {
         long other = CampaignFixtures.campaign(db.dataSource(), "theirs");
         CampaignFixtures.recipients(db.dataSource(), other, 2);
         List<Long> theirs = claim(other, 2, List.of());
-        int unknown = Transactions.inTransaction(db.dataSource(), c -> queue.markUnknown(c, id, theirs, NOW));
+        int unknown = Transactions.inTransaction(db.dataSource(), c -> results.markUnknown(c, id, theirs, NOW));
         assertThat(unknown).isZero();
         assertThat(CampaignFixtures.recipientCount(db.dataSource(), other, "pending")).isEqualTo(2);
     }
 
     private List<Long> claim(long campaignId, int limit, List<Long> held) throws Exception {
-        return Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, campaignId, NOW, limit, held))
+        return Transactions.inTransaction(db.dataSource(), c -> claims.claim(c, campaignId, NOW, limit, held))
                 .recipients().stream().map(ClaimedRecipient::id).toList();
     }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.Outcome;
-import dev.mailrun.campaign.store.RecipientTable;
+import dev.mailrun.campaign.store.recipient.RecipientClaims;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
+import dev.mailrun.campaign.store.recipient.RecipientQueue;
+import dev.mailrun.campaign.store.recipient.RecipientResults;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.testing.CampaignFixtures;
@@ -32,7 +35,10 @@ class RunRowsReadTest {
     static final TestDatabase db = new TestDatabase();
 
     private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
-    private final RecipientTable queue = new RecipientTable(new SuppressionTable());
+    private final RecipientClaims claims = new RecipientClaims(new SuppressionTable());
+    private final RecipientResults results = new RecipientResults();
+    private final RecipientCounts counts = new RecipientCounts();
+    private final RecipientQueue queue = new RecipientQueue();
 
     @Test
     void a_claim_reads_only_the_rows_it_returns_when_the_rows_before_them_were_sent() throws Exception {
@@ -44,7 +50,7 @@ class RunRowsReadTest {
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
-            List<ClaimedRecipient> claimed = queue.claim(c, id, NOW, 10, List.of()).recipients();
+            List<ClaimedRecipient> claimed = claims.claim(c, id, NOW, 10, List.of()).recipients();
             long read = indexReads(c) - before;
             c.commit();
             assertThat(claimed).hasSize(10);
@@ -64,7 +70,7 @@ class RunRowsReadTest {
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
-            int unknown = queue.markUnknown(c, id, inFlight, NOW);
+            int unknown = results.markUnknown(c, id, inFlight, NOW);
             long read = indexReads(c) - before;
             c.commit();
             assertThat(unknown).isEqualTo(20);
@@ -72,8 +78,8 @@ class RunRowsReadTest {
             assertThat(read).isLessThan(100);
         }
         try (Connection c = db.dataSource().getConnection()) {
-            assertThat(queue.counts(c, id, List.of()).get(RecipientStatus.UNKNOWN)).isEqualTo(20);
-            assertThat(queue.counts(c, id, List.of()).get(RecipientStatus.PENDING)).isEqualTo(1_980);
+            assertThat(counts.counts(c, id, List.of()).get(RecipientStatus.UNKNOWN)).isEqualTo(20);
+            assertThat(counts.counts(c, id, List.of()).get(RecipientStatus.PENDING)).isEqualTo(1_980);
         }
     }
 
@@ -88,8 +94,8 @@ class RunRowsReadTest {
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
-            RecipientTable.PacedClaim claim = queue.claimPaced(c, id, NOW, 0, 0, List.of("list.example"),
-                    List.of(new RecipientTable.DomainQuota(List.of("list.example"), 10)), held);
+            RecipientClaims.PacedClaim claim = claims.claimPaced(c, id, NOW, 0, 0, List.of("list.example"),
+                    List.of(new RecipientClaims.DomainQuota(List.of("list.example"), 10)), held);
             long read = indexReads(c) - before;
             c.commit();
             assertThat(claim.claim().recipients()).hasSize(10);
@@ -119,7 +125,7 @@ class RunRowsReadTest {
             long first = rowsRead(c);
             long own = rowsRead(c) - first;
             long before = rowsRead(c);
-            int recorded = queue.record(c, id, sent, NOW);
+            int recorded = results.record(c, id, sent, NOW);
             long read = rowsRead(c) - before - own;
             c.commit();
             assertThat(recorded).isEqualTo(40);
@@ -130,7 +136,7 @@ class RunRowsReadTest {
     }
 
     private List<Long> claim(long campaignId, int limit, List<Long> held) throws Exception {
-        return Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, campaignId, NOW, limit, held))
+        return Transactions.inTransaction(db.dataSource(), c -> claims.claim(c, campaignId, NOW, limit, held))
                 .recipients().stream().map(ClaimedRecipient::id).toList();
     }
 
@@ -139,7 +145,7 @@ class RunRowsReadTest {
     }
 
     private int record(long campaignId, List<Outcome> outcomes) throws Exception {
-        return Transactions.inTransaction(db.dataSource(), c -> queue.record(c, campaignId, outcomes, NOW));
+        return Transactions.inTransaction(db.dataSource(), c -> results.record(c, campaignId, outcomes, NOW));
     }
 
     /**

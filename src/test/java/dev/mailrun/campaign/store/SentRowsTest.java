@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.store;
 
+import dev.mailrun.campaign.store.recipient.RecipientClaims;
+import dev.mailrun.campaign.store.recipient.RecipientResults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.db.SqlTime;
@@ -22,7 +24,8 @@ class SentRowsTest {
     static final TestDatabase db = new TestDatabase();
 
     private static final Instant NOW = Instant.parse("2026-11-24T09:00:00Z");
-    private final RecipientTable queue = new RecipientTable(new SuppressionTable());
+    private final RecipientClaims claims = new RecipientClaims(new SuppressionTable());
+    private final RecipientResults results = new RecipientResults();
 
     @Test
     void message_ids_relays_and_times_arrive_as_sent_whatever_their_characters() throws Exception {
@@ -35,7 +38,7 @@ class SentRowsTest {
                 new Outcome.Sent(ids.get(2), "<caf\u00e9\u2603@x>", Instant.parse("2026-11-24T08:59:59.999Z"), null),
                 new Outcome.Sent(ids.get(3), "<tab\there@x>", Instant.parse("2026-11-24T09:00:00Z"), "r\u00e9lay"));
 
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id, sent, NOW));
+        int recorded = Transactions.inTransaction(db.dataSource(), c -> results.record(c, id, sent, NOW));
 
         assertThat(recorded).isEqualTo(4);
         for (Outcome o : sent) {
@@ -59,7 +62,7 @@ class SentRowsTest {
             sent.add(new Outcome.Sent(r, "<m" + r + "@x>", NOW, "relay-a"));
         }
 
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id, sent, NOW));
+        int recorded = Transactions.inTransaction(db.dataSource(), c -> results.record(c, id, sent, NOW));
 
         assertThat(recorded).isEqualTo(1_203);
         assertThat(row(ids.get(0)).messageId()).isEqualTo("<m" + ids.get(0) + "@x>");
@@ -86,7 +89,7 @@ class SentRowsTest {
         List<Outcome> sent = List.of(new Outcome.Sent(mine, "<a@x>", NOW, "relay-a"),
                 new Outcome.Sent(theirs, "<b@x>", NOW, "relay-a"));
 
-        int recorded = Transactions.inTransaction(db.dataSource(), c -> queue.record(c, id, sent, NOW));
+        int recorded = Transactions.inTransaction(db.dataSource(), c -> results.record(c, id, sent, NOW));
 
         assertThat(recorded).as("fewer than the attempts: the caller rolls back").isEqualTo(1);
         assertThat(row(theirs).status()).isEqualTo("pending");
@@ -94,7 +97,7 @@ class SentRowsTest {
     }
 
     private List<Long> claimed(long campaignId, int n) throws Exception {
-        List<Long> ids = Transactions.inTransaction(db.dataSource(), c -> queue.claim(c, campaignId, NOW, n, List.of()))
+        List<Long> ids = Transactions.inTransaction(db.dataSource(), c -> claims.claim(c, campaignId, NOW, n, List.of()))
                 .recipients().stream().map(ClaimedRecipient::id).toList();
         assertThat(ids).hasSize(n);
         return ids;

@@ -2,8 +2,7 @@ package dev.mailrun.campaign.send.policy;
 
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.RecipientTable;
-import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientQueue;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.scheduler.RunContext;
 import java.sql.SQLException;
@@ -22,7 +21,7 @@ public final class Expiry {
 
     private final DataSource dataSource;
     private final CampaignTable campaigns = new CampaignTable();
-    private final RecipientTable recipients = new RecipientTable(new SuppressionTable());
+    private final RecipientQueue recipients = new RecipientQueue();
 
     public Expiry(DataSource dataSource) {
         this.dataSource = dataSource;

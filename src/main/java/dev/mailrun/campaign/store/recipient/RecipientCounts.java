@@ -1,0 +1,182 @@
+package dev.mailrun.campaign.store.recipient;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.campaign.model.BounceRate;
+import dev.mailrun.campaign.model.ComplaintRate;
+import dev.mailrun.campaign.model.ErrorCount;
+import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.store.InFlightTable;
+import dev.mailrun.db.Sql;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What reports and breakers read of a campaign's recipients: counts by status and by relay, the most
+ * common errors, the hard-bounce and complaint rates, and the merge fields every recipient has.
+ */
+public final class RecipientCounts {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * Counts by status for one campaign. {@code inFlight} are the ids its run has marked for sending
+     * and not yet recorded ({@link InFlightTable}): those still waiting count as sending, which no
+     * row stores.
+     */
+    public Map<RecipientStatus, Long> counts(Connection c, long campaignId, Collection<Long> inFlight) throws SQLException {
+        Map<RecipientStatus, Long> counts = new EnumMap<>(RecipientStatus.class);
+        for (RecipientStatus s : RecipientStatus.values()) {
+            counts.put(s, 0L);
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT status, COUNT(*) FROM recipient WHERE campaign_id = ? GROUP BY status")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(RecipientStatus.fromDb(rs.getString(1)), rs.getLong(2));
+                }
+            }
+        }
+        if (inFlight.isEmpty()) {
+            return counts;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT status, COUNT(*) FROM recipient WHERE id IN ("
+                + Sql.placeholders(inFlight.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry') GROUP BY status")) {
+            int i = 1;
+            for (long id : inFlight) {
+                ps.setLong(i++, id);
+            }
+            ps.setLong(i, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    RecipientStatus waiting = RecipientStatus.fromDb(rs.getString(1));
+                    counts.merge(waiting, -rs.getLong(2), Long::sum);
+                    counts.merge(RecipientStatus.SENDING, rs.getLong(2), Long::sum);
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** A relay's part in one campaign: recipients its last attempt left sent, failed, or waiting for a retry (deferred). */
+    public record RelayCount(String relay, long sent, long failed, long deferred) {}
+
+    /** Per relay, the campaign's recipients by the outcome of the attempt that relay took last. */
+    public List<RelayCount> relayCounts(Connection c, long campaignId) throws SQLException {
+        List<RelayCount> counts = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT relay, SUM(status = 'sent'), SUM(status = 'failed'), SUM(status = 'retry') FROM recipient
+                WHERE campaign_id = ? AND relay IS NOT NULL GROUP BY relay ORDER BY relay""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counts.add(new RelayCount(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** The most common last errors among failed and retrying recipients. */
+    public List<ErrorCount> topErrors(Connection c, long campaignId, int limit) throws SQLException {
+        List<ErrorCount> top = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT status, COALESCE(last_code, 0), COALESCE(last_error, ''), COUNT(*) n FROM recipient
+                WHERE campaign_id = ? AND status IN ('failed', 'retry')
+                GROUP BY status, last_code, last_error ORDER BY n DESC LIMIT ?""")) {
+            ps.setLong(1, campaignId);
+            ps.setInt(2, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    top.add(new ErrorCount(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getLong(4)));
+                }
+            }
+        }
+        return top;
+    }
+
+    /**
+     * A campaign's hard-bounce rate. Sends are its recipients with a final outcome of trying (sent
+     * or failed); hard bounces are those failed with a 5xx reply — refused during the SMTP dialogue
+     * or bounced later — plus any send with a hard bounce_event whose row no longer says failed.
+     */
+    public BounceRate hardBounceRate(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT COALESCE(SUM(r.status IN ('sent', 'failed') OR e.recipient_id IS NOT NULL), 0),
+                       COALESCE(SUM((r.status = 'failed' AND r.last_code BETWEEN 500 AND 599) OR e.recipient_id IS NOT NULL), 0)
+                FROM recipient r
+                LEFT JOIN bounce_event e ON e.recipient_id = r.id AND e.kind = 'hard'
+                WHERE r.campaign_id = ?""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new BounceRate(campaignId, rs.getLong(2), rs.getLong(1));
+            }
+        }
+    }
+
+    /**
+     * A campaign's complaint rate. Sends are its recipients marked sent (a complaint is about a
+     * message that arrived) plus any with a complaint whose row says otherwise; complaints are its
+     * complaint bounce_events (index ix_bounce_event_campaign).
+     */
+    public ComplaintRate complaintRate(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT (SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent')
+                     + (SELECT COUNT(*) FROM bounce_event e JOIN recipient r ON r.id = e.recipient_id
+                        WHERE e.campaign_id = ? AND e.kind = 'complaint' AND r.status <> 'sent'),
+                       (SELECT COUNT(*) FROM bounce_event WHERE campaign_id = ? AND kind = 'complaint')""")) {
+            ps.setLong(1, campaignId);
+            ps.setLong(2, campaignId);
+            ps.setLong(3, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new ComplaintRate(campaignId, rs.getLong(2), rs.getLong(1));
+            }
+        }
+    }
+
+    /**
+     * The merge-field names every recipient of the campaign has; empty when it has no recipients.
+     * Reads the distinct key sets only, not every row's fields.
+     */
+    public Optional<Set<String>> commonFieldNames(Connection c, long campaignId) throws SQLException {
+        Set<String> common = null;
+        try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT JSON_KEYS(fields) FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Set<String> keys = jsonKeys(rs.getString(1));
+                    if (common == null) {
+                        common = new HashSet<>(keys);
+                    } else {
+                        common.retainAll(keys);
+                    }
+                }
+            }
+        }
+        return Optional.ofNullable(common);
+    }
+
+    private static Set<String> jsonKeys(String json) {
+        if (json == null) {
+            return Set.of();
+        }
+        try {
+            return new HashSet<>(JSON.readValue(json, new TypeReference<List<String>>() {}));
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable merge-field keys: " + json, e);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.mailrun.campaign.store.recipient;
+
+import dev.mailrun.campaign.store.InFlightTable;
+import dev.mailrun.campaign.store.Outcome;
+import dev.mailrun.db.Sql;
+import dev.mailrun.db.SqlTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Recording: a run's outcomes written back to the recipients' rows in batches, and what a dead run
+ * had in flight turned unknown.
+ *
+ * <p>A recipient's row is written once per attempt, with its result: neither the claim nor the mark
+ * before its message goes to SMTP writes it. What a run has marked and not yet recorded is kept in
+ * {@link InFlightTable}, one row per campaign. Only one run of a campaign's task holds its lease; a
+ * run that lost it may read the same rows as its successor, but its results ride in transactions
+ * that also extend or checkpoint the task's lease, which fail without it and roll them back, and its
+ * successor turns what it had in flight into unknown before claiming anything.
+ */
+public final class RecipientResults {
+
+    /**
+     * Writes the outcomes of a run's attempts: one batched statement per kind. Returns how many rows
+     * changed; fewer than there are attempts (sent, failed, retry) means some of the campaign's rows
+     * are gone (the campaign was deleted) and the caller must roll back. Recipients handed back
+     * unsent ({@link Outcome.Released}) are not written: nothing was written to their rows when
+     * they were claimed or marked, so they are in the queue as they were.
+     *
+     * <p>A row is found by its id alone, whatever its status: the run holds it (it is in the run's
+     * {@link InFlightTable} row, and the caller's transaction is fenced by the run's lease), and a
+     * bounce of an earlier attempt that failed the row meanwhile is overtaken by this attempt's outcome.
+     */
+    public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
+        Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
+        for (Outcome o : outcomes) {
+            byKind.computeIfAbsent(o.getClass(), k -> new ArrayList<>()).add(o);
+        }
+        int changed = 0;
+        changed += sent(c, campaignId, byKind.get(Outcome.Sent.class), now);
+        changed += batch(c, byKind.get(Outcome.Retry.class), """
+                UPDATE recipient SET status = 'retry', attempts = attempts + 1, next_attempt_at = ?, last_code = ?,
+                       last_error = ?, relay = ?, updated_at = ?
+                WHERE id = ? AND campaign_id = ?""", (ps, o) -> {
+            Outcome.Retry r = (Outcome.Retry) o;
+            SqlTime.set(ps, 1, r.nextAttemptAt());
+            ps.setInt(2, r.code());
+            ps.setString(3, Sql.truncate(r.error(), 1000));
+            ps.setString(4, r.relay());
+            SqlTime.set(ps, 5, now);
+            ps.setLong(6, r.recipientId());
+            ps.setLong(7, campaignId);
+        });
+        changed += batch(c, byKind.get(Outcome.Failed.class), """
+                UPDATE recipient SET status = 'failed', attempts = attempts + 1, next_attempt_at = NULL, last_code = ?,
+                       last_error = ?, relay = ?, updated_at = ?
+                WHERE id = ? AND campaign_id = ?""", (ps, o) -> {
+            Outcome.Failed f = (Outcome.Failed) o;
+            ps.setInt(1, f.code());
+            ps.setString(2, Sql.truncate(f.error(), 1000));
+            ps.setString(3, f.relay());
+            SqlTime.set(ps, 4, now);
+            ps.setLong(5, f.recipientId());
+            ps.setLong(6, campaignId);
+        });
+        return changed;
+    }
+
+    /** Rows per statement when recording sent recipients: a few thousand parameters at most. */
+    private static final int SENT_ROWS_PER_STATEMENT = 500;
+
+    /**
+     * Sent recipients, the hot path: one UPDATE joined to the flush's rows (id, Message-ID, time)
+     * instead of one UPDATE per recipient, which cost the database a statement per message.
+     */
+    private static int sent(Connection c, long campaignId, List<Outcome> outcomes, Instant now) throws SQLException {
+        if (outcomes == null || outcomes.isEmpty()) {
+            return 0;
+        }
+        int changed = 0;
+        for (int from = 0; from < outcomes.size(); from += SENT_ROWS_PER_STATEMENT) {
+            List<Outcome> chunk = outcomes.subList(from, Math.min(outcomes.size(), from + SENT_ROWS_PER_STATEMENT));
+            String rows = "SELECT ? AS id, ? AS message_id, ? AS sent_at, ? AS relay"
+                    + " UNION ALL SELECT ?, ?, ?, ?".repeat(chunk.size() - 1);
+            // FORCE INDEX: rows are found by id, never by scanning the campaign, so the statement
+            // locks only its own rows.
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient r FORCE INDEX (PRIMARY) JOIN (" + rows + ") v ON r.id = v.id "
+                    + "SET r.status = 'sent', r.attempts = r.attempts + 1, r.sent_at = v.sent_at, r.message_id = v.message_id, r.relay = v.relay, "
+                    + "r.last_code = NULL, r.last_error = NULL, r.next_attempt_at = NULL, r.updated_at = ? "
+                    + "WHERE r.campaign_id = ?")) {
+                int i = 1;
+                for (Outcome o : chunk) {
+                    Outcome.Sent sent = (Outcome.Sent) o;
+                    ps.setLong(i++, sent.recipientId());
+                    ps.setString(i++, sent.messageId());
+                    SqlTime.set(ps, i++, sent.at());
+                    ps.setString(i++, sent.relay());
+                }
+                SqlTime.set(ps, i++, now);
+                ps.setLong(i, campaignId);
+                changed += ps.executeUpdate();
+            }
+        }
+        return changed;
+    }
+
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement ps, Outcome o) throws SQLException;
+    }
+
+    private static int batch(Connection c, List<Outcome> outcomes, String sql, Binder binder) throws SQLException {
+        if (outcomes == null || outcomes.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (Outcome o : outcomes) {
+                binder.bind(ps, o);
+                ps.addBatch();
+            }
+            int changed = 0;
+            for (int n : ps.executeBatch()) {
+                // With rewritten batches the driver may report SUCCESS_NO_INFO (-2) per row.
+                changed += n == PreparedStatement.SUCCESS_NO_INFO ? 1 : n;
+            }
+            return changed;
+        }
+    }
+
+    /** Ids per statement when turning a dead run's recipients unknown. */
+    private static final int UNKNOWN_IDS_PER_STATEMENT = 1_000;
+
+    /**
+     * A run of the campaign's task died or failed with {@code inFlight} marked and not recorded
+     * (its {@link InFlightTable} row): those still waiting become unknown, since their messages may
+     * have been sent. Returns how many did. By primary key, a bounded number of rows.
+     */
+    public int markUnknown(Connection c, long campaignId, Collection<Long> inFlight, Instant now) throws SQLException {
+        List<Long> ids = new ArrayList<>(inFlight);
+        int unknown = 0;
+        for (int from = 0; from < ids.size(); from += UNKNOWN_IDS_PER_STATEMENT) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + UNKNOWN_IDS_PER_STATEMENT));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = 'unknown', updated_at = ? WHERE id IN ("
+                    + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry')")) {
+                SqlTime.set(ps, 1, now);
+                int i = 2;
+                for (long id : chunk) {
+                    ps.setLong(i++, id);
+                }
+                ps.setLong(i, campaignId);
+                unknown += ps.executeUpdate();
+            }
+        }
+        return unknown;
+    }
+}
