@@ -1,7 +1,7 @@
 package dev.mailrun.app;
 
 import dev.mailrun.app.config.UnsubscribeConfig;
-import dev.mailrun.campaign.send.UnsubscribeLinks;
+import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;

@@ -3,57 +3,58 @@ package dev.mailrun.app;
 import dev.mailrun.app.config.BounceConfig;
 import dev.mailrun.app.config.ImportConfig;
 import dev.mailrun.app.config.MailrunConfig;
-import dev.mailrun.campaign.importing.RejectReason;
+import dev.mailrun.campaign.CampaignExport;
+import dev.mailrun.campaign.CampaignReports;
+import dev.mailrun.campaign.CampaignStates;
+import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceProcessor;
-import dev.mailrun.campaign.bounce.TooFastDelays;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
 import dev.mailrun.campaign.bounce.BounceSettings;
+import dev.mailrun.campaign.bounce.BounceTaskHandler;
 import dev.mailrun.campaign.bounce.ComplaintRateBreaker;
+import dev.mailrun.campaign.bounce.TooFastDelays;
 import dev.mailrun.campaign.feedback.FeedbackApplier;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
-import dev.mailrun.campaign.bounce.BounceTaskHandler;
 import dev.mailrun.campaign.hygiene.AddressHygiene;
+import dev.mailrun.campaign.importing.AddressFilter;
+import dev.mailrun.campaign.importing.RecipientImporter;
+import dev.mailrun.campaign.importing.RejectReason;
+import dev.mailrun.campaign.send.SendDependencies;
+import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.Timing;
+import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.suppression.SuppressionImporter;
+import dev.mailrun.campaign.suppression.SuppressionList;
 import dev.mailrun.campaign.unsubscribe.MailedUnsubscribes;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
+import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
 import dev.mailrun.mail.dkim.DkimSigner;
-import dev.mailrun.campaign.CampaignStates;
-import dev.mailrun.campaign.send.SendEvents;
+import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.metrics.MailrunMetrics;
+import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.NewTask;
 import dev.mailrun.scheduler.RunListener;
-import dev.mailrun.scheduler.WorkerHeartbeat;
-import java.util.Optional;
-import dev.mailrun.scheduler.TaskHandler;
-import java.sql.SQLException;
-import java.time.Instant;
-import java.util.ArrayList;
-import dev.mailrun.campaign.importing.AddressFilter;
-import dev.mailrun.campaign.CampaignExport;
-import dev.mailrun.campaign.CampaignReports;
-import dev.mailrun.campaign.suppression.SuppressionImporter;
-import dev.mailrun.campaign.suppression.SuppressionList;
-import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.send.Timing;
-import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.importing.RecipientImporter;
-import dev.mailrun.campaign.store.SuppressionTable;
-import dev.mailrun.campaign.send.UnsubscribeLinks;
-import dev.mailrun.mail.Secret;
-import dev.mailrun.mail.template.TemplateLoader;
-import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.Sleeper;
+import dev.mailrun.scheduler.TaskHandler;
 import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.scheduler.WorkerHeartbeat;
 import java.security.SecureRandom;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -189,7 +190,7 @@ public final class Services implements AutoCloseable {
     }
 
     public SendTask sendHandler() {
-        return new SendTask(new SendTask.Dependencies(dataSource(), templates(), config.smtp(),
+        return new SendTask(new SendDependencies(dataSource(), templates(), config.smtp(),
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
                 metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays()));

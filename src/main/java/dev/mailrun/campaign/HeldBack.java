@@ -2,9 +2,9 @@ package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.DomainGroup;
-import dev.mailrun.campaign.send.SendSettings;
-import dev.mailrun.campaign.store.AdaptedRateTable;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.AdaptedRateTable.Adapted;
+import dev.mailrun.campaign.store.AdaptedRateTable;
 import dev.mailrun.campaign.store.recipient.RecipientQueue;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,13 +1,14 @@
 package dev.mailrun.campaign;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.EmailAddress;
-import dev.mailrun.campaign.send.MessageFactory;
+import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.deliver.MessageFactory;
 import dev.mailrun.campaign.store.ClaimedRecipient;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.mail.smtp.SendRateLimiter;
 import dev.mailrun.mail.smtp.SendResult;
 import dev.mailrun.mail.smtp.SmtpPool;
@@ -27,10 +28,10 @@ public final class TestSend {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(1);
 
-    private final SendTask.Dependencies deps;
+    private final SendDependencies deps;
     private final Clock clock;
 
-    public TestSend(SendTask.Dependencies deps, Clock clock) {
+    public TestSend(SendDependencies deps, Clock clock) {
         this.deps = deps;
         this.clock = clock;
     }

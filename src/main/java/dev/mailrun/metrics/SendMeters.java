@@ -1,6 +1,6 @@
 package dev.mailrun.metrics;
 
-import dev.mailrun.campaign.send.SendEvents;
+import dev.mailrun.campaign.send.scope.SendEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

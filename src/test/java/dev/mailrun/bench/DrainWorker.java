@@ -2,7 +2,7 @@ package dev.mailrun.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;

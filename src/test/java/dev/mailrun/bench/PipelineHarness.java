@@ -2,8 +2,9 @@ package dev.mailrun.bench;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -35,7 +36,7 @@ public final class PipelineHarness implements AutoCloseable {
     public PipelineHarness(DataSource ds, Clock clock, int smtpPort, int connections, Duration interval,
                            SendSettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        SendTask handler = new SendTask(new SendTask.Dependencies(ds, templates,
+        SendTask handler = new SendTask(new SendDependencies(ds, templates,
                 smtp(smtpPort, connections), MESSAGE_ID_KEY, new FixedLinks(),
                 settings, () -> new Random(42), TestTiming.realTime(clock)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);

@@ -2,8 +2,8 @@ package dev.mailrun.bench;
 
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.send.deliver.MessageFactory;
 import dev.mailrun.campaign.store.ClaimedRecipient;
-import dev.mailrun.campaign.send.MessageFactory;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.Outgoing;

@@ -1,19 +1,19 @@
 package dev.mailrun.bench;
 
 import dev.mailrun.campaign.importing.AddressFilter;
-import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.importing.ImportReport;
-import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.InFlightTable;
+import dev.mailrun.campaign.store.Outcome;
+import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.recipient.RecipientClaims;
 import dev.mailrun.campaign.store.recipient.RecipientResults;
-import dev.mailrun.campaign.send.SendSettings;
-import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.SchedulerConfig;
@@ -29,10 +29,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**

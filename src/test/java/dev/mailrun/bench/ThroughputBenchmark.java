@@ -1,7 +1,7 @@
 package dev.mailrun.bench;
 
 import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;

@@ -3,7 +3,7 @@ package dev.mailrun.bench;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.model.DomainGroups;
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;

@@ -1,20 +1,21 @@
 package dev.mailrun.campaign;
 
-import dev.mailrun.testing.CampaignFixtures;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.send.SendSettings;
-import dev.mailrun.testing.SendingHarness;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.SuppressionTable;
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
@@ -221,7 +222,7 @@ class CampaignBehaviourTest {
             var smtpSettings = dev.mailrun.mail.smtp.SmtpSettings.of("127.0.0.1", smtp.port(),
                     dev.mailrun.mail.smtp.TlsMode.NONE, "mailrun.test").withAuth("user", dev.mailrun.mail.Secret.of("wrong"));
             var templates = new dev.mailrun.mail.template.TemplateLoader(java.nio.file.Path.of("templates"));
-            var handler = new SendTask(new SendTask.Dependencies(db.dataSource(), templates, smtpSettings,
+            var handler = new SendTask(new SendDependencies(db.dataSource(), templates, smtpSettings,
                     dev.mailrun.mail.Secret.of("k-0123456789abcdef0123456789"),
                     new dev.mailrun.testing.FixedLinks(), settings, () -> new java.util.Random(1), TestTiming.realTime(clock)));
             try (var scheduler = new dev.mailrun.scheduler.Scheduler(db.dataSource(),

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.RunContext;
 import dev.mailrun.scheduler.RunReport;

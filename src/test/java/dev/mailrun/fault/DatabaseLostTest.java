@@ -2,9 +2,9 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.send.SendSettings;
-import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;

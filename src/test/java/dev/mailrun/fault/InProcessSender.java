@@ -2,8 +2,9 @@ package dev.mailrun.fault;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -30,7 +31,7 @@ final class InProcessSender implements AutoCloseable {
     InProcessSender(DataSource ds, Clock clock, SmtpSettings smtp, Path templatesDir, Duration interval,
                     SendSettings settings, String owner) {
         TemplateLoader templates = new TemplateLoader(templatesDir);
-        SendTask handler = new SendTask(new SendTask.Dependencies(ds, templates, smtp,
+        SendTask handler = new SendTask(new SendDependencies(ds, templates, smtp,
                 Secret.of("message-id-key-for-fault-tests-0123456789"), new FixedLinks(), settings, () -> new Random(7),
                 TestTiming.realTime(clock)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
@@ -36,7 +36,7 @@ class KillNineTest {
 
     /**
      * Recipients are marked in flight up to half a flush (flushEvery 100 / 2) ahead of the furthest
-     * one handed to SMTP, by the same flushes that record results (SendingMarker.ahead(4, 100)).
+     * one handed to SMTP, by the same flushes that record results (BatchMarker.ahead(4, 100)).
      */
     private static final int MARKING_WINDOW = 100 / 2;
     /**

@@ -1,6 +1,6 @@
 package dev.mailrun.testing;
 
-import dev.mailrun.campaign.send.UnsubscribeLinks;
+import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import java.util.Optional;
 
 /**

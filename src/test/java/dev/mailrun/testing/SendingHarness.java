@@ -1,9 +1,10 @@
 package dev.mailrun.testing;
 
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.send.SendEvents;
+import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -38,7 +39,7 @@ public final class SendingHarness implements AutoCloseable {
                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
                 .withConnections(4);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        handler = new SendTask(new SendTask.Dependencies(ds, templates, smtp,
+        handler = new SendTask(new SendDependencies(ds, templates, smtp,
                 Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
                 settings, () -> new Random(42), Optional.empty(), TestTiming.realTime(clock), events));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);

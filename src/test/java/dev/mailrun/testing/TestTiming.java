@@ -1,6 +1,6 @@
 package dev.mailrun.testing;
 
-import dev.mailrun.campaign.send.Timing;
+import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.scheduler.Sleeper;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.mailrun.app.config;
 
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.bounce.BounceSettings;
+import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.bounce.BounceSettings;
-import dev.mailrun.campaign.importing.ImportSettings;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.MailboxSettings;
 import dev.mailrun.mail.dkim.DkimSettings;
@@ -19,8 +19,8 @@ import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /** The whole validated configuration, built once at start. */

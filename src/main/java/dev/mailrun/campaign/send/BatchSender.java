@@ -1,5 +1,11 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.send.claim.ClaimAhead;
+import dev.mailrun.campaign.send.deliver.MessageFactory;
+import dev.mailrun.campaign.send.deliver.RouteSender;
+import dev.mailrun.campaign.send.pace.DomainPacer;
+import dev.mailrun.campaign.send.record.ResultBuffer;
+import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.recipient.RecipientClaims.Claim;
 import dev.mailrun.timebox.BatchBudget;

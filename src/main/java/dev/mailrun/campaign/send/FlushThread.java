@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.send.deliver.RouteSender;
+import dev.mailrun.campaign.send.record.ResultFlusher;
 import java.sql.SQLException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -15,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * has passed, and flushes the
  * results if a flush is due. A flush that fails is logged and its results wait for the next one.
  */
-final class FlushThread {
+public final class FlushThread {
 
     private static final Logger log = LoggerFactory.getLogger(FlushThread.class);
     private static final long PERIOD_MILLIS = 50;
@@ -61,7 +63,7 @@ final class FlushThread {
      * Flushes now, on this thread, and waits for it: for the run's thread, whose own flush would run
      * beside the passes. A flush that fails is logged, as in a pass; once stopped, does nothing.
      */
-    void flushNow() throws InterruptedException {
+    public void flushNow() throws InterruptedException {
         ScheduledExecutorService e = executor;
         if (e == null || e.isShutdown()) {
             return;

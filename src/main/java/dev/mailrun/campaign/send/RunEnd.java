@@ -1,10 +1,11 @@
 package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.send.scope.RunScope;
+import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.scheduler.RunContext;
 import dev.mailrun.timebox.TimeboxReport;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -37,7 +38,7 @@ final class RunEnd {
             ctx.disableAfterThisRun();
         } else {
             // Slots stay on the tick grid so runs keep their full window.
-            ending.nextRetry().map(at -> slotAtOrAfter(at, ctx.interval()))
+            ending.nextRetry().map(at -> NextRun.slotAtOrAfter(at, ctx.interval()))
                     .filter(at -> at.isAfter(ctx.scheduledFor().plus(ctx.interval())))
                     .ifPresent(ctx::runNextAt);
         }
@@ -49,7 +50,7 @@ final class RunEnd {
         Instant now = run.clock().instant();
         long id = run.campaignId();
         Tables tables = run.tables();
-        run.ctx().metadata().putValue(SendRun.TIMEBOX_KEY, report.estimator().toMap());
+        run.ctx().metadata().putValue(RunMemory.TIMEBOX_KEY, report.estimator().toMap());
         return tables.inTransaction(c -> {
             // Locked first, so that no import batch commits between "nothing left" and COMPLETE.
             tables.campaigns().lockExclusive(c, id);
@@ -63,13 +64,5 @@ final class RunEnd {
             }
             return e;
         });
-    }
-
-    /** The first tick slot starting at or after {@code at}. */
-    static Instant slotAtOrAfter(Instant at, Duration interval) {
-        long ms = interval.toMillis();
-        long t = at.toEpochMilli();
-        long floor = t - Math.floorMod(t, ms);
-        return Instant.ofEpochMilli(floor == t ? t : floor + ms);
     }
 }

@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.send.pace.PaceSummary;
+import dev.mailrun.campaign.send.scope.SendCounters;
 import dev.mailrun.scheduler.RunContext;
 import dev.mailrun.scheduler.RunReport;
 import dev.mailrun.timebox.TimeboxReport;

@@ -1,8 +1,23 @@
 package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.claim.ClaimAhead;
+import dev.mailrun.campaign.send.claim.Claimer;
+import dev.mailrun.campaign.send.deliver.RouteSender;
+import dev.mailrun.campaign.send.pace.PaceSummary;
+import dev.mailrun.campaign.send.pace.Pacing;
+import dev.mailrun.campaign.send.pace.RelayRate;
+import dev.mailrun.campaign.send.pace.RelayShare;
 import dev.mailrun.campaign.send.policy.DailyQuota;
+import dev.mailrun.campaign.send.record.Checkpoint;
+import dev.mailrun.campaign.send.record.PauseRules;
+import dev.mailrun.campaign.send.record.ResultBuffer;
+import dev.mailrun.campaign.send.record.ResultFlusher;
+import dev.mailrun.campaign.send.record.RetryPolicy;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.scope.RunScope;
+import dev.mailrun.campaign.send.scope.SendCounters;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
@@ -36,13 +51,10 @@ import org.slf4j.LoggerFactory;
  */
 final class SendRun {
 
-    static final String TIMEBOX_KEY = "timebox";
-    /** The run's start-up and shutdown costs ({@link RunCosts}), learned from run to run. */
-    static final String COSTS_KEY = "runCosts";
     private static final Logger log = LoggerFactory.getLogger(SendRun.class);
 
     private final RunScope run;
-    private final SendTask.Dependencies deps;
+    private final SendDependencies deps;
     private final SendCounters startCounters;
     private final Pacing pacing;
     private final RouteSender route;
@@ -56,7 +68,7 @@ final class SendRun {
     private final DailyQuota quota;
 
     /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
-    SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
+    SendRun(RunScope run, SendDependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
             Instant deadline) {
         this.run = run;
         this.deps = deps;
@@ -76,7 +88,7 @@ final class SendRun {
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
         this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
         this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing), buffer, flushThread, id);
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing), buffer, flushThread::flushNow, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
                 pacing.domains());
     }
@@ -88,9 +100,9 @@ final class SendRun {
 
     void drain() throws Exception {
         Instant started = run.clock().instant();
-        EstimatorState estimator = run.ctx().metadata().get(TIMEBOX_KEY, Map.class)
+        EstimatorState estimator = run.ctx().metadata().get(RunMemory.TIMEBOX_KEY, Map.class)
                 .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
-        RunCosts costs = run.ctx().metadata().get(COSTS_KEY, Map.class)
+        RunCosts costs = run.ctx().metadata().get(RunMemory.COSTS_KEY, Map.class)
                 .map(m -> RunCosts.fromMap(castMap(m))).orElse(RunCosts.unknown());
         try {
             route.join();
@@ -135,15 +147,15 @@ final class SendRun {
         if (report.batches() > 0) {
             // Shutdown: from the last batch to the end of the final flush, which the next run keeps free.
             Duration shutdown = Duration.between(report.ended(), run.clock().instant());
-            run.ctx().metadata().putValue(COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
+            run.ctx().metadata().putValue(RunMemory.COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
         }
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
         Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
         // The day's volume is used up: the next run is the first after the day ends.
-        capReached.ifPresent(day -> SendTask.skipTo(run.ctx(), run.campaign(),
-                RunEnd.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
+        capReached.ifPresent(day -> NextRun.skipTo(run.ctx(), run.campaign(),
+                NextRun.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), unreachable(), capReached.map(day -> SendTask.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
+                checkpoint.pausedFor(), unreachable(), capReached.map(day -> EndReasons.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
                 .withAllowedRate(RelayRate.configured(run.settings(), run.campaign()))
                 .report(run.ctx(), report);
     }

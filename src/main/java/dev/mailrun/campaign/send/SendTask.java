@@ -5,10 +5,17 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.deliver.MessageFactory;
+import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.policy.Expiry;
 import dev.mailrun.campaign.send.policy.SendCalendar;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.send.scope.RunScope;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.campaign.send.scope.Tables;
+import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
@@ -63,52 +70,17 @@ public final class SendTask implements TaskHandler {
 
     private static final Logger log = LoggerFactory.getLogger(SendTask.class);
 
-    /** What the task needs from the outside world; built once by the application. */
-    public record Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
-                               UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                               Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
-
-        /** With one relay: {@code smtp}, named after {@code settings.relay()} (or {@code default}), at {@code settings.relayRate()}. */
-        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
-                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                            Optional<DkimSigner> dkim, Timing timing, SendEvents events) {
-            this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events,
-                    Relays.single(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT,
-                            smtp, settings.relayRate()));
-        }
-
-        /** Telling nobody what the sending path does (no metrics). */
-        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
-                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                            Optional<DkimSigner> dkim, Timing timing) {
-            this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, SendEvents.NONE);
-        }
-
-        /** Without DKIM signing. */
-        public Dependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
-                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                            Timing timing) {
-            this(dataSource, templates, smtp, messageIdKey, links, settings, random, Optional.empty(), timing);
-        }
-
-        /** The messages of {@code campaign}, built as every run builds them. */
-        public MessageFactory messages(Campaign campaign, CompiledTemplate template, Clock clock) {
-            return new MessageFactory(campaign, template, new MessageComposer(clock),
-                    new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim);
-        }
-    }
-
-    private final Dependencies deps;
+    private final SendDependencies deps;
     private final Tables tables;
     private final SendCalendar calendar;
 
-    public SendTask(Dependencies deps) {
+    public SendTask(SendDependencies deps) {
         this.deps = deps;
         this.tables = Tables.on(deps.dataSource());
         this.calendar = new SendCalendar(deps.settings().dailyCap());
     }
 
-    public Dependencies dependencies() {
+    public SendDependencies dependencies() {
         return deps;
     }
 
@@ -221,41 +193,19 @@ public final class SendTask implements TaskHandler {
         }
         Optional<String> closed = calendar.windowClosed(campaign, now);
         if (closed.isPresent()) {
-            campaign.windows().flatMap(w -> w.nextOpen(now)).ifPresent(at -> skipTo(ctx, campaign, slotHolding(at, ctx)));
+            campaign.windows().flatMap(w -> w.nextOpen(now)).ifPresent(at -> NextRun.skipTo(ctx, campaign, NextRun.slotHolding(at, ctx.interval())));
             ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", "window_closed")
                     .withSummary("held_back", closed.get()));
             return true;
         }
         SendCalendar.CapsReached capped = tables.inTransaction(c -> calendar.capsReached(c, route, now));
         if (capped.all()) {
-            skipTo(ctx, campaign, RunEnd.slotAtOrAfter(calendar.endOfDay(now), ctx.interval()));
-            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", DAILY_CAP)
+            NextRun.skipTo(ctx, campaign, NextRun.slotAtOrAfter(calendar.endOfDay(now), ctx.interval()));
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", EndReasons.DAILY_CAP)
                     .withSummary("held_back", String.join("; ", capped.phrases())));
             return true;
         }
         return false;
-    }
-
-    /** The end reason of a run that found the daily cap of every relay of its route used up. */
-    static final String DAILY_CAP = "daily_cap";
-
-    /**
-     * Moves the next run to {@code slot} when that is later than the next slot anyway, but never
-     * past the slot of the campaign's expiry, which must then find it.
-     */
-    static void skipTo(RunContext ctx, Campaign campaign, Instant slot) {
-        Instant at = campaign.expireAt().map(e -> RunEnd.slotAtOrAfter(e, ctx.interval()))
-                .filter(e -> e.isBefore(slot)).orElse(slot);
-        if (at.isAfter(ctx.scheduledFor().plus(ctx.interval()))) {
-            ctx.runNextAt(at);
-        }
-    }
-
-    /** The tick slot that holds {@code at}: its run starts at or before it. */
-    private static Instant slotHolding(Instant at, RunContext ctx) {
-        long ms = ctx.interval().toMillis();
-        long t = at.toEpochMilli();
-        return Instant.ofEpochMilli(t - Math.floorMod(t, ms));
     }
 
     /**

@@ -1,13 +1,14 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.SendingHarness;
-import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.store.InFlightTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;

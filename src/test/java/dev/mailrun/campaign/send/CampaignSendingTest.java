@@ -1,16 +1,17 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.SendingHarness;
-import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.model.NewCampaign;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.TaskRun;
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SteppingClock;
 import dev.mailrun.testing.TestDatabase;
 import jakarta.mail.Message;

@@ -7,6 +7,8 @@ import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.testing.CampaignFixtures;

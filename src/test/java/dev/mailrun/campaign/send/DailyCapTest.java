@@ -7,6 +7,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.policy.DailyQuota;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
@@ -61,7 +62,7 @@ class DailyCapTest {
             SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(smtp.messages()).as("day 1, both campaigns together").hasSize(30);
             assertThat(count(relay, LocalDate.parse("2026-11-23"))).isEqualTo(30);
-            assertThat(SendRuns.endReasons(w1.tasks, a, b)).contains(SendTask.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w1.tasks, a, b)).contains(EndReasons.DAILY_CAP);
 
             // A restart: new workers, the same day. The count is in the database, not in a worker.
             w1.close();

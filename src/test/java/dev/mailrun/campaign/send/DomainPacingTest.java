@@ -1,15 +1,14 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.campaign.model.DomainGroups;
-
-import dev.mailrun.campaign.model.DomainGroup;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.JumpingClock;

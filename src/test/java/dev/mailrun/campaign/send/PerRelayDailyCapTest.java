@@ -11,10 +11,12 @@ import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -94,7 +96,7 @@ class PerRelayDailyCapTest {
             assertThat(b.messages()).as("day 1 through day-b").hasSize(30);
             assertThat(count("day-a", LocalDate.parse("2026-11-23"))).isEqualTo(30);
             assertThat(count("day-b", LocalDate.parse("2026-11-23"))).isEqualTo(30);
-            assertThat(SendRuns.endReasons(w1.tasks, c1, c2)).contains(SendTask.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w1.tasks, c1, c2)).contains(EndReasons.DAILY_CAP);
 
             // A restart, the same day: the counts are in the database, not in a worker.
             w1.close();
@@ -156,7 +158,7 @@ class PerRelayDailyCapTest {
             assertThat(b.messages()).as("through the other").hasSize(25);
             assertThat(count("full-b", day)).isEqualTo(25);
             assertThat(count("full-a", day)).isEqualTo(25);
-            assertThat(SendRuns.endReasons(w.tasks, id)).containsExactly(SendTask.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w.tasks, id)).containsExactly(EndReasons.DAILY_CAP);
             assertThat(w.reports.report(id).heldBackBy()).hasSize(2);
 
             // The next day both take their part again, by weight.
@@ -270,7 +272,7 @@ class PerRelayDailyCapTest {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendSettings settings = SendSettings.defaults(relays.first().name(), 0).withBatchMax(8)
                     .withRetries(5, Duration.ofSeconds(1)).withDailyCap(cap);
-            SendTask task = new SendTask(new SendTask.Dependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);

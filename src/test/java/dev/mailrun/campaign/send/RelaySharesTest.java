@@ -1,9 +1,10 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.campaign.store.RelayShareTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mailrun.campaign.send.pace.RelayRate;
+import dev.mailrun.campaign.store.RelayShareTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.testing.TestDatabase;
 import java.time.Duration;

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.JumpingClock;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;

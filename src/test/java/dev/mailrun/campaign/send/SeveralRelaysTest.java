@@ -11,10 +11,12 @@ import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.route.BackOff;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -249,7 +251,7 @@ class SeveralRelaysTest {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendSettings settings = SendSettings.defaults(relays.first().name(), 0).withBatchMax(100)
                     .withRetries(5, Duration.ofSeconds(1));
-            SendTask task = new SendTask(new SendTask.Dependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);

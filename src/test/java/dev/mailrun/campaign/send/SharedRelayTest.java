@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.pace.RelayShare;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayShareTable;
 import dev.mailrun.db.SqlTime;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -34,10 +36,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -73,7 +75,7 @@ class SharedRelayTest {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SmtpSettings smtpSettings = SmtpSettings.of("127.0.0.1", smtp.port(), TlsMode.NONE, "mailrun.test")
                     .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5)).withConnections(1);
-            SendTask task = new SendTask(new SendTask.Dependencies(db.dataSource(), templates, smtpSettings,
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, smtpSettings,
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
                     SendSettings.defaults(relay, 200), () -> new Random(42), TestTiming.on(clock, nanoTime::get)));
             TaskStore tasks = new TaskStore(db.dataSource());

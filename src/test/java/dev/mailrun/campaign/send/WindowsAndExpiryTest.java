@@ -7,10 +7,11 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.campaign.send.policy.DailyCap;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
@@ -142,7 +143,7 @@ class WindowsAndExpiryTest {
              SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
             long id = campaign(h, name, 2_000, "Sun 01:30-02:30 Europe/Berlin", Optional.empty());
             Instant end = Instant.parse(until);
-            for (Instant slot = RunEnd.slotAtOrAfter(clock.instant(), interval); slot.isBefore(end); slot = slot.plus(interval)) {
+            for (Instant slot = NextRun.slotAtOrAfter(clock.instant(), interval); slot.isBefore(end); slot = slot.plus(interval)) {
                 if (clock.instant().isBefore(slot)) {
                     clock.set(slot);
                 }

@@ -1,6 +1,6 @@
 package dev.mailrun.campaign.importing.violation;
 
-import dev.mailrun.campaign.send.SendSettings;
+import dev.mailrun.campaign.send.scope.SendSettings;
 
 /**
  * Breaks the campaign layer rule on purpose, for CampaignLayersTest: an importer-side class that

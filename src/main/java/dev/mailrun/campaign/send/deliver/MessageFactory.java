@@ -1,0 +1,136 @@
+package dev.mailrun.campaign.send.deliver;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.mail.RejectedMessageException;
+import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.mail.feedback.SendIds;
+import dev.mailrun.mail.message.CampaignComposer;
+import dev.mailrun.mail.message.Mailbox;
+import dev.mailrun.mail.message.MessageComposer;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.message.RecipientFields;
+import dev.mailrun.mail.smtp.Outgoing;
+import dev.mailrun.mail.template.CompiledTemplate;
+import dev.mailrun.mail.template.MergeFields;
+import dev.mailrun.mail.template.RenderResult;
+import dev.mailrun.mail.template.RenderedContent;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongConsumer;
+
+/**
+ * Turns a claimed recipient into a message of one campaign. Made once per run, with the template
+ * compiled once; {@link #outgoing} is cheap and rendering happens on the SMTP worker threads.
+ */
+public final class MessageFactory {
+
+    /** A reader bound to the type once: readValue with a TypeReference resolves the type on every call. */
+    private static final ObjectReader FIELDS = new ObjectMapper().readerFor(new TypeReference<Map<String, String>>() {});
+
+    private final Campaign campaign;
+    private final CompiledTemplate template;
+    private final CampaignComposer composer;
+    private final MessageIds messageIds;
+    private final UnsubscribeLinks links;
+    private final String fromDomain;
+    private final String listId;
+    private final Optional<DkimSigner> dkim;
+
+    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim) {
+        this.dkim = dkim;
+        this.campaign = campaign;
+        this.template = template;
+        this.messageIds = messageIds;
+        this.links = links;
+        this.fromDomain = EmailAddress.of(campaign.fromAddress()).domain();
+        this.listId = "c" + campaign.id() + ".lists." + fromDomain;
+        // The headers every recipient shares are checked and written once, here.
+        this.composer = composer.forCampaign(new Mailbox(campaign.fromAddress(), campaign.fromName().orElse("")),
+                campaign.replyTo().map(Mailbox::of), listId, campaign.name());
+    }
+
+    public String messageId(long recipientId) {
+        return messageIds.derive(campaign.id(), recipientId);
+    }
+
+    public Outgoing outgoing(ClaimedRecipient r) {
+        return outgoing(r, id -> { });
+    }
+
+    /**
+     * The message to {@code r}; {@code beforeBuild} gets the recipient's id first, on the thread that
+     * builds it, and may block (the sending task waits there until the recipient is marked in flight).
+     */
+    public Outgoing outgoing(ClaimedRecipient r, LongConsumer beforeBuild) {
+        return new Outgoing() {
+            @Override
+            public long key() {
+                return r.id();
+            }
+
+            @Override
+            public MimeMessage build(Session session) throws RejectedMessageException {
+                beforeBuild.accept(r.id());
+                return MessageFactory.this.build(session, r);
+            }
+
+            @Override
+            public Optional<String> envelopeFrom() {
+                return links.envelopeFrom(campaign.id(), r.id(), r.email());
+            }
+        };
+    }
+
+    MimeMessage build(Session session, ClaimedRecipient r) throws RejectedMessageException {
+        String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
+        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns(r),
+                unsubscribeUrl, campaign.name());
+        RenderResult result = template.renderSevenBit(values);
+        if (result instanceof RenderResult.Rejected rejected) {
+            throw new RejectedMessageException(rejected.reason());
+        }
+        RecipientFields fields = new RecipientFields(new Mailbox(r.email(), r.name() == null ? "" : r.name()),
+                messageId(r.id()), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()),
+                Optional.of(new SendIds(campaign.id(), r.id())));
+        MimeMessage message;
+        if (result instanceof RenderResult.RenderedSevenBit bodies) {
+            message = composer.compose(session, fields, campaign.subjectOverride().orElse(bodies.subject()),
+                    bodies.text(), bodies.html());
+        } else {
+            RenderedContent content = ((RenderResult.Rendered) result).content();
+            if (campaign.subjectOverride().isPresent()) {
+                content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
+            }
+            message = composer.compose(session, fields, content);
+        }
+        if (dkim.isEmpty()) {
+            return message;
+        }
+        try {
+            return dkim.get().sign(message);
+        } catch (MessagingException e) {
+            throw new IllegalStateException("DKIM signing failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, String> columns(ClaimedRecipient r) throws RejectedMessageException {
+        if (r.fieldsJson() == null || r.fieldsJson().isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return FIELDS.readValue(r.fieldsJson());
+        } catch (IOException e) {
+            throw new RejectedMessageException("stored merge fields are not a JSON object of strings");
+        }
+    }
+}

@@ -1,0 +1,396 @@
+package dev.mailrun.campaign.send.deliver;
+
+import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.pace.PacedOutgoing;
+import dev.mailrun.campaign.send.pace.Pacing;
+import dev.mailrun.campaign.send.pace.RelayRate;
+import dev.mailrun.campaign.send.pace.RelayShare;
+import dev.mailrun.campaign.send.policy.DailyQuota;
+import dev.mailrun.campaign.send.record.BatchMarker;
+import dev.mailrun.campaign.send.record.ResultBuffer;
+import dev.mailrun.campaign.send.record.SplitBatchMarker;
+import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.RelayHealth;
+import dev.mailrun.campaign.send.route.WeightedSplit;
+import dev.mailrun.campaign.send.scope.RunScope;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.Timing;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.mail.smtp.PoolEvents;
+import dev.mailrun.mail.smtp.SendResult;
+import dev.mailrun.mail.smtp.SmtpPool;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends a run's batches through the relays of its route.
+ *
+ * <ol>
+ *   <li>Each relay is a lane: its own SMTP pool, its {@link RelayRate} and its {@link RelayShare} (the
+ *       relay's rate held in total across workers, by relay name).</li>
+ *   <li>Each batch is dealt among the lanes whose relay is up, by weight ({@link WeightedSplit}); a
+ *       relay that is down hands its weight to the next one of the route that is up; a relay whose
+ *       back-off has passed gets one recipient, its probe, if this run won it.</li>
+ *   <li>The lanes send at the same time, each with its own {@link BatchMarker}, so what a crash can
+ *       leave unknown stays within the route's connections plus one flush.</li>
+ *   <li>A relay that cannot be reached or refuses AUTH or TLS is marked down ({@link RelayHealth}); its
+ *       lane stops taking recipients and the recipients it did not try go back to the queue untried,
+ *       for the next batch to send through a relay that is up. Only when the last relay of the route
+ *       goes down does that result reach the {@link ResultBuffer} as it is: the run then ends (and, for
+ *       AUTH or TLS, the campaign pauses), as with a single relay. Permanent (5xx) refusals and
+ *       deferrals (4xx) are recorded for their recipients as always: a recipient never moves to
+ *       another relay because of a reply about itself.</li>
+ *   <li>With a daily cap, the claim already reserved each recipient for one relay and counted it
+ *       there ({@link DailyQuota}): the batch is dealt by those reservations, and a recipient whose
+ *       relay is down (and not its probe) goes back to the queue untried, its slot back to that relay,
+ *       for the next claim to reserve on a relay that is up and has room. So no relay ever sends
+ *       more than its count.</li>
+ * </ol>
+ */
+public final class RouteSender implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RouteSender.class);
+
+    /** One relay of the route, as this run sends through it. */
+    private static final class Lane {
+        final Relay relay;
+        final RelayRate rate;
+        final RelayShare share;
+        final SmtpPool pool;
+
+        Lane(Relay relay, RelayRate rate, RelayShare share, SmtpPool pool) {
+            this.relay = relay;
+            this.rate = rate;
+            this.share = share;
+            this.pool = pool;
+        }
+
+        String name() {
+            return relay.name();
+        }
+    }
+
+    private final RunScope run;
+    private final List<Lane> lanes = new ArrayList<>();
+    private final int[] weights;
+    private final WeightedSplit split;
+    private final RelayHealth health;
+    private final double campaignCap;
+    private final ExecutorService threads;
+    private volatile int[] effective;
+    /** Set when a relay went down under the batch being sent and its untried recipients were handed back. */
+    private volatile boolean failedOver;
+
+    private final Pacing pacing;
+    private final DailyQuota quota;
+
+    public RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing, DailyQuota quota) {
+        this.pacing = pacing;
+        this.quota = quota;
+        this.run = run;
+        this.weights = route.weights();
+        this.split = new WeightedSplit(relays.size());
+        this.campaignCap = run.campaign().rateCap().orElse(0.0);
+        SendEvents events = run.events();
+        this.health = new RelayHealth(run.tables().dataSource(), run.clock(), run.runToken(),
+                relays.stream().map(Relay::name).toList(),
+                (relay, downUntil, reason) -> events.relayState(relay, downUntil));
+        for (Relay relay : relays) {
+            RelayRate rate = RelayRate.forRelay(relay.rate(), 0);
+            pacing.register(relay.name(), rate);
+            // The route's first relay also holds the domain groups' shares and syncs the adapted rates.
+            lanes.add(new Lane(relay, rate, new RelayShare(run, relay.name(), rate, timing, pacing, lanes.isEmpty()),
+                    new SmtpPool(relay.smtp(), rate.limiter(), run.clock(), poolEvents(events, relay.name()))));
+        }
+        this.effective = weights.clone();
+        this.threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "mailrun-route-" + run.campaignId());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Reads the relays' states and takes a share of each relay before the run sends. */
+    public void join() throws SQLException, InterruptedException {
+        health.refresh();
+        applyCaps(currentWeights());
+        for (Lane lane : lanes) {
+            lane.share.join();
+        }
+    }
+
+    /** Called by the flush thread: renews the relay shares and re-reads the relays' states when due. */
+    public void renewIfDue() throws SQLException {
+        for (Lane lane : lanes) {
+            lane.share.renewIfDue();
+        }
+        health.refreshIfDue();
+        applyCaps(currentWeights());
+    }
+
+    /**
+     * The rate the whole route sends at now, as the timebox predicts with: with each relay taking its
+     * fraction of the recipients at its own rate, a batch lasts as long as its slowest relay's part.
+     * 0 = no limit.
+     */
+    public double currentRate() {
+        int[] e = effective;
+        long total = 0;
+        for (int w : e) {
+            total += w;
+        }
+        if (total == 0) {
+            return lanes.get(0).rate.current();
+        }
+        double rate = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < e.length; i++) {
+            double r = lanes.get(i).rate.current();
+            if (e[i] > 0 && r > 0) {
+                rate = Math.min(rate, r * total / e[i]);
+            }
+        }
+        return Double.isInfinite(rate) ? 0 : rate;
+    }
+
+    /**
+     * True when a relay went down under the last batch and handed back what it had not tried, while
+     * another relay of the route is still up: the next batch goes there.
+     */
+    public boolean failedOverInLastBatch() {
+        return failedOver && !health.allDown();
+    }
+
+    /** True when every relay of the route is down: nothing can be sent until one is probed back. */
+    public boolean allDown() {
+        return health.allDown();
+    }
+
+    /** Which relays are down, until when and why, for the run's summary. */
+    public String downSummary() {
+        return health.describeDown();
+    }
+
+    /**
+     * How many recipients a claim may reserve for {@code relay} now: any number while it is up, one
+     * (its probe) once its back-off has passed, none while it is down.
+     */
+    public long usable(String relay) {
+        if (health.up(relay)) {
+            return Long.MAX_VALUE;
+        }
+        return health.downUntil(relay).filter(until -> !until.isAfter(run.clock().instant())).isPresent() ? 1 : 0;
+    }
+
+    /**
+     * Sends one batch, every recipient through exactly one relay, and returns when each has its result.
+     * With no relay up and no probe due, the batch goes back to the queue untried.
+     */
+    public void send(List<ClaimedRecipient> recipients, Instant deadline, BooleanSupplier stop, ResultBuffer buffer,
+              MessageFactory messages, int flushEvery) throws Exception {
+        failedOver = false;
+        List<String> probes = health.probesDue();
+        int[] e = currentWeights();
+        applyCaps(e);
+        List<List<ClaimedRecipient>> parts = new ArrayList<>();
+        lanes.forEach(l -> parts.add(new ArrayList<>()));
+        boolean[] probe = new boolean[lanes.size()];
+        List<ClaimedRecipient> unreserved = new ArrayList<>();
+        List<ClaimedRecipient> back = new ArrayList<>();
+        for (ClaimedRecipient r : recipients) {
+            Optional<String> reserved = quota.relayOf(r.id());
+            if (reserved.isEmpty()) {
+                unreserved.add(r);
+                continue;
+            }
+            int i = indexOf(reserved.get());
+            if (health.up(reserved.get())) {
+                parts.get(i).add(r);
+            } else if (probes.contains(reserved.get()) && !probe[i]) {
+                probe[i] = true;
+                parts.get(i).add(r);
+            } else {
+                // Counted for a relay that went down since the claim: its slot goes back to it.
+                back.add(r);
+            }
+        }
+        // Recipients no daily cap counted: probes first, then by weight.
+        int next = 0;
+        for (String relay : probes) {
+            int i = indexOf(relay);
+            if (!probe[i] && next < unreserved.size()) {
+                probe[i] = true;
+                parts.get(i).add(unreserved.get(next++));
+            }
+        }
+        boolean anyUp = java.util.Arrays.stream(e).anyMatch(w -> w > 0);
+        if (!anyUp) {
+            back.addAll(unreserved.subList(next, unreserved.size()));
+        } else {
+            for (ClaimedRecipient r : unreserved.subList(next, unreserved.size())) {
+                parts.get(split.next(e)).add(r);
+            }
+        }
+        if (!back.isEmpty()) {
+            buffer.handBack(back);
+            // Progress only if a relay can take them in the next batch; with the others at their cap
+            // the run ends instead of claiming and handing back the same recipients until its deadline.
+            failedOver = lanes.stream().anyMatch(l -> health.up(l.name()) && !quota.full(l.name()));
+        }
+        int active = (int) parts.stream().filter(p -> !p.isEmpty()).count();
+        if (active == 0) {
+            return;
+        }
+        List<BatchMarker> markers = new ArrayList<>();
+        List<Runnable> sends = new ArrayList<>();
+        for (int i = 0; i < lanes.size(); i++) {
+            List<ClaimedRecipient> part = parts.get(i);
+            if (part.isEmpty()) {
+                continue;
+            }
+            Lane lane = lanes.get(i);
+            BatchMarker marker = new BatchMarker(
+                    BatchMarker.ahead(lane.relay.smtp().connections(), Math.max(1, flushEvery / active)),
+                    part.stream().map(ClaimedRecipient::id).toList(), buffer::requestFlush, buffer::awaitsResult);
+            markers.add(marker);
+            boolean probing = probe[i];
+            BooleanSupplier laneStop = () -> stop.getAsBoolean() || (!probing && !health.up(lane.name()));
+            sends.add(() -> lane.pool.sendBatch(part.stream().map(r -> PacedOutgoing.of(messages.outgoing(r, marker::beforeSend),
+                            pacing.domains().limiterFor(r.email()))).toList(),
+                    deadline, laneStop, result -> onResult(lane, marker, probing, result, buffer)));
+        }
+        buffer.watch(markers.size() == 1 ? markers.get(0) : new SplitBatchMarker(markers));
+        List<Future<?>> running = new ArrayList<>();
+        for (Runnable s : sends) {
+            running.add(threads.submit(s));
+        }
+        Exception failure = null;
+        for (Future<?> f : running) {
+            try {
+                f.get();
+            } catch (ExecutionException ex) {
+                if (failure == null) {
+                    failure = ex.getCause() instanceof Exception cause ? cause : ex;
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** A result from a lane's connection: the relay's health first, then the recipient's outcome. */
+    private void onResult(Lane lane, BatchMarker marker, boolean probe, SendResult result, ResultBuffer buffer) {
+        SendResult recorded = result;
+        try {
+            if (result instanceof SendResult.Fatal f && !marker.failed()) {
+                health.markDown(lane.name(), f.reason());
+                recorded = health.allDown() ? result : new SendResult.NotAttempted(f.key());
+                failedOver |= recorded != result;
+            } else if (result instanceof SendResult.Unreachable u) {
+                health.markDown(lane.name(), "cannot be reached: " + u.text());
+                recorded = health.allDown() ? result : new SendResult.NotAttempted(u.key());
+                failedOver |= recorded != result;
+            } else if (probe && (result instanceof SendResult.Sent || result instanceof SendResult.Permanent)) {
+                health.probeSucceeded(lane.name());
+            } else if (probe && result instanceof SendResult.Transient t) {
+                health.markDown(lane.name(), "the probe message was deferred: " + (t.code() == 0 ? "" : t.code() + " ") + t.text());
+            } else if (result instanceof SendResult.Transient) {
+                health.attempted(lane.name(), true);
+            } else if (result instanceof SendResult.Sent || result instanceof SendResult.Permanent) {
+                health.attempted(lane.name(), false);
+            }
+        } catch (SQLException e) {
+            // The relay's state could not be written: its recipients' results are recorded all the same.
+            log.warn("Could not record the state of relay {}: {}", lane.name(), e.getMessage());
+        }
+        buffer.accept(recorded, lane.name());
+    }
+
+    /**
+     * The weights of the relays that take recipients now: up, and (with a daily cap) not at their cap,
+     * whose share the others take, as the claims deal it ({@link DailyQuota}). With every relay that is
+     * up at its cap, they keep their weights: nothing more is claimed, and the run is ending.
+     */
+    private int[] currentWeights() {
+        boolean[] up = new boolean[lanes.size()];
+        boolean[] open = new boolean[lanes.size()];
+        boolean anyOpen = false;
+        for (int i = 0; i < up.length; i++) {
+            up[i] = health.up(lanes.get(i).name());
+            open[i] = up[i] && !quota.full(lanes.get(i).name());
+            anyOpen |= open[i];
+        }
+        return WeightedSplit.effective(weights, anyOpen ? open : up);
+    }
+
+    /** The campaign's own rate, if it has one, divided among the relays by the share each takes now. */
+    private void applyCaps(int[] e) {
+        effective = e;
+        if (campaignCap <= 0) {
+            return;
+        }
+        long total = 0;
+        for (int w : e) {
+            total += w;
+        }
+        for (int i = 0; i < e.length; i++) {
+            // A relay with no share now sends at most a probe: the whole cap bounds it.
+            lanes.get(i).rate.capAt(total == 0 || e[i] == 0 ? campaignCap : campaignCap * e[i] / total);
+        }
+    }
+
+    private int indexOf(String relay) {
+        for (int i = 0; i < lanes.size(); i++) {
+            if (lanes.get(i).name().equals(relay)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("relay " + relay + " is not on this route");
+    }
+
+    private static PoolEvents poolEvents(SendEvents events, String relay) {
+        return new PoolEvents() {
+            @Override
+            public void permitWaited(Duration waited) {
+                events.permitWaited(relay, waited);
+            }
+
+            @Override
+            public void connectionOpened() {
+                events.connectionOpened(relay);
+            }
+
+            @Override
+            public void connectionClosed() {
+                events.connectionClosed(relay);
+            }
+        };
+    }
+
+    /** Closes the pools, gives back the relay shares and any probe not sent. */
+    @Override
+    public void close() {
+        threads.shutdownNow();
+        for (Lane lane : lanes) {
+            lane.pool.close();
+            lane.share.release();
+        }
+        health.releaseProbes();
+    }
+
+    /** Every relay's name and whether it is up, for tests and logs. */
+    Optional<Instant> downUntil(String relay) {
+        return health.downUntil(relay);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.mailrun.campaign.send.deliver;
+
+import java.util.Optional;
+
+/** The per-recipient addresses a message carries for unsubscribing and for bounces. */
+public interface UnsubscribeLinks {
+
+    /** The https one-click URL with a signed token. */
+    String url(long campaignId, long recipientId, String email);
+
+    /**
+     * A mailto: URI for List-Unsubscribe, for a message sent from an address at {@code fromDomain}
+     * (one worker sends campaigns of several senders); empty when no mailbox reads unsubscribe
+     * requests sent by mail, so that none is advertised.
+     */
+    Optional<String> mailto(String fromDomain, long campaignId, long recipientId, String email);
+
+    /** A VERP envelope sender ({@code bounces+TOKEN@domain}) or empty to use the From address. */
+    Optional<String> envelopeFrom(long campaignId, long recipientId, String email);
+}

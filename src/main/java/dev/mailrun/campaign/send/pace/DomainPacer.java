@@ -1,0 +1,259 @@
+package dev.mailrun.campaign.send.pace;
+
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.campaign.store.RelayShareTable.Holders;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.DomainQuota;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.PacedClaim;
+import dev.mailrun.mail.smtp.SendRateLimiter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Paces a run's recipients by domain group ({@link DomainGroup}). A group is paced while it has a
+ * cap or an adapted rate ({@link RateAdapter}); its rate is held in total across workers by the
+ * same shares as the relay's ({@code relay_share}, one row per group and run, dealt out by
+ * {@link RelayRate#shareOf}).
+ *
+ * <ol>
+ *   <li>Claims: each batch takes from a paced group only what its share allows in the time the
+ *       batch is expected to take (fractions carry over to the next claim), and fills the rest from
+ *       the other domains, so a capped domain never holds back the rest of the list.</li>
+ *   <li>Sending: the group's recipients are spread evenly through the batch, and each waits for
+ *       its group's own limiter (a {@link SendRateLimiter}: at most ⌈share⌉ in any second) before
+ *       the relay's.</li>
+ *   <li>Prediction: once the other domains ran dry, only the paced groups are left, and the rate
+ *       the timebox predicts with is the sum of their shares ({@link #effectiveRate}), so batches
+ *       are sized to what the caps allow.</li>
+ * </ol>
+ */
+public final class DomainPacer {
+
+    /** How long a part of the queue found empty is left alone before a claim looks again. */
+    static final Duration RECHECK = Duration.ofSeconds(10);
+
+    /** One group's pace in this run. */
+    private static final class Pace {
+        final DomainGroup group;
+        final SendRateLimiter limiter = new SendRateLimiter(0);
+        Holders holders = new Holders(1, 0);
+        double share;
+        /** A larger share seen at the last renewal, not applied yet; 0: none. */
+        double rising;
+        double credit;
+        Instant dryUntil = Instant.MIN;
+
+        Pace(DomainGroup group) {
+            this.group = group;
+        }
+    }
+
+    /** What one claim should take. */
+    public record Plan(int others, long othersFrom, List<String> paced, List<String> groups, List<DomainQuota> quotas) {}
+
+    private final RateAdapter adapter;
+    private final Map<String, Pace> byName = new LinkedHashMap<>();
+    private final Map<String, Pace> byDomain = new HashMap<>();
+    private long othersFrom;
+    private Instant othersDryUntil = Instant.MIN;
+
+    public DomainPacer(DomainGroups groups, RateAdapter adapter) {
+        this.adapter = adapter;
+        for (DomainGroup g : groups.groups()) {
+            Pace p = new Pace(g);
+            byName.put(g.name(), p);
+            g.domains().forEach(d -> byDomain.put(d, p));
+        }
+    }
+
+    /** The relay_share names of every group: every sending run holds a share of each. */
+    List<String> shareNames() {
+        return byName.values().stream().map(p -> p.group.key()).toList();
+    }
+
+    /** After a renewal: each group's share among its live holders, of its cap or adapted rate. */
+    public synchronized void update(Map<String, Holders> live) {
+        for (Pace p : byName.values()) {
+            p.holders = live.getOrDefault(p.group.key(), p.holders);
+            apply(p);
+        }
+    }
+
+    /** After a local halving of {@code groupKey}: the new rate applies before the next renewal. */
+    synchronized void refresh(String groupKey) {
+        byName.values().stream().filter(p -> p.group.key().equals(groupKey)).forEach(this::apply);
+    }
+
+    private void apply(Pace p) {
+        double total = adapter.rate(p.group.key()).orElse(p.group.rate());
+        double share = total > 0 ? RelayRate.shareOf(total, p.holders, 0) : 0;
+        if (p.share > 0 && share > p.share) {
+            // A larger share (a holder left, a rate stepped up) applies from the next renewal, a
+            // second on: the holder that left may have sent its share within the last second, and
+            // taking it over at once would let the group's second hold both.
+            if (p.rising != share) {
+                p.rising = share;
+                return;
+            }
+        }
+        p.rising = 0;
+        boolean starting = p.share == 0 && share > 0;
+        p.share = share;
+        if (p.limiter.rate() != share) {
+            p.limiter.setRate(share);
+        }
+        if (starting) {
+            // Another run may have sent this group's whole second just before this one began (a
+            // run ending, the next starting): this run's first message to it waits a second.
+            p.limiter.startFull();
+        }
+    }
+
+    /** True while some group is paced: claims go through {@link #plan}. */
+    public synchronized boolean active() {
+        return byName.values().stream().anyMatch(p -> p.share > 0);
+    }
+
+    /** The group key of a recipient's domain, if it is in a group. */
+    Optional<String> groupKeyOf(String email) {
+        return Optional.ofNullable(byDomain.get(domainOf(email))).map(p -> p.group.key());
+    }
+
+    /** The limiter a recipient's message waits for besides the relay's; empty when its domain is not paced. */
+    public synchronized Optional<SendRateLimiter> limiterFor(String email) {
+        Pace p = byDomain.get(domainOf(email));
+        return p == null || p.share <= 0 ? Optional.empty() : Optional.of(p.limiter);
+    }
+
+    /**
+     * What the next claim of up to {@code max} should take, when the run sends at {@code runRate}
+     * (0: no limit). A batch of {@code max} is expected to last {@code max / effectiveRate}: each
+     * paced group may fill its share of that time, the other domains the rest.
+     */
+    public synchronized Plan plan(int max, double runRate, Instant now) {
+        return plan(max, runRate, now, false);
+    }
+
+    /**
+     * @param lastChance the claim before found nothing: every paced group is asked for at least one
+     *                   recipient and no part is left alone for having run dry, so an empty claim
+     *                   means the queue really is empty (it ends the run)
+     */
+    public synchronized Plan plan(int max, double runRate, Instant now, boolean lastChance) {
+        double rate = effectiveRate(runRate);
+        double seconds = rate > 0 ? max / rate : 1;
+        List<String> paced = new ArrayList<>();
+        List<String> groups = new ArrayList<>();
+        List<DomainQuota> quotas = new ArrayList<>();
+        int left = max;
+        for (Pace p : byName.values()) {
+            if (p.share <= 0) {
+                continue;
+            }
+            paced.addAll(p.group.domains());
+            int take = 0;
+            if (lastChance || !now.isBefore(p.dryUntil)) {
+                double allowed = p.credit + p.share * seconds;
+                take = (int) Math.min(left, Math.floor(allowed));
+                if (take == 0 && left > 0 && (lastChance || now.isBefore(othersDryUntil))) {
+                    // Only paced groups are left: never claim nothing while they have recipients
+                    // (an empty claim ends the run); the group's limiter holds the message to its pace.
+                    take = 1;
+                }
+                // A fraction left over is kept for the next claim (a message taken early is owed),
+                // but never a whole message saved up.
+                p.credit = Math.min(0.999, allowed - take);
+            }
+            left -= take;
+            groups.add(p.group.name());
+            quotas.add(new DomainQuota(p.group.domains(), take));
+        }
+        int others = !lastChance && now.isBefore(othersDryUntil) ? 0 : left;
+        return new Plan(others, othersFrom, paced, groups, quotas);
+    }
+
+    /** What the claim of {@code plan} found: the parts that ran dry are left alone for {@link #RECHECK}. */
+    public synchronized void claimed(Plan plan, PacedClaim found, Instant now) {
+        if (plan.others() > 0) {
+            othersDryUntil = found.otherFound() < plan.others() ? now.plus(RECHECK) : Instant.MIN;
+            if (found.lastOtherId() > 0) {
+                othersFrom = found.lastOtherId();
+            }
+        }
+        for (int i = 0; i < plan.groups().size(); i++) {
+            Pace p = byName.get(plan.groups().get(i));
+            int asked = plan.quotas().get(i).limit();
+            if (asked > 0) {
+                p.dryUntil = found.quotaFound().get(i) < asked ? now.plus(RECHECK) : Instant.MIN;
+            }
+        }
+    }
+
+    /**
+     * The rate a batch is expected to go at: the run's, unless only paced groups are left — then the
+     * sum of their shares (never above the run's). 0: no limit.
+     */
+    public synchronized double effectiveRate(double runRate) {
+        if (othersDryUntil == Instant.MIN) {
+            return runRate;
+        }
+        double paced = 0;
+        for (Pace p : byName.values()) {
+            if (p.share > 0 && p.dryUntil == Instant.MIN) {
+                paced += p.share;
+            }
+        }
+        if (paced <= 0) {
+            return runRate;
+        }
+        return runRate > 0 ? Math.min(runRate, paced) : paced;
+    }
+
+    /** The paced groups with their shares now (messages/s for this run), for status and the run summary. */
+    synchronized Map<String, Double> shares() {
+        Map<String, Double> shares = new LinkedHashMap<>();
+        byName.values().stream().filter(p -> p.share > 0).forEach(p -> shares.put(p.group.name(), p.share));
+        return shares;
+    }
+
+    /**
+     * The batch in sending order: recipients of paced domains spread evenly among the others, so
+     * that they reach their limiter one by one rather than holding every connection at once.
+     */
+    public List<ClaimedRecipient> interleave(List<ClaimedRecipient> batch) {
+        List<ClaimedRecipient> paced = new ArrayList<>();
+        List<ClaimedRecipient> others = new ArrayList<>();
+        for (ClaimedRecipient r : batch) {
+            (limiterFor(r.email()).isPresent() ? paced : others).add(r);
+        }
+        if (paced.isEmpty() || others.isEmpty()) {
+            return batch;
+        }
+        List<ClaimedRecipient> ordered = new ArrayList<>(batch.size());
+        int n = batch.size();
+        int p = 0;
+        int o = 0;
+        for (int i = 0; i < n; i++) {
+            // The j-th paced recipient goes at position ⌊(j + ½)·n / |paced|⌋.
+            boolean pacedHere = p < paced.size() && i >= (int) Math.floor((p + 0.5) * n / paced.size());
+            if ((pacedHere || o >= others.size()) && p < paced.size()) {
+                ordered.add(paced.get(p++));
+            } else {
+                ordered.add(others.get(o++));
+            }
+        }
+        return ordered;
+    }
+
+    static String domainOf(String email) {
+        return email.substring(email.lastIndexOf('@') + 1).toLowerCase(Locale.ROOT);
+    }
+}

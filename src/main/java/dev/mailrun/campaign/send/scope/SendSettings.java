@@ -1,0 +1,133 @@
+package dev.mailrun.campaign.send.scope;
+
+import dev.mailrun.campaign.model.DomainGroups;
+import dev.mailrun.campaign.send.claim.ClaimAhead;
+import dev.mailrun.campaign.send.pace.DomainPacer;
+import dev.mailrun.campaign.send.pace.RelayRate;
+import dev.mailrun.campaign.send.policy.DailyCap;
+import java.time.Duration;
+
+/**
+ * How the sending task behaves; validated once, at start.
+ *
+ * @param relay              names the relay for rate sharing (host:port): workers sending through
+ *                           one relay share its rate
+ * @param relayRate          messages per second for the relay in total; 0: no limit. A run sends at
+ *                           its {@link RelayRate} share of it
+ * @param batchMax           largest batch claimed at once
+ * @param maxAttempts        attempts before a transient failure becomes permanent
+ * @param retryBase          first retry delay; doubles per attempt, with ±20% jitter
+ * @param pauseOnFailureRate pause a campaign when this share of the recent attempts failed…
+ * @param failureWindow      …over this many recent attempts
+ * @param flushEvery         write results after this many messages…
+ * @param flushInterval      …or after this long, whichever comes first
+ * @param batchOverhead      expected cost of one claim + commit; kept free before the deadline
+ * @param hardBounceRate     pause a campaign whose hard bounces exceed this share of its attempts…
+ * @param hardBounceMinSample …once it has at least this many attempts
+ * @param dailyCap           how many messages each relay may take per day ({@link DailyCap#NONE}: no limit)
+ * @param domainGroups       recipient domains paced together ({@link DomainPacer})
+ */
+public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                           double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                           Duration batchOverhead, double hardBounceRate, int hardBounceMinSample, DailyCap dailyCap,
+                           DomainGroups domainGroups) {
+
+    /**
+     * The batch overhead of the sending task. A batch's claim is made while the batch before it
+     * sends ({@link ClaimAhead}) and its results are committed by the flush thread, so a batch spends
+     * little beyond its messages; the run's own final work after the last batch is measured and
+     * reserved by the timebox ({@link dev.mailrun.timebox.RunCosts}). 200 ms, the cost of an inline
+     * claim and commit, left every run's last 0.2–0.4 s unused (docs/BENCHMARKS.md, Allowance).
+     */
+    public static final Duration BATCH_OVERHEAD = Duration.ofMillis(50);
+
+    /** Without domain groups. */
+    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample, DailyCap dailyCap) {
+        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, DomainGroups.NONE);
+    }
+
+    /** Without a daily cap. */
+    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
+        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, DailyCap.NONE);
+    }
+
+    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
+                        Duration batchOverhead) {
+        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
+                flushInterval, batchOverhead, 0.05, 100);
+    }
+
+    public SendSettings {
+        if (relay == null || relay.isBlank()) {
+            throw new IllegalArgumentException("relay name must not be empty");
+        }
+        if (!(relayRate >= 0)) {
+            throw new IllegalArgumentException("relay rate must be 0 (no limit) or positive, got " + relayRate);
+        }
+        if (batchMax < 1 || batchMax > 10_000) {
+            throw new IllegalArgumentException("send.batch-max must be between 1 and 10000, got " + batchMax);
+        }
+        if (maxAttempts < 1 || maxAttempts > 100) {
+            throw new IllegalArgumentException("send.max-attempts must be between 1 and 100, got " + maxAttempts);
+        }
+        if (retryBase.isNegative() || retryBase.isZero()) {
+            throw new IllegalArgumentException("send.retry-base must be positive, got " + retryBase);
+        }
+        if (!(pauseOnFailureRate > 0 && pauseOnFailureRate <= 1)) {
+            throw new IllegalArgumentException("send.pause-on-failure-rate must be above 0 and at most 1, got " + pauseOnFailureRate);
+        }
+        if (failureWindow < 1 || failureWindow > 100_000) {
+            throw new IllegalArgumentException("send.failure-window must be between 1 and 100000, got " + failureWindow);
+        }
+        if (flushEvery < 1) {
+            throw new IllegalArgumentException("flushEvery must be at least 1, got " + flushEvery);
+        }
+        if (flushInterval.isNegative() || flushInterval.isZero() || batchOverhead.isNegative()) {
+            throw new IllegalArgumentException("flush interval must be positive and batch overhead not negative");
+        }
+        if (!(hardBounceRate > 0 && hardBounceRate <= 1) || hardBounceMinSample < 1) {
+            throw new IllegalArgumentException("bounce.pause-rate must be above 0 and at most 1 and bounce.min-sample at least 1");
+        }
+        java.util.Objects.requireNonNull(domainGroups, "domainGroups");
+        if (dailyCap == null) {
+            throw new IllegalArgumentException("dailyCap must not be null (DailyCap.NONE: no limit)");
+        }
+    }
+
+    public static SendSettings defaults(String relay, double relayRate) {
+        return new SendSettings(relay, relayRate, 500, 5, Duration.ofMinutes(5), 0.10, 200, 100,
+                Duration.ofMillis(250), BATCH_OVERHEAD);
+    }
+
+    public SendSettings withBatchMax(int value) {
+        return new SendSettings(relay, relayRate, value, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
+    }
+
+    public SendSettings withFailureRule(double rate, int window) {
+        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, rate, window, flushEvery,
+                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
+    }
+
+    public SendSettings withRetries(int attempts, Duration base) {
+        return new SendSettings(relay, relayRate, batchMax, attempts, base, pauseOnFailureRate, failureWindow,
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
+    }
+
+    public SendSettings withDomainGroups(DomainGroups groups) {
+        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, groups);
+    }
+
+    public SendSettings withDailyCap(DailyCap value) {
+        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
+                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, value, domainGroups);
+    }
+}

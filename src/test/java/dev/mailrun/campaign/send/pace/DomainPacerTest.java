@@ -1,0 +1,84 @@
+package dev.mailrun.campaign.send.pace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
+import dev.mailrun.campaign.store.AdaptedRateTable;
+import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.campaign.store.RelayShareTable.Holders;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.Claim;
+import dev.mailrun.campaign.store.recipient.RecipientClaims.PacedClaim;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How a run's claims share a batch between a capped domain group and the rest of the list. */
+class DomainPacerTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-21T10:00:00Z");
+
+    private DomainPacer pacer(double cap) {
+        DomainPacer pacer = new DomainPacer(new DomainGroups(List.of(
+                new DomainGroup("gmail", List.of("gmail.com", "googlemail.com"), cap))), new RateAdapter(new AdaptedRateTable()));
+        pacer.update(Map.of("domain:gmail", new Holders(1, 0)));
+        return pacer;
+    }
+
+    @Test
+    void a_capped_group_gets_its_share_of_the_batchs_time_and_the_other_domains_the_rest() {
+        DomainPacer pacer = pacer(5);
+        // 100 at 50/s last 2 s: 10 for gmail at 5/s, 90 for the others.
+        DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
+        assertThat(plan.quotas()).singleElement().satisfies(q -> assertThat(q.limit()).isEqualTo(10));
+        assertThat(plan.others()).isEqualTo(90);
+        assertThat(plan.paced()).containsExactly("gmail.com", "googlemail.com");
+        assertThat(pacer.effectiveRate(50)).isEqualTo(50);
+    }
+
+    @Test
+    void once_the_other_domains_ran_dry_batches_are_sized_to_the_cap() {
+        DomainPacer pacer = pacer(5);
+        DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
+        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW);
+        assertThat(pacer.effectiveRate(50)).as("the rate the timebox predicts with").isEqualTo(5);
+        DomainPacer.Plan next = pacer.plan(25, 50, NOW);
+        assertThat(next.others()).as("the others are left alone for a while").isZero();
+        assertThat(next.quotas().get(0).limit()).as("25 at 5/s take 5 s: all of them gmail").isEqualTo(25);
+    }
+
+    @Test
+    void fractions_carry_over_and_a_last_chance_asks_every_group_for_one() {
+        DomainPacer pacer = pacer(5);
+        // 4 at 50/s last 80 ms: 0.4 of a gmail message, carried to the next claim.
+        assertThat(pacer.plan(4, 50, NOW).quotas().get(0).limit()).isZero();
+        assertThat(pacer.plan(4, 50, NOW).quotas().get(0).limit()).isZero();
+        assertThat(pacer.plan(4, 50, NOW).quotas().get(0).limit()).as("0.4 + 0.4 + 0.4").isEqualTo(1);
+        assertThat(pacer.plan(4, 50, NOW, true).quotas().get(0).limit()).isEqualTo(1);
+    }
+
+    @Test
+    void an_uncapped_group_is_not_paced_and_claims_go_the_usual_way() {
+        DomainPacer pacer = pacer(0);
+        assertThat(pacer.active()).isFalse();
+        assertThat(pacer.limiterFor("ann@gmail.com")).isEmpty();
+    }
+
+    @Test
+    void a_batchs_capped_recipients_are_spread_evenly_among_the_others() {
+        DomainPacer pacer = pacer(5);
+        List<ClaimedRecipient> batch = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            batch.add(new ClaimedRecipient(i, "r" + i + "@other.example", "", null, 0));
+        }
+        batch.add(new ClaimedRecipient(8, "a@gmail.com", "", null, 0));
+        batch.add(new ClaimedRecipient(9, "b@googlemail.com", "", null, 0));
+        List<String> order = pacer.interleave(batch).stream().map(ClaimedRecipient::email).toList();
+        assertThat(order).hasSize(10);
+        assertThat(order.indexOf("a@gmail.com")).isEqualTo(2);
+        assertThat(order.indexOf("b@googlemail.com")).isEqualTo(7);
+        assertThat(pacer.limiterFor("b@googlemail.com")).hasValueSatisfying(l -> assertThat(l.rate()).isEqualTo(5));
+    }
+}
