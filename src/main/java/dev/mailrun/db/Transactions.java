@@ -13,6 +13,8 @@ import javax.sql.DataSource;
 public final class Transactions {
 
     private static final int ATTEMPTS = 5;
+    /** Leave the connection's isolation level as it is (no JDBC level has this value). */
+    private static final int SESSION_ISOLATION = -1;
 
     @FunctionalInterface
     public interface Work<T> {
@@ -41,25 +43,7 @@ public final class Transactions {
      */
     public static <T> T readSnapshot(DataSource dataSource, Work<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
-            int isolation = c.getTransactionIsolation();
-            c.setAutoCommit(false);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException | Error e) {
-                rollbackQuietly(c, e);
-                throw e;
-            } finally {
-                try {
-                    c.setTransactionIsolation(isolation);
-                } catch (SQLException ignored) {
-                    // The pool resets or evicts the connection; nothing to do here.
-                }
-                restore(c, autoCommit);
-            }
+            return committed(c, Connection.TRANSACTION_REPEATABLE_READ, work);
         }
     }
 
@@ -87,7 +71,7 @@ public final class Transactions {
         Connection c = dataSource.getConnection();
         T result;
         try {
-            result = committed(c, work);
+            result = committed(c, SESSION_ISOLATION, work);
         } catch (SQLException | RuntimeException | Error e) {
             closeQuietly(c, e);
             throw e;
@@ -97,9 +81,18 @@ public final class Transactions {
         return result;
     }
 
-    private static <T> T committed(Connection c, Work<T> work) throws SQLException {
+    /**
+     * The one commit/rollback block: work in a transaction of its own at {@code isolation}
+     * ({@link #SESSION_ISOLATION}: the connection's), committed, or rolled back on any failure; the
+     * connection's autocommit and isolation are put back either way.
+     */
+    private static <T> T committed(Connection c, int isolation, Work<T> work) throws SQLException {
         boolean autoCommit = c.getAutoCommit();
+        int previousIsolation = isolation == SESSION_ISOLATION ? SESSION_ISOLATION : c.getTransactionIsolation();
         c.setAutoCommit(false);
+        if (isolation != SESSION_ISOLATION) {
+            c.setTransactionIsolation(isolation);
+        }
         try {
             T result = work.run(c);
             c.commit();
@@ -108,6 +101,9 @@ public final class Transactions {
             rollbackQuietly(c, e);
             throw e;
         } finally {
+            if (previousIsolation != SESSION_ISOLATION) {
+                restoreIsolation(c, previousIsolation);
+            }
             restore(c, autoCommit);
         }
     }
@@ -128,6 +124,14 @@ public final class Transactions {
             c.rollback();
         } catch (SQLException rollbackFailure) {
             cause.addSuppressed(rollbackFailure);
+        }
+    }
+
+    private static void restoreIsolation(Connection c, int isolation) {
+        try {
+            c.setTransactionIsolation(isolation);
+        } catch (SQLException ignored) {
+            // The pool resets or evicts the connection; nothing to do here.
         }
     }
 

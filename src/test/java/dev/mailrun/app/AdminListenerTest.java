@@ -9,7 +9,7 @@ import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.metrics.PrometheusTextAccess;
 import dev.mailrun.scheduler.RunOutcome;
 import dev.mailrun.scheduler.Scheduler;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;
 import java.io.BufferedWriter;
@@ -49,7 +49,7 @@ class AdminListenerTest {
     @TempDir
     Path dir;
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private Map<String, String> env() throws Exception {
         Map<String, String> env = WorkerEnv.of(db, greenMail.getSmtp().getPort());

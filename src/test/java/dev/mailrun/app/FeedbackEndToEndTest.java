@@ -19,7 +19,7 @@ import dev.mailrun.app.cli.CliHarness;
 import dev.mailrun.testing.MailgunSigner;
 import dev.mailrun.testing.SendGridSigner;
 import dev.mailrun.testing.SnsSigner;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;
 import jakarta.mail.Message;
@@ -77,7 +77,7 @@ class FeedbackEndToEndTest {
     @TempDir
     Path dir;
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
     private final SnsSigner sns = SnsSigner.create();
     private final SendGridSigner sendgrid = new SendGridSigner();
     private final MailgunSigner mailgun = new MailgunSigner(MAILGUN_KEY);

@@ -1,9 +1,9 @@
 package dev.mailrun.bench;
 
-import static dev.mailrun.bench.ProxySockets.acceptLoop;
-import static dev.mailrun.bench.ProxySockets.closeQuietly;
-import static dev.mailrun.bench.ProxySockets.copy;
-import static dev.mailrun.bench.ProxySockets.daemon;
+import static dev.mailrun.testing.ProxySockets.acceptLoop;
+import static dev.mailrun.testing.ProxySockets.closeQuietly;
+import static dev.mailrun.testing.ProxySockets.copy;
+import static dev.mailrun.testing.ProxySockets.daemon;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -16,7 +16,7 @@ import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
 import java.sql.Connection;
@@ -43,7 +43,7 @@ class CampaignBehaviourTest {
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Pattern TO = Pattern.compile("^To: .*?<?(r\\d+@list\\.example)>?$", Pattern.MULTILINE);
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private long newCampaign(SendingHarness h, int recipients) throws Exception {
         long id = h.campaigns.create(new NewCampaign("Behaviour", "welcome", "news@sender.example", Optional.empty(),

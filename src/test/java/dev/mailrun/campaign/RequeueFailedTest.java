@@ -12,7 +12,7 @@ import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -40,7 +40,7 @@ class RequeueFailedTest {
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Pattern RCPT = Pattern.compile("<r(\\d+)@list\\.example>");
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     /** r0–r9: no such user (suppresses); r10–r29: refused by policy while the relay is misconfigured; the rest accepted. */
     private static Reply rcpt(String line, AtomicBoolean misconfigured) {

@@ -15,7 +15,7 @@ import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -205,7 +205,7 @@ class BadInputFuzzTest {
     void header_injection_in_names_and_merge_fields_fails_the_recipient_and_never_reaches_the_wire() throws Exception {
         Random r = new Random(SEED);
         String[] breaks = {"\r\n", "\n", "\r", "\u2028", "\u2029", "\u0085", "\0", "\u000B"};
-        SteppingClock stepping = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+        SettableClock stepping = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start();
              InProcessSender s = new InProcessSender(db.dataSource(), stepping, InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)),
                      Path.of("templates"), Duration.ofSeconds(10), SendSettings.defaults("relay-injection", 0)

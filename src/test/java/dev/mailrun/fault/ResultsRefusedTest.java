@@ -6,7 +6,7 @@ import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,7 +30,7 @@ class ResultsRefusedTest {
     private static final int SIZE = 600;
     private static final Duration INTERVAL = Duration.ofSeconds(10);
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     @Test
     void a_run_whose_results_cannot_be_written_sends_no_further_than_the_crash_bound() throws Exception {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ class SmtpFaultsThroughCampaignTest {
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Set<String> DEFINED = Set.of("pending", "sent", "retry", "failed", "suppressed", "unknown");
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private InProcessSender sender(int port, String relay) {
         return new InProcessSender(db.dataSource(), clock, InProcessSender.smtp(port, Duration.ofSeconds(5)),

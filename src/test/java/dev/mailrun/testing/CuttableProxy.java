@@ -1,8 +1,11 @@
 package dev.mailrun.testing;
 
+import static dev.mailrun.testing.ProxySockets.acceptLoop;
+import static dev.mailrun.testing.ProxySockets.closeQuietly;
+import static dev.mailrun.testing.ProxySockets.copy;
+import static dev.mailrun.testing.ProxySockets.daemon;
+
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -51,50 +54,12 @@ public final class CuttableProxy implements AutoCloseable {
     }
 
     private void accept(ServerSocket listening) {
-        daemon("proxy-accept", () -> {
-            while (!listening.isClosed()) {
-                try {
-                    Socket client = listening.accept();
-                    Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
-                    sockets.add(client);
-                    sockets.add(upstream);
-                    daemon("proxy-up", () -> copy(client, upstream));
-                    daemon("proxy-down", () -> copy(upstream, client));
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        });
-    }
-
-    private static void daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private static void copy(Socket from, Socket to) {
-        byte[] buffer = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
-                out.flush();
-            }
-        } catch (IOException e) {
-            // either side closed
-        } finally {
-            closeQuietly(from);
-            closeQuietly(to);
-        }
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing anyway
-        }
+        daemon("proxy-accept", () -> acceptLoop(listening, upstreamPort, (client, upstream) -> {
+            sockets.add(client);
+            sockets.add(upstream);
+            daemon("proxy-up", () -> copy(client, upstream)).start();
+            daemon("proxy-down", () -> copy(upstream, client)).start();
+        })).start();
     }
 
     @Override

@@ -6,17 +6,38 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock that stands still until a test moves it. Thread-safe. */
+/**
+ * A clock that only a test moves. Thread-safe.
+ *
+ * <p>Made with {@link #SettableClock(Instant)} or {@link #at} it stands still until the test calls
+ * {@link #set} or {@link #advance}. Made with {@link #stepping} it also moves forward by a fixed step
+ * every time it is read, so work "takes time" without any sleeping: a run that reads the clock often
+ * reaches its deadline after a predictable amount of work; {@link #peek} reads it without moving it.
+ */
 public final class SettableClock extends Clock {
 
+    private final Duration step;
     private volatile Instant now;
 
     public SettableClock(Instant start) {
+        this(start, Duration.ZERO);
+    }
+
+    private SettableClock(Instant start, Duration step) {
+        if (step.isNegative()) {
+            throw new IllegalArgumentException("a clock's step must not be negative: " + step);
+        }
         this.now = start;
+        this.step = step;
     }
 
     public static SettableClock at(String isoInstant) {
         return new SettableClock(Instant.parse(isoInstant));
+    }
+
+    /** A clock at {@code start} that moves on by {@code step} every time it is read. */
+    public static SettableClock stepping(Instant start, Duration step) {
+        return new SettableClock(start, step);
     }
 
     public synchronized void set(Instant instant) {
@@ -28,7 +49,12 @@ public final class SettableClock extends Clock {
         return now;
     }
 
-    /** A nano-time source that moves with this clock. */
+    /** The current time without moving the clock (the same as {@link #instant} unless it steps). */
+    public Instant peek() {
+        return now;
+    }
+
+    /** A nano-time source that moves with this clock; reading it never steps the clock. */
     public long nanoTime() {
         Instant n = now;
         return n.getEpochSecond() * 1_000_000_000L + n.getNano();
@@ -36,7 +62,14 @@ public final class SettableClock extends Clock {
 
     @Override
     public Instant instant() {
-        return now;
+        if (step.isZero()) {
+            return now;
+        }
+        synchronized (this) {
+            Instant n = now;
+            now = n.plus(step);
+            return n;
+        }
     }
 
     @Override

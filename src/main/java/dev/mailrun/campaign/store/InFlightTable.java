@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * the transaction that extends its lease when it marks recipients, in the one that checkpoints its
  * counters when it records their results — so the set in the table and the recipient rows always
  * agree. The set is small (the connections plus one flush), so one row replaces a write of every
- * recipient's row before its message is sent (docs/BENCHMARKS.md, "In flight in one row").
+ * recipient's row before its message is sent, which cost a row write per message on the hot path.
  *
  * <p>Every write of a run is conditional on its token: a run whose row was taken over by another
  * writes nothing.

@@ -1,9 +1,6 @@
 package dev.mailrun.campaign.unsubscribe;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Per-recipient envelope senders ({@code bounces+<token>@<domain>}, "VERP"): a bounce sent to that
@@ -21,23 +18,16 @@ public final class ReturnPaths {
     public static final int MAX_LOCAL_PART_OCTETS = 64;
 
     static final String PURPOSE = "return-path/1";
-    private static final byte VERSION = 1;
     private static final int SIGNATURE_BYTES = 10;
 
-    private final SigningKey key;
+    private final SignedIdTokens tokens;
 
     public ReturnPaths(SigningKey key) {
-        this.key = key;
+        this.tokens = new SignedIdTokens(key, PURPOSE, SIGNATURE_BYTES, SignedIdTokens.Text.BASE32);
     }
 
     public String token(long campaignId, long recipientId) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(VERSION);
-        Varints.write(out, campaignId);
-        Varints.write(out, recipientId);
-        byte[] payload = out.toByteArray();
-        out.writeBytes(key.sign(PURPOSE, payload, SIGNATURE_BYTES));
-        return Base32.encode(out.toByteArray());
+        return tokens.token(campaignId, recipientId, new byte[0]);
     }
 
     /** The envelope sender (MAIL FROM) for one recipient's message. */
@@ -54,25 +44,8 @@ public final class ReturnPaths {
         if (token == null || token.length() < 8 || token.length() > MAX_LOCAL_PART_OCTETS) {
             return Optional.empty();
         }
-        Optional<byte[]> decoded = Base32.decode(token);
-        if (decoded.isEmpty()) {
-            return Optional.empty();
-        }
-        byte[] raw = decoded.get();
-        // Unused trailing bits would let two spellings decode alike; accept only the one we issue.
-        if (!Base32.encode(raw).equalsIgnoreCase(token)) {
-            return Optional.empty();
-        }
-        Optional<ByteBuffer> opened = key.open(PURPOSE, VERSION, raw, 2, SIGNATURE_BYTES);
-        if (opened.isEmpty()) {
-            return Optional.empty();
-        }
-        ByteBuffer in = opened.get();
-        OptionalLong campaign = Varints.read(in);
-        OptionalLong recipient = Varints.read(in);
-        if (campaign.isEmpty() || recipient.isEmpty() || in.hasRemaining()) {
-            return Optional.empty();
-        }
-        return Optional.of(new ReturnPathTarget(campaign.getAsLong(), recipient.getAsLong()));
+        return tokens.open(token)
+                .filter(opened -> !opened.rest().hasRemaining())
+                .map(opened -> new ReturnPathTarget(opened.campaignId(), opened.recipientId()));
     }
 }

@@ -1,14 +1,10 @@
 package dev.mailrun.campaign.unsubscribe;
 
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Signed unsubscribe tokens over (campaign id, recipient id, address).
@@ -28,25 +24,17 @@ public final class UnsubscribeTokens {
      * it, {@link MailedUnsubscribes} reads it.
      */
     public static final String MAIL_SUBJECT_PREFIX = "unsubscribe-";
-    private static final byte VERSION = 1;
     private static final int SIGNATURE_BYTES = 16;
     private static final int MAX_TOKEN_CHARS = 1024;
 
-    private final SigningKey key;
+    private final SignedIdTokens tokens;
 
     public UnsubscribeTokens(SigningKey key) {
-        this.key = key;
+        this.tokens = new SignedIdTokens(key, PURPOSE, SIGNATURE_BYTES, SignedIdTokens.Text.BASE64URL);
     }
 
     public String token(long campaignId, long recipientId, String address) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(VERSION);
-        Varints.write(out, campaignId);
-        Varints.write(out, recipientId);
-        out.writeBytes(address.getBytes(StandardCharsets.UTF_8));
-        byte[] payload = out.toByteArray();
-        out.writeBytes(key.sign(PURPOSE, payload, SIGNATURE_BYTES));
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(out.toByteArray());
+        return tokens.token(campaignId, recipientId, address.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -95,31 +83,17 @@ public final class UnsubscribeTokens {
         if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_CHARS) {
             return Optional.empty();
         }
-        byte[] raw;
-        try {
-            raw = Base64.getUrlDecoder().decode(token);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-        // Unused trailing bits would let two spellings decode alike; accept only the one we issue.
-        if (!Base64.getUrlEncoder().withoutPadding().encodeToString(raw).equals(token)) {
-            return Optional.empty();
-        }
-        Optional<ByteBuffer> opened = key.open(PURPOSE, VERSION, raw, 2, SIGNATURE_BYTES);
-        if (opened.isEmpty()) {
-            return Optional.empty();
-        }
-        ByteBuffer in = opened.get();
-        OptionalLong campaign = Varints.read(in);
-        OptionalLong recipient = Varints.read(in);
-        if (campaign.isEmpty() || recipient.isEmpty() || !in.hasRemaining()) {
-            return Optional.empty();
-        }
+        return tokens.open(token)
+                .filter(opened -> opened.rest().hasRemaining())
+                .flatMap(UnsubscribeTokens::target);
+    }
+
+    private static Optional<UnsubscribeTarget> target(SignedIdTokens.Opened opened) {
         try {
             String address = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(in).toString();
-            return Optional.of(new UnsubscribeTarget(campaign.getAsLong(), recipient.getAsLong(), address));
+                    .decode(opened.rest()).toString();
+            return Optional.of(new UnsubscribeTarget(opened.campaignId(), opened.recipientId(), address));
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }

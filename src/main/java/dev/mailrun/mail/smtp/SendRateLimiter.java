@@ -32,9 +32,9 @@ import java.util.function.Supplier;
  * leave, permits spaced {@code 1.003/rate} s apart. A message reaches the relay a little after it
  * leaves, and not always equally late (the kernel, the relay's own scheduling); with the window
  * exactly one second wide, a message held back 2 ms on its way lands in the same relay-side second
- * as the next thousand, and a relay allowing 1,000/s counted 1,003 (commit 7dca9f2; docs/MAIL.md, "Rate limiting"). With the
- * headroom, any second at the relay holds at most ⌈rate⌉ as long as messages are not held back
- * unequally by more than 3 ms. It costs 0.3% of the rate. The limiter is paced to the same span, so
+ * as the next thousand, and a relay allowing 1,000/s counted 1,003. With the headroom, any second
+ * at the relay holds at most ⌈rate⌉ as long as messages are not held back unequally by more than
+ * 3 ms. It costs 0.3% of the rate. The limiter is paced to the same span, so
  * the window only binds when a thread woke up late: with the window wider than the limiter's
  * spacing, threads park on the window while their permits go unused.
  */
@@ -84,10 +84,9 @@ public final class SendRateLimiter {
      * Permits handed out per refresh cycle: one below 200/s; above, as many as fall due in
      * {@link #CYCLE}. The limiter keeps no permit from one cycle to the next, so at one permit per
      * cycle a permit that fell due while every connection was still busy with its last message was
-     * lost for good: at 1,000/s on four connections that cost a further 0.3–0.4% of the rate
-     * (commit 1002097; docs/BENCHMARKS.md#rate). With a few per cycle, a connection that comes back
-     * late in the cycle takes the permits it missed. The send window still holds every second to
-     * the rate.
+     * lost for good: at 1,000/s on four connections that cost a further 0.3–0.4% of the rate.
+     * With a few per cycle, a connection that comes back late in the cycle takes the permits it
+     * missed. The send window still holds every second to the rate.
      */
     static int permitsPerCycle(double ratePerSecond) {
         return (int) Math.max(1, Math.floor(ratePerSecond * CYCLE.toNanos() / 1e9));

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;
 import jakarta.mail.internet.InternetAddress;
@@ -37,7 +37,7 @@ class CliEndToEndTest {
     @TempDir
     Path dir;
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private Map<String, String> env() {
         Map<String, String> env = WorkerEnv.of(db, greenMail.getSmtp().getPort());

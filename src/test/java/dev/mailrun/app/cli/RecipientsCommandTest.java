@@ -3,7 +3,7 @@ package dev.mailrun.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +27,7 @@ class RecipientsCommandTest {
     @TempDir
     Path dir;
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     @BeforeEach
     void templates() throws Exception {

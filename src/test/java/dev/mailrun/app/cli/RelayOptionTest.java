@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +19,7 @@ class RelayOptionTest {
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();
 
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
 
     private CliHarness cli() {
         Map<String, String> env = new HashMap<>();

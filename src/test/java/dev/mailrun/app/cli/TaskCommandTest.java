@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.scheduler.NewTask;
 import dev.mailrun.scheduler.TaskStore;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ class TaskCommandTest {
     Path dir;
 
     private static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
-    private final SteppingClock clock = new SteppingClock(START, Duration.ofMillis(1));
+    private final SettableClock clock = SettableClock.stepping(START, Duration.ofMillis(1));
 
     private CliHarness cli() {
         Map<String, String> env = new HashMap<>();

@@ -13,7 +13,7 @@ import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -46,7 +46,7 @@ class CompletionRaceTest {
 
     @Test
     void a_run_that_finds_the_queue_empty_waits_for_an_import_batch_in_flight_and_does_not_complete_under_it() throws Exception {
-        SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
+        SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
         SendSettings settings = SendSettings.defaults("test-relay", 0).withBatchMax(100);
         Connection importer = db.dataSource().getConnection();
         importer.setAutoCommit(false);

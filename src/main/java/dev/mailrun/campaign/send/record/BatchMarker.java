@@ -69,8 +69,8 @@ public final class BatchMarker implements InFlightMarking {
      * that is more, but never more than a flush: the marks ahead, the results a flush writes after
      * its marks and the messages in flight are what a crash may leave unknown, and the flush's
      * {@code room} keeps the first two within one flush. At half a flush they rarely fill it; three
-     * quarters of a flush, before that room was kept, left 112 unknown after one kill of four
-     * connections (docs/BENCHMARKS.md, "Marks further ahead").
+     * quarters of a flush, without that room, left 112 unknown after one kill of four
+     * connections.
      */
     public static int ahead(int connections, int flushEvery) {
         return Math.min(Math.max(1, flushEvery), Math.max(2 * connections, flushEvery / 2));
@@ -95,7 +95,7 @@ public final class BatchMarker implements InFlightMarking {
             // milliseconds and the workers must not run dry meanwhile, but each flush is a
             // transaction. With the default 50 ahead, asking at half left marked 27 recipients per
             // flush, at a quarter 38: a quarter fewer commits and less CPU per message at the same
-            // messages per second (docs/BENCHMARKS.md, "Fewer flushes").
+            // messages per second.
             if (wanted > requestedUpTo && requestedUpTo - (at + 1) < Math.max(1, ahead / 4)) {
                 requestedUpTo = wanted;
                 request = true;

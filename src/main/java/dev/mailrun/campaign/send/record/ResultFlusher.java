@@ -68,8 +68,8 @@ public final class ResultFlusher {
     /**
      * Writes the marks the workers wait for, then the buffered results. Only the results' part
      * holds the counters ({@link Checkpoint#exclusive}, as claims do): the marks change no counter,
-     * and a batch's first marks no longer wait for the claim of the next batch, made at the same
-     * moment (docs/BENCHMARKS.md, "Marks beside the claims"). The buffer is locked only to take the
+     * and a batch's first marks need not wait for the claim of the next batch, made at the same
+     * moment. The buffer is locked only to take the
      * results out, never during the round trip, so the SMTP threads keep adding results meanwhile.
      *
      * <p>One flush at a time: the run's final flush may start while a pass of the flush thread is
@@ -84,7 +84,7 @@ public final class ResultFlusher {
         }
         // The workers wait for the marks, not for the results: marks first, in a short transaction
         // of their own (in one with the results the SMTP workers spent about a quarter of their
-        // time waiting for marks; docs/BENCHMARKS.md, "Marks before results"). The results are
+        // time waiting for marks). The results are
         // taken after the marks commit: a recipient handed back meanwhile, marked by this flush,
         // has its release written after its mark, which puts it back in the queue. A crash between
         // the two finds the new marks and the results waiting here both unrecorded, so the marks

@@ -37,7 +37,7 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
      * sends ({@link ClaimAhead}) and its results are committed by the flush thread, so a batch spends
      * little beyond its messages; the run's own final work after the last batch is measured and
      * reserved by the timebox ({@link dev.mailrun.timebox.RunCosts}). 200 ms, the cost of an inline
-     * claim and commit, left every run's last 0.2–0.4 s unused (docs/BENCHMARKS.md, Allowance).
+     * claim and commit, left every run's last 0.2–0.4 s unused.
      */
     public static final Duration BATCH_OVERHEAD = Duration.ofMillis(50);
 

@@ -45,9 +45,8 @@ public final class RecipientClaims {
      * transaction.
      *
      * <p>Why a claim writes nothing: stamping each row with the run token was a write of every row,
-     * and the claim cost the server 39-41 µs per recipient with it, 7-8 µs without it
-     * (docs/BENCHMARKS.md, "A claim that reads, a mark that takes"). The lease keeps a second run of
-     * the task away.
+     * and the claim cost the server 39-41 µs per recipient with it, 7-8 µs without it. The lease
+     * keeps a second run of the task away.
      */
     public Claim claim(Connection c, long campaignId, Instant now, int limit, Collection<Long> held) throws SQLException {
         // FORCE INDEX: with ORDER BY id LIMIT n the optimizer may walk the primary key instead,

@@ -18,7 +18,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class AbandonedRunTest {
+/**
+ * A run whose heartbeat stopped is abandoned once its lease expires, and none of its later writes
+ * changes anything; a heartbeat moves the lease forward by the database clock.
+ */
+class ExpiredLeaseTest {
 
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();

@@ -1,4 +1,4 @@
-package dev.mailrun.bench;
+package dev.mailrun.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,12 +8,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.function.BiConsumer;
 
-/** What the benchmark's TCP proxies share: daemon threads, plain copying, quiet closing. */
-final class ProxySockets {
+/**
+ * What the tests' and benchmarks' TCP proxies on loopback share: daemon threads, an accept loop,
+ * plain copying, quiet closing.
+ */
+public final class ProxySockets {
 
     private ProxySockets() {}
 
-    static Thread daemon(String name, Runnable body) {
+    public static Thread daemon(String name, Runnable body) {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
         return t;
@@ -23,7 +26,7 @@ final class ProxySockets {
      * Accepts clients until the server closes, connects each to the upstream port on loopback (no
      * Nagle delay either side) and hands both sockets to {@code connected}.
      */
-    static void acceptLoop(ServerSocket server, int upstreamPort, BiConsumer<Socket, Socket> connected) {
+    public static void acceptLoop(ServerSocket server, int upstreamPort, BiConsumer<Socket, Socket> connected) {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
@@ -38,7 +41,7 @@ final class ProxySockets {
     }
 
     /** Copies bytes from one socket to the other as they come, until either side closes; then closes both. */
-    static void copy(Socket from, Socket to) {
+    public static void copy(Socket from, Socket to) {
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
@@ -54,7 +57,7 @@ final class ProxySockets {
         }
     }
 
-    static void closeQuietly(Socket s) {
+    public static void closeQuietly(Socket s) {
         try {
             s.close();
         } catch (IOException e) {

@@ -9,7 +9,7 @@ import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendingHarness;
-import dev.mailrun.testing.SteppingClock;
+import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A run abandoned mid-batch: its in-flight recipients become unknown, nothing else changes, the
  * zombie can write nothing when it wakes up, and requeue-unknown resends exactly those recipients.
  */
-class AbandonedRunTest {
+class AbandonedSendRunTest {
 
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();
@@ -45,7 +45,7 @@ class AbandonedRunTest {
 
     @Test
     void a_run_abandoned_mid_batch_leaves_unknown_rows_and_requeue_resends_exactly_those() throws Exception {
-        SteppingClock clock = new SteppingClock(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
+        SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
         CountDownLatch hold = new CountDownLatch(1);
         AtomicInteger accepted = new AtomicInteger();
         try (ScriptedSmtpServer stalling = ScriptedSmtpServer.builder()
