@@ -108,12 +108,14 @@ final class CampaignCommand implements Runnable {
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true,
-            description = "Start a draft campaign (checks recipients and template first).")
+            description = "Start a draft campaign (checks recipients, template and the unsubscribe settings first).")
     static final class Start extends CampaignAction {
         @Parameters(paramLabel = "ID") long id;
 
         @Override
         int act(Services s) throws Exception {
+            // No worker sends without them: refused here rather than started into a campaign nothing sends.
+            s.config().unsubscribe().requireForSending();
             CampaignStatus status = s.campaigns().start(id);
             out().println("campaign " + id + " is " + status.dbValue()
                     + (status == CampaignStatus.SCHEDULED ? " (waits for its start time)" : "; the next tick sends"));

@@ -100,7 +100,7 @@ final class StatusCommand extends ContextCommand {
         out.printf("  rate: current %s, average %s, configured %s; ETA %s%n", CampaignCommand.rate(r.currentRate()),
                 CampaignCommand.rate(r.averageRate()),
                 r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
-                r.eta().map(CampaignCommand::duration).orElse("-"));
+                r.eta().text(r.at(), CampaignCommand::duration));
         if (r.relays().size() > 1 || r.relays().stream().anyMatch(l -> l.downUntil().isPresent())) {
             out.println("  relays:");
             for (CampaignReport.RelayLine l : r.relays()) {

@@ -54,6 +54,8 @@ final class SendRun {
     private final BatchSender sender;
     private final Instant deadline;
     private final DailyQuota quota;
+    /** The route's configured rate, capped by the campaign's: what the run's window share is measured against. */
+    private final double allowedRate;
 
     /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
     SendRun(RunScope run, SendTask.Dependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
@@ -62,6 +64,8 @@ final class SendRun {
         this.deps = deps;
         this.deadline = deadline;
         // Counted per relay of the route: each relay has its own day's volume.
+        this.allowedRate = RouteRate.configured(relayRoute, relays.stream()
+                .collect(java.util.stream.Collectors.toMap(Relay::name, Relay::rate)), run.campaign().rateCap().orElse(0.0));
         this.quota = new DailyQuota(run.settings().dailyCap(), relayRoute.relays(), relayRoute.weights(),
                 new DailyCountTable());
         long id = run.campaignId();
@@ -144,7 +148,7 @@ final class SendRun {
                 RunEnd.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
                 checkpoint.pausedFor(), unreachable(), capReached.map(day -> SendTask.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
-                .withAllowedRate(RelayRate.configured(run.settings(), run.campaign()))
+                .withAllowedRate(allowedRate)
                 .report(run.ctx(), report);
     }
 
