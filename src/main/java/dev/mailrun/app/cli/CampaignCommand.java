@@ -65,7 +65,7 @@ final class CampaignCommand implements Runnable {
         @Option(names = "--start-at", paramLabel = "ISO-8601",
                 description = "Earliest start, e.g. 2026-12-01T09:00:00Z (before 9999-01-01).") String startAt;
         @Option(names = "--rate", paramLabel = "R",
-                description = "Messages per second for this campaign, 0.01-100000 (at most the relay's).") Double rate;
+                description = "Messages per second for this campaign, 0.01-100000 (the route's rate when lower).") Double rate;
         @Option(names = "--window", paramLabel = "RANGE",
                 description = {"When it may send, e.g. \"Mon-Fri 08:00-18:00 Europe/Berlin\"; repeat the option",
                         "or separate ranges with ';' for several. Default: any time."}) List<String> windows;

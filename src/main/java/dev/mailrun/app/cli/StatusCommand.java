@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"Counts by status, rates, ETA, pause reason and the last runs of one campaign (or of all).",
+        description = {"Counts by status, rates, ETA, what holds it back, pause reason and the last runs of one campaign (or of all).",
                 "--json prints the stable machine-readable form documented in README.md."})
 final class StatusCommand extends ContextCommand {
 
