@@ -3,6 +3,7 @@ package dev.mailrun.campaign;
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -130,7 +131,10 @@ public final class CampaignReports {
             RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
             outlook = this.outlook.read(c, campaign, route, remaining, queue, now);
             relays = relays(c, campaignId, route);
-            sentLately = recentSends.sentSince(c, campaignId, now.minus(CURRENT_OVER));
+            // A campaign completed before the last minute sent nothing in it: its sent rows need no reading.
+            boolean completedEarlier = campaign.status() == CampaignStatus.COMPLETED
+                    && campaign.updatedAt().isBefore(now.minus(CURRENT_OVER));
+            sentLately = completedEarlier ? 0 : recentSends.sentSince(c, campaignId, now.minus(CURRENT_OVER));
         }
         String taskName = SendTask.taskName(campaignId);
         List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
