@@ -102,7 +102,8 @@ public final class Services implements AutoCloseable {
     }
 
     public CampaignReports reports() {
-        return new CampaignReports(dataSource(), tasks(), clock(), config.send(), config.relays().defaultRoute());
+        return new CampaignReports(dataSource(), tasks(), clock(), config.send(), config.relays())
+                .withMissingSettings(config.unsubscribe().missingForSending());
     }
 
     public RecipientImporter importer() {

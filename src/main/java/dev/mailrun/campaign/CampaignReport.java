@@ -14,9 +14,13 @@ import java.util.Optional;
  * What {@code campaign status} and the status page show: counts by status, rates, ETA, the runs and
  * the hard-bounce rate against the breaker's threshold.
  *
- * @param currentRate     messages/s sent by the last run that sent anything
+ * @param configuredRate  messages/s the campaign's route is configured for: the relays that take
+ *                        traffic now, each at its weight's share ({@link dev.mailrun.campaign.send.pace.RouteRate}),
+ *                        capped by the campaign's {@code --rate}; 0 = no limit
+ * @param currentRate     messages/s sent over the last minute; empty when nothing was sent in it
  * @param averageRate     messages/s over all runs' busy time
- * @param eta             time to send what is pending at the configured rate; empty when unlimited or done
+ * @param eta             when it is expected to be done, holds included; {@link Eta#NONE} for a draft, a
+ *                        finished campaign and one with nobody left
  * @param runs            the last runs, newest first (at most 10: what {@code status} prints)
  * @param history         every run of the campaign's task still in the run history (at most 200),
  *                        newest first; decisions not to run (skipped, misfired) are left out
@@ -24,18 +28,19 @@ import java.util.Optional;
  * @param bounceThreshold {@code bounce.pause-rate}: a rate above it pauses the campaign
  * @param relays          the relays of the campaign's route with their states and counts
  * @param heldBackBy      what holds the campaign back right now, as short phrases (window closed
- *                        until …, daily cap of relay … reached …, expired …, domain gmail capped at 5/s, relay
- *                        default rate adapted to 12.5/s); empty when nothing does
+ *                        until …, daily cap of relay … reached …, expired …, start time …, relay a down
+ *                        until … (why), unsubscribe.secret is not set …, domain gmail capped at 5/s, relay
+ *                        default rate adapted to 12.5/s); empty when nothing does ({@link CampaignOutlook})
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
-                             Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
+                             Optional<Double> currentRate, Optional<Double> averageRate, Eta eta,
                              List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
                              Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
                              List<RelayLine> relays, List<String> heldBackBy) {
 
     /** Without per-relay figures, and held back by nothing. */
     public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
-                          Optional<Double> currentRate, Optional<Double> averageRate, Optional<Duration> eta,
+                          Optional<Double> currentRate, Optional<Double> averageRate, Eta eta,
                           List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
                           Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold) {
         this(campaign, counts, configuredRate, currentRate, averageRate, eta, runs, topErrors, at, history, slotLength,

@@ -70,11 +70,14 @@ public final class CampaignReportJson {
         rate.put("configured", r.configuredRate());
         putRounded(rate, "current", r.currentRate().orElse(null));
         putRounded(rate, "average", r.averageRate().orElse(null));
-        if (r.eta().isPresent()) {
-            root.put("eta_seconds", r.eta().get().toSeconds());
+        if (r.eta().from(r.at()).isPresent()) {
+            root.put("eta_seconds", r.eta().from(r.at()).get().toSeconds());
         } else {
             root.putNull("eta_seconds");
         }
+        root.put("eta_at", r.eta().done().map(Object::toString).orElse(null));
+        root.put("eta_after", r.eta().after().map(Object::toString).orElse(null));
+        root.put("eta_waits_for", r.eta().waitsFor().orElse(null));
         ArrayNode runs = root.putArray("runs");
         for (CampaignReport.RunLine run : r.runs()) {
             ObjectNode n = runs.addObject();

@@ -3,12 +3,14 @@ package dev.mailrun.campaign;
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.pace.RelayRate;
 import dev.mailrun.campaign.send.policy.SendCalendar;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.InFlightTable;
@@ -22,6 +24,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,37 +37,67 @@ public final class CampaignReports {
 
     private static final int RUNS_SHOWN = 10;
     private static final int RUNS_FOR_RATE = 200;
+    /** "current" is the rate over this last stretch of time. */
+    static final Duration CURRENT_OVER = Duration.ofMinutes(1);
 
     private final DataSource dataSource;
     private final TaskStore tasks;
     private final Clock clock;
     private final SendSettings settings;
-    private final SendCalendar calendar;
     private final RelayRoute defaultRoute;
-    private final RelayStateTable relayStates = new RelayStateTable();
+    private final Map<String, Double> rates;
+    private final List<String> missingSettings;
+    private final CampaignOutlook outlook;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientCounts recipients = new RecipientCounts();
     private final RecipientQueue queue = new RecipientQueue();
     private final InFlightTable inFlight = new InFlightTable();
+    private final RelayStateTable relayStates = new RelayStateTable();
 
     /**
-     * @param settings the sending task's settings: the rate a campaign is configured for and the
-     *                 hard-bounce threshold ({@code bounce.pause-rate}) shown next to its rate come from them
+     * With the one relay {@code settings} names, at {@code settings.relayRate()}.
+     *
+     * @param settings the sending task's settings: the daily cap, the domain groups and the
+     *                 hard-bounce threshold ({@code bounce.pause-rate}) shown next to the rate come from them
      */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings) {
-        this(dataSource, tasks, clock, settings, RelayRoute.of(RelayRoute.NAME.matcher(settings.relay()).matches()
-                ? settings.relay() : "default"));
+        this(dataSource, tasks, clock, settings, singleRelay(settings), Map.of(singleRelay(settings).relays().get(0),
+                settings.relayRate()), List.of());
     }
 
-    /** @param defaultRoute the route of campaigns created without {@code --relay} */
-    public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings,
-                           RelayRoute defaultRoute) {
+    /** @param relays the configured relays, with their rates, and the route of campaigns created without {@code --relay} */
+    public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings, Relays relays) {
+        this(dataSource, tasks, clock, settings, relays.defaultRoute(), rates(relays), List.of());
+    }
+
+    private CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings,
+                            RelayRoute defaultRoute, Map<String, Double> rates, List<String> missingSettings) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.clock = clock;
         this.settings = settings;
-        this.calendar = new SendCalendar(settings.dailyCap());
         this.defaultRoute = defaultRoute;
+        this.rates = Map.copyOf(rates);
+        this.missingSettings = List.copyOf(missingSettings);
+        this.outlook = new CampaignOutlook(settings, this.rates, this.missingSettings);
+    }
+
+    /**
+     * The same reports, with the keys sending needs that are not configured ({@code unsubscribe.secret}):
+     * each holds back every campaign that has someone left to send to.
+     */
+    public CampaignReports withMissingSettings(List<String> keys) {
+        return new CampaignReports(dataSource, tasks, clock, settings, defaultRoute, rates, keys);
+    }
+
+    private static RelayRoute singleRelay(SendSettings settings) {
+        return RelayRoute.of(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT);
+    }
+
+    private static Map<String, Double> rates(Relays relays) {
+        Map<String, Double> rates = new LinkedHashMap<>();
+        relays.byName().forEach((name, relay) -> rates.put(name, relay.rate()));
+        return rates;
     }
 
     /** Every campaign's report, oldest campaign first. */
@@ -81,22 +114,28 @@ public final class CampaignReports {
     }
 
     public CampaignReport report(long campaignId) throws SQLException {
+        Instant now = clock.instant();
         Campaign campaign;
         Map<RecipientStatus, Long> counts;
         List<ErrorCount> errors;
         BounceRate bounces;
-        List<String> heldBackBy;
+        CampaignOutlook.Result outlook;
         List<CampaignReport.RelayLine> relays;
+        long sentLately;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = recipients.counts(c, campaignId, inFlight.ids(c, campaignId));
             errors = recipients.topErrors(c, campaignId, 5);
             bounces = recipients.hardBounceRate(c, campaignId);
-            heldBackBy = new ArrayList<>(campaign.status().isFinal() ? List.of() : calendar.heldBackBy(c, campaign,
-                    campaigns.route(c, campaignId).orElse(defaultRoute), clock.instant()));
-            heldBackBy.addAll(new HeldBack(settings).of(c, campaign,
-                    counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY), queue));
-            relays = relays(c, campaignId);
+            long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY)
+                    + counts.get(RecipientStatus.SENDING);
+            RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
+            outlook = this.outlook.read(c, campaign, route, remaining, queue, now);
+            relays = relays(c, campaignId, route);
+            // A campaign completed before the last minute sent nothing in it: its sent rows need no reading.
+            boolean completedEarlier = campaign.status() == CampaignStatus.COMPLETED
+                    && campaign.updatedAt().isBefore(now.minus(CURRENT_OVER));
+            sentLately = completedEarlier ? 0 : recipients.sentSince(c, campaignId, now.minus(CURRENT_OVER));
         }
         String taskName = SendTask.taskName(campaignId);
         List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
@@ -105,11 +144,11 @@ public final class CampaignReports {
         List<CampaignReport.RunLine> history = new ArrayList<>();
         double busySeconds = 0;
         long itemsTotal = 0;
-        Optional<Double> current = Optional.empty();
-        double configured = RelayRate.configured(settings, campaign);
+        // A run's window share is measured against what the configuration allows, whatever was down since.
+        double allowed = outlook.allUp();
         for (TaskRun r : rows) {
-            Optional<Double> share = configured > 0 && r.deadline().isPresent() && r.finishedAt().isPresent()
-                    ? slotLength.map(s -> r.items().orElse(0L) / (configured * s.toMillis() / 1000.0)) : Optional.empty();
+            Optional<Double> share = allowed > 0 && r.deadline().isPresent() && r.finishedAt().isPresent()
+                    ? slotLength.map(s -> r.items().orElse(0L) / (allowed * s.toMillis() / 1000.0)) : Optional.empty();
             CampaignReport.RunLine line = new CampaignReport.RunLine(r.startedAt(), r.finishedAt(), r.outcome().dbValue(),
                     r.items().orElse(0L), r.duration(), r.utilisation(), r.overrun(), r.error(), r.scheduledFor(), r.deadline(),
                     share, r.gap(), r.waited(), r.margin());
@@ -123,25 +162,19 @@ public final class CampaignReports {
             long items = r.items().orElse(0L);
             Optional<Duration> d = r.duration();
             if (items > 0 && d.isPresent() && !d.get().isZero()) {
-                double seconds = d.get().toMillis() / 1000.0;
-                if (current.isEmpty()) {
-                    current = Optional.of(items / seconds);
-                }
-                busySeconds += seconds;
+                busySeconds += d.get().toMillis() / 1000.0;
                 itemsTotal += items;
             }
         }
         Optional<Double> average = busySeconds > 0 ? Optional.of(itemsTotal / busySeconds) : Optional.empty();
-        long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY);
-        Optional<Duration> eta = configured > 0 && remaining > 0
-                ? Optional.of(Duration.ofMillis((long) (remaining / configured * 1000))) : Optional.empty();
-        return new CampaignReport(campaign, counts, configured, current, average, eta, runs, errors, clock.instant(),
-                history, slotLength, bounces, settings.hardBounceRate(), relays, heldBackBy);
+        Optional<Double> current = sentLately > 0
+                ? Optional.of(sentLately / (CURRENT_OVER.toMillis() / 1000.0)) : Optional.empty();
+        return new CampaignReport(campaign, counts, outlook.configured(), current, average, outlook.eta(), runs, errors, now,
+                history, slotLength, bounces, settings.hardBounceRate(), relays, outlook.heldBackBy());
     }
 
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */
-    private List<CampaignReport.RelayLine> relays(Connection c, long campaignId) throws SQLException {
-        RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
+    private List<CampaignReport.RelayLine> relays(Connection c, long campaignId, RelayRoute route) throws SQLException {
         Map<String, RecipientCounts.RelayCount> counts = new LinkedHashMap<>();
         recipients.relayCounts(c, campaignId).forEach(rc -> counts.put(rc.relay(), rc));
         List<String> names = new ArrayList<>(route.relays());

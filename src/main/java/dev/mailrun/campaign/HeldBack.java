@@ -30,6 +30,7 @@ final class HeldBack {
 
     private final SendSettings settings;
     private final AdaptedRateTable adapted = new AdaptedRateTable();
+    private final RecipientQueue queue = new RecipientQueue();
 
     HeldBack(SendSettings settings) {
         this.settings = settings;
@@ -56,6 +57,27 @@ final class HeldBack {
             }
         }
         return held;
+    }
+
+    /**
+     * The domain groups that pace {@code campaign} now — capped, or adapted after "too fast" replies —
+     * each with what the campaign has left there and the group's rate: the ETA cannot be shorter than
+     * the slowest of them needs.
+     */
+    List<EtaEstimate.Paced> paced(Connection c, Campaign campaign) throws SQLException {
+        List<EtaEstimate.Paced> paced = new ArrayList<>();
+        Map<String, Adapted> rows = adapted.read(c, settings.domainGroups().groups().stream().map(DomainGroup::key).toList());
+        for (DomainGroup g : settings.domainGroups().groups()) {
+            Adapted a = rows.get(g.key());
+            double rate = a != null ? a.rate() : g.rate();
+            if (rate > 0) {
+                long left = queue.remainingAt(c, campaign.id(), g.domains());
+                if (left > 0) {
+                    paced.add(new EtaEstimate.Paced(left, rate));
+                }
+            }
+        }
+        return paced;
     }
 
     static String perSecond(double rate) {

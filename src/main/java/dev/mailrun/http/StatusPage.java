@@ -72,7 +72,7 @@ public final class StatusPage {
         stat(html, "current rate", r.currentRate().map(StatusPage::rate).orElse("-"));
         stat(html, "average rate", r.averageRate().map(StatusPage::rate).orElse("-"));
         stat(html, "configured", r.configuredRate() > 0 ? rate(r.configuredRate()) : "unlimited");
-        stat(html, "ETA", r.eta().map(Svg::duration).orElse("-"));
+        stat(html, "ETA", r.eta().text(r.at(), Svg::duration));
         html.append("</dl>\n<div class=\"charts\">\n");
         RunCharts runs = new RunCharts(r);
         html.append(runs.timeline()).append(runs.rate()).append(OutcomeChart.render(r)).append("</div>\n");

@@ -1,17 +1,17 @@
 package dev.mailrun.app.cli;
 
-import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.app.Services;
 import dev.mailrun.app.config.ConfigKey;
 import dev.mailrun.app.config.ConfigKeys;
+import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.ExpiryTime;
+import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,7 +65,7 @@ final class CampaignCommand implements Runnable {
         @Option(names = "--start-at", paramLabel = "ISO-8601",
                 description = "Earliest start, e.g. 2026-12-01T09:00:00Z (before 9999-01-01).") String startAt;
         @Option(names = "--rate", paramLabel = "R",
-                description = "Messages per second for this campaign, 0.01-100000 (at most the relay's).") Double rate;
+                description = "Messages per second for this campaign, 0.01-100000 (the route's rate when lower).") Double rate;
         @Option(names = "--window", paramLabel = "RANGE",
                 description = {"When it may send, e.g. \"Mon-Fri 08:00-18:00 Europe/Berlin\"; repeat the option",
                         "or separate ranges with ';' for several. Default: any time."}) List<String> windows;
@@ -108,12 +108,14 @@ final class CampaignCommand implements Runnable {
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true,
-            description = "Start a draft campaign (checks recipients and template first).")
+            description = "Start a draft campaign (checks recipients, template and the unsubscribe settings first).")
     static final class Start extends CampaignAction {
         @Parameters(paramLabel = "ID") long id;
 
         @Override
         int act(Services s) throws Exception {
+            // No worker sends without them: refused here rather than started into a campaign nothing sends.
+            s.config().unsubscribe().requireForSending();
             CampaignStatus status = s.campaigns().start(id);
             out().println("campaign " + id + " is " + status.dbValue()
                     + (status == CampaignStatus.SCHEDULED ? " (waits for its start time)" : "; the next tick sends"));

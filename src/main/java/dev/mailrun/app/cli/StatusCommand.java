@@ -1,11 +1,11 @@
 package dev.mailrun.app.cli;
 
-import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.model.Campaign;
-import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.CampaignReport;
 import dev.mailrun.campaign.CampaignReportJson;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"Counts by status, rates, ETA, pause reason and the last runs of one campaign (or of all).",
+        description = {"Counts by status, rates, ETA, what holds it back, pause reason and the last runs of one campaign (or of all).",
                 "--json prints the stable machine-readable form documented in README.md."})
 final class StatusCommand extends ContextCommand {
 
@@ -100,7 +100,7 @@ final class StatusCommand extends ContextCommand {
         out.printf("  rate: current %s, average %s, configured %s; ETA %s%n", CampaignCommand.rate(r.currentRate()),
                 CampaignCommand.rate(r.averageRate()),
                 r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
-                r.eta().map(CampaignCommand::duration).orElse("-"));
+                r.eta().text(r.at(), CampaignCommand::duration));
         if (r.relays().size() > 1 || r.relays().stream().anyMatch(l -> l.downUntil().isPresent())) {
             out.println("  relays:");
             for (CampaignReport.RelayLine l : r.relays()) {

@@ -65,6 +65,24 @@ public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUr
         return valid.address().localPart() + "@" + valid.address().domain();
     }
 
+    /** The keys sending needs that are not set, in the order {@link #requireForSending} checks them. */
+    public java.util.List<String> missingForSending() {
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        if (secret.isEmpty()) {
+            missing.add("unsubscribe.secret");
+        }
+        if (baseUrl.isEmpty()) {
+            missing.add("unsubscribe.base-url");
+        }
+        return missing;
+    }
+
+    /** Fails with a config error naming the first key sending needs that is not set. */
+    public void requireForSending() {
+        requireSecret();
+        requireBaseUrl();
+    }
+
     /** What sending needs; fails with a config error naming the missing key. */
     public Secret requireSecret() {
         return secret.orElseThrow(() -> ConfigException.invalid("unsubscribe.secret",

@@ -8,6 +8,7 @@ import dev.mailrun.campaign.send.pace.PaceSummary;
 import dev.mailrun.campaign.send.pace.Pacing;
 import dev.mailrun.campaign.send.pace.RelayRate;
 import dev.mailrun.campaign.send.pace.RelayShare;
+import dev.mailrun.campaign.send.pace.RouteRate;
 import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.record.Checkpoint;
 import dev.mailrun.campaign.send.record.PauseRules;
@@ -66,6 +67,8 @@ final class SendRun {
     private final BatchSender sender;
     private final Instant deadline;
     private final DailyQuota quota;
+    /** The route's configured rate, capped by the campaign's: what the run's window share is measured against. */
+    private final double allowedRate;
 
     /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
     SendRun(RunScope run, SendDependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
@@ -74,6 +77,8 @@ final class SendRun {
         this.deps = deps;
         this.deadline = deadline;
         // Counted per relay of the route: each relay has its own day's volume.
+        this.allowedRate = RouteRate.configured(relayRoute, relays.stream()
+                .collect(java.util.stream.Collectors.toMap(Relay::name, Relay::rate)), run.campaign().rateCap().orElse(0.0));
         this.quota = new DailyQuota(run.settings().dailyCap(), relayRoute.relays(), relayRoute.weights(),
                 new DailyCountTable());
         long id = run.campaignId();
@@ -156,7 +161,7 @@ final class SendRun {
                 NextRun.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
                 checkpoint.pausedFor(), unreachable(), capReached.map(day -> EndReasons.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
-                .withAllowedRate(RelayRate.configured(run.settings(), run.campaign()))
+                .withAllowedRate(allowedRate)
                 .report(run.ctx(), report);
     }
 

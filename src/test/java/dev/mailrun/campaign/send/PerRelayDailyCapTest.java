@@ -278,7 +278,7 @@ class PerRelayDailyCapTest {
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults().withOwner(owner),
                     clock);
-            reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays.defaultRoute());
+            reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);
         }
 
         long campaign(String name, int recipients) throws Exception {

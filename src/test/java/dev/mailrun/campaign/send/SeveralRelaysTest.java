@@ -256,7 +256,7 @@ class SeveralRelaysTest {
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults().withOwner("w1"), clock);
-            reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays.defaultRoute());
+            reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);
         }
 
         long campaign(String route, int recipients) throws Exception {

@@ -30,11 +30,6 @@ public final class RelayRate {
         this.current = shareOf(relayRate, new Holders(1, 0), campaignCap);
     }
 
-    /** The rate of one run of {@code campaign}, alone on its relay until its first {@link #update}. */
-    static RelayRate forRun(SendSettings settings, Campaign campaign) {
-        return new RelayRate(settings.relayRate(), campaign.rateCap().orElse(0.0));
-    }
-
     /**
      * The rate of one relay of a run's route: {@code relayRate} is the relay's own rate ({@code smtp.<name>.rate}),
      * {@code campaignCap} the part of the campaign's {@code --rate} that falls to this relay (0: none).
@@ -57,11 +52,6 @@ public final class RelayRate {
             campaignCap = cap;
             apply(lastSeen);
         }
-    }
-
-    /** The rate {@code campaign} is configured to send at: the relay's rate capped by the campaign's, 0 = no limit. */
-    public static double configured(SendSettings settings, Campaign campaign) {
-        return forRun(settings, campaign).current();
     }
 
     /** The rate this run may send at now; 0 = no limit. */

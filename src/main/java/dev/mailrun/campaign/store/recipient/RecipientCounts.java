@@ -8,11 +8,13 @@ import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.db.Sql;
+import dev.mailrun.db.SqlTime;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -177,6 +179,24 @@ public final class RecipientCounts {
             return new HashSet<>(JSON.readValue(json, new TypeReference<List<String>>() {}));
         } catch (IOException e) {
             throw new IllegalStateException("unreadable merge-field keys: " + json, e);
+        }
+    }
+
+    /**
+     * How many of a campaign's recipients were sent since an instant: the current rate {@code campaign
+     * status} shows. Read from the rows' {@code sent_at} (the sending run's clock, UTC) through the
+     * claim index's (campaign, status) range; no index of its own, so that recording a result writes
+     * no more index entries than it does.
+     */
+    public long sentSince(Connection c, long campaignId, Instant since) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent' AND sent_at >= ?""")) {
+            ps.setLong(1, campaignId);
+            SqlTime.set(ps, 2, since);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 }
