@@ -249,16 +249,20 @@ final class TaskTable {
 
     /** Inserts, or updates only the definition of an existing task (not its metadata, schedule or run). */
     void upsert(Connection c, NewTask t) throws SQLException {
-        // VALUES(col) in ON DUPLICATE KEY UPDATE: MariaDB's spelling, still accepted (deprecated) by MySQL 8.
+        // The definition's values bound twice: VALUES(col) in the update is deprecated in MySQL 8.0.20
+        // (a warning on every execution) and the row alias that replaces it is unknown to MariaDB.
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO task (name, description, handler, interval_ms, misfire_policy, misfire_threshold_ms,
                                   metadata, next_run_at, enabled, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
-                ON DUPLICATE KEY UPDATE
-                    description = VALUES(description), handler = VALUES(handler), interval_ms = VALUES(interval_ms),
-                    misfire_policy = VALUES(misfire_policy), misfire_threshold_ms = VALUES(misfire_threshold_ms),
-                    updated_at = UTC_TIMESTAMP(3)""")) {
+                ON DUPLICATE KEY UPDATE description = ?, handler = ?, interval_ms = ?, misfire_policy = ?,
+                    misfire_threshold_ms = ?, updated_at = UTC_TIMESTAMP(3)""")) {
             bindDefinition(ps, t);
+            ps.setString(9, t.description());
+            ps.setString(10, t.handler());
+            ps.setLong(11, t.interval().toMillis());
+            ps.setString(12, t.misfirePolicy().name());
+            setThreshold(ps, 13, t);
             ps.executeUpdate();
         }
     }
@@ -269,13 +273,17 @@ final class TaskTable {
         ps.setString(3, t.handler());
         ps.setLong(4, t.interval().toMillis());
         ps.setString(5, t.misfirePolicy().name());
-        if (t.misfireThreshold().isPresent()) {
-            ps.setLong(6, t.misfireThreshold().get().toMillis());
-        } else {
-            ps.setNull(6, Types.BIGINT);
-        }
+        setThreshold(ps, 6, t);
         ps.setString(7, t.metadata().toJson());
         SqlTime.set(ps, 8, t.firstRunAt());
+    }
+
+    private static void setThreshold(PreparedStatement ps, int index, NewTask t) throws SQLException {
+        if (t.misfireThreshold().isPresent()) {
+            ps.setLong(index, t.misfireThreshold().get().toMillis());
+        } else {
+            ps.setNull(index, Types.BIGINT);
+        }
     }
 
     Optional<Task> findByName(Connection c, String name) throws SQLException {
