@@ -191,7 +191,7 @@ public final class Scheduler implements AutoCloseable {
         }
         Instant now = clock.instant();
         Slots.Plan plan = Slots.plan(task.nextRunAt(), task.interval(), task.misfireThreshold(), task.misfirePolicy(),
-                now);
+                now, task.nextRunSetAt());
         String token = UUID.randomUUID().toString();
         Optional<LiveRun> claimed = claim(task, plan, token, new Start(Duration.between(plan.slot(), now), waited));
         if (claimed.isEmpty()) {

@@ -23,6 +23,31 @@ final class Slots {
      *    waits for {@code latest + interval}, the first slot after now.
      */
     static Plan plan(Instant slot, Duration interval, Duration threshold, MisfirePolicy policy, Instant now) {
+        return plan(slot, interval, threshold, policy, now, null);
+    }
+
+    /**
+     * {@link #plan(Instant, Duration, Duration, MisfirePolicy, Instant)} for a slot set at {@code setAt}
+     * (an operator's action, null when the scheduler set it). A slot set after it began (a campaign
+     * started mid-slot) runs in the rest of that slot when a tick comes within it; a worker ticks
+     * only at slot boundaries, so once a later slot has begun the task runs from the first slot that
+     * began after {@code setAt}: the ones before it were never passed over by a tick, nothing was missed.
+     */
+    static Plan plan(Instant slot, Duration interval, Duration threshold, MisfirePolicy policy, Instant now,
+                     Instant setAt) {
+        if (setAt != null && setAt.isAfter(slot)) {
+            long intervalMs = interval.toMillis();
+            long before = ceilDiv(Duration.between(slot, setAt).toMillis(), intervalMs);
+            Instant firstTickable = slot.plusMillis(before * intervalMs);
+            if (!firstTickable.isAfter(now)) {
+                return planFrom(firstTickable, interval, threshold, policy, now);
+            }
+        }
+        return planFrom(slot, interval, threshold, policy, now);
+    }
+
+    private static Plan planFrom(Instant slot, Duration interval, Duration threshold, MisfirePolicy policy,
+                                 Instant now) {
         Duration lateness = Duration.between(slot, now);
         if (lateness.compareTo(threshold) < 0) {
             return new Plan(true, slot, 0, null, null);

@@ -26,10 +26,15 @@ import java.util.Optional;
  */
 final class TaskTable {
 
-    /** A due task as seen by a tick, before any claim. */
+    /**
+     * A due task as seen by a tick, before any claim.
+     *
+     * @param nextRunSetAt when an operator's action set {@code nextRunAt} (scheduler clock); null when
+     *                     the scheduler set it
+     */
     record DueTask(long id, String name, String handler, Duration interval, MisfirePolicy misfirePolicy,
                    Duration misfireThreshold, Instant nextRunAt, String runToken, String owner, Instant heartbeatAt,
-                   boolean leaseExpired, Instant scheduledFor) {
+                   boolean leaseExpired, Instant scheduledFor, Instant nextRunSetAt) {
 
         boolean isLive() {
             return runToken != null && !leaseExpired;
@@ -49,7 +54,7 @@ final class TaskTable {
     record Claimed(Instant startedAt, Metadata metadata, int consecutiveFailures, Optional<Duration> gap) {}
 
     private static final String DUE_COLUMNS = """
-            id, name, handler, interval_ms, misfire_policy, misfire_threshold_ms, next_run_at,
+            id, name, handler, interval_ms, misfire_policy, misfire_threshold_ms, next_run_at, next_run_set_at,
             run_token, owner, heartbeat_at, lease_until <= UTC_TIMESTAMP(3) AS lease_expired, scheduled_for""";
 
     private static final String COLUMNS = """
@@ -94,7 +99,8 @@ final class TaskTable {
         return new DueTask(rs.getLong("id"), rs.getString("name"), rs.getString("handler"), interval,
                 MisfirePolicy.valueOf(rs.getString("misfire_policy")), threshold,
                 SqlTime.get(rs, "next_run_at"), rs.getString("run_token"), rs.getString("owner"),
-                SqlTime.get(rs, "heartbeat_at"), rs.getBoolean("lease_expired"), SqlTime.get(rs, "scheduled_for"));
+                SqlTime.get(rs, "heartbeat_at"), rs.getBoolean("lease_expired"), SqlTime.get(rs, "scheduled_for"),
+                SqlTime.get(rs, "next_run_set_at"));
     }
 
     /**
@@ -199,7 +205,7 @@ final class TaskTable {
                    SET last_finished_at = GREATEST(UTC_TIMESTAMP(3), started_at),
                        run_token = NULL, owner = NULL, scheduled_for = NULL, started_at = NULL,
                        heartbeat_at = NULL, lease_until = NULL,
-                       next_run_at = ?, enabled = enabled AND NOT ?, consecutive_failures = ?,
+                       next_run_at = ?, next_run_set_at = NULL, enabled = enabled AND NOT ?, consecutive_failures = ?,
                        error_log = COALESCE(?, error_log), metadata = COALESCE(?, metadata),
                        updated_at = UTC_TIMESTAMP(3)
                  WHERE id = ? AND run_token = ?""";
@@ -322,11 +328,13 @@ final class TaskTable {
         }
     }
 
-    int setNextRunAt(Connection c, String name, Instant at) throws SQLException {
+    /** @param setAt when the operator's action set it (scheduler clock); null: not an operator's action */
+    int setNextRunAt(Connection c, String name, Instant at, Instant setAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE task SET next_run_at = ?, updated_at = UTC_TIMESTAMP(3) WHERE name = ?")) {
+                "UPDATE task SET next_run_at = ?, next_run_set_at = ?, updated_at = UTC_TIMESTAMP(3) WHERE name = ?")) {
             SqlTime.set(ps, 1, at);
-            ps.setString(2, name);
+            SqlTime.set(ps, 2, setAt);
+            ps.setString(3, name);
             return ps.executeUpdate();
         }
     }
