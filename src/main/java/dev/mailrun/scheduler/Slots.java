@@ -73,6 +73,27 @@ final class Slots {
         return slot.plusMillis(slots * interval.toMillis());
     }
 
+    /** The least a run gets before its deadline; with less left in its slot it does not start. */
+    static final Duration MIN_RUN = Duration.ofSeconds(1);
+
+    /**
+     * {@code plan}, or — when it runs a slot with less than {@code marginBound} + {@link #MIN_RUN}
+     * left (a tick late in the slot, a worker back near a slot's end) — the decision to run nothing
+     * and wait for the next slot, that slot counted as missed. The deadline is the slot's end less a
+     * margin of at most {@code marginBound}; a run started with less left could do nothing useful
+     * and would finish after its deadline.
+     */
+    static Plan unlessTooShort(Plan plan, Duration interval, Duration marginBound, Instant now) {
+        Instant end = plan.slot().plus(interval);
+        if (!plan.run() || !now.plus(marginBound).plus(MIN_RUN).isAfter(end)) {
+            return plan;
+        }
+        Instant first = plan.missedSlots() > 0 ? plan.firstMissed() : plan.slot();
+        // The slot's end, or past it (a threshold above one interval) the first slot after now.
+        long behind = Math.max(0, Duration.between(end, now).toMillis() / interval.toMillis() + (now.isBefore(end) ? 0 : 1));
+        return new Plan(false, plan.slot(), plan.missedSlots() + 1, first, end.plusMillis(behind * interval.toMillis()));
+    }
+
     private static long ceilDiv(long a, long b) {
         return -Math.floorDiv(-a, b);
     }

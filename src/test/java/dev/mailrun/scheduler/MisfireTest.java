@@ -154,4 +154,24 @@ class MisfireTest {
         assertThat(misfires.get(0).summary().orElseThrow().get("firstMissed").asText())
                 .isEqualTo(TEN.plus(FIVE_MIN).toString());
     }
+
+    @Test
+    void a_tick_one_second_before_its_slot_ends_runs_nothing_and_the_next_slot_runs_on_time() throws Exception {
+        new TaskStore(db.dataSource()).create(NewTask.of("short", "job", FIVE_MIN, TEN));
+        clock.set(TEN.plus(FIVE_MIN).minusSeconds(1));
+
+        TickSummary tooLate = scheduler.tick();
+        clock.set(TEN.plus(FIVE_MIN).plusMillis(40));
+        TickSummary next = scheduler.tick();
+
+        assertThat(tooLate.runs()).isZero();
+        assertThat(tooLate.count(RunOutcome.MISFIRED)).isEqualTo(1);
+        assertThat(next.runs()).isEqualTo(1);
+        assertThat(next.count(RunOutcome.MISFIRED)).isZero();
+        assertThat(slotsRun).containsExactly(TEN.plus(FIVE_MIN));
+        List<TaskRun> misfires = history(db.dataSource(), "short", RunOutcome.MISFIRED);
+        assertThat(misfires).hasSize(1);
+        assertThat(misfires.get(0).summary().orElseThrow().get("missedSlots").asLong()).isEqualTo(1);
+        assertThat(task(db.dataSource(), "short").nextRunAt()).isEqualTo(TEN.plus(Duration.ofMinutes(10)));
+    }
 }
