@@ -140,7 +140,7 @@ public final class Campaigns {
         transition(id, resume, null);
         String task = SendTask.taskName(id);
         tasks.setEnabled(task, true);
-        tasks.setNextRunAt(task, firstSlot(later ? campaign.startAt().get() : now));
+        tasks.scheduleFrom(task, firstSlot(later ? campaign.startAt().get() : now), now);
         return resume.to();
     }
 
@@ -168,7 +168,7 @@ public final class Campaigns {
 
     private void wakeTask(long id, Instant now) throws SQLException {
         tasks.setEnabled(SendTask.taskName(id), true);
-        tasks.setNextRunAt(SendTask.taskName(id), firstSlot(now));
+        tasks.scheduleFrom(SendTask.taskName(id), firstSlot(now), now);
     }
 
     private void transition(long id, CampaignTransition transition, String reason) throws SQLException {
@@ -182,12 +182,15 @@ public final class Campaigns {
     private void ensureTask(Campaign campaign, Instant at) throws SQLException {
         String name = SendTask.taskName(campaign.id());
         Instant firstRun = firstSlot(at);
+        Instant now = clock.instant();
         if (tasks.find(name).isPresent()) {
             tasks.setEnabled(name, true);
-            tasks.setNextRunAt(name, firstRun);
+            tasks.scheduleFrom(name, firstRun, now);
             return;
         }
         long taskId = tasks.create(SendTask.newTask(campaign, tickInterval, firstRun)).id();
+        // The first slot may have begun: a worker's next tick runs the task without a misfire.
+        tasks.scheduleFrom(name, firstRun, now);
         Transactions.inTransaction(dataSource, c -> {
             store.setTask(c, campaign.id(), taskId, clock.instant());
             return null;

@@ -1,5 +1,7 @@
 package dev.mailrun.db;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,7 +36,29 @@ public final class JdbcUrls {
     private static final Pattern SECRET_PROPERTY =
             Pattern.compile("(?i)([?&;(,]\\s*[\\w.-]*(?:password|pwd)[\\w.-]*\\s*=)(?:[^&;)#\\s:]|:(?!\\s))*");
 
+    /**
+     * The URL schemes mailrun connects with, all spoken by MySQL Connector/J: a single host or a
+     * failover list, its replication and load-balancing connections, and the DNS SRV forms of each
+     * (Connector/J 8.0.19 and later). {@code jdbc:mariadb://} is read as {@code jdbc:mysql://}.
+     */
+    public static final List<String> SCHEMES = List.of("jdbc:mysql://", "jdbc:mysql:replication://",
+            "jdbc:mysql:loadbalance://", "jdbc:mysql+srv://", "jdbc:mysql:replication+srv://",
+            "jdbc:mysql:loadbalance+srv://", "jdbc:mariadb://");
+
+    private static final String MARIADB = "jdbc:mariadb://";
+
     private JdbcUrls() {}
+
+    /**
+     * The URL the driver is given: {@code url} itself, or with {@code jdbc:mariadb://} read as
+     * {@code jdbc:mysql://}; empty when it starts with none of {@link #SCHEMES}.
+     */
+    public static Optional<String> forDriver(String url) {
+        if (SCHEMES.stream().noneMatch(url::startsWith)) {
+            return Optional.empty();
+        }
+        return Optional.of(url.startsWith(MARIADB) ? "jdbc:mysql://" + url.substring(MARIADB.length()) : url);
+    }
 
     /** {@code text} with every JDBC password replaced by {@code ***}; null stays null. */
     public static String masked(String text) {

@@ -19,15 +19,19 @@ final class HtmlResponse {
     static void send(Response response, Callback callback, int status, String html) {
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
         response.setStatus(status);
-        HttpFields.Mutable headers = response.getHeaders();
+        headers(response.getHeaders(), bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** The headers of a page of {@code length} bytes. */
+    static void headers(HttpFields.Mutable headers, int length) {
         headers.put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
-        headers.put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        headers.put(HttpHeader.CONTENT_LENGTH, length);
         headers.put(HttpHeader.CACHE_CONTROL, "no-store");
         headers.put("X-Content-Type-Options", "nosniff");
         // The token is in the URL: never hand it to another site.
         headers.put("Referrer-Policy", "no-referrer");
         headers.put("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
-        response.write(true, ByteBuffer.wrap(bytes), callback);
     }
 
     /** An answer after which the connection is closed: the rest of the request is not worth reading. */

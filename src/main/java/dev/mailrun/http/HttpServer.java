@@ -111,6 +111,7 @@ public final class HttpServer implements AutoCloseable {
                 new GracefulHandler(new Handler.Sequence(perListener)));
         connectors.values().forEach(c -> c.addEventListener(headDeadline));
         server.setHandler(headDeadline);
+        server.setErrorHandler(new ErrorPages());
         // Jetty waits this long for requests in flight, then gives its threads at least as long again
         // (at least 1 s) to end: together within stopTimeout for a budget of 2 s or more.
         server.setStopTimeout(Math.max(1, stopTimeout.toMillis() / 2));

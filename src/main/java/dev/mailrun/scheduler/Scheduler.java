@@ -190,8 +190,8 @@ public final class Scheduler implements AutoCloseable {
             return;
         }
         Instant now = clock.instant();
-        Slots.Plan plan = Slots.plan(task.nextRunAt(), task.interval(), task.misfireThreshold(), task.misfirePolicy(),
-                now);
+        Slots.Plan plan = Slots.unlessTooShort(Slots.plan(task.nextRunAt(), task.interval(), task.misfireThreshold(),
+                task.misfirePolicy(), now, task.nextRunSetAt()), task.interval(), config.safetyMargin().of(task.interval()), now);
         String token = UUID.randomUUID().toString();
         Optional<LiveRun> claimed = claim(task, plan, token, new Start(Duration.between(plan.slot(), now), waited));
         if (claimed.isEmpty()) {

@@ -23,6 +23,31 @@ final class Slots {
      *    waits for {@code latest + interval}, the first slot after now.
      */
     static Plan plan(Instant slot, Duration interval, Duration threshold, MisfirePolicy policy, Instant now) {
+        return plan(slot, interval, threshold, policy, now, null);
+    }
+
+    /**
+     * {@link #plan(Instant, Duration, Duration, MisfirePolicy, Instant)} for a slot set at {@code setAt}
+     * (an operator's action, null when the scheduler set it). A slot set after it began (a campaign
+     * started mid-slot) runs in the rest of that slot when a tick comes within it; a worker ticks
+     * only at slot boundaries, so once a later slot has begun the task runs from the first slot that
+     * began after {@code setAt}: the ones before it were never passed over by a tick, nothing was missed.
+     */
+    static Plan plan(Instant slot, Duration interval, Duration threshold, MisfirePolicy policy, Instant now,
+                     Instant setAt) {
+        if (setAt != null && setAt.isAfter(slot)) {
+            long intervalMs = interval.toMillis();
+            long before = ceilDiv(Duration.between(slot, setAt).toMillis(), intervalMs);
+            Instant firstTickable = slot.plusMillis(before * intervalMs);
+            if (!firstTickable.isAfter(now)) {
+                return planFrom(firstTickable, interval, threshold, policy, now);
+            }
+        }
+        return planFrom(slot, interval, threshold, policy, now);
+    }
+
+    private static Plan planFrom(Instant slot, Duration interval, Duration threshold, MisfirePolicy policy,
+                                 Instant now) {
         Duration lateness = Duration.between(slot, now);
         if (lateness.compareTo(threshold) < 0) {
             return new Plan(true, slot, 0, null, null);
@@ -46,6 +71,27 @@ final class Slots {
         long capSlots = Math.max(1, ceilDiv(maxBackoff.toMillis(), interval.toMillis()));
         long slots = failures <= 1 ? 1 : failures >= 62 ? capSlots : Math.min(1L << (failures - 1), capSlots);
         return slot.plusMillis(slots * interval.toMillis());
+    }
+
+    /** The least a run gets before its deadline; with less left in its slot it does not start. */
+    static final Duration MIN_RUN = Duration.ofSeconds(1);
+
+    /**
+     * {@code plan}, or — when it runs a slot with less than {@code marginBound} + {@link #MIN_RUN}
+     * left (a tick late in the slot, a worker back near a slot's end) — the decision to run nothing
+     * and wait for the next slot, that slot counted as missed. The deadline is the slot's end less a
+     * margin of at most {@code marginBound}; a run started with less left could do nothing useful
+     * and would finish after its deadline.
+     */
+    static Plan unlessTooShort(Plan plan, Duration interval, Duration marginBound, Instant now) {
+        Instant end = plan.slot().plus(interval);
+        if (!plan.run() || !now.plus(marginBound).plus(MIN_RUN).isAfter(end)) {
+            return plan;
+        }
+        Instant first = plan.missedSlots() > 0 ? plan.firstMissed() : plan.slot();
+        // The slot's end, or past it (a threshold above one interval) the first slot after now.
+        long behind = Math.max(0, Duration.between(end, now).toMillis() / interval.toMillis() + (now.isBefore(end) ? 0 : 1));
+        return new Plan(false, plan.slot(), plan.missedSlots() + 1, first, end.plusMillis(behind * interval.toMillis()));
     }
 
     private static long ceilDiv(long a, long b) {

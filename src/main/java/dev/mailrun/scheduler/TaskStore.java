@@ -110,7 +110,19 @@ public final class TaskStore {
      */
     public boolean setNextRunAt(String name, Instant at) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            return tasks.setNextRunAt(c, name, at) == 1;
+            return tasks.setNextRunAt(c, name, at, null) == 1;
+        }
+    }
+
+    /**
+     * Sets the next slot at {@code now} (the scheduler's clock) for an operator's action, such as a
+     * campaign's start: {@code slot} may have begun already. The slots that began before {@code now}
+     * were never passed over by a tick, so the next tick does not record them as missed
+     * ({@link Slots#plan(Instant, Duration, Duration, MisfirePolicy, Instant, Instant)}).
+     */
+    public boolean scheduleFrom(String name, Instant slot, Instant now) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return tasks.setNextRunAt(c, name, slot, java.util.Objects.requireNonNull(now, "now")) == 1;
         }
     }
 

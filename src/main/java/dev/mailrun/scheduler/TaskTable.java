@@ -26,10 +26,15 @@ import java.util.Optional;
  */
 final class TaskTable {
 
-    /** A due task as seen by a tick, before any claim. */
+    /**
+     * A due task as seen by a tick, before any claim.
+     *
+     * @param nextRunSetAt when an operator's action set {@code nextRunAt} (scheduler clock); null when
+     *                     the scheduler set it
+     */
     record DueTask(long id, String name, String handler, Duration interval, MisfirePolicy misfirePolicy,
                    Duration misfireThreshold, Instant nextRunAt, String runToken, String owner, Instant heartbeatAt,
-                   boolean leaseExpired, Instant scheduledFor) {
+                   boolean leaseExpired, Instant scheduledFor, Instant nextRunSetAt) {
 
         boolean isLive() {
             return runToken != null && !leaseExpired;
@@ -49,7 +54,7 @@ final class TaskTable {
     record Claimed(Instant startedAt, Metadata metadata, int consecutiveFailures, Optional<Duration> gap) {}
 
     private static final String DUE_COLUMNS = """
-            id, name, handler, interval_ms, misfire_policy, misfire_threshold_ms, next_run_at,
+            id, name, handler, interval_ms, misfire_policy, misfire_threshold_ms, next_run_at, next_run_set_at,
             run_token, owner, heartbeat_at, lease_until <= UTC_TIMESTAMP(3) AS lease_expired, scheduled_for""";
 
     private static final String COLUMNS = """
@@ -94,7 +99,8 @@ final class TaskTable {
         return new DueTask(rs.getLong("id"), rs.getString("name"), rs.getString("handler"), interval,
                 MisfirePolicy.valueOf(rs.getString("misfire_policy")), threshold,
                 SqlTime.get(rs, "next_run_at"), rs.getString("run_token"), rs.getString("owner"),
-                SqlTime.get(rs, "heartbeat_at"), rs.getBoolean("lease_expired"), SqlTime.get(rs, "scheduled_for"));
+                SqlTime.get(rs, "heartbeat_at"), rs.getBoolean("lease_expired"), SqlTime.get(rs, "scheduled_for"),
+                SqlTime.get(rs, "next_run_set_at"));
     }
 
     /**
@@ -199,7 +205,7 @@ final class TaskTable {
                    SET last_finished_at = GREATEST(UTC_TIMESTAMP(3), started_at),
                        run_token = NULL, owner = NULL, scheduled_for = NULL, started_at = NULL,
                        heartbeat_at = NULL, lease_until = NULL,
-                       next_run_at = ?, enabled = enabled AND NOT ?, consecutive_failures = ?,
+                       next_run_at = ?, next_run_set_at = NULL, enabled = enabled AND NOT ?, consecutive_failures = ?,
                        error_log = COALESCE(?, error_log), metadata = COALESCE(?, metadata),
                        updated_at = UTC_TIMESTAMP(3)
                  WHERE id = ? AND run_token = ?""";
@@ -249,16 +255,20 @@ final class TaskTable {
 
     /** Inserts, or updates only the definition of an existing task (not its metadata, schedule or run). */
     void upsert(Connection c, NewTask t) throws SQLException {
-        // VALUES(col) in ON DUPLICATE KEY UPDATE: MariaDB's spelling, still accepted (deprecated) by MySQL 8.
+        // The definition's values bound twice: VALUES(col) in the update is deprecated in MySQL 8.0.20
+        // (a warning on every execution) and the row alias that replaces it is unknown to MariaDB.
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO task (name, description, handler, interval_ms, misfire_policy, misfire_threshold_ms,
                                   metadata, next_run_at, enabled, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
-                ON DUPLICATE KEY UPDATE
-                    description = VALUES(description), handler = VALUES(handler), interval_ms = VALUES(interval_ms),
-                    misfire_policy = VALUES(misfire_policy), misfire_threshold_ms = VALUES(misfire_threshold_ms),
-                    updated_at = UTC_TIMESTAMP(3)""")) {
+                ON DUPLICATE KEY UPDATE description = ?, handler = ?, interval_ms = ?, misfire_policy = ?,
+                    misfire_threshold_ms = ?, updated_at = UTC_TIMESTAMP(3)""")) {
             bindDefinition(ps, t);
+            ps.setString(9, t.description());
+            ps.setString(10, t.handler());
+            ps.setLong(11, t.interval().toMillis());
+            ps.setString(12, t.misfirePolicy().name());
+            setThreshold(ps, 13, t);
             ps.executeUpdate();
         }
     }
@@ -269,13 +279,17 @@ final class TaskTable {
         ps.setString(3, t.handler());
         ps.setLong(4, t.interval().toMillis());
         ps.setString(5, t.misfirePolicy().name());
-        if (t.misfireThreshold().isPresent()) {
-            ps.setLong(6, t.misfireThreshold().get().toMillis());
-        } else {
-            ps.setNull(6, Types.BIGINT);
-        }
+        setThreshold(ps, 6, t);
         ps.setString(7, t.metadata().toJson());
         SqlTime.set(ps, 8, t.firstRunAt());
+    }
+
+    private static void setThreshold(PreparedStatement ps, int index, NewTask t) throws SQLException {
+        if (t.misfireThreshold().isPresent()) {
+            ps.setLong(index, t.misfireThreshold().get().toMillis());
+        } else {
+            ps.setNull(index, Types.BIGINT);
+        }
     }
 
     Optional<Task> findByName(Connection c, String name) throws SQLException {
@@ -314,11 +328,13 @@ final class TaskTable {
         }
     }
 
-    int setNextRunAt(Connection c, String name, Instant at) throws SQLException {
+    /** @param setAt when the operator's action set it (scheduler clock); null: not an operator's action */
+    int setNextRunAt(Connection c, String name, Instant at, Instant setAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE task SET next_run_at = ?, updated_at = UTC_TIMESTAMP(3) WHERE name = ?")) {
+                "UPDATE task SET next_run_at = ?, next_run_set_at = ?, updated_at = UTC_TIMESTAMP(3) WHERE name = ?")) {
             SqlTime.set(ps, 1, at);
-            ps.setString(2, name);
+            SqlTime.set(ps, 2, setAt);
+            ps.setString(3, name);
             return ps.executeUpdate();
         }
     }

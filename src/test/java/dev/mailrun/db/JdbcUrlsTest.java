@@ -48,4 +48,24 @@ class JdbcUrlsTest {
         assertThat(JdbcUrls.masked("got 'mysql://u:s3cr3t@db/m'")).isEqualTo("got 'mysql://u:***@db/m'");
         assertThat(JdbcUrls.masked(null)).isNull();
     }
+
+    @Test
+    void the_drivers_replication_load_balancing_and_dns_srv_urls_are_accepted_and_masked_alike() {
+        for (String scheme : new String[] {"jdbc:mysql:replication://", "jdbc:mysql:loadbalance://", "jdbc:mysql+srv://",
+                "jdbc:mysql:replication+srv://", "jdbc:mysql:loadbalance+srv://"}) {
+            String url = scheme + "mailer:s3cr3t@db1:3306,mailer:s3cr3t@db2:3306/mailrun?password=s3cr3t";
+            assertThat(JdbcUrls.forDriver(url)).as(scheme).contains(url);
+            assertThat(JdbcUrls.masked(url)).as(scheme)
+                    .isEqualTo(scheme + "mailer:***@db1:3306,mailer:***@db2:3306/mailrun?password=***");
+        }
+    }
+
+    @Test
+    void a_mariadb_url_goes_to_the_driver_as_mysql_and_other_schemes_are_refused() {
+        assertThat(JdbcUrls.forDriver("jdbc:mariadb://db/m")).contains("jdbc:mysql://db/m");
+        assertThat(JdbcUrls.forDriver("jdbc:mysql://db/m")).contains("jdbc:mysql://db/m");
+        assertThat(JdbcUrls.forDriver("mysql://db/m")).isEmpty();
+        assertThat(JdbcUrls.forDriver("jdbc:postgresql://db/m")).isEmpty();
+        assertThat(JdbcUrls.forDriver("jdbc:mysqlx://db/m")).isEmpty();
+    }
 }

@@ -100,4 +100,78 @@ class MisfireTest {
         assertThat(slotsRun).containsExactly(TEN, TEN.plus(FIVE_MIN));
         assertThat(task(db.dataSource(), "slow").nextRunAt()).isEqualTo(TEN.plus(Duration.ofMinutes(10)));
     }
+
+    @Test
+    void a_task_scheduled_into_a_slot_that_has_begun_runs_at_the_next_boundary_without_a_misfire() throws Exception {
+        TaskStore store = new TaskStore(db.dataSource());
+        store.create(NewTask.of("started", "job", FIVE_MIN, TEN));
+        clock.set(TEN.plus(Duration.ofMinutes(2)));
+        store.scheduleFrom("started", TEN, clock.instant()); // a campaign started at 10:02 into the 10:00 slot
+        clock.set(TEN.plus(FIVE_MIN).plusMillis(40)); // a running worker's next tick, at the boundary
+
+        TickSummary atBoundary = scheduler.tick();
+
+        assertThat(atBoundary.runs()).isEqualTo(1);
+        assertThat(atBoundary.count(RunOutcome.MISFIRED)).isZero();
+        assertThat(slotsRun).containsExactly(TEN.plus(FIVE_MIN));
+        assertThat(history(db.dataSource(), "started", RunOutcome.MISFIRED)).isEmpty();
+        assertThat(task(db.dataSource(), "started").nextRunAt()).isEqualTo(TEN.plus(Duration.ofMinutes(10)));
+    }
+
+    @Test
+    void a_tick_within_the_slot_it_was_scheduled_into_runs_that_slot_and_slots_passed_over_later_are_missed()
+            throws Exception {
+        TaskStore store = new TaskStore(db.dataSource());
+        store.create(NewTask.of("cron", "job", FIVE_MIN, TEN));
+        clock.set(TEN.plus(Duration.ofMinutes(2)));
+        store.scheduleFrom("cron", TEN, clock.instant());
+        clock.set(TEN.plus(Duration.ofMinutes(3)));
+        scheduler.tick(); // mailrun tick from cron, within the slot
+        clock.set(TEN.plus(Duration.ofMinutes(15)).plusMillis(40)); // the 10:05 and 10:10 slots passed over
+
+        scheduler.tick();
+
+        assertThat(slotsRun).containsExactly(TEN, TEN.plus(Duration.ofMinutes(15)));
+        List<TaskRun> misfires = history(db.dataSource(), "cron", RunOutcome.MISFIRED);
+        assertThat(misfires).hasSize(1);
+        assertThat(misfires.get(0).summary().orElseThrow().get("missedSlots").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void slots_passed_over_after_the_one_a_task_was_scheduled_into_still_count_as_missed() throws Exception {
+        TaskStore store = new TaskStore(db.dataSource());
+        store.create(NewTask.of("down", "job", FIVE_MIN, TEN));
+        clock.set(TEN.plus(Duration.ofMinutes(2)));
+        store.scheduleFrom("down", TEN, clock.instant());
+        clock.set(TEN.plus(Duration.ofMinutes(20)).plusMillis(40)); // worker down over 10:05, 10:10, 10:15
+
+        scheduler.tick();
+
+        assertThat(slotsRun).containsExactly(TEN.plus(Duration.ofMinutes(20)));
+        List<TaskRun> misfires = history(db.dataSource(), "down", RunOutcome.MISFIRED);
+        assertThat(misfires).hasSize(1);
+        assertThat(misfires.get(0).summary().orElseThrow().get("missedSlots").asLong()).isEqualTo(3);
+        assertThat(misfires.get(0).summary().orElseThrow().get("firstMissed").asText())
+                .isEqualTo(TEN.plus(FIVE_MIN).toString());
+    }
+
+    @Test
+    void a_tick_one_second_before_its_slot_ends_runs_nothing_and_the_next_slot_runs_on_time() throws Exception {
+        new TaskStore(db.dataSource()).create(NewTask.of("short", "job", FIVE_MIN, TEN));
+        clock.set(TEN.plus(FIVE_MIN).minusSeconds(1));
+
+        TickSummary tooLate = scheduler.tick();
+        clock.set(TEN.plus(FIVE_MIN).plusMillis(40));
+        TickSummary next = scheduler.tick();
+
+        assertThat(tooLate.runs()).isZero();
+        assertThat(tooLate.count(RunOutcome.MISFIRED)).isEqualTo(1);
+        assertThat(next.runs()).isEqualTo(1);
+        assertThat(next.count(RunOutcome.MISFIRED)).isZero();
+        assertThat(slotsRun).containsExactly(TEN.plus(FIVE_MIN));
+        List<TaskRun> misfires = history(db.dataSource(), "short", RunOutcome.MISFIRED);
+        assertThat(misfires).hasSize(1);
+        assertThat(misfires.get(0).summary().orElseThrow().get("missedSlots").asLong()).isEqualTo(1);
+        assertThat(task(db.dataSource(), "short").nextRunAt()).isEqualTo(TEN.plus(Duration.ofMinutes(10)));
+    }
 }

@@ -59,4 +59,32 @@ class SlotsTest {
         assertThat(plan.slot()).isEqualTo(Instant.parse("2026-03-29T01:00:00Z"));
         assertThat(plan.missedSlots()).isZero();
     }
+
+    @Test
+    void a_slot_with_less_than_the_margin_bound_and_the_minimum_run_left_is_given_up_for_the_next() {
+        Duration bound = Duration.ofSeconds(15);
+        Instant oneSecondBeforeTheEnd = TEN.plus(FIVE_MIN).minusSeconds(1);
+        Slots.Plan late = Slots.plan(TEN, FIVE_MIN, FIVE_MIN, MisfirePolicy.FIRE_ONCE_NOW, oneSecondBeforeTheEnd);
+
+        Slots.Plan plan = Slots.unlessTooShort(late, FIVE_MIN, bound, oneSecondBeforeTheEnd);
+
+        assertThat(plan.run()).isFalse();
+        assertThat(plan.missedSlots()).isEqualTo(1);
+        assertThat(plan.firstMissed()).isEqualTo(TEN);
+        assertThat(plan.nextIfSkipped()).isEqualTo(TEN.plus(FIVE_MIN));
+        Instant enough = TEN.plus(FIVE_MIN).minus(bound).minus(Slots.MIN_RUN);
+        assertThat(Slots.unlessTooShort(Slots.plan(TEN, FIVE_MIN, FIVE_MIN, MisfirePolicy.FIRE_ONCE_NOW, enough),
+                FIVE_MIN, bound, enough).run()).as("exactly enough left").isTrue();
+    }
+
+    @Test
+    void a_worker_back_near_the_end_of_a_slot_counts_that_slot_with_the_ones_it_missed() {
+        Instant now = TEN.plus(Duration.ofMinutes(64)).plusSeconds(55);
+        Slots.Plan plan = Slots.unlessTooShort(Slots.plan(TEN, FIVE_MIN, FIVE_MIN, MisfirePolicy.FIRE_ONCE_NOW, now),
+                FIVE_MIN, Duration.ofSeconds(15), now);
+        assertThat(plan.run()).isFalse();
+        assertThat(plan.missedSlots()).isEqualTo(13);
+        assertThat(plan.firstMissed()).isEqualTo(TEN);
+        assertThat(plan.nextIfSkipped()).isEqualTo(TEN.plus(Duration.ofMinutes(65)));
+    }
 }

@@ -46,7 +46,7 @@ public final class ConfigKeys {
 
     static {
         // database
-        key("db.url", "", "JDBC URL (jdbc:mysql://host:3306/mailrun). Empty: an embedded MariaDB under db.embedded.dir. A password in it (user:password@host, password=, pwd=) is shown as *** wherever the URL is printed.");
+        key("db.url", "", "JDBC URL: jdbc:mysql://host:3306/mailrun, or the driver's jdbc:mysql:replication://, jdbc:mysql:loadbalance:// and jdbc:mysql+srv:// forms. Empty: an embedded MariaDB under db.embedded.dir. A password in it (user:password@host, password=, pwd=) is shown as *** wherever the URL is printed. MySQL 8.4 users (caching_sha2_password) need TLS (the driver's default when the server offers it) or, with sslMode=DISABLED on a trusted network only, allowPublicKeyRetrieval=true.");
         key("db.user", "root", "Database user.");
         secret("db.password", "", "Database password.");
         key("db.pool-size", "10", Range.whole(2, 500), "Maximum connections in the pool.");

@@ -12,8 +12,9 @@ public record DbConfig(Optional<String> url, String user, String password, int p
 
     public DbConfig {
         url.ifPresent(u -> {
-            if (!u.startsWith("jdbc:mysql://") && !u.startsWith("jdbc:mariadb://")) {
-                throw ConfigException.invalid("db.url", "must start with jdbc:mysql://, got '" + JdbcUrls.masked(u) + "'");
+            if (JdbcUrls.forDriver(u).isEmpty()) {
+                throw ConfigException.invalid("db.url", "must start with jdbc:mysql:// (or jdbc:mysql:replication://,"
+                        + " jdbc:mysql:loadbalance://, jdbc:mysql+srv://), got '" + JdbcUrls.masked(u) + "'");
             }
         });
         if (user.isBlank()) {
@@ -21,9 +22,9 @@ public record DbConfig(Optional<String> url, String user, String password, int p
         }
     }
 
-    /** mysql-connector-j speaks to both MySQL and MariaDB; accept the MariaDB scheme for convenience. */
+    /** The URL for mysql-connector-j, which speaks to both MySQL and MariaDB ({@link JdbcUrls#forDriver}). */
     public Optional<String> jdbcUrl() {
-        return url.map(u -> u.startsWith("jdbc:mariadb://") ? "jdbc:mysql://" + u.substring("jdbc:mariadb://".length()) : u);
+        return url.flatMap(JdbcUrls::forDriver);
     }
 
     @Override

@@ -92,14 +92,17 @@ public final class AdaptedRateTable {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO adapted_rate (name, rate, decreased_at, increased_at, decreases, reason)
                 VALUES (?, ?, ?, ?, ?, ?)
-                ON DUPLICATE KEY UPDATE rate = VALUES(rate), decreased_at = VALUES(decreased_at),
-                    increased_at = VALUES(increased_at), decreases = VALUES(decreases), reason = VALUES(reason)""")) {
+                ON DUPLICATE KEY UPDATE rate = ?, decreased_at = ?, increased_at = ?, decreases = ?, reason = ?""")) {
+            // The bound values repeated, not VALUES(col): deprecated in MySQL 8.0.20, and the row
+            // alias that replaces it is unknown to MariaDB.
             ps.setString(1, name);
-            ps.setDouble(2, rate);
-            SqlTime.set(ps, 3, now);
-            SqlTime.set(ps, 4, now);
-            ps.setInt(5, decreases);
-            ps.setString(6, Sql.truncate(reason, 500));
+            for (int offset : new int[] {1, 6}) {
+                ps.setDouble(offset + 1, rate);
+                SqlTime.set(ps, offset + 2, now);
+                SqlTime.set(ps, offset + 3, now);
+                ps.setInt(offset + 4, decreases);
+                ps.setString(offset + 5, Sql.truncate(reason, 500));
+            }
             ps.executeUpdate();
         }
     }

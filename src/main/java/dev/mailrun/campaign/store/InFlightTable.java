@@ -61,10 +61,14 @@ public final class InFlightTable {
     public void hold(Connection c, long campaignId, String runToken, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO recipient_in_flight (campaign_id, run_token, recipient_ids, updated_at) VALUES (?, ?, '', ?)
-                ON DUPLICATE KEY UPDATE run_token = VALUES(run_token), recipient_ids = '', updated_at = VALUES(updated_at)""")) {
+                ON DUPLICATE KEY UPDATE run_token = ?, recipient_ids = '', updated_at = ?""")) {
+            // The bound values repeated, not VALUES(col): deprecated in MySQL 8.0.20, and the row
+            // alias that replaces it is unknown to MariaDB.
             ps.setLong(1, campaignId);
             ps.setString(2, runToken);
             SqlTime.set(ps, 3, now);
+            ps.setString(4, runToken);
+            SqlTime.set(ps, 5, now);
             ps.executeUpdate();
         }
     }

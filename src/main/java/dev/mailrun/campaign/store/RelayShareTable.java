@@ -38,10 +38,13 @@ public final class RelayShareTable {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO relay_share (relay, holder, expires_at)
                 VALUES (?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)
-                ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at)""")) {
+                ON DUPLICATE KEY UPDATE expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND""")) {
+            // The update repeats the bound value: VALUES(col) there is deprecated in MySQL 8.0.20 (a
+            // warning on every renewal) and the row alias that replaces it is unknown to MariaDB.
             ps.setString(1, relay);
             ps.setString(2, holder);
             ps.setLong(3, ttl.toNanos() / 1000);
+            ps.setLong(4, ttl.toNanos() / 1000);
             ps.executeUpdate();
         }
         try (PreparedStatement ps = c.prepareStatement(
@@ -69,13 +72,15 @@ public final class RelayShareTable {
     public Map<String, Holders> renewAll(Connection c, List<String> names, String holder, Duration ttl) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO relay_share (relay, holder, expires_at) VALUES "
                 + String.join(", ", java.util.Collections.nCopies(names.size(), "(?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)"))
-                + " ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at)")) {
+                + " ON DUPLICATE KEY UPDATE expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND")) {
+            // Every row gets the same expiry, so one more parameter stands for VALUES(expires_at).
             int i = 1;
             for (String name : names) {
                 ps.setString(i++, name);
                 ps.setString(i++, holder);
                 ps.setLong(i++, ttl.toNanos() / 1000);
             }
+            ps.setLong(i, ttl.toNanos() / 1000);
             ps.executeUpdate();
         }
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM relay_share WHERE relay IN ("

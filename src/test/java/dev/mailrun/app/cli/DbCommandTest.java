@@ -38,7 +38,7 @@ class DbCommandTest {
     void a_nonsense_database_url_exits_2_with_one_line() {
         CliHarness.Result r = new CliHarness(Map.of("MAILRUN_DB_URL", "nonsense"), Clock.systemUTC()).run("db", "migrate");
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err().lines()).containsExactly("mailrun: configuration key db.url: must start with jdbc:mysql://, got 'nonsense'");
+        assertThat(r.err().lines()).containsExactly("mailrun: configuration key db.url: must start with jdbc:mysql:// (or jdbc:mysql:replication://, jdbc:mysql:loadbalance://, jdbc:mysql+srv://), got 'nonsense'");
     }
 
     @Test
@@ -73,7 +73,7 @@ class DbCommandTest {
                 Clock.systemUTC()).run("db", "status");
         assertThat(badScheme.exitCode()).isEqualTo(2);
         assertThat(badScheme.err().lines()).containsExactly(
-                "mailrun: configuration key db.url: must start with jdbc:mysql://, got 'mysql://mailer:***@db/m'");
+                "mailrun: configuration key db.url: must start with jdbc:mysql:// (or jdbc:mysql:replication://, jdbc:mysql:loadbalance://, jdbc:mysql+srv://), got 'mysql://mailer:***@db/m'");
     }
 
     @Test

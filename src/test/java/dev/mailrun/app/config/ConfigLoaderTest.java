@@ -52,7 +52,7 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("db.pool-size=lots\n")), Map.of()))
                 .hasMessage("configuration key db.pool-size: must be a whole number, got 'lots'");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("")), Map.of("MAILRUN_DB_URL", "nonsense")))
-                .hasMessage("configuration key db.url: must start with jdbc:mysql://, got 'nonsense'");
+                .hasMessage("configuration key db.url: must start with jdbc:mysql:// (or jdbc:mysql:replication://, jdbc:mysql:loadbalance://, jdbc:mysql+srv://), got 'nonsense'");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("tick.interval=soon\n")), Map.of()))
                 .hasMessageContaining("tick.interval").hasMessageContaining("'soon'");
     }
