@@ -181,8 +181,10 @@ public final class Services implements AutoCloseable {
             return AddressFilter.none();
         }
         AddressHygiene hygiene = AddressHygiene.withBundledLists(c.rejectDisposable(), c.rejectRole(), c.disposableList());
-        return address -> hygiene.rejectReason(address).map(reason -> new AddressFilter.Rejection(
-                AddressHygiene.DISPOSABLE.equals(reason) ? RejectReason.DISPOSABLE_DOMAIN : RejectReason.ROLE_ADDRESS, reason));
+        // The detail says what matched: the reason's label already says which rule.
+        return address -> hygiene.rejectReason(address).map(reason -> AddressHygiene.DISPOSABLE.equals(reason)
+                ? new AddressFilter.Rejection(RejectReason.DISPOSABLE_DOMAIN, "domain " + address.domain() + " is on the disposable-mail list")
+                : new AddressFilter.Rejection(RejectReason.ROLE_ADDRESS, "local part " + address.localPart() + " names a role, not a person"));
     }
 
     /** The Message-ID signing key is derived from the unsubscribe secret, so one secret covers both. */

@@ -9,6 +9,7 @@ import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.deliver.MessageFactory;
 import dev.mailrun.campaign.store.ClaimedRecipient;
+import dev.mailrun.mail.feedback.SendIds;
 import dev.mailrun.mail.smtp.SendRateLimiter;
 import dev.mailrun.mail.smtp.SendResult;
 import dev.mailrun.mail.smtp.SmtpPool;
@@ -21,8 +22,11 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One rendered message of a campaign to one address, through the same template, composer and
- * SMTP code as the sending task, without touching the campaign's recipients. Recipient id 0 marks
- * it in the Message-ID and links.
+ * SMTP code as the sending task, for a campaign in any state, without touching the campaign's
+ * recipients or figures. Recipient id 0 ({@link SendIds#TEST_RECIPIENT}) marks it in the
+ * Message-ID, links, return path and provider metadata, so that no bounce or provider event about
+ * it changes anything; its subject starts with {@link MessageFactory#TEST_SUBJECT_PREFIX} and it
+ * carries the header {@code X-Mailrun-Test: 1}.
  */
 public final class TestSend {
 
@@ -48,7 +52,7 @@ public final class TestSend {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        ClaimedRecipient recipient = new ClaimedRecipient(0, EmailAddress.of(to).value(), name, json, 0);
+        ClaimedRecipient recipient = new ClaimedRecipient(SendIds.TEST_RECIPIENT, EmailAddress.of(to).value(), name, json, 0);
         AtomicReference<SendResult> result = new AtomicReference<>();
         try (SmtpPool pool = new SmtpPool(deps.smtp(), SendRateLimiter.unlimited(), clock)) {
             pool.sendBatch(List.of(factory.outgoing(recipient)), clock.instant().plus(TIMEOUT), () -> false, result::set);

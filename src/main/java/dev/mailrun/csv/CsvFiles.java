@@ -64,6 +64,37 @@ public final class CsvFiles {
     }
 
     /**
+     * Why the record after line {@code lastComplete} (the end of the last record read whole) is not
+     * valid CSV, named by the line it starts on. The parser reports where it gave up, which after a
+     * quote that does not close where it should is a later line — the rest of the file was read as
+     * one quoted value — so that line is shown as the parser's, after the one to look at.
+     *
+     * @param parserMessage the parser's message, e.g. "EOF reached before encapsulated token finished"
+     */
+    public static String invalidRecord(Path file, long lastComplete, String parserMessage) throws IOException {
+        String detail = parserMessage == null ? "unreadable" : parserMessage.lines().findFirst().orElse(parserMessage);
+        boolean quote = detail.contains("encapsulated token");
+        return "the record starting on line " + firstNonEmptyLineAfter(file, lastComplete)
+                + (quote ? " has a quote that does not close where it should" : " cannot be read")
+                + " (the parser stopped with: " + detail + ")";
+    }
+
+    /** The first line after {@code line} that is not empty (the parser skips empty lines between records). */
+    private static long firstNonEmptyLineAfter(Path file, long line) throws IOException {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), strictUtf8()))) {
+            long n = 0;
+            String text;
+            while ((text = r.readLine()) != null) {
+                n++;
+                if (n > line && !text.isEmpty() && !(n == 1 && text.equals(String.valueOf(BOM)))) {
+                    return n;
+                }
+            }
+            return line + 1;
+        }
+    }
+
+    /**
      * The line holding the first byte sequence that is not UTF-8, counted from the bytes: the
      * parser decodes ahead of the record it is on, so its line count cannot say. 0 when there is none.
      */

@@ -10,6 +10,7 @@ import dev.mailrun.campaign.suppression.RejectReason;
 import dev.mailrun.campaign.suppression.SuppressionExporter;
 import dev.mailrun.campaign.suppression.SuppressionFileException;
 import dev.mailrun.campaign.suppression.SuppressionList;
+import dev.mailrun.csv.Shown;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -75,7 +76,7 @@ final class SuppressionsCommand implements Runnable {
                     reasons.add(rr.label() + " " + n);
                 }
             }
-            out().println("read " + r.rows() + " rows (address column " + r.addressColumn() + "): suppressed " + r.suppressed()
+            out().println("read " + r.rows() + " rows (address column " + Shown.of(r.addressColumn()) + "): suppressed " + r.suppressed()
                     + ", already suppressed " + r.alreadySuppressed() + ", rejected " + r.rejected() + reasons);
             for (ImportReport.Reject rej : r.firstRejects()) {
                 out().println("  line " + rej.line() + ": " + rej.email() + " - " + rej.reason().label() + " (" + rej.detail() + ")");

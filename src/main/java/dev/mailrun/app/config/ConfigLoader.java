@@ -17,8 +17,9 @@ import java.util.Properties;
 
 /**
  * The one place that reads configuration: defaults, then the properties file, then environment
- * variables ({@code db.url} → {@code MAILRUN_DB_URL}). Unknown keys in the file are errors, so a
- * typo cannot silently fall back to a default.
+ * variables ({@code db.url} → {@code MAILRUN_DB_URL}). Unknown keys in the file are errors, and so
+ * are variables that look like keys but name none ({@link EnvironmentKeys}), so a typo cannot
+ * silently fall back to a default.
  */
 public final class ConfigLoader {
 
@@ -59,6 +60,7 @@ public final class ConfigLoader {
             }
         }
         relayKeys(values, fromFile, env);
+        EnvironmentKeys.check(env, RelayNames.parse(values.get("smtp.relays")));
         return new RawConfig(values);
     }
 

@@ -120,6 +120,13 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         if (warmup.isEmpty() && growth.isPresent()) {
             throw ConfigException.invalid("policy.warmup-growth", "is set but policy.warmup is empty (the volume it grows from)");
         }
+        if (cap.isPresent()) {
+            // A day sends the lower of the two, so a volume above the cap would be a warm-up that is not one.
+            warmup.stream().filter(v -> v > cap.getAsLong()).findFirst().ifPresent(v -> {
+                throw ConfigException.invalid("policy.warmup", "volume " + v + " is above policy.daily-cap (" + cap.getAsLong()
+                        + "); every warm-up volume must be at most the cap");
+            });
+        }
         return validated(() -> new DailyCap(cap, warmup, growth, start, zone));
     }
 

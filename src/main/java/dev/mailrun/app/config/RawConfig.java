@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 public final class RawConfig {
 
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+    /** What a trailing comment looks like; a properties file has none, so it would be part of the value. */
+    private static final Pattern TRAILING_COMMENT = Pattern.compile("\\s#");
 
     private final Map<String, String> values;
 
@@ -27,11 +29,18 @@ public final class RawConfig {
      * The value with surrounding whitespace removed — except a secret's, which is used exactly as
      * given and refused when it begins or ends with whitespace: a trailing space in a properties file
      * is invisible, and neither dropping it silently nor keeping it silently is what the operator meant.
+     * Any value with whitespace followed by {@code #} is refused: it is almost always a comment copied
+     * onto the end of a line, which a properties file keeps as part of the value.
      */
     public String string(String key) {
         String v = values.get(key);
         if (v == null) {
             throw new IllegalArgumentException("unknown configuration key " + key);
+        }
+        if (TRAILING_COMMENT.matcher(v).find()) {
+            throw ConfigException.invalid(key, "contains whitespace followed by '#', got " + shown(key, v.strip())
+                    + ": a properties file has no trailing comments (the text would be part of the value);"
+                    + " put a comment on a line of its own");
         }
         if (!isSecret(key)) {
             return v.trim();

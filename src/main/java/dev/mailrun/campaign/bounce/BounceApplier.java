@@ -7,6 +7,7 @@ import dev.mailrun.campaign.unsubscribe.ReturnPathTarget;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.mail.bounce.BounceKind;
 import dev.mailrun.mail.bounce.BounceReport;
+import dev.mailrun.mail.feedback.SendIds;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -21,7 +22,9 @@ import java.util.OptionalLong;
  * <ol>
  *   <li>Trace each report to a send: by its signed return-path token, else by the original
  *       Message-ID. A report that traces to nothing is UNMATCHED and changes nothing: an unsigned,
- *       unknown bounce could be forged to get any address suppressed.</li>
+ *       unknown bounce could be forged to get any address suppressed. A report whose token names a
+ *       test send (recipient 0, {@code mailrun send-test}) is UNMATCHED too: a test counts toward
+ *       nothing.</li>
  *   <li>When one message reports several recipients, only reports naming the traced send's own
  *       address apply to it; the others are UNMATCHED.</li>
  *   <li>Apply it with {@link BounceEffects}: record (send, kind) in bounce_event — a report seen before
@@ -84,6 +87,9 @@ public final class BounceApplier {
 
     private Optional<MatchedRecipient> trace(Connection c, BounceReport report) throws SQLException {
         Optional<ReturnPathTarget> target = report.returnPathToken().flatMap(returnPaths::verify);
+        if (target.isPresent() && target.get().recipientId() == SendIds.TEST_RECIPIENT) {
+            return Optional.empty();
+        }
         if (target.isPresent()) {
             Optional<MatchedRecipient> byToken = recipients.bouncedById(c, target.get().campaignId(), target.get().recipientId());
             if (byToken.isPresent()) {

@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A delivery or an event no rule acts on changes nothing and is not stored.</li>
  *   <li>Record the provider's event id in feedback_event; if it was there already the event is a
  *       DUPLICATE (a provider retrying its delivery) and changes nothing more.</li>
+ *   <li>An event about a test send (recipient id 0 in the metadata, {@link SendIds#isTestSend}) is
+ *       UNMATCHED: a test message counts toward nothing, and attributing its bounce by address would
+ *       suppress the tester's address, or fail a real send to it.</li>
  *   <li>Attribute it to a send: the campaign and recipient ids echoed from the message's metadata when
  *       that recipient's address is the event's address; else the Message-ID the provider echoes, on the
  *       same condition; else the latest send to the event's address. The ids are not signed, so the
@@ -117,6 +120,11 @@ public final class FeedbackApplier {
 
     private Optional<MatchedRecipient> trace(Connection c, FeedbackEvent e, EmailAddress address) throws SQLException {
         String key = address.suppressionKey();
+        if (e.ids().isPresent() && e.ids().get().isTestSend()) {
+            log.info("feedback {}: event {} is about a test send of campaign {}; it changes nothing",
+                    e.provider().id(), e.eventId(), e.ids().get().campaignId());
+            return Optional.empty();
+        }
         if (e.ids().isPresent()) {
             SendIds ids = e.ids().get();
             Optional<MatchedRecipient> named = recipients.bouncedById(c, ids.campaignId(), ids.recipientId());

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.importing;
 
+import dev.mailrun.csv.Shown;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.store.CampaignTable;

@@ -38,15 +38,22 @@ final class CsvFile {
         if (!Files.isRegularFile(file)) {
             throw new ImportFileException(file + ": no such file");
         }
+        long lastComplete = 1;
         try (CSVParser parser = CsvFiles.open(file)) {
             CsvHeader header = CsvHeader.of(file, parser.getHeaderNames());
             Iterator<CSVRecord> it = parser.iterator();
+            lastComplete = parser.getCurrentLineNumber();
             while (it.hasNext()) {
                 it.next();
+                lastComplete = parser.getCurrentLineNumber();
             }
             return new CsvFile(file, header);
         } catch (UncheckedIOException e) {
-            throw unreadable(file, e.getCause());
+            if (e.getCause() instanceof CharacterCodingException) {
+                throw unreadable(file, e.getCause());
+            }
+            throw new ImportFileException(file + ": not a valid CSV file: "
+                    + CsvFiles.invalidRecord(file, lastComplete, e.getCause().getMessage()));
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ImportFileException(file + ": not a valid CSV file: " + firstLine(e.getMessage()));
         } catch (CharacterCodingException | CSVException e) {

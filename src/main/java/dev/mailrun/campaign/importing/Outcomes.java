@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.importing;
 
+import dev.mailrun.csv.Shown;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -73,7 +73,7 @@ final class RowChecks {
         EmailAddress.Check check = EmailAddress.check(rawEmail);
         if (check instanceof EmailAddress.Invalid invalid) {
             return new Rejected(line, rawEmail, invalid.kind() == EmailAddress.Kind.TOO_LONG ? RejectReason.TOO_LONG
-                    : RejectReason.INVALID_SYNTAX, invalid.reason());
+                    : RejectReason.INVALID_SYNTAX, invalid.detail());
         }
         EmailAddress address = ((EmailAddress.Valid) check).address();
         Optional<AddressFilter.Rejection> filtered = filter.check(address);

@@ -27,7 +27,17 @@ public record EmailAddress(String localPart, String domain) {
     public record Valid(EmailAddress address) implements Check {}
 
     /** Why an address was refused: {@code kind} for counting, {@code reason} for the operator. */
-    public record Invalid(Kind kind, String reason) implements Check {}
+    public record Invalid(Kind kind, String reason) implements Check {
+
+        /**
+         * The reason without the kind it starts with ({@code expected local-part@domain}), for a report
+         * that names the kind beside it: "invalid syntax (expected local-part@domain)".
+         */
+        public String detail() {
+            String prefix = kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ": ";
+            return reason.startsWith(prefix) ? reason.substring(prefix.length()) : reason;
+        }
+    }
 
     public enum Kind { INVALID_SYNTAX, TOO_LONG }
 

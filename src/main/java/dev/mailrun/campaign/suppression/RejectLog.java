@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.suppression;
 
+import dev.mailrun.csv.Shown;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +13,8 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 /**
- * The rejected rows of one import: counted by reason, the first few kept for the summary, and every
+ * The rejected rows of one import: counted by reason, the first few kept for the summary (values
+ * cut and escaped by {@link Shown}), and every
  * one written to the rejects file when there is one (columns line, email, reason, detail: the same
  * shape as a recipient import's rejects file).
  */
@@ -28,19 +30,26 @@ final class RejectLog implements AutoCloseable {
         this.file = file;
     }
 
-    static RejectLog to(Optional<Path> path) throws IOException {
+    /** @throws SuppressionFileException when the rejects file cannot be created, as a recipient import says it */
+    static RejectLog to(Optional<Path> path) {
         if (path.isEmpty()) {
             return new RejectLog(null);
         }
-        CSVPrinter p = new CSVPrinter(Files.newBufferedWriter(path.get(), StandardCharsets.UTF_8), CSVFormat.RFC4180);
-        p.printRecord("line", "email", "reason", "detail");
-        return new RejectLog(p);
+        try {
+            CSVPrinter p = new CSVPrinter(Files.newBufferedWriter(path.get(), StandardCharsets.UTF_8), CSVFormat.RFC4180);
+            p.printRecord("line", "email", "reason", "detail");
+            return new RejectLog(p);
+        } catch (IOException e) {
+            throw new SuppressionFileException(path.get() + ": cannot write the rejects file (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")) + ")");
+        }
     }
 
     void reject(long line, String email, RejectReason reason, String detail) throws IOException {
         counts.merge(reason, 1L, Long::sum);
         if (first.size() < FIRST_KEPT) {
-            first.add(new ImportReport.Reject(line, email, reason, detail));
+            // The summary shows a value as every import does; the rejects file keeps it as it was.
+            first.add(new ImportReport.Reject(line, Shown.of(email), reason, Shown.of(detail)));
         }
         if (file != null) {
             file.printRecord(line, email, reason.label(), detail);

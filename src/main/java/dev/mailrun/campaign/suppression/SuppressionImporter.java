@@ -98,14 +98,18 @@ public final class SuppressionImporter {
 
     private static void read(ImportBatch batch, CSVRecord record, long line, AddressColumn column) {
         String raw = column.index() < record.size() ? record.get(column.index()) : "";
-        if (record.size() != column.width()) {
-            batch.reject(line, raw, RejectReason.WRONG_FIELD_COUNT, "expected " + column.width() + " fields, found " + record.size());
+        // A suppression needs only its address: a row that stops after it (no name) is read. One that
+        // stops before it has none, and one with more fields than the header may have its columns shifted.
+        if (record.size() <= column.index() || record.size() > column.width()) {
+            batch.reject(line, raw, RejectReason.WRONG_FIELD_COUNT, (record.size() <= column.index()
+                    ? "no " + column.name() + " field: expected at least " + (column.index() + 1)
+                    : "expected at most " + column.width()) + " fields, found " + record.size());
             return;
         }
         EmailAddress.Check check = EmailAddress.check(raw);
         if (check instanceof EmailAddress.Invalid invalid) {
             batch.reject(line, raw, invalid.kind() == EmailAddress.Kind.TOO_LONG ? RejectReason.TOO_LONG
-                    : RejectReason.INVALID_SYNTAX, invalid.reason());
+                    : RejectReason.INVALID_SYNTAX, invalid.detail());
             return;
         }
         batch.add(line, raw, ((EmailAddress.Valid) check).address().suppressionKey());
@@ -117,15 +121,22 @@ public final class SuppressionImporter {
         if (!Files.isRegularFile(file)) {
             throw new SuppressionFileException(file + ": no such file");
         }
+        long lastComplete = 1;
         try (CSVParser parser = CsvFiles.open(file)) {
             AddressColumn column = AddressColumn.find(file, parser.getHeaderNames());
             Iterator<CSVRecord> it = parser.iterator();
+            lastComplete = parser.getCurrentLineNumber();
             while (it.hasNext()) {
                 it.next();
+                lastComplete = parser.getCurrentLineNumber();
             }
             return column;
         } catch (UncheckedIOException e) {
-            throw unreadable(file, e.getCause());
+            if (e.getCause() instanceof CharacterCodingException) {
+                throw unreadable(file, e.getCause());
+            }
+            throw new SuppressionFileException(file + ": not a valid CSV file: "
+                    + CsvFiles.invalidRecord(file, lastComplete, e.getCause().getMessage()));
         } catch (CharacterCodingException e) {
             throw unreadable(file, e);
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -111,11 +111,12 @@ public record MessageTags(Set<Provider> providers, Optional<String> sesConfigura
 
     /**
      * The ids echoed back, read with {@code value} (which gives a metadata value by name); empty when
-     * either is missing or not a positive decimal number.
+     * either is missing or not a decimal number, positive for the campaign and positive or 0 (a test
+     * send, {@link SendIds#TEST_RECIPIENT}) for the recipient.
      */
     public static Optional<SendIds> read(java.util.function.Function<String, Optional<String>> value) {
         Optional<Long> campaign = value.apply(CAMPAIGN).flatMap(MessageTags::number);
-        Optional<Long> recipient = value.apply(RECIPIENT).flatMap(MessageTags::number);
+        Optional<Long> recipient = value.apply(RECIPIENT).flatMap(v -> v.strip().equals("0") ? Optional.of(0L) : number(v));
         return campaign.isPresent() && recipient.isPresent()
                 ? Optional.of(new SendIds(campaign.get(), recipient.get())) : Optional.empty();
     }

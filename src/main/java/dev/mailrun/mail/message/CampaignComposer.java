@@ -3,6 +3,7 @@ package dev.mailrun.mail.message;
 import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.SerialisedMessage;
 import dev.mailrun.mail.feedback.MessageTags;
+import dev.mailrun.mail.feedback.SendIds;
 import dev.mailrun.mail.template.RenderedContent;
 import dev.mailrun.mail.template.SevenBitBody;
 import jakarta.mail.Address;
@@ -26,16 +27,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Why: the headers that are the same for every recipient (From, Reply-To, MIME-Version, List-Id,
  * List-Unsubscribe-Post) are checked and written to bytes once, here; per recipient only To,
- * Message-ID, Date, Subject, the boundary, List-Unsubscribe and the providers' metadata are checked
- * and written, and the two bodies are appended as they go out. Building a {@code MimeMessage} and
- * writing it spent most of the message's CPU in the mail API's header list, content-type parsing
- * and per-byte streams.
+ * Message-ID, Date, Subject, the boundary, List-Unsubscribe, the providers' metadata and, on a test
+ * send, {@value #TEST_SEND_HEADER} are checked and written, and the two bodies are appended as they
+ * go out. Building a {@code MimeMessage} and writing it spent most of the message's CPU in the mail
+ * API's header list, content-type parsing and per-byte streams.
  *
  * <p>The bytes are those the mail API writes for the same message ({@link MessageComposer}'s
  * structure, header order, folding, encodings), apart from the boundary's value:
  * {@code CampaignComposerTest} compares the two.
  */
 public final class CampaignComposer {
+
+    /** Written, with the value 1, on a test send ({@link SendIds#isTestSend}) so that filters and people can tell it apart. */
+    public static final String TEST_SEND_HEADER = "X-Mailrun-Test";
 
     private static final String BOUNDARY_PREFIX = "----=_Part_";
     private static final String ALTERNATIVE = "multipart/alternative; \r\n\tboundary=\"";
@@ -151,6 +155,9 @@ public final class CampaignComposer {
         out.bytes(listIdLine);
         out.header("List-Unsubscribe", unsubscribe);
         out.bytes(unsubscribePostLine);
+        if (fields.sendIds().map(SendIds::isTestSend).orElse(false)) {
+            out.header(TEST_SEND_HEADER, "1");
+        }
         if (fields.sendIds().isPresent()) {
             // The relay's settings, carried by the session, say which provider's metadata it reads.
             for (Map.Entry<String, String> h : MessageTags.of(session.getProperties()).headers(fields.sendIds().get())) {

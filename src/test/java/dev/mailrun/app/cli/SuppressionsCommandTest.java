@@ -116,10 +116,10 @@ class SuppressionsCommandTest {
         assertThat(first.out().lines()).containsExactly(
                 "read 4 rows (address column email): suppressed 1, already suppressed 1, rejected 2 "
                         + "(invalid syntax 1, duplicate in file 1)",
-                "  line 3: not-an-address - invalid syntax (invalid syntax: expected local-part@domain)",
+                "  line 3: not-an-address - invalid syntax (expected local-part@domain)",
                 "  line 4: New@Example.com - duplicate in file (first at line 2)");
         assertThat(Files.readAllLines(rejects)).containsExactly("line,email,reason,detail",
-                "3,not-an-address,invalid syntax,invalid syntax: expected local-part@domain",
+                "3,not-an-address,invalid syntax,expected local-part@domain",
                 "4,New@Example.com,duplicate in file,first at line 2");
         assertThat(addressesWithReasons(db.dataSource())).containsExactlyInAnyOrder("new@example.com imported",
                 "known@example.com hard_bounce");
@@ -136,6 +136,21 @@ class SuppressionsCommandTest {
     }
 
     @Test
+    void import_shows_a_huge_value_cut_like_a_recipient_import_and_the_rejects_file_keeps_it_whole() throws Exception {
+        String huge = "x".repeat(5 * 1024 * 1024) + "@example.com";
+        Path file = csv("huge.csv", "email,name\n" + huge + ",Huge\nok@example.com,Ok\n");
+        Path rejects = dir.resolve("huge-rejects.csv");
+
+        CliHarness.Result r = run("suppressions", "import", file.toString(), "--rejects", rejects.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out().lines()).hasSize(2).allSatisfy(line -> assertThat(line.length()).isLessThan(400));
+        assertThat(r.out().lines().toList().get(1)).isEqualTo("  line 2: " + "x".repeat(200) + "… (" + huge.length()
+                + " bytes) - too long (local part exceeds 64 octets)");
+        assertThat(Files.readString(rejects)).contains(huge);
+    }
+
+    @Test
     void import_usage_mistakes_exit_2_with_one_line() throws Exception {
         Path file = csv("list.csv", "email\na@example.com\n");
 
@@ -143,6 +158,13 @@ class SuppressionsCommandTest {
         assertThat(badReason.exitCode()).isEqualTo(2);
         assertThat(badReason.err().lines()).containsExactly("mailrun: --reason must be one of unsubscribed, hard_bounce, "
                 + "complaint, manual, imported, got 'bounced'");
+
+        Path unwritable = dir.resolve("no-such-dir").resolve("r.csv");
+        CliHarness.Result noRejects = run("suppressions", "import", file.toString(), "--rejects", unwritable.toString());
+        assertThat(noRejects.exitCode()).isEqualTo(2);
+        assertThat(noRejects.err().lines()).containsExactly("mailrun: " + unwritable + ": cannot write the rejects file"
+                + " (NoSuchFileException: " + unwritable + ")");
+        assertThat(addressesWithReasons(db.dataSource())).as("nothing imported").isEmpty();
 
         CliHarness.Result missing = run("suppressions", "import", dir.resolve("nope.csv").toString());
         assertThat(missing.exitCode()).isEqualTo(2);

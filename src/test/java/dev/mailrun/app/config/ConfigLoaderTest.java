@@ -158,6 +158,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void a_value_with_a_trailing_comment_is_refused_with_one_line_saying_properties_files_have_none() throws Exception {
+        String secret = "a-test-secret-that-is-long-enough-0123456789";
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("unsubscribe.secret=" + secret + "   # openssl rand -base64 33\n"
+                + "unsubscribe.base-url=https://mail.example.com\n")), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("configuration key unsubscribe.secret: contains whitespace followed by '#', got (secret value not shown):"
+                        + " a properties file has no trailing comments (the text would be part of the value);"
+                        + " put a comment on a line of its own")
+                .hasMessageNotContaining(secret);
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("http.port=8080   # worker serves /u/<token>\n")), Map.of()))
+                .hasMessageStartingWith("configuration key http.port: contains whitespace followed by '#',"
+                        + " got '8080   # worker serves /u/<token>': a properties file has no trailing comments");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("")), Map.of("MAILRUN_SMTP_HELO_NAME", "mx.example.com\t#main")))
+                .hasMessageStartingWith("configuration key smtp.helo-name: contains whitespace followed by '#'");
+
+        MailrunConfig c = ConfigLoader.load(Optional.of(file("db.password=pass#word\n# a comment line\ndb.user=mailer\n")), Map.of());
+        assertThat(c.db().password()).as("a '#' inside a value is no comment").isEqualTo("pass#word");
+        assertThat(c.db().user()).isEqualTo("mailer");
+    }
+
+    @Test
     void a_secret_is_kept_verbatim_and_one_with_whitespace_at_either_end_is_refused_without_showing_it() throws Exception {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("db.password=hunter2-secret \n")), Map.of()))
                 .isInstanceOf(ConfigException.class)

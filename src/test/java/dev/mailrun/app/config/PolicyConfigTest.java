@@ -64,4 +64,16 @@ class PolicyConfigTest {
         assertThatThrownBy(() -> load(Map.of("MAILRUN_POLICY_DAY_ZONE", "Europe/Nowhere")))
                 .hasMessage("configuration key policy.day-zone: is not a known time zone (use a region such as Europe/Berlin, or UTC), got 'Europe/Nowhere'");
     }
+
+    @Test
+    void a_warm_up_volume_above_the_daily_cap_is_refused_naming_the_volume_and_the_cap() {
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_POLICY_WARMUP", "5000", "MAILRUN_POLICY_WARMUP_START", "2026-12-01",
+                "MAILRUN_POLICY_DAILY_CAP", "1000")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("configuration key policy.warmup: volume 5000 is above policy.daily-cap (1000);"
+                        + " every warm-up volume must be at most the cap");
+        assertThat(load(Map.of("MAILRUN_POLICY_WARMUP", "500,1000", "MAILRUN_POLICY_WARMUP_START", "2026-12-01",
+                "MAILRUN_POLICY_DAILY_CAP", "1000")).volumeOn(LocalDate.parse("2026-12-02")))
+                .as("a volume equal to the cap").isEqualTo(OptionalLong.of(1000));
+    }
 }

@@ -100,4 +100,30 @@ class RelaysConfigTest {
         assertThatThrownBy(() -> load("smtp.<name>.host=a.example\n", Map.of()))
                 .hasMessageStartingWith("unknown configuration key smtp.<name>.host");
     }
+
+    @Test
+    void an_environment_variable_for_an_unknown_relay_or_a_misspelled_relay_key_is_refused_like_the_same_key_in_the_file() {
+        String file = "smtp.relays=a,b\nsmtp.a.host=a.example\nsmtp.b.host=b.example\n";
+        assertThatThrownBy(() -> load(file, Map.of("MAILRUN_SMTP_C_HOST", "c.example")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("environment variable MAILRUN_SMTP_C_HOST is no configuration key: it would set smtp.c.host,"
+                        + " which belongs to no relay named in smtp.relays (a,b)");
+        assertThatThrownBy(() -> load(file, Map.of("MAILRUN_SMTP_A_HOSTT", "a2.example")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("environment variable MAILRUN_SMTP_A_HOSTT is no configuration key (");
+        assertThatThrownBy(() -> load("", Map.of("MAILRUN_SMTP_BACKUP_HOST", "b.example")))
+                .hasMessageEndingWith("which belongs to no relay named in smtp.relays (empty)");
+        assertThatThrownBy(() -> load("", Map.of("MAILRUN_DB_URLL", "jdbc:mysql://a/x")))
+                .hasMessageStartingWith("environment variable MAILRUN_DB_URLL is no configuration key");
+        assertThatThrownBy(() -> load("", Map.of("MAILRUN_POLICY_DOMAIN_CORP_RATE", "5/s")))
+                .hasMessageContaining("a domain group of your own is configured in the properties file");
+    }
+
+    @Test
+    void environment_variables_of_named_relays_and_mailrun_variables_that_are_no_configuration_are_accepted() throws Exception {
+        MailrunConfig c = load("smtp.relays=a,default\nsmtp.a.host=a.example\n", Map.of("MAILRUN_SMTP_A_PORT", "2525",
+                "MAILRUN_SMTP_HOST", "d.example", "MAILRUN_POLICY_DOMAIN_GMAIL_RATE", "5/s",
+                "MAILRUN_JAVA_OPTS", "-Xmx128m", "MAILRUN_TEST_DB_URL", "jdbc:mysql://127.0.0.1/test", "MAILRUN_IMAGE", "x"));
+        assertThat(c.relays().find("a").orElseThrow().smtp().port()).isEqualTo(2525);
+    }
 }

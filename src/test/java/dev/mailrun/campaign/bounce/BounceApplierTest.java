@@ -107,6 +107,18 @@ class BounceApplierTest {
     }
 
     @Test
+    void a_bounce_of_a_test_send_changes_nothing_even_when_its_address_is_a_recipient() throws Exception {
+        long campaign = rows.campaign("running");
+        long recipient = rows.recipient(campaign, "tess@example.org", "sent", null);
+        BounceReport bounce = new BounceReport(BounceKind.HARD, Optional.of("tess@example.org"), "5.1.1", OptionalInt.empty(),
+                "user unknown", Optional.empty(), Optional.of(returnPaths.token(campaign, 0)));  // recipient 0: a test send
+
+        assertThat(apply(bounce)).extracting(BounceApplier.Applied::effect).containsExactly(BounceApplier.Effect.UNMATCHED);
+        assertThat(rows.string("SELECT status FROM recipient WHERE id = ?", recipient)).isEqualTo("sent");
+        assertThat(rows.count("SELECT COUNT(*) FROM suppression")).isZero();
+    }
+
+    @Test
     void settings_reject_values_that_make_no_sense() {
         assertThatThrownBy(() -> new BounceSettings(0, 0.05, 100)).hasMessage("bounce.soft-limit must be at least 1, was 0");
         assertThatThrownBy(() -> new BounceSettings(3, 5, 100)).hasMessageStartingWith("bounce.pause-rate must be between 0 and 1");

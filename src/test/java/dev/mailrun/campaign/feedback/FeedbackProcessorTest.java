@@ -9,6 +9,7 @@ import dev.mailrun.campaign.bounce.Rows;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.feedback.FeedbackEvent;
 import dev.mailrun.mail.feedback.FeedbackEvent.Kind;
+import dev.mailrun.mail.feedback.MessageTags;
 import dev.mailrun.mail.feedback.Provider;
 import dev.mailrun.mail.feedback.SendIds;
 import dev.mailrun.mail.feedback.Verdict;
@@ -107,6 +108,22 @@ class FeedbackProcessorTest {
         assertThat(suppression("cid@list.example")).isNull();
         assertThat(suppression("dee@list.example")).isEqualTo("complaint complaint:postmark campaign=" + campaign);
         assertThat(suppression("eve@list.example")).isEqualTo("unsubscribed unsubscribe:postmark campaign=" + campaign);
+    }
+
+    @Test
+    void a_bounce_of_a_test_send_changes_nothing_even_when_its_address_is_a_recipient_who_was_sent_to() throws Exception {
+        long tess = rows.recipient(campaign, "tess@list.example", "sent", null);
+        // The metadata of a test send names recipient 0, as a provider echoes it back.
+        Optional<SendIds> ids = MessageTags.read(name -> Optional.of(name.equals(MessageTags.CAMPAIGN) ? Long.toString(campaign) : "0"));
+        assertThat(ids).as("a test send's metadata is read").map(SendIds::recipientId).contains(0L);
+
+        FeedbackSummary summary = apply(event(Provider.POSTMARK, "pm-test", Kind.HARD, "tess@list.example", ids, "5.1.1"),
+                event(Provider.POSTMARK, "pm-test-2", Kind.COMPLAINT, "tess@list.example", ids, ""));
+
+        assertThat(summary.count(FeedbackApplier.Effect.UNMATCHED)).isEqualTo(2);
+        assertThat(suppression("tess@list.example")).isNull();
+        assertThat(rows.string("SELECT status FROM recipient WHERE id = ?", tess)).isEqualTo("sent");
+        assertThat(rows.count("SELECT COUNT(*) FROM bounce_event")).isZero();
     }
 
     @Test

@@ -96,11 +96,12 @@ class RecipientImporterTest {
         for (int i = 0; i < 50; i++) {
             content.append("ok").append(i).append("@example.com,Ok\n");
         }
-        content.append("\"unterminated@example.com,Oops\n");
+        content.append("\"unterminated@example.com,Oops\n");                 // line 52
+        content.append("late@example.com,\"Late, Quoted\"\n");              // line 53: where the parser stops
         Path f = csv("broken.csv", content.toString());
         assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
                 .isInstanceOf(ImportFileException.class)
-                .hasMessageStartingWith(f + ": not a valid CSV file");
+                .hasMessageStartingWith(f + ": not a valid CSV file: the record starting on line 52 has a quote that does not close");
         assertThat(count(id)).isZero();
     }
 

@@ -33,6 +33,12 @@ import java.util.function.LongConsumer;
  */
 public final class MessageFactory {
 
+    /**
+     * Starts the subject of a test send (recipient id {@link SendIds#TEST_RECIPIENT}), which also
+     * carries the header {@link dev.mailrun.mail.message.CampaignComposer#TEST_SEND_HEADER}.
+     */
+    public static final String TEST_SUBJECT_PREFIX = "[test] ";
+
     /** A reader bound to the type once: readValue with a TypeReference resolves the type on every call. */
     private static final ObjectReader FIELDS = new ObjectMapper().readerFor(new TypeReference<Map<String, String>>() {});
 
@@ -102,15 +108,15 @@ public final class MessageFactory {
         RecipientFields fields = new RecipientFields(new Mailbox(r.email(), r.name() == null ? "" : r.name()),
                 messageId(r.id()), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()),
                 Optional.of(new SendIds(campaign.id(), r.id())));
+        String prefix = r.id() == SendIds.TEST_RECIPIENT ? TEST_SUBJECT_PREFIX : "";
         MimeMessage message;
         if (result instanceof RenderResult.RenderedSevenBit bodies) {
-            message = composer.compose(session, fields, campaign.subjectOverride().orElse(bodies.subject()),
+            message = composer.compose(session, fields, prefix + campaign.subjectOverride().orElse(bodies.subject()),
                     bodies.text(), bodies.html());
         } else {
             RenderedContent content = ((RenderResult.Rendered) result).content();
-            if (campaign.subjectOverride().isPresent()) {
-                content = new RenderedContent(campaign.subjectOverride().get(), content.text(), content.html());
-            }
+            content = new RenderedContent(prefix + campaign.subjectOverride().orElse(content.subject()), content.text(),
+                    content.html());
             message = composer.compose(session, fields, content);
         }
         if (dkim.isEmpty()) {

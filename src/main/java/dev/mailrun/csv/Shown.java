@@ -1,19 +1,21 @@
-package dev.mailrun.campaign.importing;
+package dev.mailrun.csv;
+
+import java.nio.charset.StandardCharsets;
 
 /**
- * A value from the file as the summary shows it: on one line, control characters escaped (a
+ * A value from a file as a summary or an error shows it: on one line, control characters escaped (a
  * file must not move the operator's cursor or colour the terminal), and at most
- * {@link #MAX_CHARS} characters followed by the size of the whole. The rejects file keeps the
- * value as it was.
+ * {@link #MAX_CHARS} characters followed by the size of the whole. One rule for every import
+ * (recipients, suppressions); a rejects file keeps the value as it was.
  */
-final class Shown {
+public final class Shown {
 
-    static final int MAX_CHARS = 200;
+    public static final int MAX_CHARS = 200;
 
     private Shown() {
     }
 
-    static String of(String value) {
+    public static String of(String value) {
         if (value.length() <= MAX_CHARS && value.chars().noneMatch(Shown::isControl)) {
             return value;
         }
@@ -35,7 +37,7 @@ final class Shown {
             }
         }
         if (end < value.length()) {
-            b.append("… (").append(Utf8.length(value)).append(" bytes)");
+            b.append("… (").append(value.getBytes(StandardCharsets.UTF_8).length).append(" bytes)");
         }
         return b.toString();
     }
