@@ -1,14 +1,18 @@
 package dev.mailrun.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import dev.mailrun.campaign.send.deliver.violation.DeliverySettingARate;
 import dev.mailrun.campaign.send.pace.violation.PaceReachingIntoRecording;
+import dev.mailrun.mail.smtp.SendRateLimiter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * The sending task by stage (docs/ARCHITECTURE.md, "The sending task"): the root holds the task and
  * the run that drive the stages; {@code claim} takes recipients from the queue, {@code deliver}
  * hands them to the relays, {@code record} writes their results and the checkpoint, {@code pace}
- * owns every rate; {@code scope} is what one run's stages share, {@code policy} what the calendar
+ * owns every rate (the only stage that sets a limiter's rate); {@code scope} is what one run's stages share, {@code policy} what the calendar
  * allows and {@code route} the relays. Each stage reaches only the stages below it.
  */
 class SendStagesTest {
@@ -72,5 +76,31 @@ class SendStagesTest {
         assertThat(result.getFailureReport().getDetails())
                 .allSatisfy(line -> assertThat(line).contains("PaceReachingIntoRecording"))
                 .anySatisfy(line -> assertThat(line).contains("ResultBuffer"));
+    }
+
+    /** Every rate has one owner: only the pace sets the rate of a limiter the connections send through. */
+    static ArchRule onlyThePaceSetsRates() {
+        return noClasses().that().resideInAPackage("dev.mailrun.campaign..")
+                .and().resideOutsideOfPackage("dev.mailrun.campaign.send.pace..")
+                .should().callMethod(SendRateLimiter.class, "setRate", double.class)
+                .because("a relay's and a domain group's rates are changed in one place (docs/ARCHITECTURE.md)");
+    }
+
+    @Test
+    void only_the_pace_sets_a_limiters_rate() {
+        onlyThePaceSetsRates().check(main);
+    }
+
+    @Test
+    void the_rate_rule_fails_when_delivery_sets_a_rate_itself() {
+        JavaClasses withViolation = new ClassFileImporter()
+                .withImportOption(location -> ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location)
+                        || location.contains("/campaign/send/deliver/violation/"))
+                .importPackages("dev.mailrun.campaign.send");
+        assertThat(withViolation.contain(DeliverySettingARate.class)).isTrue();
+        EvaluationResult result = onlyThePaceSetsRates().evaluate(withViolation);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .allSatisfy(line -> assertThat(line).contains("DeliverySettingARate"));
     }
 }

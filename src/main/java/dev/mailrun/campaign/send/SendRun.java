@@ -86,7 +86,7 @@ final class SendRun {
         SendCounters stored = run.ctx().metadata().get(SendCounters.METADATA_KEY, SendCounters.class)
                 .orElse(SendCounters.start(id));
         this.startCounters = stored;
-        this.pacing = Pacing.forRoute(run.settings(), relays, this::routeRate, run.clock());
+        this.pacing = Pacing.forRoute(run.settings(), relays, run.campaign().rateCap().orElse(0.0), run.clock());
         this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing, quota);
         this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
         this.flushThread = new FlushThread(id);
@@ -96,11 +96,6 @@ final class SendRun {
         this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing), buffer, flushThread::flushNow, id);
         this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
                 pacing.domains());
-    }
-
-    /** The rate the route sends at now, as the pace reads it. */
-    private double routeRate() {
-        return route.currentRate();
     }
 
     void drain() throws Exception {
@@ -171,7 +166,7 @@ final class SendRun {
                 ? Optional.of(route.downSummary()) : Optional.empty());
     }
 
-    /** The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then {@link RouteSender#currentRate()}. */
+    /** The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then {@link Pacing#runRate()}. */
     private TimeboxConfig timeboxConfig(double startRate) {
         SendSettings s = run.settings();
         return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),

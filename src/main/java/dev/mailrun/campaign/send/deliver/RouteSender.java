@@ -86,7 +86,6 @@ public final class RouteSender implements AutoCloseable {
     private final int[] weights;
     private final WeightedSplit split;
     private final RelayHealth health;
-    private final double campaignCap;
     private final ExecutorService threads;
     private volatile int[] effective;
     /** Set when a relay went down under the batch being sent and its untried recipients were handed back. */
@@ -101,19 +100,18 @@ public final class RouteSender implements AutoCloseable {
         this.run = run;
         this.weights = route.weights();
         this.split = new WeightedSplit(relays.size());
-        this.campaignCap = run.campaign().rateCap().orElse(0.0);
         SendEvents events = run.events();
         this.health = new RelayHealth(run.tables().dataSource(), run.clock(), run.runToken(),
                 relays.stream().map(Relay::name).toList(),
                 (relay, downUntil, reason) -> events.relayState(relay, downUntil));
         for (Relay relay : relays) {
-            RelayRate rate = RelayRate.forRelay(relay.rate(), 0);
-            pacing.register(relay.name(), rate);
+            RelayRate rate = pacing.relay(relay.name());
             // The route's first relay also holds the domain groups' shares and syncs the adapted rates.
             lanes.add(new Lane(relay, rate, new RelayShare(run, relay.name(), rate, timing, pacing, lanes.isEmpty()),
                     new SmtpPool(relay.smtp(), rate.limiter(), run.clock(), poolEvents(events, relay.name()))));
         }
         this.effective = weights.clone();
+        pacing.routed(effective);
         this.threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mailrun-route-" + run.campaignId());
             t.setDaemon(true);
@@ -137,30 +135,6 @@ public final class RouteSender implements AutoCloseable {
         }
         health.refreshIfDue();
         applyCaps(currentWeights());
-    }
-
-    /**
-     * The rate the whole route sends at now, as the timebox predicts with: with each relay taking its
-     * fraction of the recipients at its own rate, a batch lasts as long as its slowest relay's part.
-     * 0 = no limit.
-     */
-    public double currentRate() {
-        int[] e = effective;
-        long total = 0;
-        for (int w : e) {
-            total += w;
-        }
-        if (total == 0) {
-            return lanes.get(0).rate.current();
-        }
-        double rate = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < e.length; i++) {
-            double r = lanes.get(i).rate.current();
-            if (e[i] > 0 && r > 0) {
-                rate = Math.min(rate, r * total / e[i]);
-            }
-        }
-        return Double.isInfinite(rate) ? 0 : rate;
     }
 
     /**
@@ -334,20 +308,10 @@ public final class RouteSender implements AutoCloseable {
         return WeightedSplit.effective(weights, anyOpen ? open : up);
     }
 
-    /** The campaign's own rate, if it has one, divided among the relays by the share each takes now. */
+    /** The shares the relays take now: the pace divides the campaign's own rate among them by these. */
     private void applyCaps(int[] e) {
         effective = e;
-        if (campaignCap <= 0) {
-            return;
-        }
-        long total = 0;
-        for (int w : e) {
-            total += w;
-        }
-        for (int i = 0; i < e.length; i++) {
-            // A relay with no share now sends at most a probe: the whole cap bounds it.
-            lanes.get(i).rate.capAt(total == 0 || e[i] == 0 ? campaignCap : campaignCap * e[i] / total);
-        }
+        pacing.routed(e);
     }
 
     private int indexOf(String relay) {

@@ -34,7 +34,7 @@ public final class RelayRate {
      * The rate of one relay of a run's route: {@code relayRate} is the relay's own rate ({@code smtp.<name>.rate}),
      * {@code campaignCap} the part of the campaign's {@code --rate} that falls to this relay (0: none).
      */
-    public static RelayRate forRelay(double relayRate, double campaignCap) {
+    static RelayRate forRelay(double relayRate, double campaignCap) {
         return new RelayRate(relayRate, campaignCap);
     }
 
@@ -47,7 +47,7 @@ public final class RelayRate {
      * The part of the campaign's own rate this relay carries now (its share of the route's traffic
      * changes when another relay of the route goes down or comes back); 0 = no cap.
      */
-    public synchronized void capAt(double cap) {
+    synchronized void capAt(double cap) {
         if (cap != campaignCap) {
             campaignCap = cap;
             apply(lastSeen);
