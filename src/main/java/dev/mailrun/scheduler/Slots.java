@@ -74,7 +74,7 @@ final class Slots {
     }
 
     /** The least a run gets before its deadline; with less left in its slot it does not start. */
-    static final Duration MIN_RUN = Duration.ofSeconds(1);
+    static final Duration MIN_RUN = Duration.ofMillis(500);
 
     /**
      * {@code plan}, or — when it runs a slot with less than {@code marginBound} + {@link #MIN_RUN}
