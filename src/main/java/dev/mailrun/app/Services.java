@@ -207,7 +207,8 @@ public final class Services implements AutoCloseable {
         SchedulerConfig sc = SchedulerConfig.defaults()
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()))
                 .withRunHistory(config.tick().runHistory())
-                .withOverlapWait(config.tick().overlapWait());
+                .withOverlapWait(config.tick().overlapWait())
+                .withLease(config.tick().lease());
         List<TaskHandler> handlers = new ArrayList<>(List.of(sendHandler()));
         if (config.bounce().mailbox().isPresent()) {
             handlers.add(new BounceTaskHandler(this::bounceProcessor));

@@ -2,7 +2,6 @@ package dev.mailrun.scheduler;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.timebox.SafetyMargins;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -11,14 +10,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
@@ -42,9 +35,9 @@ import org.slf4j.LoggerFactory;
  *       clock. Zero rows means another worker won; that is normal and yields nothing. Taking over an
  *       expired lease marks the dead run {@code abandoned} and calls the handler's
  *       {@link TaskHandler#onAbandoned} in the same transaction.</li>
- *   <li>Run the handler on this thread while a heartbeat thread extends the lease. Its deadline is
+ *   <li>Run the handler on this thread while a heartbeat thread extends the lease ({@link RunLifecycle}). Its deadline is
  *       {@code slot + interval − margin}, the margin derived from the task's measured lateness and
- *       release times ({@link RunMargin}, {@link SafetyMargins}) and at most the configured one.</li>
+ *       release times ({@link RunMargin}, {@link dev.mailrun.timebox.SafetyMargins}) and at most the configured one.</li>
  *   <li>Finish: one UPDATE conditional on the run token clears the run and sets the next slot
  *       (slot + interval, the handler's override, or a backoff after failure) and, on success, the
  *       metadata. Zero rows means the run was a zombie: nothing it wrote after losing the lease stuck.</li>
@@ -68,16 +61,10 @@ public final class Scheduler implements AutoCloseable {
     static final int PRUNE_PER_TICK = 1_000;
     /** How often a tick waiting for the previous run re-reads the task. */
     static final Duration POLL = Duration.ofMillis(25);
-    private final ScheduledExecutorService heartbeats;
     private final RunListener listener;
     private final Sleeper sleeper;
-    /**
-     * Per task, how long after its deadline the last run this scheduler finished released the task,
-     * waiting for the task's next claim here to pair it with that run's lateness.
-     */
-    private final Map<Long, Duration> releases = new ConcurrentHashMap<>();
+    private final RunLifecycle lifecycle;
     private volatile boolean stopping;
-    private volatile LiveRun current;
 
     /** The pool needs two connections per scheduler: the handler's and the heartbeat's. */
     public Scheduler(DataSource dataSource, HandlerRegistry handlers, SchedulerConfig config, Clock clock) {
@@ -99,11 +86,7 @@ public final class Scheduler implements AutoCloseable {
         this.handlers = Objects.requireNonNull(handlers, "handlers");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mailrun-heartbeat");
-            t.setDaemon(true);
-            return t;
-        });
+        this.lifecycle = new RunLifecycle(dataSource, handlers, config, clock, tasks, runs, listener, () -> stopping);
     }
 
     public SchedulerConfig config() {
@@ -193,7 +176,7 @@ public final class Scheduler implements AutoCloseable {
         Slots.Plan plan = Slots.unlessTooShort(Slots.plan(task.nextRunAt(), task.interval(), task.misfireThreshold(),
                 task.misfirePolicy(), now, task.nextRunSetAt()), task.interval(), config.safetyMargin().of(task.interval()), now);
         String token = UUID.randomUUID().toString();
-        Optional<LiveRun> claimed = claim(task, plan, token, new Start(Duration.between(plan.slot(), now), waited));
+        Optional<LiveRun> claimed = claim(task, plan, token, new RunLifecycle.Start(Duration.between(plan.slot(), now), waited));
         if (claimed.isEmpty()) {
             Optional<RunLease> holder;
             try (Connection c = dataSource.getConnection()) {
@@ -206,18 +189,18 @@ public final class Scheduler implements AutoCloseable {
         }
         if (task.runToken() != null) {
             String name = task.name();
-            tell(() -> listener.decision(name, RunOutcome.ABANDONED));
+            RunLifecycle.tell(() -> listener.decision(name, RunOutcome.ABANDONED));
             entries.add(new TickSummary.Entry(task.name(), RunOutcome.ABANDONED, Optional.of(task.runToken()),
                     "lease of " + task.owner() + " expired; taken over"));
         }
         if (plan.missedSlots() > 0) {
             String name = task.name();
-            tell(() -> listener.decision(name, RunOutcome.MISFIRED));
+            RunLifecycle.tell(() -> listener.decision(name, RunOutcome.MISFIRED));
             entries.add(new TickSummary.Entry(task.name(), RunOutcome.MISFIRED, Optional.empty(),
                     plan.missedSlots() + " slot(s) from " + plan.firstMissed() + " skipped"));
         }
         if (plan.run()) {
-            entries.add(run(claimed.get()));
+            entries.add(lifecycle.run(claimed.get()));
         }
     }
 
@@ -253,11 +236,8 @@ public final class Scheduler implements AutoCloseable {
         return Optional.of(last);
     }
 
-    /** How a run began: how late after its slot it was claimed, and how much of that was the wait for the previous run. */
-    private record Start(Duration late, Duration waited) {}
-
     /** The claim transaction; empty when another worker won. */
-    private Optional<LiveRun> claim(TaskTable.DueTask task, Slots.Plan plan, String token, Start start)
+    private Optional<LiveRun> claim(TaskTable.DueTask task, Slots.Plan plan, String token, RunLifecycle.Start start)
             throws SQLException {
         return Transactions.inTransaction(dataSource, c -> {
             if (tasks.claim(c, task, token, config.owner(), plan.slot(), config.lease(), plan.run()) == 0) {
@@ -272,14 +252,14 @@ public final class Scheduler implements AutoCloseable {
                 runs.insertDecision(c, task.id(), token, config.owner(), plan.firstMissed(), RunOutcome.MISFIRED,
                         misfireSummary(plan, task.misfirePolicy()));
                 tasks.finish(c, task.id(), token, plan.nextIfSkipped(), false, row.consecutiveFailures(), null, null);
-                return Optional.of(newRun(task, token, plan.slot(), row, config.safetyMargin().of(task.interval())));
+                return Optional.of(lifecycle.newRun(task, token, plan.slot(), row, config.safetyMargin().of(task.interval())));
             }
             if (plan.missedSlots() > 0) {
                 runs.insertDecision(c, task.id(), null, config.owner(), plan.firstMissed(), RunOutcome.MISFIRED,
                         misfireSummary(plan, task.misfirePolicy()));
             }
-            Duration margin = margin(task, plan, row, start);
-            LiveRun run = newRun(task, token, plan.slot(), row, margin);
+            Duration margin = lifecycle.margin(task, plan, row, start);
+            LiveRun run = lifecycle.newRun(task, token, plan.slot(), row, margin);
             runs.insertRunning(c, task.id(), token, config.owner(), plan.slot(), row.startedAt(), run.deadline(),
                     new TaskRunTable.Window(start.waited(), margin, row.gap()));
             return Optional.of(run);
@@ -298,129 +278,6 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private LiveRun newRun(TaskTable.DueTask task, String token, Instant slot, TaskTable.Claimed row,
-                           Duration margin) {
-        Instant deadline = slot.plus(task.interval()).minus(margin);
-        return new LiveRun(dataSource, tasks, task, token, slot, deadline, config.lease(), clock, row);
-    }
-
-    /**
-     * This run's margin. The previous run's release time, when this scheduler finished it, pairs with
-     * this run's lateness as one more sample in the task's metadata (saved by the run's checkpoints and
-     * finish). A run after missed slots adds no sample: its lateness is downtime, not a cost of a tick.
-     */
-    private Duration margin(TaskTable.DueTask task, Slots.Plan plan, TaskTable.Claimed row, Start start) {
-        Duration cap = config.safetyMargin().of(task.interval());
-        // Nothing measured yet: when this tick's successor waits for a late release, a first guess
-        // costs at most that wait; without the wait only the bound is safe.
-        Duration unmeasured = config.overlapWait().compareTo(SafetyMargins.FIRST_GUESS) >= 0
-                ? SafetyMargins.FIRST_GUESS : cap;
-        SafetyMargins margins = SafetyMargins.upTo(cap, unmeasured);
-        Duration release = releases.remove(task.id());
-        if (release != null && plan.missedSlots() == 0) {
-            RunMargin.record(row.metadata(), start.late(), release);
-        }
-        return margins.of(RunMargin.stats(row.metadata(), margins));
-    }
-
-    private TickSummary.Entry run(LiveRun run) throws SQLException {
-        TaskTable.DueTask task = run.task();
-        current = run;
-        if (stopping) {
-            run.requestShutdown();
-        }
-        long period = config.heartbeatInterval().toMillis();
-        ScheduledFuture<?> heartbeat = null;
-        Instant claimedAt = clock.instant();
-        try {
-            heartbeat = heartbeats.scheduleAtFixedRate(() -> {
-                run.heartbeatQuietly();
-                tell(() -> listener.heartbeat(task.name()));
-            }, period, period, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // Shut down past its grace while claiming: the lease was cut short and the stop is requested.
-            run.requestShutdown();
-        }
-        Throwable failure = null;
-        try {
-            TaskHandler handler = handlers.find(task.handler()).orElseThrow(() -> new IllegalStateException(
-                    "no handler named '" + task.handler() + "' is registered in this worker (registered: "
-                            + handlers.names() + "); the task was not run"));
-            handler.run(run);
-        } catch (VirtualMachineError e) {
-            throw e;
-        } catch (Throwable t) {
-            failure = t;
-        } finally {
-            if (heartbeat != null) {
-                heartbeat.cancel(false);
-            }
-        }
-        try {
-            return finish(run, failure, claimedAt);
-        } finally {
-            run.markFinished();
-            current = null;
-        }
-    }
-
-    private TickSummary.Entry finish(LiveRun run, Throwable failure, Instant claimedAt) throws SQLException {
-        TaskTable.DueTask task = run.task();
-        String token = run.runToken();
-        RunOutcome outcome = failure != null ? RunOutcome.FAILED
-                : run.shutdownRequested() ? RunOutcome.STOPPED : RunOutcome.SUCCEEDED;
-        ErrorLog error = failure == null ? null : ErrorLog.of(failure, token, clock.instant());
-        int failures = failure == null ? 0 : run.failuresBefore() + 1;
-        Instant next = failure != null
-                ? Slots.afterFailure(run.scheduledFor(), task.interval(), failures, config.maxBackoff())
-                : run.nextRunOverride().orElse(run.scheduledFor().plus(task.interval()));
-        boolean disable = failure == null && run.disableRequested();
-        String metadata = failure == null ? run.metadata().toJson() : null;
-        boolean finished = Transactions.inTransaction(dataSource, c -> {
-            if (tasks.finish(c, task.id(), token, next, disable, failures, error == null ? null : Json.write(error),
-                    metadata) == 0) {
-                return false;
-            }
-            runs.finish(c, token, outcome, tasks.lastFinishedAt(c, task.id()), run.lastReport(),
-                    error == null ? null : error.describe());
-            return true;
-        });
-        if (!finished) {
-            log.warn("Task '{}' run {} lost its lease before finishing; its outcome ({}) was discarded",
-                    task.name(), token, outcome);
-            return new TickSummary.Entry(task.name(), RunOutcome.ABANDONED, Optional.of(token),
-                    "lease lost before finish; " + outcome.dbValue() + " discarded");
-        }
-        Instant finishedAt = clock.instant();
-        rememberRelease(run, outcome, finishedAt);
-        Duration overrun = finishedAt.isAfter(run.deadline()) ? Duration.between(run.deadline(), finishedAt) : Duration.ZERO;
-        tell(() -> listener.runFinished(new RunListener.FinishedRun(task.name(), outcome, finishedAt,
-                Duration.between(claimedAt, finishedAt), overrun, run.lastReport())));
-        if (failure != null) {
-            log.error("Task '{}' run {} failed ({} in a row); next run at {}", task.name(), token, failures, next,
-                    failure);
-        } else {
-            log.info("Task '{}' run {} {}; next run at {}{}", task.name(), token, outcome.dbValue(), next,
-                    disable ? " (task disabled)" : "");
-        }
-        return new TickSummary.Entry(task.name(), outcome, Optional.of(token),
-                failure == null ? "next " + next : failure.toString());
-    }
-
-    /**
-     * Keeps how long after its deadline a successful run released the task, for the task's next claim
-     * here. A run that ended well before its deadline (work done, paused) says nothing about how long
-     * a run that uses its whole window takes to release, so it adds nothing.
-     */
-    private void rememberRelease(LiveRun run, RunOutcome outcome, Instant releasedAt) {
-        Duration cap = config.safetyMargin().of(run.task().interval());
-        if (outcome == RunOutcome.SUCCEEDED && !releasedAt.isBefore(run.deadline().minus(cap))) {
-            releases.put(run.task().id(), Duration.between(run.deadline(), releasedAt));
-        } else {
-            releases.remove(run.task().id());
-        }
-    }
-
     private TickSummary.Entry recordOverlap(TaskTable.DueTask task, RunLease holder, Duration waited)
             throws SQLException {
         ObjectNode summary = Json.object().put("heldBy", holder.owner()).put("runToken", holder.runToken())
@@ -428,7 +285,7 @@ public final class Scheduler implements AutoCloseable {
         try (Connection c = dataSource.getConnection()) {
             runs.insertDecision(c, task.id(), null, config.owner(), task.nextRunAt(), RunOutcome.SKIPPED_OVERLAP, summary);
         }
-        tell(() -> listener.decision(task.name(), RunOutcome.SKIPPED_OVERLAP));
+        RunLifecycle.tell(() -> listener.decision(task.name(), RunOutcome.SKIPPED_OVERLAP));
         return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_OVERLAP, Optional.of(holder.runToken()),
                 "running on " + holder.owner());
     }
@@ -451,7 +308,7 @@ public final class Scheduler implements AutoCloseable {
             runs.insertDecision(c, task.id(), null, config.owner(), task.nextRunAt(), RunOutcome.SKIPPED_NO_HANDLER,
                     summary);
         }
-        tell(() -> listener.decision(task.name(), RunOutcome.SKIPPED_NO_HANDLER));
+        RunLifecycle.tell(() -> listener.decision(task.name(), RunOutcome.SKIPPED_NO_HANDLER));
         return new TickSummary.Entry(task.name(), RunOutcome.SKIPPED_NO_HANDLER, Optional.empty(), detail);
     }
 
@@ -460,15 +317,6 @@ public final class Scheduler implements AutoCloseable {
             return recordOverlap(task, holder, waited);
         } catch (SQLException e) {
             throw new IllegalStateException("could not record the skipped overlap of task '" + task.name() + "'", e);
-        }
-    }
-
-    /** A listener that fails is logged; it must never change what the scheduler does. */
-    private void tell(Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            log.warn("Run listener failed: {}", e.toString());
         }
     }
 
@@ -483,10 +331,7 @@ public final class Scheduler implements AutoCloseable {
     public void requestStop() {
         stopping = true;
         sleeper.wakeUp();
-        LiveRun run = current;
-        if (run != null) {
-            run.requestShutdown();
-        }
+        lifecycle.current().ifPresent(LiveRun::requestShutdown);
     }
 
     /**
@@ -508,14 +353,13 @@ public final class Scheduler implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (!idle) {
-            LiveRun run = current;
-            if (run != null) {
+            lifecycle.current().ifPresent(run -> {
                 log.warn("Task '{}' run {} did not stop within {}; releasing its lease", run.taskName(),
                         run.runToken(), grace);
                 run.expireLeaseQuietly();
-            }
+            });
         }
-        heartbeats.shutdownNow();
+        lifecycle.close();
         return idle;
     }
 

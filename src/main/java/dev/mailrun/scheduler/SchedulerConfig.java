@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param owner             who runs here, written on the task row and in {@code task_run} (host/pid)
  * @param lease             how long a run holds its task without a heartbeat before others may take it over
  * @param heartbeatInterval how often a live run extends its lease; must be below {@code lease / 3}
+ *                          (both validated as {@link LeaseSettings})
  * @param safetyMargin      the most a run's deadline may fall before the next slot: the margin itself is
  *                          derived from the task's measured lateness and release times (see
  *                          {@link dev.mailrun.timebox.SafetyMargins}), never above this bound
@@ -30,12 +31,7 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
         if (owner == null || owner.isBlank() || owner.length() > 255) {
             throw new IllegalArgumentException("owner must be 1–255 characters, was: " + owner);
         }
-        NewTask.requirePositive(lease, "lease");
-        NewTask.requirePositive(heartbeatInterval, "heartbeatInterval");
-        if (heartbeatInterval.multipliedBy(3).compareTo(lease) >= 0) {
-            throw new IllegalArgumentException("heartbeatInterval (" + heartbeatInterval + ") must be below a third of "
-                    + "the lease (" + lease + "), so one late heartbeat cannot lose the lease");
-        }
+        new LeaseSettings(lease, heartbeatInterval);
         Objects.requireNonNull(safetyMargin, "safetyMargin");
         NewTask.requirePositive(maxBackoff, "maxBackoff");
         if (maxTasksPerTick < 1) {
@@ -54,12 +50,12 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
     }
 
     /**
-     * Lease 2 min, heartbeat every 20 s, margin 10% of the interval up to 1 min, backoff up to 1 h,
+     * Lease 30 s, heartbeat every 5 s ({@link LeaseSettings#DEFAULT}), margin 10% of the interval up to 1 min, backoff up to 1 h,
      * run history kept 30 days, no wait for a previous run at the slot (the worker's configuration,
      * {@code tick.overlap-wait}, sets one).
      */
     public static SchedulerConfig defaults() {
-        return new SchedulerConfig(thisProcess(), Duration.ofMinutes(2), Duration.ofSeconds(20),
+        return new SchedulerConfig(thisProcess(), LeaseSettings.DEFAULT.lease(), LeaseSettings.DEFAULT.heartbeat(),
                 SafetyMargin.DEFAULT, Duration.ofHours(1), 100, Duration.ofDays(30), Duration.ZERO);
     }
 
@@ -74,6 +70,15 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
 
     public SchedulerConfig withLease(Duration lease, Duration heartbeatInterval) {
         return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory, overlapWait);
+    }
+
+    public SchedulerConfig withLease(LeaseSettings value) {
+        return withLease(value.lease(), value.heartbeat());
+    }
+
+    /** The lease and heartbeat, validated together. */
+    public LeaseSettings leaseSettings() {
+        return new LeaseSettings(lease, heartbeatInterval);
     }
 
     public SchedulerConfig withSafetyMargin(SafetyMargin value) {

@@ -15,8 +15,8 @@ public final class WorkerHeartbeat {
     /** How often the waiting tick loop beats. */
     public static final Duration PERIOD = Duration.ofSeconds(5);
     /**
-     * Older than this and the worker is not alive: three lease heartbeats (20 s apart) missed during a
-     * run, or many loop beats while waiting.
+     * Older than this and the worker is not alive: three lease heartbeats missed during a run (they
+     * are at most 20 s apart, {@code tick.heartbeat}), or many loop beats while waiting.
      */
     public static final Duration MAX_AGE = Duration.ofSeconds(60);
 

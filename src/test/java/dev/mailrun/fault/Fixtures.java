@@ -119,9 +119,33 @@ final class Fixtures {
         }
     }
 
-    /** What a dead worker's lease would do after two minutes, done now (as the scheduler's own tests do). */
+    /** What a dead worker's lease would do once tick.lease ran out, done now (as the scheduler's own tests do). */
     static int expireLeases(DataSource ds) throws SQLException {
         return update(ds, "UPDATE task SET lease_until = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE run_token IS NOT NULL");
+    }
+
+    /** Whether a run holds the campaign's task (its lease may have run out). */
+    static boolean isHeld(DataSource ds, long campaignId) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT run_token IS NOT NULL FROM task WHERE name = ?")) {
+            ps.setString(1, "campaign-" + campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** How many runs of the campaign's task a successor recorded abandoned (a dead run's lease ran out). */
+    static long abandonedRuns(DataSource ds, long campaignId) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT COUNT(*) FROM task_run r JOIN task t ON t.id = r.task_id WHERE t.name = ? AND r.outcome = 'abandoned'")) {
+            ps.setString(1, "campaign-" + campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     /** The campaign task's checkpointed counters ({@code progress} in its metadata); empty object if none yet. */

@@ -45,6 +45,13 @@ class KillNineTest {
      * of the workers and the results of the messages sent from the marks before them.
      */
     private static final int UNKNOWN_PER_KILL = 4 + 100;
+    /**
+     * The workers' lease and heartbeat (tick.lease, tick.heartbeat): nothing expires a lease by hand,
+     * so each kill's task is taken over when the lease runs out, and the test reports how long after
+     * the kill that was.
+     */
+    private static final String LEASE = "6s";
+    private static final String HEARTBEAT = "1s";
     private static final Set<String> NO_SUCH_USER = Set.of("r7@list.example", "r70@list.example", "r700@list.example");
 
     @Test
@@ -86,24 +93,37 @@ class KillNineTest {
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             Fixtures.recipients(db.dataSource(), id, 0, size);
             campaigns.start(id);
-            Map<String, String> env = WorkerProcess.env(db, smtp.port(), "0");
+            Map<String, String> env = new java.util.HashMap<>(WorkerProcess.env(db, smtp.port(), "0"));
+            env.put("MAILRUN_TICK_LEASE", LEASE);
+            env.put("MAILRUN_TICK_HEARTBEAT", HEARTBEAT);
 
             List<Long> unknownPerKill = new ArrayList<>();
             List<Integer> killedAt = new ArrayList<>();
+            List<String> recoveryMs = new ArrayList<>();
+            long lastKill = 0;
+            int held = 0; // kills that left the task held by the dead run
+            boolean lastHeld = false;
             for (int k = 0; k < kills; k++) {
                 int target = accepted.get() + 20 + random.nextInt(200);
                 try (WorkerProcess worker = WorkerProcess.start(name + "-" + k, env)) {
+                    if (k > 0) {
+                        recoveryMs.add(recovery(id, lastHeld, held, lastKill, worker));
+                    }
                     waitFor(() -> accepted.get() >= target || !worker.isAlive(), Duration.ofSeconds(90));
                     assertThat(worker.isAlive()).as("seed %d: worker %d died by itself, see %s", seed, k, worker.log).isTrue();
                     worker.kill9();
+                    lastKill = System.nanoTime();
                 }
+                // Killed between two runs, the task is free and the next tick takes it as usual.
+                lastHeld = Fixtures.isHeld(db.dataSource(), id);
+                held += lastHeld ? 1 : 0;
                 killedAt.add(accepted.get());
                 // What this dead run left in flight, still waiting, is exactly what the next run marks unknown.
                 long inFlight = CampaignFixtures.sendingCount(db.dataSource(), id);
                 unknownPerKill.add(inFlight);
-                Fixtures.expireLeases(db.dataSource());
             }
             try (WorkerProcess worker = WorkerProcess.start(name + "-final", env)) {
+                recoveryMs.add(recovery(id, lastHeld, held, lastKill, worker));
                 waitFor(() -> "completed".equals(Fixtures.campaignStatus(db.dataSource(), id)) || !worker.isAlive(),
                         Duration.ofSeconds(180));
                 assertThat(worker.stop()).as("worker stops on SIGTERM").isTrue();
@@ -122,10 +142,11 @@ class KillNineTest {
                     .filter(e -> e.getValue().equals("unknown") && !attempted.contains(e.getKey())).map(Map.Entry::getKey).toList();
             long unknownButReceived = statuses.entrySet().stream()
                     .filter(e -> e.getValue().equals("unknown") && received.containsKey(e.getKey())).count();
-            System.out.printf("[fault] %s seed=%d kills=%d killedAtMessage=%s inFlightPerKill=%s counts=%s "
-                            + "messages=%d unknownThatReceivedOne=%d unknownNeverAttempted=%d duplicates=%d%n",
-                    name, seed, kills, killedAt, unknownPerKill, counts, smtp.messages().size(), unknownButReceived,
-                    unknownNeverAttempted.size(), twice.size());
+            System.out.printf("[fault] %s seed=%d kills=%d lease=%s heartbeat=%s killedAtMessage=%s recoveryMsPerKill=%s"
+                            + " inFlightPerKill=%s counts=%s messages=%d unknownThatReceivedOne=%d unknownNeverAttempted=%d"
+                            + " duplicates=%d%n",
+                    name, seed, kills, LEASE, HEARTBEAT, killedAt, recoveryMs, unknownPerKill, counts, smtp.messages().size(),
+                    unknownButReceived, unknownNeverAttempted.size(), twice.size());
 
             assertThat(Fixtures.campaignStatus(db.dataSource(), id)).as("seed %d", seed).isEqualTo("completed");
             assertThat(counts.keySet()).as("seed %d: every recipient ends in a final state", seed)
@@ -154,6 +175,22 @@ class KillNineTest {
             assertThat(progress.path("failed").asLong()).as("seed %d: checkpointed failed counter", seed)
                     .isEqualTo(counts.getOrDefault("failed", 0L));
         }
+    }
+
+    /**
+     * How long after the kill ({@code killedAt}, {@link System#nanoTime}) the next worker took the task
+     * over: the {@code held}-th dead run of the campaign's task recorded {@code abandoned}, which the
+     * successor writes in the transaction of its claim, once the dead run's lease ran out. "idle" for
+     * a kill between two runs, which left nothing to take over.
+     */
+    private String recovery(long campaignId, boolean wasHeld, int held, long killedAt, WorkerProcess worker)
+            throws Exception {
+        if (!wasHeld) {
+            return "idle";
+        }
+        waitFor(() -> Fixtures.abandonedRuns(db.dataSource(), campaignId) >= held || !worker.isAlive(), Duration.ofSeconds(90));
+        assertThat(worker.isAlive()).as("worker died before taking over, see %s", worker.log).isTrue();
+        return Long.toString(Duration.ofNanos(System.nanoTime() - killedAt).toMillis());
     }
 
     @FunctionalInterface

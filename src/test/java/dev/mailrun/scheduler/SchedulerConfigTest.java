@@ -27,4 +27,14 @@ class SchedulerConfigTest {
     void the_default_owner_names_this_host_and_process() {
         assertThat(SchedulerConfig.defaults().owner()).endsWith("/" + ProcessHandle.current().pid());
     }
+
+    @Test
+    void the_default_lease_frees_a_dead_runs_task_within_30_seconds_and_a_lease_below_3_seconds_is_refused() {
+        assertThat(SchedulerConfig.defaults().leaseSettings())
+                .isEqualTo(new LeaseSettings(Duration.ofSeconds(30), Duration.ofSeconds(5)));
+        assertThatThrownBy(() -> new LeaseSettings(Duration.ofSeconds(2), Duration.ofMillis(500)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least PT3S");
+        assertThat(SchedulerConfig.defaults().withLease(new LeaseSettings(Duration.ofSeconds(6), Duration.ofSeconds(1)))
+                .lease()).isEqualTo(Duration.ofSeconds(6));
+    }
 }

@@ -56,6 +56,8 @@ public final class ConfigKeys {
         key("tick.safety-margin", "15s", span(Duration.ZERO, HOUR), "The most a run's deadline falls before the next slot; the margin used is derived from measured tick lateness and release times, never above this; below tick.interval.");
         key("tick.overlap-wait", "5s", span(Duration.ZERO, Duration.ofMinutes(1)), "At a slot, how long a tick waits for the previous run to release the task before skipping the slot (skipped_overlap).");
         key("tick.shutdown-grace", "30s", span(SECOND, HOUR), "On SIGTERM/SIGINT, how long the running task gets to checkpoint and stop.");
+        key("tick.lease", "30s", span(Duration.ofSeconds(3), Duration.ofMinutes(10)), "How long a run holds its task without a heartbeat: a killed worker's campaign is taken over by the first tick after this has passed since its last heartbeat. A run stalled longer (a pause, a database outage) loses its task and writes nothing more.");
+        key("tick.heartbeat", "5s", span(SECOND, Duration.ofSeconds(20)), "How often a running task extends its lease; below a third of tick.lease. Readiness takes a worker whose heartbeat is over 60s old for stuck.");
         key("tick.run-history", "30d", Range.span(Duration.ofHours(2), Duration.ofDays(3650), true), "How long the run history (task_run) is kept; 0s keeps it forever.");
         // smtp
         key("smtp.host", "localhost", "SMTP relay host.");

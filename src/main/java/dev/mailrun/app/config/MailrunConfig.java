@@ -55,7 +55,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("tick.safety-margin"),
                 raw.duration("tick.shutdown-grace"),
                 raw.duration("tick.run-history"),
-                raw.duration("tick.overlap-wait"));
+                raw.duration("tick.overlap-wait"),
+                TickConfig.lease(raw.duration("tick.lease"), raw.duration("tick.heartbeat")));
         Optional<Integer> httpPort = raw.optionalInteger("http.port");
         FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
         // The relay echoes the metadata of the providers whose feedback mailrun takes.

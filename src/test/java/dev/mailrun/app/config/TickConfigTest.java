@@ -1,0 +1,47 @@
+package dev.mailrun.app.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mailrun.scheduler.LeaseSettings;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TickConfigTest {
+
+    private static MailrunConfig load(Map<String, String> env) {
+        return ConfigLoader.load(Optional.empty(), env);
+    }
+
+    @Test
+    void the_default_lease_lets_a_killed_run_be_taken_over_within_30_seconds() {
+        assertThat(load(Map.of()).tick().lease()).isEqualTo(new LeaseSettings(Duration.ofSeconds(30), Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void lease_and_heartbeat_are_read_from_their_keys() {
+        MailrunConfig c = load(Map.of("MAILRUN_TICK_LEASE", "2m", "MAILRUN_TICK_HEARTBEAT", "20s"));
+        assertThat(c.tick().lease()).isEqualTo(new LeaseSettings(Duration.ofMinutes(2), Duration.ofSeconds(20)));
+    }
+
+    @Test
+    void a_heartbeat_not_below_a_third_of_the_lease_is_one_line_naming_the_key() {
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_TICK_LEASE", "15s", "MAILRUN_TICK_HEARTBEAT", "5s")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("configuration key tick.heartbeat: must be below a third of tick.lease (PT15S) so that two late"
+                        + " heartbeats in a row still keep the lease, got PT5S");
+    }
+
+    @Test
+    void a_lease_or_heartbeat_outside_its_range_and_an_overlap_wait_not_below_the_lease_name_their_key() {
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_TICK_LEASE", "1s"))).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("configuration key tick.lease:").hasMessageNotContaining("\n");
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_TICK_HEARTBEAT", "30s"))).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("configuration key tick.heartbeat:").hasMessageNotContaining("\n");
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_TICK_LEASE", "4s", "MAILRUN_TICK_HEARTBEAT", "1s")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("configuration key tick.overlap-wait: must be shorter than tick.lease (PT4S), got PT5S");
+    }
+}
