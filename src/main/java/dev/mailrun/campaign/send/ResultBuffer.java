@@ -301,6 +301,11 @@ final class ResultBuffer {
         return unreachable;
     }
 
+    /** True once a recipient could not be marked in flight: the database or the lease is gone. */
+    synchronized boolean markingFailed() {
+        return markerFailed;
+    }
+
     private static String smtpError(int code, String text) {
         return code == 0 ? text : code + " " + text;
     }
