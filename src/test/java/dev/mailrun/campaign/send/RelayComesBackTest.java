@@ -2,12 +2,18 @@ package dev.mailrun.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.mailrun.campaign.CampaignReport;
+import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.route.BackOff;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.RelayHealth;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.db.Transactions;
@@ -43,6 +49,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * Relays that were down and come back, with the real scheduler, sending task and database and a
@@ -64,10 +71,18 @@ class RelayComesBackTest {
             throws Exception {
         int port = freePort();
         ScriptedSmtpServer server = null;
-        try (Stack s = new Stack(relays(Map.of("solo", port)), "solo")) {
+        try (Stack s = new Stack(relays(Map.of("solo", port)), "solo"); Logged logged = new Logged()) {
             long id = s.campaign("solo", 400);
 
             s.scheduler.tick();
+
+            // A route of one relay: nothing about "the next relay of the route".
+            assertThat(logged.lines()).anySatisfy(l -> assertThat(l).startsWith("Relay solo is down until "
+                    + T0.plus(BackOff.FIRST)).endsWith("; nothing is sent through it until a probe message gets through after the back-off"));
+            assertThat(logged.lines()).anySatisfy(l -> assertThat(l)
+                    .startsWith("Campaign " + id + ": no relay of its route can take messages now. solo down until ")
+                    .endsWith(". Nobody was charged an attempt; a later run sends again once a relay is probed back"));
+            assertThat(logged.lines()).noneSatisfy(l -> assertThat(l).contains("the relay is unreachable"));
 
             assertThat(count(id, "sent")).isZero();
             assertThat(count(id, "pending")).isEqualTo(400);
@@ -76,7 +91,14 @@ class RelayComesBackTest {
             // Not a plain success that stopped for no stated reason: the relay, until when and why.
             assertThat(first.summary().get().get("end").asText()).isEqualTo("relays_down");
             assertThat(first.summary().get().get("relay_unreachable").asText())
-                    .startsWith("solo down until " + T0.plus(BackOff.FIRST) + " (cannot be reached");
+                    .startsWith("solo down until " + T0.plus(BackOff.FIRST) + " (cannot be reached: cannot connect to 127.0.0.1:"
+                            + port + ": ");
+            assertThat(s.relayLine(id).state()).isEqualTo("down until " + T0.plus(BackOff.FIRST));
+            // Once the back-off has passed, status no longer calls it down: its probe is due.
+            s.clock.set(T0.plus(BackOff.FIRST).plusSeconds(1));
+            assertThat(s.relayLine(id).state()).isEqualTo("probe due (back-off ended " + T0.plus(BackOff.FIRST) + ")");
+            assertThat(s.relayLine(id).stateName()).isEqualTo("probe_due");
+            s.clock.set(T0);
 
             Instant upAt = T0.plusSeconds(45);
             for (int i = 0; i < 60 && s.campaigns.get(id).status() != CampaignStatus.COMPLETED; i++) {
@@ -111,10 +133,18 @@ class RelayComesBackTest {
         int deadPort = freePort();
         int livePort = freePort();
         ScriptedSmtpServer server = null;
-        try (Stack s = new Stack(relays(Map.of("left", deadPort, "right", livePort)), "left")) {
+        try (Stack s = new Stack(relays(Map.of("left", deadPort, "right", livePort)), "left"); Logged logged = new Logged()) {
             long id = s.campaign("left:50,right:50", 300);
 
             s.scheduler.tick();
+
+            // The lanes send side by side: whichever went down first hands its recipients to the other.
+            assertThat(logged.lines()).anySatisfy(l -> assertThat(l).matches(
+                    "Relay (left|right) is down until .*; its recipients go through relay (left|right) meanwhile"));
+            assertThat(logged.lines()).anySatisfy(l -> assertThat(l).matches("Relay (left|right) is down until .*; "
+                    + "no relay of the route is up: nothing is sent until a probe message gets through after a back-off"));
+            assertThat(logged.lines()).anySatisfy(l -> assertThat(l).matches(
+                    "Campaign \\d+: no relay of its route can take messages now\\. left down until [^;]+; right down until [^;]+\\. Nobody .*"));
 
             assertThat(count(id, "sent")).isZero();
             assertThat(relayState("left").downUntil()).isPresent();
@@ -170,6 +200,27 @@ class RelayComesBackTest {
         }
     }
 
+    /** The lines the relay health and the run summary log while open. */
+    private static final class Logged implements AutoCloseable {
+        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        private final List<Logger> loggers = List.of((Logger) LoggerFactory.getLogger(RelayHealth.class),
+                (Logger) LoggerFactory.getLogger(RunSummary.class));
+
+        Logged() {
+            appender.start();
+            loggers.forEach(l -> l.addAppender(appender));
+        }
+
+        List<String> lines() {
+            return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        }
+
+        @Override
+        public void close() {
+            loggers.forEach(l -> l.detachAppender(appender));
+        }
+    }
+
     /** Relays on loopback ports, in the order given (sorted by name for a stable route). */
     private static Relays relays(Map<String, Integer> ports) {
         Map<String, Relay> byName = new LinkedHashMap<>();
@@ -193,6 +244,7 @@ class RelayComesBackTest {
         final TaskStore tasks = new TaskStore(db.dataSource());
         final Campaigns campaigns;
         final Scheduler scheduler;
+        final CampaignReports reports;
 
         Stack(Relays relays, String first) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
@@ -202,6 +254,11 @@ class RelayComesBackTest {
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults().withOwner("w1"), clock);
+            reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays.defaultRoute());
+        }
+
+        CampaignReport.RelayLine relayLine(long id) throws Exception {
+            return reports.report(id).relays().get(0);
         }
 
         long campaign(String route, int recipients) throws Exception {
