@@ -200,6 +200,26 @@ class RelayComesBackTest {
         }
     }
 
+    @Test
+    void a_route_whose_relay_left_the_configuration_pauses_naming_the_route_with_the_weights_status_shows() throws Exception {
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start()) {
+            long id;
+            try (Stack s = new Stack(relays(Map.of("gone", server.port())), "gone")) {
+                id = s.campaign("gone", 5);
+                assertThat(s.relayLine(id).weight()).hasValue(1);
+            }
+            try (Stack s = new Stack(relays(Map.of("kept", server.port())), "kept")) {
+                s.scheduler.tick();
+
+                assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.PAUSED);
+                assertThat(s.campaigns.get(id).pauseReason()).hasValue(
+                        "its relay route gone:1 cannot be used: relay 'gone': not configured (configured: kept)");
+                assertThat(s.relayLine(id).weight()).hasValue(1);
+                assertThat(server.messages()).isEmpty();
+            }
+        }
+    }
+
     /** The lines the relay health and the run summary log while open. */
     private static final class Logged implements AutoCloseable {
         private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
