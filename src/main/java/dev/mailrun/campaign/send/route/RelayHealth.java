@@ -198,6 +198,11 @@ public final class RelayHealth {
                 won.add(relay);
             }
         }
+        if (won.size() < due.size()) {
+            // Another run holds a probe this view thought free: read who, so that the stop check and
+            // the run's summary see it being probed instead of waiting to be.
+            refresh();
+        }
         return won;
     }
 
