@@ -4,6 +4,7 @@ import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.store.RelayStateTable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -53,13 +54,35 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
      * recipients whose last attempt it took, by outcome — deferred ones wait for a retry.
      *
      * @param downUntil empty: up
+     * @param probeDue  the relay is still marked down but its back-off has passed: the next run that
+     *                  sends through it probes it (it is not shown as down)
      */
     public record RelayLine(String relay, Optional<Integer> weight, Optional<Instant> downUntil, Optional<String> reason,
-                            long sent, long failed, long deferred) {
+                            long sent, long failed, long deferred, boolean probeDue) {
 
-        /** "up", or "down until 2026-11-24T10:00:30Z". */
+        public RelayLine(String relay, Optional<Integer> weight, Optional<Instant> downUntil, Optional<String> reason,
+                         long sent, long failed, long deferred) {
+            this(relay, weight, downUntil, reason, sent, failed, deferred, false);
+        }
+
+        /** The line of a relay whose row reads {@code state} at {@code now}. */
+        public static RelayLine of(String relay, Optional<Integer> weight, RelayStateTable.State state, Instant now,
+                                   long sent, long failed, long deferred) {
+            return new RelayLine(relay, weight, state.downUntil(), state.downUntil().flatMap(u -> state.reason()), sent,
+                    failed, deferred, state.probeDue(now));
+        }
+
+        /** "up", "down until 2026-11-24T10:00:30Z", or "probe due (back-off ended 2026-11-24T10:00:30Z)". */
         public String state() {
+            if (probeDue) {
+                return "probe due (back-off ended " + downUntil.orElseThrow() + ")";
+            }
             return downUntil.map(u -> "down until " + u).orElse("up");
+        }
+
+        /** "up", "down" or "probe_due", for the JSON report. */
+        public String stateName() {
+            return probeDue ? "probe_due" : downUntil.isPresent() ? "down" : "up";
         }
     }
 

@@ -119,7 +119,7 @@ public final class CampaignReportJson {
             } else {
                 n.putNull("weight");
             }
-            n.put("state", l.downUntil().isPresent() ? "down" : "up");
+            n.put("state", l.stateName());
             n.put("down_until", l.downUntil().map(Object::toString).orElse(null));
             n.put("reason", l.reason().orElse(null));
             n.put("sent", l.sent());

@@ -186,8 +186,7 @@ public final class CampaignReports {
             Optional<Integer> weight = route.legs().stream().filter(l -> l.relay().equals(name)).findFirst()
                     .map(l -> route.weights()[route.legs().indexOf(l)]);
             RelayStateTable.State st = states.get(name);
-            lines.add(new CampaignReport.RelayLine(name, weight, st.downUntil(), st.downUntil().flatMap(u -> st.reason()),
-                    n.sent(), n.failed(), n.deferred()));
+            lines.add(CampaignReport.RelayLine.of(name, weight, st, clock.instant(), n.sent(), n.failed(), n.deferred()));
         }
         return lines;
     }

@@ -31,15 +31,24 @@ final class CostModel {
         return Duration.ofNanos(Math.round(perItemUpperMillis(state) * NANOS_PER_MILLI));
     }
 
-    /** How many items fit into {@code remaining} after the overhead, at the pessimistic cost. */
+    /**
+     * How many items fit into {@code remaining} after the overhead, at the pessimistic cost; none
+     * unless the first item would pass the batch's own check ({@link RunBudget#hasTimeForAnotherItem}):
+     * after the batch's work before its items (its share of the overhead, at most all of it), the
+     * item at its pessimistic cost with the minimum timeout left, then the commit reserve. A batch
+     * that could not start one item would only take work and give it back.
+     */
     int itemsThatFit(EstimatorState state, Duration remaining) {
         long forItems = remaining.minus(overhead).toNanos();
         double perItem = perItemUpperMillis(state) * NANOS_PER_MILLI;
-        if (perItem == 0) {
-            // Uncalibrated without a rate limit: any count fits, as long as one item could get a timeout.
-            return forItems >= minTimeout.toNanos() ? Integer.MAX_VALUE : 0;
+        if (forItems < overhead.toNanos() + perItem + minTimeout.toNanos()) {
+            return 0;
         }
-        return forItems <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.floor(forItems / perItem));
+        if (perItem == 0) {
+            // Uncalibrated without a rate limit: any count fits.
+            return Integer.MAX_VALUE;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.floor(forItems / perItem));
     }
 
     /** The per-item cost a finished batch shows, or a negative value when it processed nothing. */

@@ -43,10 +43,10 @@ final class RunBudget implements BatchBudget {
 
     @Override
     public boolean hasTimeForAnotherItem() {
-        // The item must fit at its pessimistic cost, and be able to get at least the minimum
-        // timeout without eating into the reserve: then itemTimeoutFor can never reach past it.
-        Duration needed = perItemUpper.compareTo(minTimeout) > 0 ? perItemUpper : minTimeout;
-        return forItems().compareTo(needed) >= 0;
+        // The item must fit at its pessimistic cost and still get at least the minimum timeout
+        // without eating into the reserve (the rule the pacer sizes batches by): then
+        // itemTimeoutFor can never reach past it.
+        return forItems().compareTo(perItemUpper.plus(minTimeout)) >= 0;
     }
 
     @Override

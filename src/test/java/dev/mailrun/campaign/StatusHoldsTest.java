@@ -267,7 +267,7 @@ class StatusHoldsTest {
         Transactions.inTransaction(db.dataSource(), c -> {
             RelayStateTable table = new RelayStateTable();
             table.lock(c, relay, NOW);
-            table.markDown(c, relay, until, 1, reason, NOW);
+            table.markDown(c, relay, until, 1, reason, null, NOW);
             return null;
         });
     }

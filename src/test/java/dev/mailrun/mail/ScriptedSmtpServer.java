@@ -118,6 +118,7 @@ public final class ScriptedSmtpServer implements AutoCloseable {
         private Function<Command, Reply> greeting = cmd -> Reply.of(220, "scripted ESMTP ready");
         private Function<Command, Reply> message = cmd -> Reply.of(250, "2.0.0 queued");
         private List<String> extensions = List.of("PIPELINING", "8BITMIME", "AUTH PLAIN");
+        private int port;
 
         private Builder() {
         }
@@ -146,6 +147,12 @@ public final class ScriptedSmtpServer implements AutoCloseable {
             return this;
         }
 
+        /** Listens on this loopback port instead of an ephemeral one (a relay that comes up where one was down). */
+        public Builder port(int value) {
+            this.port = value;
+            return this;
+        }
+
         public ScriptedSmtpServer start() {
             try {
                 return new ScriptedSmtpServer(this);
@@ -169,7 +176,9 @@ public final class ScriptedSmtpServer implements AutoCloseable {
 
     private ScriptedSmtpServer(Builder script) throws IOException {
         this.script = script;
-        this.serverSocket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.serverSocket = new ServerSocket();
+        serverSocket.setReuseAddress(true);
+        serverSocket.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), script.port), 50);
         threads.execute(this::acceptLoop);
     }
 

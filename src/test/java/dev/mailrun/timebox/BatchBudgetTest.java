@@ -1,12 +1,12 @@
 package dev.mailrun.timebox;
 
-import dev.mailrun.testing.SettableClock;
 import static dev.mailrun.timebox.TimeboxFixtures.T0;
 import static dev.mailrun.timebox.TimeboxFixtures.at;
 import static dev.mailrun.timebox.TimeboxFixtures.ms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mailrun.testing.SettableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -60,11 +60,12 @@ class BatchBudgetTest {
     }
 
     @Test
-    void budget_should_have_time_for_another_item_only_while_the_item_and_the_commit_reserve_fit() {
-        clock.set(at(970));
+    void budget_should_have_time_for_another_item_only_while_the_item_its_minimum_timeout_and_the_commit_reserve_fit() {
+        // 1000 - 10 reserve - 20 per item - 5 minimum timeout
+        clock.set(at(965));
         assertThat(budget.hasTimeForAnotherItem()).isTrue();
 
-        clock.set(at(971));
+        clock.set(at(966));
         assertThat(budget.hasTimeForAnotherItem()).isFalse();
     }
 

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The relays a campaign sends through, in failover order, each with a weight: {@code primary:70,backup:30}.
@@ -31,7 +30,7 @@ public record RelayRoute(List<Leg> legs) {
         public Leg {
             checkName(relay);
             if (weight < 0 || weight > MAX_WEIGHT) {
-                throw new IllegalArgumentException("relay " + relay + ": weight must be 0.." + MAX_WEIGHT + ", got " + weight);
+                throw badWeight(relay, String.valueOf(weight));
             }
         }
     }
@@ -44,7 +43,7 @@ public record RelayRoute(List<Leg> legs) {
         Set<String> seen = new HashSet<>();
         for (Leg leg : legs) {
             if (!seen.add(leg.relay())) {
-                throw new IllegalArgumentException("relay " + leg.relay() + " is named twice");
+                throw new IllegalArgumentException("relay '" + leg.relay() + "': named twice (name each relay once)");
             }
         }
     }
@@ -73,8 +72,7 @@ public record RelayRoute(List<Leg> legs) {
             if (colon >= 0) {
                 String w = p.substring(colon + 1).strip();
                 if (!w.matches("\\d{1,5}")) {
-                    throw new IllegalArgumentException("weight of relay '" + name + "' must be a whole number 0.."
-                            + MAX_WEIGHT + ", got '" + w + "'");
+                    throw badWeight(name, w);
                 }
                 weight = Integer.parseInt(w);
             }
@@ -83,9 +81,23 @@ public record RelayRoute(List<Leg> legs) {
         return new RelayRoute(legs);
     }
 
-    /** The route as {@link #parse} reads it back. */
+    /**
+     * The route as {@link #parse} reads it back, with the weights it sends by ({@link #weights}): a
+     * plain list {@code primary,backup} reads {@code primary:1,backup:0}, as status shows it.
+     */
     public String text() {
-        return legs.stream().map(l -> l.relay() + ":" + l.weight()).collect(Collectors.joining(","));
+        int[] w = weights();
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < legs.size(); i++) {
+            parts.add(legs.get(i).relay() + ":" + w[i]);
+        }
+        return String.join(",", parts);
+    }
+
+    /** Every weight error reads the same, whether the weight is not a number or out of range. */
+    private static IllegalArgumentException badWeight(String relay, String weight) {
+        return new IllegalArgumentException("relay '" + relay + "': weight must be a whole number 0.." + MAX_WEIGHT
+                + ", got '" + weight + "'");
     }
 
     public List<String> relays() {

@@ -29,6 +29,8 @@ final class BatchSender {
     private final MessageFactory messages;
     private final DomainPacer domains;
     private long claimed;
+    /** What the last batch that tried nothing had and what held it, for a run that ends for want of progress. */
+    private Optional<String> lastEmpty = Optional.empty();
 
     BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages, DomainPacer domains) {
         this.domains = domains;
@@ -69,6 +71,13 @@ final class BatchSender {
         // No flush here: the flush thread writes these results together with the next batch's
         // first marks, so the connections do not wait for an extra round trip between batches.
         int tried = (int) (buffer.attempted() - attemptedBefore);
+        if (tried == 0) {
+            String down = route.downSummary();
+            lastEmpty = Optional.of(String.format(java.util.Locale.ROOT,
+                    "the last batch took %d recipient(s) and tried none of them, with %.1f s left before the deadline%s",
+                    recipients.size(), budget.remaining().toMillis() / 1000.0,
+                    down.isEmpty() ? "" : "; relays not up: " + down));
+        }
         if (tried == 0 && route.failedOverInLastBatch()) {
             // Its relay went down before trying anything and handed the batch back, but another relay of
             // the route is up: counted as one item, so that the timebox goes on to the next batch (which
@@ -76,6 +85,11 @@ final class BatchSender {
             tried = 1;
         }
         return BatchResult.more(tried);
+    }
+
+    /** The last batch that tried nothing, described: what it had and what held it back. */
+    Optional<String> lastEmptyBatch() {
+        return lastEmpty;
     }
 
     /** Recipients this run took into its batches (not those handed back for lack of budget). */

@@ -22,27 +22,35 @@ import org.slf4j.LoggerFactory;
  * @param paused      why this run paused the campaign, if it did
  * @param unreachable why the relay could not be reached, if it could not
  * @param pace        what held the pace back: "too fast" replies, adapted rates, paced domains
- * @param endReason   the run's own end reason when a sending policy ended it ({@code daily_cap});
- *                    otherwise the timebox's
+ * @param endReason   why the run ended ({@link RunEndReason}); empty: the timebox's own reason
  * @param allowedRate the campaign's allowed rate (messages per second), 0 when unlimited: the run history
  *                    shows the share of the window the run sent at that rate
+ * @param why         what the end reason needs said with it (which relays are down, what a batch that
+ *                    tried nothing had)
  */
 record RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
                   Optional<String> paused, Optional<String> unreachable, Optional<String> endReason, PaceSummary pace,
-                  double allowedRate) {
+                  double allowedRate, Optional<String> why) {
 
     RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
                Optional<String> paused, Optional<String> unreachable, Optional<String> endReason) {
-        this(campaignId, start, end, claimed, completed, paused, unreachable, endReason, PaceSummary.NONE, 0);
+        this(campaignId, start, end, claimed, completed, paused, unreachable, endReason, PaceSummary.NONE, 0,
+                Optional.empty());
     }
 
     RunSummary withPace(PaceSummary value) {
         return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, value,
-                allowedRate);
+                allowedRate, why);
     }
 
     RunSummary withAllowedRate(double value) {
-        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, pace, value);
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, pace, value,
+                why);
+    }
+
+    RunSummary withWhy(Optional<String> value) {
+        return new RunSummary(campaignId, start, end, claimed, completed, paused, unreachable, endReason, pace,
+                allowedRate, value);
     }
 
     RunSummary(long campaignId, SendCounters start, SendCounters end, long claimed, boolean completed,
@@ -76,14 +84,16 @@ record RunSummary(long campaignId, SendCounters start, SendCounters end, long cl
         });
         unreachable.ifPresent(reason -> {
             summary.put("relay_unreachable", reason);
-            log.warn("Campaign {}: the relay is unreachable ({}); nobody was charged an attempt, the next tick tries again",
-                    campaignId, reason);
+            log.warn("Campaign {}: no relay of its route can take messages now. {}. Nobody was charged an attempt; "
+                    + "a later run sends again once a relay is probed back", campaignId, reason);
         });
+        why.filter(w -> !unreachable.equals(Optional.of(w))).ifPresent(w -> summary.put("why", w));
         pace.addTo(summary);
-        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}{}",
+        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}{}{}",
                 ctx.taskName(), campaignId, end.sent() - start.sent(), end.failed() - start.failed(),
                 end.retried() - start.retried(), Duration.between(report.started(), report.ended()).toMillis(),
                 String.format(Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(), endReason,
+                why.filter(w -> !unreachable.equals(Optional.of(w))).map(w -> " why=\"" + w + "\"").orElse(""),
                 pace.logText());
         ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
     }

@@ -19,7 +19,9 @@ import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.SendCounters;
 import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.store.DailyCountTable;
+import dev.mailrun.mail.smtp.SmtpPool;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
 import dev.mailrun.timebox.BatchFailedException;
@@ -135,10 +137,11 @@ final class SendRun {
 
     /**
      * True once the campaign was paused (fatal error or failure rate), every relay of its route is
-     * down, or the lease was lost.
+     * down with none to probe now, or the lease was lost. A relay whose back-off has passed does not
+     * stop the run: the run's next batch probes it.
      */
     private boolean mustStop() {
-        return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop() || route.allDown();
+        return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop() || !route.sendable();
     }
 
     private void finish(TimeboxReport report, RunCosts costs) throws SQLException {
@@ -154,23 +157,44 @@ final class SendRun {
         // The day's volume is used up: the next run is the first after the day ends.
         capReached.ifPresent(day -> NextRun.skipTo(run.ctx(), run.campaign(),
                 NextRun.slotAtOrAfter(run.settings().dailyCap().endOf(day), run.ctx().interval())));
+        Optional<String> unreachable = unreachable();
+        RunEndReason end = RunEndReason.of(new RunEndReason.Facts(report.endReason(), completed, checkpoint.isLeaseLost(),
+                checkpoint.pausedFor().isPresent(), capReached.isPresent(), unreachable, buffer.markingFailed(),
+                run.ctx().stopRequested(), campaignStatus(), sender.lastEmptyBatch()));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
-                checkpoint.pausedFor(), unreachable(), capReached.map(day -> EndReasons.DAILY_CAP)).withPace(PaceSummary.of(pacing, buffer.throttled()))
+                checkpoint.pausedFor(), unreachable, Optional.of(end.name())).withWhy(end.why())
+                .withPace(PaceSummary.of(pacing, buffer.throttled()))
                 .withAllowedRate(allowedRate)
                 .report(run.ctx(), report);
     }
 
-    /** Why nothing more could be sent: the last relay's failure, or every relay of the route still backing off. */
-    private Optional<String> unreachable() {
-        return buffer.unreachable().or(() -> route.allDown() && checkpoint.pausedFor().isEmpty()
-                ? Optional.of(route.downSummary()) : Optional.empty());
+    /** The campaign's status now, as the database has it ("running", "paused", …). */
+    private Optional<String> campaignStatus() throws SQLException {
+        Tables tables = run.tables();
+        return tables.inTransaction(c -> tables.campaigns().status(c, run.campaignId()))
+                .map(st -> st.dbValue());
     }
 
-    /** The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then {@link Pacing#runRate()}. */
+    /**
+     * Why nothing more could be sent: every relay of the route down, each named with until when and
+     * why; or the last relay's failure, when the run found it unreachable.
+     */
+    private Optional<String> unreachable() {
+        if (checkpoint.pausedFor().isPresent()) {
+            return Optional.empty();
+        }
+        return !route.sendable() ? Optional.of(route.downSummary()) : buffer.unreachable();
+    }
+
+    /**
+     * The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then
+     * {@link Pacing#runRate()}. Its minimum timeout is the least time the SMTP pool starts a
+     * message with, so the timebox starts no batch whose messages the pool would all refuse to start.
+     */
     private TimeboxConfig timeboxConfig(double startRate) {
         SendSettings s = run.settings();
         return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),
-                Duration.ofMillis(10));
+                SmtpPool.MIN_BUDGET);
     }
 
     @SuppressWarnings("unchecked")

@@ -164,7 +164,9 @@ public final class SendTask implements TaskHandler {
         Instant deadline = SendCalendar.deadline(campaign, ctx.deadline(), now);
         if (!now.isBefore(deadline)) {
             // Started after its window closed (a late tick): sending now would only overrun.
-            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "window already closed"));
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "deadline")
+                    .withSummary("why", "the run started at or after its deadline " + deadline + " (a late tick, or the "
+                            + "send window or the expiry came first)"));
             return;
         }
         new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, route, relays,
@@ -201,7 +203,7 @@ public final class SendTask implements TaskHandler {
         SendCalendar.CapsReached capped = tables.inTransaction(c -> calendar.capsReached(c, route, now));
         if (capped.all()) {
             NextRun.skipTo(ctx, campaign, NextRun.slotAtOrAfter(calendar.endOfDay(now), ctx.interval()));
-            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", EndReasons.DAILY_CAP)
+            ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", RunEndReason.DAILY_CAP)
                     .withSummary("held_back", String.join("; ", capped.phrases())));
             return true;
         }

@@ -24,13 +24,35 @@ public final class RelayStateTable {
      *
      * @param downUntil empty: up
      * @param downs     times marked down in a row (the back-off grows with it)
+     * @param config    the fingerprint of the relay's configuration the down mark was made under;
+     *                  empty for a row written before marks carried one
      */
     public record State(String relay, Optional<Instant> downUntil, int downs, Optional<String> reason,
-                        Optional<String> probeHolder, Optional<Instant> probeUntil) {
+                        Optional<String> probeHolder, Optional<Instant> probeUntil, Optional<String> config) {
 
         public static State up(String relay) {
-            return new State(relay, Optional.empty(), 0, Optional.empty(), Optional.empty(), Optional.empty());
+            return new State(relay, Optional.empty(), 0, Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty());
         }
+
+        /** True when the relay is down and its back-off has passed by {@code now}: its probe is due. */
+        public boolean probeDue(Instant now) {
+            return downUntil.filter(u -> !u.isAfter(now)).isPresent();
+        }
+
+        /** True when a run other than {@code holder} holds the relay's probe at {@code now}. */
+        public boolean probedByOther(String holder, Instant now) {
+            return probeHolder.filter(h -> !h.equals(holder)).isPresent()
+                    && probeUntil.filter(u -> u.isAfter(now)).isPresent();
+        }
+    }
+
+    private static final String COLUMNS = "relay, down_until, downs, reason, probe_holder, probe_until, config";
+
+    private static State state(ResultSet rs) throws SQLException {
+        return new State(rs.getString(1), Optional.ofNullable(SqlTime.get(rs, 2)), rs.getInt(3),
+                Optional.ofNullable(rs.getString(4)), Optional.ofNullable(rs.getString(5)),
+                Optional.ofNullable(SqlTime.get(rs, 6)), Optional.ofNullable(rs.getString(7)));
     }
 
     /** The states of {@code relays}; a relay without a row is up. */
@@ -40,18 +62,15 @@ public final class RelayStateTable {
         if (relays.isEmpty()) {
             return states;
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT relay, down_until, downs, reason, probe_holder, probe_until FROM relay_state
-                WHERE relay IN (""" + Sql.placeholders(relays.size()) + ")")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM relay_state WHERE relay IN ("
+                + Sql.placeholders(relays.size()) + ")")) {
             int i = 1;
             for (String r : relays) {
                 ps.setString(i++, r);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    states.put(rs.getString(1), new State(rs.getString(1), Optional.ofNullable(SqlTime.get(rs, 2)),
-                            rs.getInt(3), Optional.ofNullable(rs.getString(4)), Optional.ofNullable(rs.getString(5)),
-                            Optional.ofNullable(SqlTime.get(rs, 6))));
+                    states.put(rs.getString(1), state(rs));
                 }
             }
         }
@@ -66,30 +85,49 @@ public final class RelayStateTable {
             SqlTime.set(ps, 2, now);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT relay, down_until, downs, reason, probe_holder, probe_until FROM relay_state
-                WHERE relay = ? FOR UPDATE""")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM relay_state WHERE relay = ? FOR UPDATE")) {
             ps.setString(1, relay);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return new State(rs.getString(1), Optional.ofNullable(SqlTime.get(rs, 2)), rs.getInt(3),
-                        Optional.ofNullable(rs.getString(4)), Optional.ofNullable(rs.getString(5)),
-                        Optional.ofNullable(SqlTime.get(rs, 6)));
+                return state(rs);
             }
         }
     }
 
-    /** Marks the relay down until {@code until}, its {@code downs}-th time in a row; any probe ends. */
-    public void markDown(Connection c, String relay, Instant until, int downs, String reason, Instant now) throws SQLException {
+    /**
+     * Marks the relay down until {@code until}, its {@code downs}-th time in a row, under the
+     * configuration {@code config} (a fingerprint); any probe ends.
+     */
+    public void markDown(Connection c, String relay, Instant until, int downs, String reason, String config, Instant now)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE relay_state SET down_until = ?, downs = ?, reason = ?, probe_holder = NULL, probe_until = NULL,
-                       updated_at = ? WHERE relay = ?""")) {
+                       config = ?, updated_at = ? WHERE relay = ?""")) {
             SqlTime.set(ps, 1, until);
             ps.setInt(2, downs);
             ps.setString(3, Sql.truncate(reason, 1000));
-            SqlTime.set(ps, 4, now);
-            ps.setString(5, relay);
+            ps.setString(4, config);
+            SqlTime.set(ps, 5, now);
+            ps.setString(6, relay);
             ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Drops the down mark of a relay marked under a configuration other than {@code config} (or
+     * under an unknown one): the relay was re-pointed and is up again, with a fresh back-off. One
+     * conditional UPDATE; false when the mark was made under {@code config} or there was none.
+     */
+    public boolean forgetOtherConfig(Connection c, String relay, String config, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE relay_state SET down_until = NULL, downs = 0, reason = NULL, probe_holder = NULL,
+                       probe_until = NULL, config = ?, updated_at = ?
+                WHERE relay = ? AND (down_until IS NOT NULL OR downs > 0) AND (config IS NULL OR config <> ?)""")) {
+            ps.setString(1, config);
+            SqlTime.set(ps, 2, now);
+            ps.setString(3, relay);
+            ps.setString(4, config);
+            return ps.executeUpdate() == 1;
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.mailrun.mail.smtp;
 
 import dev.mailrun.mail.AddressStatus;
-
 import jakarta.mail.AuthenticationFailedException;
 import jakarta.mail.MessagingException;
 import java.io.IOException;
@@ -88,13 +87,36 @@ final class FailureClassifier {
         }
         if (chain.stream().anyMatch(t -> t instanceof MailConnectException || t instanceof ConnectException
                 || t instanceof UnknownHostException)) {
-            return new Failure(Failure.Kind.TRANSIENT, 0, "cannot connect: " + text, Optional.empty(), false, true, false);
+            return new Failure(Failure.Kind.TRANSIENT, 0, connectFailure(chain, text), Optional.empty(), false, true, false);
         }
         if (chain.stream().anyMatch(FailureClassifier::isConnectionLoss)) {
             return new Failure(Failure.Kind.TRANSIENT, 0, "connection lost: " + text, Optional.empty(), false, true, true);
         }
         // Unknown shape: assume the worst about the connection but not about the message.
         return new Failure(Failure.Kind.TRANSIENT, 0, text, Optional.empty(), false, true, false);
+    }
+
+    /**
+     * Why no connection could be opened, in an operator's words: a host name that does not resolve
+     * says so (the library's own text only says it could not connect to it); otherwise the host and
+     * port with the socket's reason ("Connection refused").
+     */
+    private static String connectFailure(List<Throwable> chain, String text) {
+        Optional<MailConnectException> mce = chain.stream().filter(MailConnectException.class::isInstance)
+                .map(MailConnectException.class::cast).findFirst();
+        Optional<UnknownHostException> unknown = chain.stream().filter(UnknownHostException.class::isInstance)
+                .map(UnknownHostException.class::cast).findFirst();
+        if (unknown.isPresent()) {
+            String host = mce.map(MailConnectException::getHost).or(() -> Optional.ofNullable(unknown.get().getMessage()))
+                    .orElse("of the relay");
+            return "the host name " + host + " does not resolve (DNS lookup failed)";
+        }
+        if (mce.isPresent()) {
+            String why = chain.stream().filter(t -> !(t instanceof MessagingException) && t.getMessage() != null)
+                    .map(t -> t.getMessage().strip()).findFirst().orElse(text);
+            return "cannot connect to " + mce.get().getHost() + ":" + mce.get().getPort() + ": " + why;
+        }
+        return "cannot connect: " + text;
     }
 
     /** Parses hints like "try again in 5 minutes" or "retry after 30s". */

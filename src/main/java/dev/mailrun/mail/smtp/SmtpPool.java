@@ -53,8 +53,11 @@ public final class SmtpPool implements AutoCloseable {
     }
 
 
-    /** Less time than this left and a message is not started: it would likely time out half-sent. */
-    static final Duration MIN_BUDGET = Duration.ofMillis(250);
+    /**
+     * Less time than this left and a message is not started: it would likely time out half-sent. A
+     * caller sizing batches for a deadline keeps this much free after the last message's rate slot.
+     */
+    public static final Duration MIN_BUDGET = Duration.ofMillis(250);
     /** How often a thread waiting for a rate permit checks whether it was asked to stop. */
     private static final long STOP_CHECK_NANOS = Duration.ofMillis(50).toNanos();
 

@@ -48,10 +48,10 @@ class RelayOptionTest {
         CliHarness.Result unknown = cli().run(create("--relay", "primary:70,nowhere:30"));
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.err().strip())
-                .isEqualTo("mailrun: --relay: no relay named 'nowhere' is configured (configured: primary, backup)");
+                .isEqualTo("mailrun: --relay: relay 'nowhere': not configured (configured: primary, backup)");
         CliHarness.Result weight = cli().run(create("--relay", "primary:lots"));
         assertThat(weight.exitCode()).isEqualTo(2);
-        assertThat(weight.err().strip()).isEqualTo("mailrun: --relay: weight of relay 'primary' must be a whole number 0..10000, got 'lots'");
+        assertThat(weight.err().strip()).isEqualTo("mailrun: --relay: relay 'primary': weight must be a whole number 0..10000, got 'lots'");
         assertThat(cli().run("campaign", "list").out()).as("nothing created").isEqualTo(before);
     }
 

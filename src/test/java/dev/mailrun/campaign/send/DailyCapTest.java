@@ -62,7 +62,7 @@ class DailyCapTest {
             SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(smtp.messages()).as("day 1, both campaigns together").hasSize(30);
             assertThat(count(relay, LocalDate.parse("2026-11-23"))).isEqualTo(30);
-            assertThat(SendRuns.endReasons(w1.tasks, a, b)).contains(EndReasons.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w1.tasks, a, b)).contains(RunEndReason.DAILY_CAP);
 
             // A restart: new workers, the same day. The count is in the database, not in a worker.
             w1.close();

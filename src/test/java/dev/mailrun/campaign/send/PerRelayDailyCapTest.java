@@ -96,7 +96,7 @@ class PerRelayDailyCapTest {
             assertThat(b.messages()).as("day 1 through day-b").hasSize(30);
             assertThat(count("day-a", LocalDate.parse("2026-11-23"))).isEqualTo(30);
             assertThat(count("day-b", LocalDate.parse("2026-11-23"))).isEqualTo(30);
-            assertThat(SendRuns.endReasons(w1.tasks, c1, c2)).contains(EndReasons.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w1.tasks, c1, c2)).contains(RunEndReason.DAILY_CAP);
 
             // A restart, the same day: the counts are in the database, not in a worker.
             w1.close();
@@ -158,7 +158,7 @@ class PerRelayDailyCapTest {
             assertThat(b.messages()).as("through the other").hasSize(25);
             assertThat(count("full-b", day)).isEqualTo(25);
             assertThat(count("full-a", day)).isEqualTo(25);
-            assertThat(SendRuns.endReasons(w.tasks, id)).containsExactly(EndReasons.DAILY_CAP);
+            assertThat(SendRuns.endReasons(w.tasks, id)).containsExactly(RunEndReason.DAILY_CAP);
             assertThat(w.reports.report(id).heldBackBy()).hasSize(2);
 
             // The next day both take their part again, by weight.

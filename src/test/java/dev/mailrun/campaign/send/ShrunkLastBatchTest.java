@@ -57,7 +57,7 @@ class ShrunkLastBatchTest {
             h.scheduler.tick();
 
             assertThat(h.tasks.recentRuns(SendTask.taskName(id), 10)).hasSize(1);
-            assertThat(SendRuns.endReasons(h.tasks, id)).containsExactly("operator_done");
+            assertThat(SendRuns.endReasons(h.tasks, id)).containsExactly("completed");
             assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
             assertThat(CampaignFixtures.recipientCount(db.dataSource(), id, "sent")).isEqualTo(386);
             Set<String> addressees = new HashSet<>();

@@ -5,9 +5,9 @@ import static dev.mailrun.mail.smtp.TestMail.send;
 import static dev.mailrun.mail.smtp.TestMail.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.RejectedMessageException;
+import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.Secret;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
@@ -150,8 +150,21 @@ class SmtpPoolFaultTest {
         List<SendResult> results = send(settings(closedPort).withConnections(1), items(3));
 
         assertThat(results.get(0)).isInstanceOfSatisfying(SendResult.Unreachable.class,
-                u -> assertThat(u.text()).startsWith("cannot connect"));
+                u -> assertThat(u.text()).startsWith("cannot connect to " + settings(closedPort).host() + ":" + closedPort + ": ")
+                        .containsIgnoringCase("refused"));
         assertThat(results.subList(1, 3)).containsExactly(new SendResult.NotAttempted(2), new SendResult.NotAttempted(3));
+    }
+
+    @Test
+    void a_relay_host_name_that_does_not_resolve_says_so() {
+        // .invalid never resolves (RFC 2606).
+        SmtpSettings nowhere = SmtpSettings.of("relay.nonexistent.invalid", 2541, TlsMode.NONE, "mailrun.test")
+                .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(2)).withConnections(1);
+
+        List<SendResult> results = send(nowhere, items(1));
+
+        assertThat(results.get(0)).isInstanceOfSatisfying(SendResult.Unreachable.class, u -> assertThat(u.text())
+                .isEqualTo("the host name relay.nonexistent.invalid does not resolve (DNS lookup failed)"));
     }
 
     @Test

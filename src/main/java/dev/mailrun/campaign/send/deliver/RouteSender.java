@@ -10,6 +10,7 @@ import dev.mailrun.campaign.send.record.BatchMarker;
 import dev.mailrun.campaign.send.record.ResultBuffer;
 import dev.mailrun.campaign.send.record.SplitBatchMarker;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.RelayFingerprint;
 import dev.mailrun.campaign.send.route.RelayHealth;
 import dev.mailrun.campaign.send.route.WeightedSplit;
 import dev.mailrun.campaign.send.scope.RunScope;
@@ -23,7 +24,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -101,8 +104,9 @@ public final class RouteSender implements AutoCloseable {
         this.weights = route.weights();
         this.split = new WeightedSplit(relays.size());
         SendEvents events = run.events();
-        this.health = new RelayHealth(run.tables().dataSource(), run.clock(), run.runToken(),
-                relays.stream().map(Relay::name).toList(),
+        Map<String, String> configs = new LinkedHashMap<>();
+        relays.forEach(r -> configs.put(r.name(), RelayFingerprint.of(r.smtp())));
+        this.health = new RelayHealth(run.tables().dataSource(), run.clock(), run.runToken(), configs,
                 (relay, downUntil, reason) -> events.relayState(relay, downUntil));
         for (Relay relay : relays) {
             RelayRate rate = pacing.relay(relay.name());
@@ -139,15 +143,18 @@ public final class RouteSender implements AutoCloseable {
 
     /**
      * True when a relay went down under the last batch and handed back what it had not tried, while
-     * another relay of the route is still up: the next batch goes there.
+     * another relay of the route is still up or due for its probe: the next batch goes there.
      */
     public boolean failedOverInLastBatch() {
-        return failedOver && !health.allDown();
+        return failedOver && health.sendable();
     }
 
-    /** True when every relay of the route is down: nothing can be sent until one is probed back. */
-    public boolean allDown() {
-        return health.allDown();
+    /**
+     * True while the run can send: a relay of the route is up, or one's back-off has passed and this
+     * run may probe it. False when every relay is down and none can be probed by this run now.
+     */
+    public boolean sendable() {
+        return health.sendable();
     }
 
     /** Which relays are down, until when and why, for the run's summary. */
@@ -273,7 +280,9 @@ public final class RouteSender implements AutoCloseable {
                 failedOver |= recorded != result;
             } else if (result instanceof SendResult.Unreachable u) {
                 health.markDown(lane.name(), "cannot be reached: " + u.text());
-                recorded = health.allDown() ? result : new SendResult.NotAttempted(u.key());
+                // Nothing reached the relay: the recipient goes back untried. The run goes on while
+                // another relay is up or still to be probed; a probe's failure only tells about its relay.
+                recorded = health.sendable() || probe ? new SendResult.NotAttempted(u.key()) : result;
                 failedOver |= recorded != result;
             } else if (probe && (result instanceof SendResult.Sent || result instanceof SendResult.Permanent)) {
                 health.probeSucceeded(lane.name());

@@ -305,6 +305,11 @@ public final class ResultBuffer {
         return unreachable;
     }
 
+    /** True once a recipient could not be marked in flight: the database or the lease is gone. */
+    public synchronized boolean markingFailed() {
+        return markerFailed;
+    }
+
     private static String smtpError(int code, String text) {
         return code == 0 ? text : code + " " + text;
     }

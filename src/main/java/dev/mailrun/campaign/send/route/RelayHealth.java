@@ -1,13 +1,15 @@
 package dev.mailrun.campaign.send.route;
 
-import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.campaign.store.RelayStateTable.State;
+import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.db.Transactions;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,7 +33,12 @@ import org.slf4j.LoggerFactory;
  *       is down again for twice as long. Other runs leave it alone meanwhile.</li>
  *   <li>The view is re-read from the table every {@link #REFRESH} (by the flush thread), so a relay
  *       another run found down or brought back changes this run's routing within a second.</li>
+ *   <li>A down mark carries the fingerprint of the relay's configuration ({@link RelayFingerprint});
+ *       a run configured differently (the relay re-pointed to another host or port) drops the mark
+ *       when it reads it, and the relay starts fresh: up, no back-off.</li>
  * </ol>
+ * A run can send as long as one relay is up or one's probe is free for it ({@link #sendable}); a
+ * relay whose back-off has passed is not up, but it does not stop a run either: that run probes it.
  * Instants come from the run's clock, so tests move time instead of waiting for it.
  */
 public final class RelayHealth {
@@ -57,6 +64,7 @@ public final class RelayHealth {
     private final Clock clock;
     private final String holder;
     private final List<String> relays;
+    private final Map<String, String> configs;
     private final Listener listener;
     private final Map<String, State> states = new LinkedHashMap<>();
     private final Map<String, Boolean> probing = new HashMap<>();
@@ -65,13 +73,15 @@ public final class RelayHealth {
 
     /**
      * @param holder  this run's token: who holds a probe
-     * @param relays  the route's relays
+     * @param configs the route's relays, in its order, each with the fingerprint of its configuration
+     *                here ({@link RelayFingerprint}): a down mark made under another one is dropped
      */
-    public RelayHealth(DataSource dataSource, Clock clock, String holder, List<String> relays, Listener listener) {
+    public RelayHealth(DataSource dataSource, Clock clock, String holder, Map<String, String> configs, Listener listener) {
         this.dataSource = dataSource;
         this.clock = clock;
         this.holder = holder;
-        this.relays = List.copyOf(relays);
+        this.configs = Collections.unmodifiableMap(new LinkedHashMap<>(configs));
+        this.relays = List.copyOf(configs.keySet());
         this.listener = listener;
         this.relays.forEach(r -> {
             states.put(r, State.up(r));
@@ -79,11 +89,28 @@ public final class RelayHealth {
         });
     }
 
-    /** Reads every relay's state from the table. */
+    /**
+     * Reads every relay's state from the table. A relay marked down under another configuration
+     * (re-pointed to another host or port since) starts fresh: its mark is dropped, and it is up.
+     */
     public void refresh() throws SQLException {
-        Map<String, State> read = Transactions.inTransaction(dataSource, c -> table.read(c, relays));
+        Instant now = clock.instant();
+        Map<String, State> read = Transactions.inTransaction(dataSource, c -> {
+            Map<String, State> found = table.read(c, relays);
+            for (String relay : relays) {
+                State st = found.get(relay);
+                String config = configs.get(relay);
+                if (st.downUntil().isPresent() && !st.config().filter(config::equals).isPresent()
+                        && table.forgetOtherConfig(c, relay, config, now)) {
+                    log.info("Relay {} was marked down under another configuration ({}); it is configured differently "
+                            + "now, so it starts fresh and takes traffic", relay, st.reason().orElse("no reason given"));
+                    found.put(relay, State.up(relay));
+                }
+            }
+            return found;
+        });
         synchronized (this) {
-            lastRefresh = clock.instant();
+            lastRefresh = now;
             read.forEach(this::take);
         }
     }
@@ -104,8 +131,23 @@ public final class RelayHealth {
         return states.get(relay).downUntil().isEmpty();
     }
 
+    /** True when no relay of the route is up (one being probed is not up yet). */
     public synchronized boolean allDown() {
         return relays.stream().noneMatch(r -> states.get(r).downUntil().isEmpty());
+    }
+
+    /**
+     * True when the run can send something now: a relay is up, or one's back-off has passed and its
+     * probe is free for this run (or already this run's). False only when every relay is down and
+     * none can be probed by this run now: the run then ends, and a later one probes.
+     */
+    public synchronized boolean sendable() {
+        Instant now = clock.instant();
+        return relays.stream().anyMatch(r -> {
+            State st = states.get(r);
+            return st.downUntil().isEmpty() || probing.containsKey(r)
+                    || (st.probeDue(now) && !st.probedByOther(holder, now));
+        });
     }
 
     /** When a relay that is down may take its probe; empty when it is up. */
@@ -113,15 +155,26 @@ public final class RelayHealth {
         return states.get(relay).downUntil();
     }
 
-    /** "primary down until …Z (reason); backup down until …" for the run's summary. */
+    /**
+     * The relays that are not up, for the run's summary and its log line:
+     * "primary down until 2026-11-24T10:00:30Z (cannot be reached: …); backup down until …", or,
+     * once a relay's back-off has passed, "backup probe due since …" (or "being probed by another run").
+     */
     public synchronized String describeDown() {
-        StringBuilder s = new StringBuilder();
+        Instant now = clock.instant();
+        List<String> parts = new ArrayList<>();
         for (String r : relays) {
             State st = states.get(r);
-            st.downUntil().ifPresent(until -> s.append(s.length() == 0 ? "" : "; ").append(r).append(" down until ")
-                    .append(until).append(st.reason().map(x -> " (" + x + ")").orElse("")));
+            if (st.downUntil().isEmpty()) {
+                continue;
+            }
+            Instant until = st.downUntil().get();
+            String state = until.isAfter(now) ? " down until " + until
+                    : st.probedByOther(holder, now) ? " being probed by another run (its back-off ended " + until + ")"
+                    : " probe due (its back-off ended " + until + ")";
+            parts.add(r + state + st.reason().map(x -> " (" + x + ")").orElse(""));
         }
-        return s.toString();
+        return String.join("; ", parts);
     }
 
     /**
@@ -134,7 +187,7 @@ public final class RelayHealth {
         synchronized (this) {
             due = relays.stream().filter(r -> states.get(r).downUntil().filter(u -> !u.isAfter(now)).isPresent()).toList();
         }
-        List<String> won = new java.util.ArrayList<>();
+        List<String> won = new ArrayList<>();
         for (String relay : due) {
             boolean claimed = Transactions.inTransaction(dataSource,
                     c -> table.claimProbe(c, relay, holder, now, now.plus(PROBE_HOLD)));
@@ -144,6 +197,11 @@ public final class RelayHealth {
                 }
                 won.add(relay);
             }
+        }
+        if (won.size() < due.size()) {
+            // Another run holds a probe this view thought free: read who, so that the stop check and
+            // the run's summary see it being probed instead of waiting to be.
+            refresh();
         }
         return won;
     }
@@ -209,18 +267,30 @@ public final class RelayHealth {
             }
             int downs = row.downs() + 1;
             Instant until = now.plus(BackOff.after(downs));
-            table.markDown(c, relay, until, downs, reason, now);
+            table.markDown(c, relay, until, downs, reason, configs.get(relay), now);
             wrote[0] = true;
-            return new State(relay, Optional.of(until), downs, Optional.of(reason), Optional.empty(), Optional.empty());
+            return new State(relay, Optional.of(until), downs, Optional.of(reason), Optional.empty(), Optional.empty(),
+                    Optional.of(configs.get(relay)));
         });
         synchronized (this) {
             take(relay, marked);
             recent.get(relay).clear();
         }
         if (wrote[0]) {
-            log.warn("Relay {} is down until {} ({}); its recipients go through the next relay of the route that is up",
-                    relay, marked.downUntil().orElse(now), reason);
+            log.warn("Relay {} is down until {} ({}); {}", relay, marked.downUntil().orElse(now), reason, whileDown(relay));
         }
+    }
+
+    /** What happens to the traffic of {@code relay} while it is down, for the log line that marks it. */
+    private synchronized String whileDown(String relay) {
+        if (relays.size() == 1) {
+            return "nothing is sent through it until a probe message gets through after the back-off";
+        }
+        List<String> up = relays.stream().filter(r -> !r.equals(relay) && states.get(r).downUntil().isEmpty()).toList();
+        return up.isEmpty()
+                ? "no relay of the route is up: nothing is sent until a probe message gets through after a back-off"
+                : "its recipients go through " + (up.size() == 1 ? "relay " + up.get(0) : "relays " + String.join(", ", up))
+                        + " meanwhile";
     }
 
     /** At the end of the run: probes it held but never sent go back, so another run may take them at once. */

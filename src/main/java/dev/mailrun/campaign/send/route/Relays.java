@@ -43,13 +43,13 @@ public record Relays(Map<String, Relay> byName, RelayRoute defaultRoute) {
     /** The relays of {@code route}, in its order; every one must be configured. */
     public List<Relay> of(RelayRoute route) {
         return route.relays().stream().map(name -> find(name).orElseThrow(() -> new IllegalArgumentException(
-                unknownIn(route).orElse("relay " + name + " is not configured")))).toList();
+                unknownIn(route).orElse("relay '" + name + "': not configured")))).toList();
     }
 
     /** Why {@code route} cannot be used here: the first relay it names that is not configured. */
     public Optional<String> unknownIn(RelayRoute route) {
         return route.relays().stream().filter(name -> !byName.containsKey(name)).findFirst()
-                .map(name -> "no relay named '" + name + "' is configured (configured: " + String.join(", ", byName.keySet()) + ")");
+                .map(name -> "relay '" + name + "': not configured (configured: " + String.join(", ", byName.keySet()) + ")");
     }
 
     /** The first relay of the default route: where a single test message goes. */
