@@ -23,6 +23,7 @@ import dev.mailrun.campaign.importing.RejectReason;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -229,7 +230,7 @@ public final class Services implements AutoCloseable {
                 new BounceApplier(returnPaths, new SuppressionTable(), b.settings()),
                 new BounceRateBreaker(dataSource(), b.settings(), clock()),
                 new ComplaintRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock(),
-                new TooFastDelays(config.send().domainGroups(), config.send().relayRate()));
+                new TooFastDelays(config.send().domainGroups(), Relays.fastest(config.relays().byName().values())));
     }
 
     /** Applies the events of the providers' webhooks, with the bounce rules and both breakers. */

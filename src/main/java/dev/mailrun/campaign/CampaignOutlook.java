@@ -42,12 +42,13 @@ final class CampaignOutlook {
 
     /**
      * @param rates           each configured relay's rate, 0 meaning no limit
+     * @param relayStates     the relays' down marks, as they hold for the configuration
      * @param missingSettings the keys sending needs that are not set
      */
-    CampaignOutlook(SendSettings settings, Map<String, Double> rates, List<String> missingSettings) {
+    CampaignOutlook(SendSettings settings, Map<String, Double> rates, RelayStates relayStates, List<String> missingSettings) {
         this.settings = settings;
         this.calendar = new SendCalendar(settings.dailyCap());
-        this.routes = new RouteNow(rates, settings.dailyCap());
+        this.routes = new RouteNow(rates, relayStates, settings.dailyCap());
         this.pace = new HeldBack(settings);
         this.missingSettings = List.copyOf(missingSettings);
     }

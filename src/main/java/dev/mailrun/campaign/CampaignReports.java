@@ -52,7 +52,7 @@ public final class CampaignReports {
     private final RecipientCounts recipients = new RecipientCounts();
     private final RecipientQueue queue = new RecipientQueue();
     private final InFlightTable inFlight = new InFlightTable();
-    private final RelayStateTable relayStates = new RelayStateTable();
+    private final RelayStates relayStates;
 
     /**
      * With the one relay {@code settings} names, at {@code settings.relayRate()}.
@@ -62,24 +62,26 @@ public final class CampaignReports {
      */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings) {
         this(dataSource, tasks, clock, settings, singleRelay(settings), Map.of(singleRelay(settings).relays().get(0),
-                settings.relayRate()), List.of());
+                settings.relayRate()), RelayStates.AS_STORED, List.of());
     }
 
     /** @param relays the configured relays, with their rates, and the route of campaigns created without {@code --relay} */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings, Relays relays) {
-        this(dataSource, tasks, clock, settings, relays.defaultRoute(), rates(relays), List.of());
+        this(dataSource, tasks, clock, settings, relays.defaultRoute(), rates(relays), RelayStates.of(relays), List.of());
     }
 
     private CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings,
-                            RelayRoute defaultRoute, Map<String, Double> rates, List<String> missingSettings) {
+                            RelayRoute defaultRoute, Map<String, Double> rates, RelayStates relayStates,
+                            List<String> missingSettings) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.clock = clock;
         this.settings = settings;
         this.defaultRoute = defaultRoute;
         this.rates = Map.copyOf(rates);
+        this.relayStates = relayStates;
         this.missingSettings = List.copyOf(missingSettings);
-        this.outlook = new CampaignOutlook(settings, this.rates, this.missingSettings);
+        this.outlook = new CampaignOutlook(settings, this.rates, relayStates, this.missingSettings);
     }
 
     /**
@@ -87,7 +89,7 @@ public final class CampaignReports {
      * each holds back every campaign that has someone left to send to.
      */
     public CampaignReports withMissingSettings(List<String> keys) {
-        return new CampaignReports(dataSource, tasks, clock, settings, defaultRoute, rates, keys);
+        return new CampaignReports(dataSource, tasks, clock, settings, defaultRoute, rates, relayStates, keys);
     }
 
     private static RelayRoute singleRelay(SendSettings settings) {

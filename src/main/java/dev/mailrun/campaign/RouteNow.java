@@ -43,13 +43,14 @@ final class RouteNow {
 
     private final Map<String, Double> rates;
     private final DailyCap cap;
-    private final RelayStateTable states = new RelayStateTable();
+    private final RelayStates states;
     private final DailyCountTable counts = new DailyCountTable();
     private final AdaptedRateTable adapted = new AdaptedRateTable();
 
     /** @param rates each configured relay's rate ({@code smtp.<name>.rate}), 0 meaning no limit */
-    RouteNow(Map<String, Double> rates, DailyCap cap) {
+    RouteNow(Map<String, Double> rates, RelayStates states, DailyCap cap) {
         this.rates = Map.copyOf(rates);
+        this.states = states;
         this.cap = cap;
     }
 

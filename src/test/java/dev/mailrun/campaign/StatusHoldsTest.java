@@ -10,6 +10,7 @@ import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.RelayFingerprint;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
@@ -44,6 +45,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class StatusHoldsTest {
 
+    /** How the tests' relays are configured: one address for all of them. */
+    private static final SmtpSettings SMTP = SmtpSettings.of("127.0.0.1", 2525, TlsMode.NONE, "mailrun.test");
+
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();
 
@@ -74,6 +78,22 @@ class StatusHoldsTest {
         assertThat(reports.report(split).configuredRate()).isEqualTo(3.0);
         assertThat(reports.report(split).heldBackBy())
                 .containsExactly("relay ra down until 2026-11-23T10:00:30Z (cannot be reached: connection refused)");
+    }
+
+    @Test
+    void a_relay_marked_down_at_an_address_it_no_longer_has_shows_up_without_the_old_reason() throws Exception {
+        Relays relays = relays(Map.of("xa", 7.0, "xb", 3.0), "xa,xb");
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, settings(), relays);
+        long split = running("Moved", "xb:30,xa:70", Optional.empty(), 10);
+        String before = RelayFingerprint.of(SmtpSettings.of("127.0.0.1", 2541, TlsMode.NONE, "mailrun.test"));
+        markDown("xa", NOW.plusSeconds(30), "cannot connect to 127.0.0.1:2541: Connection refused", before);
+
+        CampaignReport r = reports.report(split);
+
+        assertThat(r.heldBackBy()).isEmpty();
+        assertThat(r.configuredRate()).isEqualTo(10.0);
+        assertThat(r.relays()).filteredOn(l -> l.relay().equals("xa")).singleElement()
+                .satisfies(l -> assertThat(l.downUntil()).isEmpty());
     }
 
     @Test
@@ -259,15 +279,20 @@ class StatusHoldsTest {
     static Relays relays(Map<String, Double> rates, String defaultRoute) {
         Map<String, Relay> byName = new LinkedHashMap<>();
         rates.forEach((name, rate) -> byName.put(name,
-                new Relay(name, SmtpSettings.of("127.0.0.1", 2525, TlsMode.NONE, "mailrun.test"), rate)));
+                new Relay(name, SMTP, rate)));
         return new Relays(byName, RelayRoute.parse(defaultRoute));
     }
 
+    /** Marked down by a run configured as the tests' relays are. */
     private static void markDown(String relay, Instant until, String reason) throws Exception {
+        markDown(relay, until, reason, RelayFingerprint.of(SMTP));
+    }
+
+    private static void markDown(String relay, Instant until, String reason, String config) throws Exception {
         Transactions.inTransaction(db.dataSource(), c -> {
             RelayStateTable table = new RelayStateTable();
             table.lock(c, relay, NOW);
-            table.markDown(c, relay, until, 1, reason, null, NOW);
+            table.markDown(c, relay, until, 1, reason, config, NOW);
             return null;
         });
     }

@@ -2,6 +2,9 @@ package dev.mailrun.fault;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.store.InFlightTable;
+import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,7 +16,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -70,6 +75,20 @@ final class Fixtures {
         Map<String, Integer> counts = new HashMap<>();
         messages.forEach(m -> counts.merge(recipientOf(m), 1, Integer::sum));
         return counts;
+    }
+
+    /**
+     * What a killed worker's run left in flight and still waiting, once the database has settled the
+     * dead connection's last transaction: locking the campaign's in-flight row waits for a flush the
+     * server was still running for it to commit or roll back, and the rows are then read in the
+     * same transaction.
+     */
+    static long settledSendingCount(DataSource ds, long campaignId) throws SQLException {
+        return Transactions.inTransaction(ds, c -> {
+            SortedSet<Long> held = new InFlightTable().lock(c, campaignId).map(InFlightTable.Held::recipientIds)
+                    .orElse(new TreeSet<>());
+            return new RecipientCounts().counts(c, campaignId, held).get(RecipientStatus.SENDING);
+        });
     }
 
     static Map<String, Long> counts(DataSource ds, long campaignId) throws SQLException {

@@ -8,7 +8,6 @@ import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.TaskStore;
-import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -119,7 +118,7 @@ class KillNineTest {
                 held += lastHeld ? 1 : 0;
                 killedAt.add(accepted.get());
                 // What this dead run left in flight, still waiting, is exactly what the next run marks unknown.
-                long inFlight = CampaignFixtures.sendingCount(db.dataSource(), id);
+                long inFlight = Fixtures.settledSendingCount(db.dataSource(), id);
                 unknownPerKill.add(inFlight);
             }
             try (WorkerProcess worker = WorkerProcess.start(name + "-final", env)) {

@@ -29,7 +29,7 @@ public final class TooFastDelays {
     private final double relayRate;
     private final AdaptedRateTable table = new AdaptedRateTable();
 
-    /** @param relayRate smtp.rate: what an uncapped group adapts from */
+    /** @param relayRate the fastest configured relay's rate: what an uncapped group adapts from, as the sending path's pace does */
     public TooFastDelays(DomainGroups groups, double relayRate) {
         this.groups = groups;
         this.relayRate = relayRate;

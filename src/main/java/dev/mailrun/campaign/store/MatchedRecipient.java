@@ -1,5 +1,4 @@
 package dev.mailrun.campaign.store;
 
-
 /** The send a bounce was traced to. */
 public record MatchedRecipient(long id, long campaignId, String email, String status) {}

@@ -3,6 +3,7 @@ package dev.mailrun.campaign.send.pace;
 import dev.mailrun.campaign.model.AdaptiveRate;
 import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.AdaptedRateTable;
 import dev.mailrun.mail.smtp.SendResult;
@@ -50,11 +51,10 @@ public final class Pacing {
     /** @param campaignCap the campaign's own rate ({@code --rate}); 0: none */
     public static Pacing forRoute(SendSettings settings, List<Relay> route, double campaignCap, Clock clock) {
         RateAdapter adapter = new RateAdapter(new AdaptedRateTable());
-        double fastest = 0;
         for (Relay relay : route) {
             adapter.add(RateAdapter.relayKey(relay.name()), AdaptiveRate.RELAY, relay.rate());
-            fastest = Math.max(fastest, relay.rate());
         }
+        double fastest = Relays.fastest(route);
         for (DomainGroup g : settings.domainGroups().groups()) {
             // An uncapped group adapts from the relays' rate: the pace it had before it said "too fast".
             adapter.add(g.key(), AdaptiveRate.DOMAIN, g.rate() > 0 ? g.rate() : fastest);

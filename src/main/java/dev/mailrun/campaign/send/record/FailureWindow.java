@@ -1,6 +1,5 @@
 package dev.mailrun.campaign.send.record;
 
-
 /**
  * The outcomes of the last N send attempts, oldest first, kept in the task metadata as a string of
  * 'S' (sent) and 'F' (failed) so the failure rate survives between runs.

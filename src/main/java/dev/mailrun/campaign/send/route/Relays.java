@@ -2,6 +2,7 @@ package dev.mailrun.campaign.send.route;
 
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,5 +56,18 @@ public record Relays(Map<String, Relay> byName, RelayRoute defaultRoute) {
     /** The first relay of the default route: where a single test message goes. */
     public Relay first() {
         return byName.get(defaultRoute.relays().get(0));
+    }
+
+    /**
+     * The fastest of {@code relays}' configured rates, 0 when none has a limit: what a domain group
+     * without a cap of its own adapts down from once it answers "too fast", wherever its recipients
+     * are sent through.
+     */
+    public static double fastest(Collection<Relay> relays) {
+        double fastest = 0;
+        for (Relay relay : relays) {
+            fastest = Math.max(fastest, relay.rate());
+        }
+        return fastest;
     }
 }

@@ -1,13 +1,11 @@
 package dev.mailrun.campaign.send.scope;
 
-import dev.mailrun.campaign.send.record.FailureWindow;
-
 /**
  * The campaign's send counters as checkpointed in its task's metadata under {@link #METADATA_KEY},
  * always in the same transaction as the recipient rows they count. The component names are the
  * stored JSON's field names: renaming one orphans the counters of every existing campaign.
  *
- * @param recent              the failure window ({@link FailureWindow#stored()})
+ * @param recent              the failure window as the recording stage stores it
  * @param rateBaseAttempts    attempts when the hard-bounce rate was last reset…
  * @param rateBaseHardBounces …and hard bounces then
  */

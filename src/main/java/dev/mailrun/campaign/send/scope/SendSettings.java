@@ -1,9 +1,6 @@
 package dev.mailrun.campaign.send.scope;
 
 import dev.mailrun.campaign.model.DomainGroups;
-import dev.mailrun.campaign.send.claim.ClaimAhead;
-import dev.mailrun.campaign.send.pace.DomainPacer;
-import dev.mailrun.campaign.send.pace.RelayRate;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import java.time.Duration;
 
@@ -13,7 +10,7 @@ import java.time.Duration;
  * @param relay              names the relay for rate sharing (host:port): workers sending through
  *                           one relay share its rate
  * @param relayRate          messages per second for the relay in total; 0: no limit. A run sends at
- *                           its {@link RelayRate} share of it
+ *                           its share of it (the pace divides it among the workers)
  * @param batchMax           largest batch claimed at once
  * @param maxAttempts        attempts before a transient failure becomes permanent
  * @param retryBase          first retry delay; doubles per attempt, with ±20% jitter
@@ -25,7 +22,7 @@ import java.time.Duration;
  * @param hardBounceRate     pause a campaign whose hard bounces exceed this share of its attempts…
  * @param hardBounceMinSample …once it has at least this many attempts
  * @param dailyCap           how many messages each relay may take per day ({@link DailyCap#NONE}: no limit)
- * @param domainGroups       recipient domains paced together ({@link DomainPacer})
+ * @param domainGroups       recipient domains paced together (by the pace)
  */
 public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
                            double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
@@ -34,7 +31,7 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
 
     /**
      * The batch overhead of the sending task. A batch's claim is made while the batch before it
-     * sends ({@link ClaimAhead}) and its results are committed by the flush thread, so a batch spends
+     * sends (claimed ahead) and its results are committed by the flush thread, so a batch spends
      * little beyond its messages; the run's own final work after the last batch is measured and
      * reserved by the timebox ({@link dev.mailrun.timebox.RunCosts}). 200 ms, the cost of an inline
      * claim and commit, left every run's last 0.2–0.4 s unused.
