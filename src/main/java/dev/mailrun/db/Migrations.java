@@ -31,7 +31,7 @@ public final class Migrations {
         MigrationInfo[] all = info.all();
         String latest = all.length == 0 ? "none" : all[all.length - 1].getVersion().getVersion();
         return new SchemaStatus(
-                current == null ? "empty" : current.getVersion().getVersion(),
+                current == null ? SchemaStatus.EMPTY : current.getVersion().getVersion(),
                 latest,
                 info.pending().length);
     }
@@ -44,15 +44,24 @@ public final class Migrations {
         }
     }
 
+    /** @param current the applied version, {@link #EMPTY} when the database has no schema yet */
     public record SchemaStatus(String current, String latest, int pending) {
+
+        public static final String EMPTY = "empty";
+
         public boolean isCurrent() {
             return pending == 0;
+        }
+
+        /** "version 16", or "no schema yet" for a database nothing was applied to. */
+        public String describeCurrent() {
+            return current.equals(EMPTY) ? "no schema yet" : "version " + current;
         }
     }
 
     public static final class SchemaNotCurrentException extends RuntimeException {
         public SchemaNotCurrentException(SchemaStatus status) {
-            super("database schema is at version " + status.current() + " but mailrun needs " + status.latest()
+            super("the database has " + status.describeCurrent() + " but mailrun needs version " + status.latest()
                     + " (" + status.pending() + " pending migration(s)); run: mailrun db migrate");
         }
     }

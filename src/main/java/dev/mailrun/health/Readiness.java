@@ -70,7 +70,7 @@ public final class Readiness implements AutoCloseable {
         ProbeResult result = new ProbeResult(checks, clock.instant());
         ProbeResult before = last;
         if (before == null || before.up() != result.up()) {
-            log.info("Readiness is now {}: {}", result.up() ? "UP" : "DOWN", result.checks());
+            log.info("Readiness is now {}: {}", result.up() ? "UP" : "DOWN", result.describe());
         }
         last = result;
         return result;

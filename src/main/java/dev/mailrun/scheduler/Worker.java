@@ -63,7 +63,8 @@ public final class Worker implements Runnable {
     @Override
     public void run() {
         thread = Thread.currentThread();
-        log.info("Worker started: a tick every {} on aligned slots", tickInterval);
+        // WorkerCommand announces the start with the configured interval and listeners; one line is enough.
+        log.debug("tick loop running, slots every {} ms", tickInterval.toMillis());
         while (!stopped) {
             beat();
             tickSafely();

@@ -56,6 +56,21 @@ class ReadinessTest {
     }
 
     @Test
+    void a_change_of_readiness_is_logged_as_readable_text_not_as_records() {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Readiness.class);
+        logged.start();
+        log.addAppender(logged);
+        try (Readiness readiness = new Readiness(db.dataSource(), Optional.empty(), clock)) {
+            readiness.refresh();
+        } finally {
+            log.detachAppender(logged);
+        }
+        assertThat(logged.list).extracting(e -> e.getFormattedMessage()).singleElement().asString()
+                .startsWith("Readiness is now UP: database up").contains("; schema up").doesNotContain("Check[");
+    }
+
+    @Test
     void a_tick_loop_that_stopped_beating_is_neither_ready_nor_live_and_a_stale_result_counts_as_down() {
         WorkerHeartbeat heartbeat = beating();
         try (Readiness readiness = new Readiness(db.dataSource(), Optional.of(heartbeat), clock)) {

@@ -56,22 +56,24 @@ final class CampaignCommand implements Runnable {
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Create a draft campaign; prints its id alone on stdout.")
     static final class Create extends CampaignAction {
-        @Option(names = "--name", required = true, paramLabel = "N") String name;
+        @Option(names = "--name", required = true, paramLabel = "N",
+                description = "Campaign name: shown in lists and status, and the List-Id header's phrase.") String name;
         @Option(names = "--template", required = true, paramLabel = "T", description = "Folder under templates.dir.") String template;
         @Option(names = "--from", required = true, paramLabel = "ADDR", description = "Sender address.") String from;
         @Option(names = "--from-name", paramLabel = "NAME", description = "Sender display name.") String fromName;
-        @Option(names = "--reply-to", paramLabel = "ADDR") String replyTo;
+        @Option(names = "--reply-to", paramLabel = "ADDR", description = "Reply-To address; default: none (replies go to --from).")
+        String replyTo;
         @Option(names = "--subject", paramLabel = "S", description = "Replaces the template's subject.") String subject;
         @Option(names = "--start-at", paramLabel = "ISO-8601",
                 description = "Earliest start, e.g. 2026-12-01T09:00:00Z (before 9999-01-01).") String startAt;
         @Option(names = "--rate", paramLabel = "R",
                 description = "Messages per second for this campaign, 0.01-100000 (the route's rate when lower).") Double rate;
         @Option(names = "--window", paramLabel = "RANGE",
-                description = {"When it may send, e.g. \"Mon-Fri 08:00-18:00 Europe/Berlin\"; repeat the option",
-                        "or separate ranges with ';' for several. Default: any time."}) List<String> windows;
+                description = "When it may send, e.g. \"Mon-Fri 08:00-18:00 Europe/Berlin\"; repeat the option "
+                        + "or separate ranges with ';' for several. Default: any time.") List<String> windows;
         @Option(names = "--expire-at", paramLabel = "TIME",
-                description = {"Recipients not sent by then expire, e.g. 2026-12-01T18:00:00Z or",
-                        "'2026-12-01T18:00 Europe/Berlin'; the campaign then completes."}) String expireAt;
+                description = "Recipients not sent by then expire, e.g. 2026-12-01T18:00:00Z or "
+                        + "'2026-12-01T18:00 Europe/Berlin'; the campaign then completes.") String expireAt;
         @Option(names = "--relay", paramLabel = "ROUTE",
                 description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
                         + "default: smtp.relays.") String relay;
@@ -126,7 +128,8 @@ final class CampaignCommand implements Runnable {
     @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause at the next batch boundary.")
     static final class Pause extends CampaignAction {
         @Parameters(paramLabel = "ID") long id;
-        @Option(names = "--reason", paramLabel = "TEXT") String reason = "paused by operator";
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown in status (default: paused by operator).")
+        String reason = "paused by operator";
 
         @Override
         int act(Services s) throws Exception {

@@ -41,8 +41,8 @@ final class DbCommand implements Runnable {
                 Migrations.SchemaStatus status = migrations.status();
                 out.println(applied == 0
                         ? "Schema already current at version " + status.current() + " (" + ctx.describeDatabase() + ")."
-                        : "Applied " + applied + " migration(s); schema now at version " + status.current()
-                                + " (" + ctx.describeDatabase() + ").");
+                        : "Applied " + applied + (applied == 1 ? " migration" : " migrations") + "; the schema is now at version "
+                                + status.current() + " (" + ctx.describeDatabase() + ").");
             }
         }
     }
@@ -61,7 +61,7 @@ final class DbCommand implements Runnable {
             try (AppContext ctx = db.root.context()) {
                 Migrations.SchemaStatus status = new Migrations(ctx.rawDataSource()).status();
                 out.println("database: " + ctx.describeDatabase());
-                out.println("schema version: " + status.current() + " (latest " + status.latest() + ", "
+                out.println("schema: " + status.describeCurrent() + " (latest version " + status.latest() + ", "
                         + status.pending() + " pending)");
             }
         }

@@ -52,7 +52,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         try (AppContext ctx = root.context()) {
             Migrations migrations = new Migrations(ctx.rawDataSource());
             migrations.migrate();
-            out.println("Database: " + ctx.describeDatabase() + ", schema version " + migrations.status().current() + ".");
+            out.println("Database: " + ctx.describeDatabase() + ", schema " + migrations.status().describeCurrent() + ".");
             out.printf("Demo: %d recipients, %.0f messages/s over %d connections, a tick every %d s (each run is timeboxed to its slot).%n",
                     size, rate, connections, interval);
             out.flush();

@@ -56,14 +56,14 @@ final class RecipientsCommand implements Runnable {
                 throw new UsageException(e.getMessage());
             } catch (ImportStoppedException e) {
                 // What was committed, on stdout like a finished import's summary; the error line follows on stderr.
-                out().println("stopped after reading " + e.report().rows() + " rows: imported " + e.report().imported()
+                out().println("stopped after reading " + Counted.of(e.report().rows(), "row") + ": imported " + e.report().imported()
                         + (e.unconfirmed() > 0 ? " (and perhaps " + e.unconfirmed() + " more)" : "") + ", rejected " + e.report().rejected());
                 details(e.report());
                 throw e;
             } finally {
                 progress.done();
             }
-            out().println("read " + r.rows() + " rows: imported " + r.imported() + ", rejected " + r.rejected());
+            out().println("read " + Counted.of(r.rows(), "row") + ": imported " + r.imported() + ", rejected " + r.rejected());
             details(r);
             return Cli.OK;
         }

@@ -12,12 +12,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "send-test", mixinStandardHelpOptions = true,
-        description = {"Render one message of a campaign and send it to one address, now, through the configured relay.",
-                "The campaign and its recipients are not changed."})
+        description = {"Render one message of a campaign and send it to one address, now, through the first",
+                "relay of the default route. Its subject starts with \"[test] \" and it carries the header",
+                "X-Mailrun-Test: 1. The campaign, its recipients and its figures are not changed, and no",
+                "bounce of it suppresses the address."})
 final class SendTestCommand extends ContextCommand {
 
-    @Option(names = "--campaign", required = true, paramLabel = "ID") long campaign;
-    @Option(names = "--to", required = true, paramLabel = "ADDR") String to;
+    @Option(names = "--campaign", required = true, paramLabel = "ID",
+            description = "Campaign whose template and sender to use, in any state.") long campaign;
+    @Option(names = "--to", required = true, paramLabel = "ADDR", description = "Address to send the test to.") String to;
     @Option(names = "--name", paramLabel = "NAME", description = "Recipient name for the merge.") String name = "";
     @Option(names = "--field", paramLabel = "KEY=VALUE", description = "A merge field; repeatable.")
     List<String> fields = List.of();

@@ -76,7 +76,7 @@ final class SuppressionsCommand implements Runnable {
                     reasons.add(rr.label() + " " + n);
                 }
             }
-            out().println("read " + r.rows() + " rows (address column " + Shown.of(r.addressColumn()) + "): suppressed " + r.suppressed()
+            out().println("read " + Counted.of(r.rows(), "row") + " (address column " + Shown.of(r.addressColumn()) + "): suppressed " + r.suppressed()
                     + ", already suppressed " + r.alreadySuppressed() + ", rejected " + r.rejected() + reasons);
             for (ImportReport.Reject rej : r.firstRejects()) {
                 out().println("  line " + rej.line() + ": " + rej.email() + " - " + rej.reason().label() + " (" + rej.detail() + ")");

@@ -63,9 +63,9 @@ final class TemplateCommand implements Runnable {
                     return Cli.RUNTIME_FAILURE;
                 }
                 LoadResult loaded = loader.load(name);
-                Set<String> required = ((LoadResult.Loaded) loaded).template().requiredFields();
-                out.println("template " + name + ": OK; fields used without a default: "
-                        + (required.isEmpty() ? "(none)" : String.join(", ", required)));
+                Set<String> required = ((LoadResult.Loaded) loaded).template().requiredColumns();
+                out.println("template " + name + ": OK; columns every recipient needs (used without a default): "
+                        + (required.isEmpty() ? "none" : String.join(", ", required)));
                 return Cli.OK;
             }
         }

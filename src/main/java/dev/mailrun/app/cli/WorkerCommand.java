@@ -2,6 +2,7 @@ package dev.mailrun.app.cli;
 
 import dev.mailrun.app.HttpEndpoint;
 import dev.mailrun.app.Services;
+import dev.mailrun.app.config.Range;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
@@ -45,7 +46,7 @@ final class WorkerCommand extends ContextCommand {
                 }
             }, "mailrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
-            log.info("Worker started: tick every {}{}{}", s.config().tick().interval(),
+            log.info("Worker started: a tick every {} on aligned slots{}{}", Range.format(s.config().tick().interval()),
                     endpoint.port().map(p -> ", unsubscribe endpoint on port " + p).orElse(""),
                     endpoint.adminPort().map(p -> ", admin listener on port " + p).orElse(""));
             try {

@@ -75,7 +75,7 @@ public sealed interface Range {
     }
 
     /** In the largest unit that divides it: {@code 3650d}, {@code 2h}, {@code 10m}, {@code 1s}, {@code 100ms}. */
-    static String format(Duration d) {
+    public static String format(Duration d) {
         long ms = d.toMillis();
         long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
         String[] units = {"d", "h", "m", "s"};

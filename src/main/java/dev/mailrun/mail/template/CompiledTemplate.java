@@ -6,6 +6,7 @@ import io.pebbletemplates.pebble.template.PebbleTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * A template whose three files compiled; compile once per run, then {@link #render} per recipient.
@@ -59,13 +62,23 @@ public final class CompiledTemplate {
         return defaults;
     }
 
-    /** Fields used without a default anywhere in the template: every recipient must have them. */
+    /** Fields used without a default anywhere in the template, in order of first use: every recipient must have them. */
     public Set<String> requiredFields() {
         Set<String> required = new LinkedHashSet<>();
         for (String file : TemplateLoader.FILES) {
             usesByFile.get(file).stream().filter(use -> !use.optional()).forEach(use -> required.add(use.name()));
         }
-        return Set.copyOf(required);
+        return Collections.unmodifiableSet(required);
+    }
+
+    /**
+     * The imported columns every recipient must have, sorted by name: the fields used without a
+     * default less the built-in ones mailrun fills in for every recipient ({@link MergeFields#BUILT_IN}).
+     */
+    public SortedSet<String> requiredColumns() {
+        SortedSet<String> columns = new TreeSet<>(requiredFields());
+        columns.removeAll(MergeFields.BUILT_IN);
+        return Collections.unmodifiableSortedSet(columns);
     }
 
     /** Every field the template reads, with or without a default. */

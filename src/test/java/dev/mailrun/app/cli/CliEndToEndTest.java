@@ -260,4 +260,22 @@ class CliEndToEndTest {
         CliHarness.Result ok = cli().run("template", "check", "welcome");
         assertThat(ok.exitCode()).as(ok.out()).isZero();
     }
+
+    @Test
+    void template_check_lists_only_the_columns_a_recipient_must_bring_in_name_order_every_time() throws Exception {
+        Path templates = dir.resolve("templates");
+        Files.createDirectories(templates.resolve("fields"));
+        Files.writeString(templates.resolve("fields/subject.txt"), "{{ campaign }}: news for {{ zone }}\n");
+        Files.writeString(templates.resolve("fields/body.txt"), "{% if name %}Hi {{ name }}{% endif %} ({{ email }})\n"
+                + "{{ city }} {{ account }} {{ tier }} {{ beta }}\n{{ unsubscribe_url }}\n");
+        Files.writeString(templates.resolve("fields/body.html"), "<p>{{ city }} {{ account }}</p><a href=\"{{ unsubscribe_url }}\">x</a>\n");
+        Map<String, String> env = env();
+        env.put("MAILRUN_TEMPLATES_DIR", templates.toString());
+
+        CliHarness.Result r = new CliHarness(env, clock).run("template", "check", "fields", "--fields", "zone,city,account,tier,beta");
+
+        assertThat(r.exitCode()).as(r.out()).isZero();
+        assertThat(r.out()).isEqualTo("template fields: OK; columns every recipient needs (used without a default):"
+                + " account, beta, city, tier, zone\n");
+    }
 }

@@ -2,6 +2,7 @@ package dev.mailrun.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mailrun.db.Migrations;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,9 @@ class DbCommandTest {
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();
 
+    @RegisterExtension
+    static final TestDatabase old = TestDatabase.atVersion("1");
+
     @TempDir
     Path dir;
 
@@ -32,6 +36,24 @@ class DbCommandTest {
         CliHarness.Result r = cli().run("db", "migrate");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).startsWith("Schema already current at version");
+    }
+
+    @Test
+    void status_and_migrate_say_the_schema_version_in_words_a_newcomer_reads_once() {
+        Map<String, String> env = Map.of("MAILRUN_DB_URL", old.url(), "MAILRUN_DB_USER", old.user(),
+                "MAILRUN_DB_PASSWORD", old.password());
+        String latest = new Migrations(db.dataSource()).status().latest();
+
+        CliHarness.Result before = new CliHarness(env, Clock.systemUTC()).run("db", "status");
+        assertThat(before.out()).contains("schema: version 1 (latest version " + latest + ", ");
+
+        CliHarness.Result migrate = new CliHarness(env, Clock.systemUTC()).run("db", "migrate");
+        assertThat(migrate.exitCode()).as(migrate.err()).isZero();
+        assertThat(migrate.out()).matches("Applied \\d+ migrations; the schema is now at version " + latest + " \\(.*\\)\\.\\n");
+
+        assertThat(new Migrations.SchemaStatus(Migrations.SchemaStatus.EMPTY, latest, 15).describeCurrent()).isEqualTo("no schema yet");
+        assertThat(new Migrations.SchemaNotCurrentException(new Migrations.SchemaStatus(Migrations.SchemaStatus.EMPTY, "16", 15)))
+                .hasMessage("the database has no schema yet but mailrun needs version 16 (15 pending migration(s)); run: mailrun db migrate");
     }
 
     @Test

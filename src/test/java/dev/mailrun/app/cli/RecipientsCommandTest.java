@@ -71,6 +71,14 @@ class RecipientsCommandTest {
     }
 
     @Test
+    void a_file_of_one_row_is_read_as_one_row_not_one_rows() throws Exception {
+        String id = campaign("draft");
+        CliHarness.Result r = cli().run("recipients", "import", "--campaign", id, csv("email,city\nann@example.com,Oslo\n").toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("read 1 row: imported 1, rejected 0\n");
+    }
+
+    @Test
     void a_disposable_or_role_address_is_rejected_with_a_detail_that_says_what_matched_not_the_reason_again() throws Exception {
         String id = campaign("draft");
         Path f = csv("email,city\nsomeone@mailinator.com,Oslo\npostmaster@example.com,Oslo\nann@example.com,Oslo\n");
