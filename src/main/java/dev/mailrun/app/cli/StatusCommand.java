@@ -101,7 +101,7 @@ final class StatusCommand extends ContextCommand {
                 CampaignCommand.rate(r.averageRate()),
                 r.configuredRate() > 0 ? String.format(Locale.ROOT, "%.1f/s", r.configuredRate()) : "unlimited",
                 r.eta().text(r.at(), CampaignCommand::duration));
-        if (r.relays().size() > 1 || r.relays().stream().anyMatch(l -> l.downUntil().isPresent())) {
+        if (!r.relays().isEmpty()) {
             out.println("  relays:");
             for (CampaignReport.RelayLine l : r.relays()) {
                 out.printf("    %-12s %-8s sent %d, failed %d, deferred %d; %s%s%n", l.relay(),

@@ -80,4 +80,23 @@ class RelayOptionTest {
     private static JsonNode json(String text) throws Exception {
         return new ObjectMapper().readTree(text);
     }
+
+    @Test
+    void text_status_shows_the_relays_section_for_a_single_relay_as_json_does() throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("MAILRUN_DB_URL", db.url());
+        env.put("MAILRUN_DB_USER", db.user());
+        env.put("MAILRUN_DB_PASSWORD", db.password());
+        env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
+        env.put("MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789");
+        env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.sender.example");
+        CliHarness single = new CliHarness(env, clock);
+        String id = single.run(create()).out().strip();
+
+        String text = single.run("campaign", "status", id).out();
+
+        assertThat(json(single.run("campaign", "status", id, "--json").out()).get("relays").findValuesAsText("name"))
+                .containsExactly("default");
+        assertThat(text).contains("relays:").containsPattern("default +weight 1 +sent 0, failed 0, deferred 0; up");
+    }
 }
