@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +47,15 @@ final class PacingFixtures {
             }
             return null;
         });
+    }
+
+    /** How many messages each address received through {@code server}. */
+    static Map<String, Integer> addressees(ScriptedSmtpServer server) {
+        Map<String, Integer> to = new HashMap<>();
+        for (String message : server.messages()) {
+            to.merge(recipientOf(message), 1, Integer::sum);
+        }
+        return to;
     }
 
     /** The To address of a message's content. */

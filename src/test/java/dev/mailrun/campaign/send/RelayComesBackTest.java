@@ -38,17 +38,16 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
+
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
@@ -66,7 +65,6 @@ class RelayComesBackTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
-    private static final Pattern TO = Pattern.compile("(?m)^To: .*<(r\\d+@list\\.example)>");
 
     @Test
     void the_only_relay_unreachable_at_start_and_listening_45_s_later_gets_everyone_exactly_once_by_ticks_alone()
@@ -112,7 +110,7 @@ class RelayComesBackTest {
             }
 
             assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
-            Map<String, Integer> to = addressees(server);
+            Map<String, Integer> to = PacingFixtures.addressees(server);
             assertThat(to).hasSize(400);
             assertThat(to.values()).as("nobody mailed twice").containsOnly(1);
             assertThat(count(id, "sent")).isEqualTo(400);
@@ -161,7 +159,7 @@ class RelayComesBackTest {
             }
 
             assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
-            Map<String, Integer> to = addressees(server);
+            Map<String, Integer> to = PacingFixtures.addressees(server);
             assertThat(to).hasSize(300);
             assertThat(to.values()).containsOnly(1);
             assertThat(count(id, "sent")).isEqualTo(300);
@@ -194,7 +192,7 @@ class RelayComesBackTest {
             s.scheduler.tick();
 
             assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
-            assertThat(addressees(server)).hasSize(120);
+            assertThat(PacingFixtures.addressees(server)).hasSize(120);
             RelayStateTable.State state = relayState("moved");
             assertThat(state.downUntil()).isEmpty();
             assertThat(state.reason()).isEmpty();
@@ -287,7 +285,7 @@ class RelayComesBackTest {
             long id = campaigns.create(new NewCampaign("Comes back " + route, "welcome", "news@sender.example",
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
                     Optional.of(RelayRoute.parse(route)));
-            addRecipients(id, recipients);
+            CampaignFixtures.recipients(db.dataSource(), id, recipients);
             campaigns.start(id);
             return id;
         }
@@ -302,33 +300,6 @@ class RelayComesBackTest {
         List<TaskRun> runs = s.tasks.recentRuns(SendTask.taskName(id), 1);
         assertThat(runs).hasSize(1);
         return runs.get(0);
-    }
-
-    private static void addRecipients(long campaignId, int n) throws Exception {
-        Transactions.inTransaction(db.dataSource(), c -> {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    INSERT INTO recipient (campaign_id, email, name, status, updated_at)
-                    VALUES (?, ?, ?, 'pending', UTC_TIMESTAMP(3))""")) {
-                for (int i = 0; i < n; i++) {
-                    ps.setLong(1, campaignId);
-                    ps.setString(2, "r" + i + "@list.example");
-                    ps.setString(3, "Reader " + i);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-            return null;
-        });
-    }
-
-    private static Map<String, Integer> addressees(ScriptedSmtpServer server) {
-        Map<String, Integer> to = new HashMap<>();
-        for (String message : server.messages()) {
-            Matcher m = TO.matcher(message);
-            assertThat(m.find()).as("a To header in a message").isTrue();
-            to.merge(m.group(1), 1, Integer::sum);
-        }
-        return to;
     }
 
     private static long count(long campaignId, String status) throws Exception {

@@ -46,8 +46,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -64,7 +63,6 @@ class SeveralRelaysTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
-    private static final Pattern TO = Pattern.compile("(?m)^To: .*<(r\\d+@list\\.example)>");
 
     @Test
     void a_70_30_split_holds_within_two_points_over_5000_recipients_and_each_row_records_its_relay() throws Exception {
@@ -76,8 +74,8 @@ class SeveralRelaysTest {
             s.tickUntilDone(id);
 
             assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
-            Map<String, Integer> viaPrimary = addressees(primary);
-            Map<String, Integer> viaBackup = addressees(backup);
+            Map<String, Integer> viaPrimary = PacingFixtures.addressees(primary);
+            Map<String, Integer> viaBackup = PacingFixtures.addressees(backup);
             assertThat(viaPrimary.values()).containsOnly(1);
             assertThat(viaBackup.values()).containsOnly(1);
             assertThat(viaPrimary.keySet()).doesNotContainAnyElementsOf(viaBackup.keySet());
@@ -122,8 +120,8 @@ class SeveralRelaysTest {
             assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.RUNNING);
             List<TaskRun> runs = s.tasks.recentRuns(SendTask.taskName(id), 10);
             assertThat(runs).hasSize(1);
-            Map<String, Integer> viaPrimary = addressees(primary);
-            Map<String, Integer> viaBackup = addressees(backup);
+            Map<String, Integer> viaPrimary = PacingFixtures.addressees(primary);
+            Map<String, Integer> viaBackup = PacingFixtures.addressees(backup);
             // The 300th message stops it; messages already past MAIL on its other connections still land.
             assertThat(viaPrimary.size()).isBetween(300, 303);
             assertThat(viaPrimary.keySet()).doesNotContainAnyElementsOf(viaBackup.keySet());
@@ -149,7 +147,7 @@ class SeveralRelaysTest {
             addRecipients(id, 2_000, 200);
             s.clock.set(T0.plus(BackOff.FIRST).minusSeconds(5));
             s.scheduler.tick();
-            assertThat(addressees(primary)).hasSize(viaPrimary.size());
+            assertThat(PacingFixtures.addressees(primary)).hasSize(viaPrimary.size());
             assertThat(count(id, "sent")).isEqualTo(2_200);
             assertThat(count(id, "retry")).isZero();
 
@@ -162,16 +160,16 @@ class SeveralRelaysTest {
             long next = s.campaign("f-primary,f-backup", 0);
             addRecipients(next, 2_200, 400);
             s.campaigns.start(next);
-            int backupBefore = addressees(backup).size();
+            int backupBefore = PacingFixtures.addressees(backup).size();
             s.scheduler.tick();
             assertThat(s.campaigns.get(next).status()).isEqualTo(CampaignStatus.COMPLETED);
-            int primaryNew = addressees(primary).size() - viaPrimary.size();
+            int primaryNew = PacingFixtures.addressees(primary).size() - viaPrimary.size();
             assertThat(primaryNew).isGreaterThanOrEqualTo(400 - 100 + 1);
-            assertThat(primaryNew + addressees(backup).size() - backupBefore).isEqualTo(400);
+            assertThat(primaryNew + PacingFixtures.addressees(backup).size() - backupBefore).isEqualTo(400);
             assertThat(relayState("f-primary").downUntil()).isEmpty();
             assertThat(relayState("f-primary").downs()).isZero();
-            Map<String, Integer> all = new HashMap<>(addressees(primary));
-            addressees(backup).forEach((a, n) -> all.merge(a, n, Integer::sum));
+            Map<String, Integer> all = new HashMap<>(PacingFixtures.addressees(primary));
+            PacingFixtures.addressees(backup).forEach((a, n) -> all.merge(a, n, Integer::sum));
             assertThat(all).hasSize(2_600);
             assertThat(all.values()).as("nobody mailed twice").containsOnly(1);
         }
@@ -190,7 +188,7 @@ class SeveralRelaysTest {
             assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
             assertThat(s.campaigns.get(id).pauseReason()).isEmpty();
             assertThat(primary.messages()).isEmpty();
-            assertThat(addressees(backup)).hasSize(400);
+            assertThat(PacingFixtures.addressees(backup)).hasSize(400);
             assertThat(count(id, "sent")).isEqualTo(400);
             assertThat(rowsByRelay(id, "sent")).containsExactlyEntriesOf(Map.of("a-backup", 400L));
             RelayStateTable.State state = relayState("a-primary");
@@ -300,17 +298,6 @@ class SeveralRelaysTest {
             }
             return null;
         });
-    }
-
-    /** How many messages each address received through {@code server}. */
-    private static Map<String, Integer> addressees(ScriptedSmtpServer server) {
-        Map<String, Integer> to = new HashMap<>();
-        for (String message : server.messages()) {
-            Matcher m = TO.matcher(message);
-            assertThat(m.find()).as("a To header in a message").isTrue();
-            to.merge(m.group(1), 1, Integer::sum);
-        }
-        return to;
     }
 
     private static long count(long campaignId, String status) throws Exception {
