@@ -1,7 +1,7 @@
 package dev.mailrun.http;
 
-import dev.mailrun.campaign.CampaignReport;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.report.CampaignReport;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package dev.mailrun.http;
 
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
+import dev.mailrun.campaign.report.CampaignReportJson;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
-import dev.mailrun.campaign.CampaignReportJson;
 import dev.mailrun.mail.feedback.FeedbackWebhook;
 import java.time.Duration;
 import java.util.Optional;

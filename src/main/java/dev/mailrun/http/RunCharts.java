@@ -1,7 +1,7 @@
 package dev.mailrun.http;
 
-import dev.mailrun.campaign.CampaignReport;
-import dev.mailrun.campaign.CampaignReport.RunLine;
+import dev.mailrun.campaign.report.CampaignReport.RunLine;
+import dev.mailrun.campaign.report.CampaignReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.mailrun.http;
 
-import dev.mailrun.campaign.CampaignReport;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.report.CampaignReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

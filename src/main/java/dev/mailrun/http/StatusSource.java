@@ -1,6 +1,6 @@
 package dev.mailrun.http;
 
-import dev.mailrun.campaign.CampaignReport;
+import dev.mailrun.campaign.report.CampaignReport;
 import java.util.List;
 
 /** Where the status routes read the campaigns from, at each request. */

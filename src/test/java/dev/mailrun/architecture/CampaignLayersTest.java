@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The inside of {@code dev.mailrun.campaign}, enforced (docs/ARCHITECTURE.md, "The campaign
- * package"). The root holds the operator's API and sits on top; {@code model} (values) and
+ * package"). The root holds the operator's API and sits on top, beside {@code report} (what status
+ * reads: counts, holds, ETA); {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
  * importing, bounce, feedback, unsubscribe, hygiene, suppression — do not reach into each other,
  * except bounce into unsubscribe for the signed return paths both of them read, and feedback into
@@ -37,6 +38,7 @@ class CampaignLayersTest {
     static Architectures.LayeredArchitecture campaignLayers() {
         return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Api").definedBy("dev.mailrun.campaign")
+                .layer("Report").definedBy("dev.mailrun.campaign.report..")
                 .layer("Send").definedBy("dev.mailrun.campaign.send..")
                 .layer("Importing").definedBy("dev.mailrun.campaign.importing..")
                 .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
@@ -47,16 +49,17 @@ class CampaignLayersTest {
                 .layer("Store").definedBy("dev.mailrun.campaign.store..")
                 .layer("Model").definedBy("dev.mailrun.campaign.model..")
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Send").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Report").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Send").mayOnlyBeAccessedByLayers("Api", "Report")
                 .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
                         "Suppression")
-                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
+                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
                         "Hygiene", "Suppression", "Store");
     }
 

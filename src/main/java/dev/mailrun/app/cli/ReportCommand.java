@@ -1,8 +1,8 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.CampaignReport;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.http.StatusPage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

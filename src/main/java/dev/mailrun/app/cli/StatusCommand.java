@@ -1,12 +1,12 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.CampaignReport;
-import dev.mailrun.campaign.CampaignReportJson;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.report.CampaignReportJson;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

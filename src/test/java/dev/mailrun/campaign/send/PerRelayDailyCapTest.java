@@ -2,11 +2,11 @@ package dev.mailrun.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.route.Relay;

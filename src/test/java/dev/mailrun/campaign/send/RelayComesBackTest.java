@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.mailrun.campaign.CampaignReport;
-import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.route.BackOff;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.RelayHealth;
@@ -38,16 +38,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-
 import java.time.Duration;
 import java.time.Instant;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;

@@ -2,12 +2,12 @@ package dev.mailrun.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.CampaignReport;
-import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.route.BackOff;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
@@ -46,7 +46,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

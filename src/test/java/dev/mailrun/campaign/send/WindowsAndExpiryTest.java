@@ -2,10 +2,10 @@ package dev.mailrun.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.CampaignReports;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SendWindows;
+import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;

@@ -1,6 +1,6 @@
 package dev.mailrun.campaign.store.violation;
 
-import dev.mailrun.campaign.CampaignReports;
+import dev.mailrun.campaign.report.CampaignReports;
 
 /**
  * Breaks the table rule on purpose, for CampaignLayersTest: a table-side class that uses the

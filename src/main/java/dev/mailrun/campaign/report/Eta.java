@@ -1,4 +1,4 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.report;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,8 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.report;
 
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.DomainGroup;

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
