@@ -45,6 +45,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Clocks: due-ness, slots and deadlines use the injected {@link Clock}; leases and run start/finish
  * times use the database's {@code UTC_TIMESTAMP(3)}. Ticks of one scheduler are serialised.
+ *
+ * <p>Over 250 lines as one piece: a tick's decisions (the overlap wait, the handler look-up, the slot
+ * plan, the claim) share one read of the task row and one serialised tick; the life of a claimed run
+ * is in {@link RunLifecycle}.
  */
 public final class Scheduler implements AutoCloseable {
 

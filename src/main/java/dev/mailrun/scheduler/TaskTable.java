@@ -23,6 +23,10 @@ import java.util.Optional;
  *
  * <p>Every write of a live run is conditional on {@code run_token = ?}; its row count tells whether
  * the run still owns the task.
+ *
+ * <p>One piece of nearly 400 lines on purpose: it holds every statement on the {@code task} table, and
+ * which of them are fenced by the run token and which compare the database's clock can only be checked
+ * when they stand side by side.
  */
 final class TaskTable {
 

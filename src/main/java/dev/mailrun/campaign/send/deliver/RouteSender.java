@@ -60,6 +60,10 @@ import org.slf4j.LoggerFactory;
  *       for the next claim to reserve on a relay that is up and has room. So no relay ever sends
  *       more than its count.</li>
  * </ol>
+ *
+ * <p>Over 250 lines as one piece: dealing a batch, the probes, failover and the daily-cap reservations
+ * all act on the same lanes and the same shares while the batch is sent; apart, they would share that
+ * state across classes. The rates are not here: each lane takes its relay's from the pace.
  */
 public final class RouteSender implements AutoCloseable {
 

@@ -34,6 +34,9 @@ import java.util.Optional;
  *       the timebox predicts with is the sum of their shares ({@link #effectiveRate}), so batches
  *       are sized to what the caps allow.</li>
  * </ol>
+ *
+ * <p>Over 250 lines as one piece: the claim-side plan, the send-side limiters and the prediction all
+ * work from the same per-group shares and the fractions carried from claim to claim.
  */
 public final class DomainPacer {
 

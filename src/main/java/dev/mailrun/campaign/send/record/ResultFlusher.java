@@ -35,6 +35,9 @@ import java.util.TreeSet;
  *
  * <p>Only flushes write the in-flight set, one at a time, so {@link #inFlight} here is what the
  * table holds once each transaction commits.
+ *
+ * <p>Over 250 lines as one piece: the order of one flush's writes (marks, outcomes, the in-flight set,
+ * suppressions, pause, checkpoint) is what the crash guarantee rests on, and it reads as one sequence.
  */
 public final class ResultFlusher {
 

@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * A run can send as long as one relay is up or one's probe is free for it ({@link #sendable}); a
  * relay whose back-off has passed is not up, but it does not stop a run either: that run probes it.
  * Instants come from the run's clock, so tests move time instead of waiting for it.
+ *
+ * <p>Over 250 lines as one piece: the up/down view, the probe claim and the down mark of a relay work on
+ * one row and one in-memory state; apart, a mark and a probe could disagree.
  */
 public final class RelayHealth {
 
