@@ -6,7 +6,8 @@ import dev.mailrun.app.config.AdminConfig;
 import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.app.config.TickConfig;
 import dev.mailrun.app.config.UnsubscribeConfig;
-import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RecipientStatus;
@@ -68,7 +69,7 @@ public final class Demo {
     }
 
     /** The outcome, for the summary and for tests. */
-    public record Result(long campaignId, CampaignReport report, ImportReport imported, int suppressedAddresses,
+    public record Result(long campaignId, CampaignReport report, RecipientImportReport imported, int suppressedAddresses,
                          int messagesReceived, int addressesReceived, int addressesReceivedTwice, int validMissing,
                          List<TaskRun> runs, boolean overlap) {
 
@@ -119,7 +120,7 @@ public final class Demo {
         Path csv = workDir.resolve("demo-recipients.csv");
         List<String> suppressed = writeRecipients(csv);
         progress.accept("importing " + options.size() + " rows");
-        ImportReport imported = s.importer().importCsv(id, csv, Optional.of(workDir.resolve("demo-rejects.csv")), n -> {});
+        RecipientImportReport imported = s.importer().importCsv(id, csv, Optional.of(workDir.resolve("demo-rejects.csv")), n -> {});
         Transactions.inTransaction(s.dataSource(), c -> new SuppressionTable().add(c, suppressed.stream()
                 .map(a -> new SuppressionTable.Entry(a, SuppressionReason.MANUAL, "demo")).toList(), s.clock().instant()));
         s.campaigns().start(id);
@@ -144,7 +145,7 @@ public final class Demo {
         return summarise(s, smtp, id, imported, suppressed.size());
     }
 
-    private Result summarise(Services s, GreenMail smtp, long id, ImportReport imported, int suppressedCount) throws Exception {
+    private Result summarise(Services s, GreenMail smtp, long id, RecipientImportReport imported, int suppressedCount) throws Exception {
         CampaignReport report = s.reports().report(id);
         Map<String, Integer> received = new HashMap<>();
         MimeMessage[] messages = smtp.getReceivedMessages();

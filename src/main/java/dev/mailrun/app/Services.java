@@ -18,7 +18,7 @@ import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.hygiene.AddressHygiene;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.RecipientImporter;
-import dev.mailrun.campaign.importing.RejectReason;
+import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
@@ -184,8 +184,8 @@ public final class Services implements AutoCloseable {
         AddressHygiene hygiene = AddressHygiene.withBundledLists(c.rejectDisposable(), c.rejectRole(), c.disposableList());
         // The detail says what matched: the reason's label already says which rule.
         return address -> hygiene.rejectReason(address).map(reason -> AddressHygiene.DISPOSABLE.equals(reason)
-                ? new AddressFilter.Rejection(RejectReason.DISPOSABLE_DOMAIN, "domain " + address.domain() + " is on the disposable-mail list")
-                : new AddressFilter.Rejection(RejectReason.ROLE_ADDRESS, "local part " + address.localPart() + " names a role, not a person"));
+                ? new AddressFilter.Rejection(RecipientRejectReason.DISPOSABLE_DOMAIN, "domain " + address.domain() + " is on the disposable-mail list")
+                : new AddressFilter.Rejection(RecipientRejectReason.ROLE_ADDRESS, "local part " + address.localPart() + " names a role, not a person"));
     }
 
     /** The Message-ID signing key is derived from the unsubscribe secret, so one secret covers both. */

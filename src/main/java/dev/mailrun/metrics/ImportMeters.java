@@ -1,7 +1,7 @@
 package dev.mailrun.metrics;
 
 import dev.mailrun.campaign.importing.ImportListener;
-import dev.mailrun.campaign.importing.RejectReason;
+import dev.mailrun.campaign.importing.RecipientRejectReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -27,7 +27,7 @@ final class ImportMeters implements ImportListener {
     }
 
     @Override
-    public void rejected(RejectReason reason) {
+    public void rejected(RecipientRejectReason reason) {
         rejected.increment();
     }
 }

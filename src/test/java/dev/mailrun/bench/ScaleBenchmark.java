@@ -1,7 +1,7 @@
 package dev.mailrun.bench;
 
 import dev.mailrun.campaign.importing.AddressFilter;
-import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.model.CampaignStatus;
@@ -161,7 +161,7 @@ public final class ScaleBenchmark {
             RecipientImporter importer = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")),
                     AddressFilter.none(), Clock.systemUTC(), ImportSettings.defaults());
             long start = System.nanoTime();
-            ImportReport report = importer.importCsv(id, csv, Optional.empty(), n -> { });
+            RecipientImportReport report = importer.importCsv(id, csv, Optional.empty(), n -> { });
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf("Import of a generated %,d-row CSV (%,d bytes), batch %d%n%n", rows, Files.size(csv),
                     ImportSettings.DEFAULT_BATCH);

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportFileException;
-import dev.mailrun.campaign.importing.ImportReport;
+import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.send.scope.SendSettings;
@@ -89,7 +89,7 @@ class BadInputFuzzTest {
         Files.writeString(file, csv, StandardCharsets.UTF_8);
         Path rejects = dir.resolve("rejects.csv");
 
-        ImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
+        RecipientImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
                 ImportSettings.defaults().withBatchSize(500))
                 .importCsv(campaign, file, Optional.of(rejects), n -> {});
 

@@ -19,25 +19,15 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "campaign", mixinStandardHelpOptions = true, description = "Create and operate campaigns.",
         subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pause.class,
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class})
-final class CampaignCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class CampaignCommand extends GroupCommand {
 
     /** Operator mistakes (wrong state, unknown id) are usage errors: exit 2, one line. */
     abstract static class CampaignAction extends ContextCommand {

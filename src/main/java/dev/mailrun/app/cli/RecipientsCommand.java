@@ -3,29 +3,19 @@ package dev.mailrun.app.cli;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.importing.ImportRefusedException;
 import dev.mailrun.campaign.importing.ImportStoppedException;
-import dev.mailrun.campaign.importing.ImportReport;
-import dev.mailrun.campaign.importing.RejectReason;
+import dev.mailrun.campaign.importing.RecipientImportReport;
+import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.model.CampaignException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "recipients", mixinStandardHelpOptions = true, description = "Recipient lists.",
         subcommands = {RecipientsCommand.Import.class})
-final class RecipientsCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class RecipientsCommand extends GroupCommand {
 
     @Command(name = "import", mixinStandardHelpOptions = true,
             description = {"Import an RFC 4180 CSV file with a header row: email (required), name (optional),",
@@ -48,8 +38,8 @@ final class RecipientsCommand implements Runnable {
             } catch (CampaignException e) {
                 throw new UsageException(e.getMessage());
             }
-            Progress progress = Progress.on(spec.commandLine().getErr(), "import");
-            ImportReport r;
+            Progress progress = Progress.on(err(), "import");
+            RecipientImportReport r;
             try {
                 r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
             } catch (ImportRefusedException | CampaignException e) {
@@ -68,19 +58,13 @@ final class RecipientsCommand implements Runnable {
             return Cli.OK;
         }
 
-        private void details(ImportReport r) {
-            for (Map.Entry<RejectReason, Long> e : r.rejectedByReason().entrySet()) {
+        private void details(RecipientImportReport r) {
+            for (Map.Entry<RecipientRejectReason, Long> e : r.rejectedByReason().entrySet()) {
                 if (e.getValue() > 0) {
                     out().println("  " + e.getKey().label() + ": " + e.getValue());
                 }
             }
-            for (ImportReport.Reject rej : r.firstRejects()) {
-                out().println("  line " + rej.line() + ": " + rej.email() + " - " + rej.reason().label() + " (" + rej.detail() + ")");
-            }
-            if (r.rejected() > r.firstRejects().size()) {
-                out().println("  … " + (r.rejected() - r.firstRejects().size()) + " more"
-                        + (rejects == null ? " (use --rejects FILE to list them all)" : " in " + rejects));
-            }
+            RejectLines.print(out(), r, rejects);
         }
     }
 }

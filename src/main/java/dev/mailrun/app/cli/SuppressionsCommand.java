@@ -5,11 +5,11 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionRemovalTable;
 import dev.mailrun.campaign.store.SuppressionTable;
-import dev.mailrun.campaign.suppression.ImportReport;
-import dev.mailrun.campaign.suppression.RejectReason;
 import dev.mailrun.campaign.suppression.SuppressionExporter;
 import dev.mailrun.campaign.suppression.SuppressionFileException;
+import dev.mailrun.campaign.suppression.SuppressionImportReport;
 import dev.mailrun.campaign.suppression.SuppressionList;
+import dev.mailrun.campaign.suppression.SuppressionRejectReason;
 import dev.mailrun.csv.Shown;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -20,24 +20,14 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.StringJoiner;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "suppressions", mixinStandardHelpOptions = true,
         description = "The suppression list: addresses no campaign mails. Import, export, list, check, remove.",
         subcommands = {SuppressionsCommand.Import.class, SuppressionsCommand.Export.class,
                 SuppressionsCommand.ListSuppressions.class, SuppressionsCommand.Check.class, SuppressionsCommand.Remove.class})
-final class SuppressionsCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class SuppressionsCommand extends GroupCommand {
 
     @Command(name = "import", mixinStandardHelpOptions = true,
             description = {"Suppress every address of a CSV file: another system's export, or any list.",
@@ -61,7 +51,7 @@ final class SuppressionsCommand implements Runnable {
         int run(Services s) throws Exception {
             SuppressionReason why = reason(reason);
             Progress progress = Progress.on(err(), "import");
-            ImportReport r;
+            SuppressionImportReport r;
             try {
                 r = s.suppressionImporter().importCsv(file, why, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
             } catch (SuppressionFileException e) {
@@ -70,7 +60,7 @@ final class SuppressionsCommand implements Runnable {
                 progress.done();
             }
             StringJoiner reasons = new StringJoiner(", ", " (", ")").setEmptyValue("");
-            for (RejectReason rr : RejectReason.values()) {
+            for (SuppressionRejectReason rr : SuppressionRejectReason.values()) {
                 long n = r.rejectedByReason().getOrDefault(rr, 0L);
                 if (n > 0) {
                     reasons.add(rr.label() + " " + n);
@@ -78,13 +68,7 @@ final class SuppressionsCommand implements Runnable {
             }
             out().println("read " + Counted.of(r.rows(), "row") + " (address column " + Shown.of(r.addressColumn()) + "): suppressed " + r.suppressed()
                     + ", already suppressed " + r.alreadySuppressed() + ", rejected " + r.rejected() + reasons);
-            for (ImportReport.Reject rej : r.firstRejects()) {
-                out().println("  line " + rej.line() + ": " + rej.email() + " - " + rej.reason().label() + " (" + rej.detail() + ")");
-            }
-            if (r.rejected() > r.firstRejects().size()) {
-                out().println("  … " + (r.rejected() - r.firstRejects().size()) + " more"
-                        + (rejects == null ? " (use --rejects FILE to list them all)" : " in " + rejects));
-            }
+            RejectLines.print(out(), r, rejects);
             return Cli.OK;
         }
     }

@@ -22,26 +22,16 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "task", mixinStandardHelpOptions = true,
         description = "Scheduled tasks (the task table): list, enable, disable, remove.",
         subcommands = {TaskCommand.ListTasks.class, TaskCommand.Enable.class, TaskCommand.Disable.class,
                 TaskCommand.Remove.class})
-final class TaskCommand implements Runnable {
+final class TaskCommand extends GroupCommand {
 
     private static final Pattern CAMPAIGN_TASK = Pattern.compile("campaign-(\\d{1,18})");
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = {"Every task: name, handler, interval, enabled, next run and the outcome of its last tick.",

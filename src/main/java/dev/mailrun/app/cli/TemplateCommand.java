@@ -11,36 +11,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "template", mixinStandardHelpOptions = true, description = "Message templates.",
         subcommands = {TemplateCommand.Check.class})
-final class TemplateCommand implements Runnable {
-
-    @ParentCommand
-    MailrunCommand root;
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class TemplateCommand extends GroupCommand {
 
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = {"Compile a template and report every problem as file:line:column: message.",
                     "Exit 0 when it is usable, 1 when it has problems."})
-    static final class Check implements java.util.concurrent.Callable<Integer> {
-        @ParentCommand
-        TemplateCommand template;
-
-        @Spec
-        CommandSpec spec;
+    static final class Check extends ConfigCommand {
 
         @Parameters(paramLabel = "NAME", description = "Template folder name under templates.dir.")
         String name;
@@ -50,24 +31,22 @@ final class TemplateCommand implements Runnable {
         List<String> fields = List.of();
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (AppContext ctx = template.root.context()) {
-                MailrunConfig config = ctx.config();
-                TemplateLoader loader = new TemplateLoader(config.templatesDir());
-                Set<String> available = MergeFields.available(new LinkedHashSet<>(fields));
-                List<TemplateProblem> problems = loader.check(name, available);
-                if (!problems.isEmpty()) {
-                    problems.forEach(p -> out.println(p.toString()));
-                    out.println(problems.size() + " problem(s) in template " + name);
-                    return Cli.RUNTIME_FAILURE;
-                }
-                LoadResult loaded = loader.load(name);
-                Set<String> required = ((LoadResult.Loaded) loaded).template().requiredColumns();
-                out.println("template " + name + ": OK; columns every recipient needs (used without a default): "
-                        + (required.isEmpty() ? "none" : String.join(", ", required)));
-                return Cli.OK;
+        int run(AppContext ctx) {
+            PrintWriter out = out();
+            MailrunConfig config = ctx.config();
+            TemplateLoader loader = new TemplateLoader(config.templatesDir());
+            Set<String> available = MergeFields.available(new LinkedHashSet<>(fields));
+            List<TemplateProblem> problems = loader.check(name, available);
+            if (!problems.isEmpty()) {
+                problems.forEach(p -> out.println(p.toString()));
+                out.println(problems.size() + " problem(s) in template " + name);
+                return Cli.RUNTIME_FAILURE;
             }
+            LoadResult loaded = loader.load(name);
+            Set<String> required = ((LoadResult.Loaded) loaded).template().requiredColumns();
+            out.println("template " + name + ": OK; columns every recipient needs (used without a default): "
+                    + (required.isEmpty() ? "none" : String.join(", ", required)));
+            return Cli.OK;
         }
     }
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
 @FunctionalInterface
 public interface AddressFilter {
 
-    record Rejection(RejectReason reason, String detail) {}
+    record Rejection(RecipientRejectReason reason, String detail) {}
 
     Optional<Rejection> check(EmailAddress address);
 

@@ -31,8 +31,8 @@ final class BatchWriter {
     record Target(long campaignId, String importId) {}
 
     /** A rejected row; {@code firstLine} is the line of the first occurrence of a duplicate in the file, else 0. */
-    private record RowReject(Row row, RejectReason reason, String detail, long firstLine) {
-        RowReject(Row row, RejectReason reason, String detail) {
+    private record RowReject(Row row, RecipientRejectReason reason, String detail, long firstLine) {
+        RowReject(Row row, RecipientRejectReason reason, String detail) {
             this(row, reason, detail, 0);
         }
     }
@@ -100,7 +100,7 @@ final class BatchWriter {
         List<Row> candidates = new ArrayList<>(rows.size());
         for (Row r : rows) {
             if (suppressed.contains(r.key())) {
-                result.rejected().add(new RowReject(r, RejectReason.SUPPRESSED, "address is on the suppression list"));
+                result.rejected().add(new RowReject(r, RecipientRejectReason.SUPPRESSED, "address is on the suppression list"));
             } else {
                 candidates.add(r);
             }
@@ -152,11 +152,11 @@ final class BatchWriter {
             if (line != null && line == r.line()) {
                 result.inserted().add(r);
             } else if (line == null) {
-                result.rejected().add(new RowReject(r, RejectReason.INVALID_FIELD, "refused by the database"));
+                result.rejected().add(new RowReject(r, RecipientRejectReason.INVALID_FIELD, "refused by the database"));
             } else if (line >= 0) {
-                result.rejected().add(new RowReject(r, RejectReason.DUPLICATE_IN_FILE, "first at line " + line, line));
+                result.rejected().add(new RowReject(r, RecipientRejectReason.DUPLICATE_IN_FILE, "first at line " + line, line));
             } else {
-                result.rejected().add(new RowReject(r, RejectReason.ALREADY_IN_CAMPAIGN,
+                result.rejected().add(new RowReject(r, RecipientRejectReason.ALREADY_IN_CAMPAIGN,
                         "already a recipient of campaign " + target.campaignId()));
             }
         }

@@ -11,12 +11,12 @@ public interface ImportListener {
         public void accepted(long rows) {}
 
         @Override
-        public void rejected(RejectReason reason) {}
+        public void rejected(RecipientRejectReason reason) {}
     };
 
     /** {@code rows} rows went into the campaign (one committed batch). */
     void accepted(long rows);
 
     /** One row was rejected, for {@code reason}. */
-    void rejected(RejectReason reason);
+    void rejected(RecipientRejectReason reason);
 }

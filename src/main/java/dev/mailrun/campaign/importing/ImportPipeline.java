@@ -120,7 +120,7 @@ final class ImportPipeline implements AutoCloseable {
             Duplicate d = it.next();
             long first = d.first().firstLine().get();
             if (first > 0) {
-                outcomes.reject(d.line(), d.rawEmail(), RejectReason.DUPLICATE_IN_FILE, "first at line " + first);
+                outcomes.reject(d.line(), d.rawEmail(), RecipientRejectReason.DUPLICATE_IN_FILE, "first at line " + first);
                 it.remove();
             }
         }

@@ -7,10 +7,10 @@ package dev.mailrun.campaign.importing;
  */
 public final class ImportStoppedException extends RuntimeException {
 
-    private final transient ImportReport report;
+    private final transient RecipientImportReport report;
     private final long unconfirmed;
 
-    public ImportStoppedException(ImportReport report, long unconfirmed, Throwable cause) {
+    public ImportStoppedException(RecipientImportReport report, long unconfirmed, Throwable cause) {
         super("import stopped after " + report.rows() + " rows read, " + report.imported() + " of them imported"
                 + (unconfirmed > 0 ? " and " + unconfirmed + " perhaps (the connection was lost before their commit was confirmed)" : "")
                 + ": " + firstLine(cause) + "; run the same import again to finish it"
@@ -20,7 +20,7 @@ public final class ImportStoppedException extends RuntimeException {
     }
 
     /** What had been decided when the import stopped: {@code imported} rows are committed. */
-    public ImportReport report() {
+    public RecipientImportReport report() {
         return report;
     }
 

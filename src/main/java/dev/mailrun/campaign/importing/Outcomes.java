@@ -1,11 +1,7 @@
 package dev.mailrun.campaign.importing;
 
-import dev.mailrun.csv.Shown;
+import dev.mailrun.csv.RejectLog;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * The fate of every row of one import as it is decided: counts by reason, the first few rejects for
@@ -14,17 +10,13 @@ import java.util.Optional;
  */
 final class Outcomes implements AutoCloseable {
 
-    private static final int FIRST_REJECTS_KEPT = 20;
-
-    private final Optional<RejectsFile> file;
+    private final RejectLog<RecipientRejectReason> rejects;
     private final ImportListener listener;
-    private final Map<RejectReason, Long> counts = ImportReport.emptyCounts();
-    private final List<ImportReport.Reject> firstRejects = new ArrayList<>();
     private long imported;
     private long unconfirmed;
 
-    Outcomes(Optional<RejectsFile> file, ImportListener listener) {
-        this.file = file;
+    Outcomes(RejectLog<RecipientRejectReason> rejects, ImportListener listener) {
+        this.rejects = rejects;
         this.listener = listener;
     }
 
@@ -42,26 +34,18 @@ final class Outcomes implements AutoCloseable {
         return unconfirmed;
     }
 
-    synchronized void reject(long line, String email, RejectReason reason, String detail) throws IOException {
-        counts.merge(reason, 1L, Long::sum);
+    synchronized void reject(long line, String email, RecipientRejectReason reason, String detail) throws IOException {
         listener.rejected(reason);
-        if (firstRejects.size() < FIRST_REJECTS_KEPT) {
-            firstRejects.add(new ImportReport.Reject(line, Shown.of(email), reason, Shown.of(detail)));
-        }
-        if (file.isPresent()) {
-            file.get().add(new ImportReport.Reject(line, email, reason, detail));
-        }
+        rejects.reject(line, email, reason, detail);
     }
 
-    synchronized ImportReport report(long rowsRead) {
-        return new ImportReport(rowsRead, imported, counts, firstRejects);
+    synchronized RecipientImportReport report(long rowsRead) {
+        return new RecipientImportReport(rowsRead, imported, rejects.counts(), rejects.first());
     }
 
     /** Flushes and closes the rejects file. */
     @Override
     public synchronized void close() throws IOException {
-        if (file.isPresent()) {
-            file.get().close();
-        }
+        rejects.close();
     }
 }

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.importing;
 
+import dev.mailrun.csv.RejectLog;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.TemplateLoader;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import javax.sql.DataSource;
  *       ({@link BatchWriter}), which check the suppression list and the campaign's existing
  *       recipients in the database.</li>
  *   <li>Every row is imported or rejected with its line number and reason; rejects go to the
- *       report and, when asked, to a rejects CSV ({@link RejectsFile}).</li>
+ *       report and, when asked, to a rejects CSV ({@link RejectLog}).</li>
  * </ol>
  */
 public final class RecipientImporter {
@@ -64,7 +65,7 @@ public final class RecipientImporter {
      *                                is unusable ({@link ImportFileException}); nothing was imported then
      * @throws ImportStoppedException  when the import stopped part-way; its report counts what was committed
      */
-    public ImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile, LongConsumer progress)
+    public RecipientImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile, LongConsumer progress)
             throws IOException, SQLException {
         CompiledTemplate template = campaignCheck.openCampaign(campaignId);
         CsvFile csv = CsvFile.check(file);
@@ -72,8 +73,7 @@ public final class RecipientImporter {
         StatementSize statement = StatementSize.of(dataSource);
         RowChecks checks = new RowChecks(csv.header(), filter, template.subjectFields(),
                 new RowSize(csv.header().columns(), settings, statement));
-        Optional<RejectsFile> rejects = rejectsFile.isPresent() ? Optional.of(RejectsFile.create(rejectsFile.get())) : Optional.empty();
-        Outcomes outcomes = new Outcomes(rejects, listener);
+        Outcomes outcomes = new Outcomes(RejectLog.to(RecipientRejectReason.class, rejectsFile, ImportRefusedException::new), listener);
         long rows = 0;
         try (outcomes;
              ImportPipeline pipeline = new ImportPipeline(new BatchWriter(dataSource,

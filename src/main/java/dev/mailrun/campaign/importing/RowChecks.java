@@ -31,7 +31,7 @@ final class RowChecks {
 
     record Accepted(Row row) implements Result {}
 
-    record Rejected(long line, String rawEmail, RejectReason reason, String detail) implements Result {}
+    record Rejected(long line, String rawEmail, RecipientRejectReason reason, String detail) implements Result {}
 
     private final CsvHeader header;
     private final AddressFilter filter;
@@ -63,17 +63,17 @@ final class RowChecks {
         long line = row.line();
         String rawEmail = emailIndex < record.size() ? record.get(emailIndex) : "";
         if (record.size() != header.size()) {
-            return new Rejected(line, rawEmail, RejectReason.WRONG_FIELD_COUNT,
+            return new Rejected(line, rawEmail, RecipientRejectReason.WRONG_FIELD_COUNT,
                     "expected " + header.size() + " fields, found " + record.size());
         }
         Optional<String> tooLarge = size.problem(record);
         if (tooLarge.isPresent()) {
-            return new Rejected(line, rawEmail, RejectReason.TOO_LARGE, tooLarge.get());
+            return new Rejected(line, rawEmail, RecipientRejectReason.TOO_LARGE, tooLarge.get());
         }
         EmailAddress.Check check = EmailAddress.check(rawEmail);
         if (check instanceof EmailAddress.Invalid invalid) {
-            return new Rejected(line, rawEmail, invalid.kind() == EmailAddress.Kind.TOO_LONG ? RejectReason.TOO_LONG
-                    : RejectReason.INVALID_SYNTAX, invalid.detail());
+            return new Rejected(line, rawEmail, invalid.kind() == EmailAddress.Kind.TOO_LONG ? RecipientRejectReason.TOO_LONG
+                    : RecipientRejectReason.INVALID_SYNTAX, invalid.detail());
         }
         EmailAddress address = ((EmailAddress.Valid) check).address();
         Optional<AddressFilter.Rejection> filtered = filter.check(address);
@@ -87,7 +87,7 @@ final class RowChecks {
             badField = headerProblem("Subject", record.get(fieldIndexes[subjectFields[i]])).map(p -> "field '" + field + "': " + p);
         }
         if (badField.isPresent()) {
-            return new Rejected(line, rawEmail, RejectReason.INVALID_FIELD, badField.get());
+            return new Rejected(line, rawEmail, RecipientRejectReason.INVALID_FIELD, badField.get());
         }
         String storedName = name == null || name.isEmpty() ? null : name;
         String fieldsJson = fields(record);
@@ -95,7 +95,7 @@ final class RowChecks {
         long storedBytes = size.stored(email, storedName, fieldsJson);
         Optional<String> unstorable = size.storedProblem(storedBytes);
         if (unstorable.isPresent()) {
-            return new Rejected(line, rawEmail, RejectReason.TOO_LARGE, unstorable.get());
+            return new Rejected(line, rawEmail, RecipientRejectReason.TOO_LARGE, unstorable.get());
         }
         return new Accepted(new Row(line, rawEmail, email, address.suppressionKey(), storedName, fieldsJson, storedBytes,
                 new AtomicLong()));

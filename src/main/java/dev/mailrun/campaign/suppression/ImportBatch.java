@@ -56,7 +56,7 @@ final class ImportBatch {
     record Duplicate(long line, String raw, Row first) implements Line {}
 
     /** A line rejected on reading, before the database. */
-    record Invalid(long line, String raw, RejectReason reason, String detail) implements Line {}
+    record Invalid(long line, String raw, SuppressionRejectReason reason, String detail) implements Line {}
 
     private final Limits limits;
     private final int rowBytesAtMost;
@@ -87,7 +87,7 @@ final class ImportBatch {
         bytes += key.length() + sourceBytes + ROW_OVERHEAD_BYTES;
     }
 
-    void reject(long line, String raw, RejectReason reason, String detail) {
+    void reject(long line, String raw, SuppressionRejectReason reason, String detail) {
         lines.add(new Invalid(line, raw, reason, detail));
     }
 

@@ -4,6 +4,7 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.csv.CsvFiles;
+import dev.mailrun.csv.RejectLog;
 import dev.mailrun.db.Transactions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,7 +68,7 @@ public final class SuppressionImporter {
      * @param progress called with the number of rows read so far after each batch
      * @throws SuppressionFileException when the file as a whole is unusable; nothing was imported then
      */
-    public ImportReport importCsv(Path file, SuppressionReason reason, Optional<Path> rejectsFile, LongConsumer progress)
+    public SuppressionImportReport importCsv(Path file, SuppressionReason reason, Optional<Path> rejectsFile, LongConsumer progress)
             throws IOException, SQLException {
         AddressColumn column = checkStructure(file);
         if (rejectsFile.isPresent() && Files.exists(rejectsFile.get()) && Files.isSameFile(file, rejectsFile.get())) {
@@ -76,7 +77,8 @@ public final class SuppressionImporter {
         SuppressionTable.ImportStamp stamp = new SuppressionTable.ImportStamp(UUID.randomUUID().toString(), reason,
                 source(file), clock.instant());
         Counts counts = new Counts();
-        try (RejectLog rejects = RejectLog.to(rejectsFile); CSVParser parser = CsvFiles.open(file)) {
+        try (RejectLog<SuppressionRejectReason> rejects = RejectLog.to(SuppressionRejectReason.class, rejectsFile, SuppressionFileException::new);
+             CSVParser parser = CsvFiles.open(file)) {
             ImportBatch batch = new ImportBatch(limits, stamp.source());
             for (CSVRecord record : parser) {
                 counts.rows++;
@@ -89,7 +91,7 @@ public final class SuppressionImporter {
             }
             write(batch, stamp, counts, rejects);
             progress.accept(counts.rows);
-            return new ImportReport(column.name(), counts.rows, counts.suppressed, counts.already, rejects.counts(),
+            return new SuppressionImportReport(column.name(), counts.rows, counts.suppressed, counts.already, rejects.counts(),
                     rejects.first());
         } catch (UncheckedIOException e) {
             throw new SuppressionFileException(file + ": changed while it was imported: " + e.getCause().getMessage());
@@ -101,15 +103,15 @@ public final class SuppressionImporter {
         // A suppression needs only its address: a row that stops after it (no name) is read. One that
         // stops before it has none, and one with more fields than the header may have its columns shifted.
         if (record.size() <= column.index() || record.size() > column.width()) {
-            batch.reject(line, raw, RejectReason.WRONG_FIELD_COUNT, (record.size() <= column.index()
+            batch.reject(line, raw, SuppressionRejectReason.WRONG_FIELD_COUNT, (record.size() <= column.index()
                     ? "no " + column.name() + " field: expected at least " + (column.index() + 1)
                     : "expected at most " + column.width()) + " fields, found " + record.size());
             return;
         }
         EmailAddress.Check check = EmailAddress.check(raw);
         if (check instanceof EmailAddress.Invalid invalid) {
-            batch.reject(line, raw, invalid.kind() == EmailAddress.Kind.TOO_LONG ? RejectReason.TOO_LONG
-                    : RejectReason.INVALID_SYNTAX, invalid.detail());
+            batch.reject(line, raw, invalid.kind() == EmailAddress.Kind.TOO_LONG ? SuppressionRejectReason.TOO_LONG
+                    : SuppressionRejectReason.INVALID_SYNTAX, invalid.detail());
             return;
         }
         batch.add(line, raw, ((EmailAddress.Valid) check).address().suppressionKey());
@@ -174,7 +176,7 @@ public final class SuppressionImporter {
      * carried, one SELECT finding out why for each — an earlier line of this import (a duplicate),
      * or a suppression from before (already suppressed). Rejects are written once it committed.
      */
-    private void write(ImportBatch batch, SuppressionTable.ImportStamp stamp, Counts counts, RejectLog rejects)
+    private void write(ImportBatch batch, SuppressionTable.ImportStamp stamp, Counts counts, RejectLog<SuppressionRejectReason> rejects)
             throws SQLException, IOException {
         List<ImportBatch.Row> rows = batch.rows();
         Map<ImportBatch.Row, Fate> fates = rows.isEmpty() ? Map.of() : Transactions.inTransaction(dataSource, c -> {
@@ -192,15 +194,15 @@ public final class SuppressionImporter {
             if (line instanceof ImportBatch.Invalid i) {
                 rejects.reject(i.line(), i.raw(), i.reason(), i.detail());
             } else if (line instanceof ImportBatch.Duplicate d) {
-                rejects.reject(d.line(), d.raw(), RejectReason.DUPLICATE_IN_FILE, "first at line " + fates.get(d.first()).firstLine());
+                rejects.reject(d.line(), d.raw(), SuppressionRejectReason.DUPLICATE_IN_FILE, "first at line " + fates.get(d.first()).firstLine());
             } else {
                 ImportBatch.Row r = (ImportBatch.Row) line;
                 Fate fate = fates.get(r);
                 switch (fate.kind()) {
                     case SUPPRESSED -> counts.suppressed++;
                     case ALREADY_SUPPRESSED -> counts.already++;
-                    case DUPLICATE -> rejects.reject(r.line, r.raw, RejectReason.DUPLICATE_IN_FILE, "first at line " + fate.firstLine());
-                    case REFUSED -> rejects.reject(r.line, r.raw, RejectReason.REFUSED_BY_DATABASE, "not added, and not on the list");
+                    case DUPLICATE -> rejects.reject(r.line, r.raw, SuppressionRejectReason.DUPLICATE_IN_FILE, "first at line " + fate.firstLine());
+                    case REFUSED -> rejects.reject(r.line, r.raw, SuppressionRejectReason.REFUSED_BY_DATABASE, "not added, and not on the list");
                 }
             }
         }

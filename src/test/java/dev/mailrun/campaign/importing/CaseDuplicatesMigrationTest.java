@@ -63,11 +63,11 @@ class CaseDuplicatesMigrationTest {
 
         Path f = dir.resolve("again.csv");
         Files.writeString(f, "email\naNN@example.com\nBOB@example.com\ncarol@example.com\n");
-        ImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(),
+        RecipientImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(),
                 Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC), ImportSettings.defaults())
                 .importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1);
-        assertThat(report.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);
+        assertThat(report.rejectedByReason().get(RecipientRejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);
     }
 
     /** A campaign row as the schema of version 4 holds one: the current CampaignTable writes later columns. */

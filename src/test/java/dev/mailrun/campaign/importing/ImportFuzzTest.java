@@ -60,7 +60,7 @@ class ImportFuzzTest {
     private static final int ROUNDS = 70;
     private static final ImportSettings SMALL_LIMITS = ImportSettings.defaults().withLimits(4_096, 8_192);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> LABELS = Arrays.stream(RejectReason.values()).map(RejectReason::label)
+    private static final Set<String> LABELS = Arrays.stream(RecipientRejectReason.values()).map(RecipientRejectReason::label)
             .collect(java.util.stream.Collectors.toSet());
     private static final String[] BREAKS = {"\n", "\r\n", "\r"};
 
@@ -112,7 +112,7 @@ class ImportFuzzTest {
         Path rejects = file.resolveSibling(file.getFileName() + ".rejects");
         RecipientImporter importer = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")),
                 AddressFilter.none(), clock, SMALL_LIMITS.withBatchSize(batch));
-        ImportReport report;
+        RecipientImportReport report;
         try {
             report = importer.importCsv(id, file, Optional.of(rejects), n -> {});
         } catch (ImportRefusedException e) {

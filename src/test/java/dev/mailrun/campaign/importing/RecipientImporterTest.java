@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.importing;
 
+import dev.mailrun.csv.RejectedRow;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -71,7 +72,7 @@ class RecipientImporterTest {
     }
 
     /** The first rejects as (line, reason, detail). */
-    private static List<Tuple> rejects(ImportReport report) {
+    private static List<Tuple> rejects(RecipientImportReport report) {
         return report.firstRejects().stream().map(r -> tuple(r.line(), r.reason(), r.detail())).toList();
     }
 
@@ -138,22 +139,22 @@ class RecipientImporterTest {
                 "good2@example.com,Dup later,Bergen",           // 13 duplicate of line 11 (next batch)
                 ""));
         Path rejects = dir.resolve("rejects.csv");
-        ImportReport report = importer(4).importCsv(id, f, Optional.of(rejects), n -> {});
+        RecipientImportReport report = importer(4).importCsv(id, f, Optional.of(rejects), n -> {});
 
         assertThat(report.rows()).isEqualTo(11);
         assertThat(report.imported()).isEqualTo(3);
         assertThat(report.rejected()).isEqualTo(8);
         assertThat(report.rows()).isEqualTo(report.imported() + report.rejected());
-        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
+        assertThat(report.firstRejects()).extracting(RejectedRow::line, RejectedRow::reason)
                 .containsExactlyInAnyOrder(
-                        tuple(3L, RejectReason.INVALID_SYNTAX),
-                        tuple(4L, RejectReason.TOO_LONG),
-                        tuple(5L, RejectReason.DUPLICATE_IN_FILE),
-                        tuple(6L, RejectReason.ALREADY_IN_CAMPAIGN),
-                        tuple(7L, RejectReason.SUPPRESSED),
-                        tuple(8L, RejectReason.WRONG_FIELD_COUNT),
-                        tuple(9L, RejectReason.INVALID_FIELD),
-                        tuple(13L, RejectReason.DUPLICATE_IN_FILE));
+                        tuple(3L, RecipientRejectReason.INVALID_SYNTAX),
+                        tuple(4L, RecipientRejectReason.TOO_LONG),
+                        tuple(5L, RecipientRejectReason.DUPLICATE_IN_FILE),
+                        tuple(6L, RecipientRejectReason.ALREADY_IN_CAMPAIGN),
+                        tuple(7L, RecipientRejectReason.SUPPRESSED),
+                        tuple(8L, RecipientRejectReason.WRONG_FIELD_COUNT),
+                        tuple(9L, RecipientRejectReason.INVALID_FIELD),
+                        tuple(13L, RecipientRejectReason.DUPLICATE_IN_FILE));
         List<String> rejectLines = Files.readAllLines(rejects);
         assertThat(rejectLines).hasSize(1 + 8);
         assertThat(rejectLines.get(0)).isEqualTo("line,email,reason,detail");
@@ -185,9 +186,9 @@ class RecipientImporterTest {
         long id = CampaignFixtures.campaign(db.dataSource(), "twice");
         Path f = csv("twice.csv", "email\na@example.com\nb@example.com\n");
         assertThat(importer(10).importCsv(id, f, Optional.empty(), n -> {}).imported()).isEqualTo(2);
-        ImportReport again = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        RecipientImportReport again = importer(10).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(again.imported()).isZero();
-        assertThat(again.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);
+        assertThat(again.rejectedByReason().get(RecipientRejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);
     }
 
     @Test
@@ -201,7 +202,7 @@ class RecipientImporterTest {
             }
         }
         java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong();
-        ImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), lastProgress::set);
+        RecipientImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), lastProgress::set);
         assertThat(report.imported()).isEqualTo(100_000);
         assertThat(report.rejected()).isZero();
         assertThat(lastProgress.get()).isEqualTo(100_000);
@@ -235,11 +236,11 @@ class RecipientImporterTest {
         }
         Path rejects = dir.resolve("dups-rejects.csv");
 
-        ImportReport report = importer(50).importCsv(id, f, Optional.of(rejects), n -> {});
+        RecipientImportReport report = importer(50).importCsv(id, f, Optional.of(rejects), n -> {});
 
         assertThat(report.imported()).isEqualTo(distinct.size());
         assertThat(report.rejected()).isEqualTo(duplicateOf.size());
-        assertThat(report.rejectedByReason().get(RejectReason.DUPLICATE_IN_FILE)).isEqualTo(duplicateOf.size());
+        assertThat(report.rejectedByReason().get(RecipientRejectReason.DUPLICATE_IN_FILE)).isEqualTo(duplicateOf.size());
         assertThat(count(id)).isEqualTo(distinct.size());
         Map<Long, String> reported = new java.util.HashMap<>();
         for (String l : Files.readAllLines(rejects).subList(1, 1 + duplicateOf.size())) {
@@ -273,14 +274,14 @@ class RecipientImporterTest {
                 + "also-bad,D,\"x\r\ny\"\r\n"          // 10-11
                 + "\n"                                  // 12
                 + "short@example.com,E");               // 13, no line break at the end
-        ImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        RecipientImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1);
-        assertThat(report.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::reason)
+        assertThat(report.firstRejects()).extracting(RejectedRow::line, RejectedRow::reason)
                 .containsExactlyInAnyOrder(
-                        tuple(6L, RejectReason.INVALID_SYNTAX),
-                        tuple(7L, RejectReason.INVALID_FIELD),
-                        tuple(10L, RejectReason.INVALID_SYNTAX),
-                        tuple(13L, RejectReason.WRONG_FIELD_COUNT));
+                        tuple(6L, RecipientRejectReason.INVALID_SYNTAX),
+                        tuple(7L, RecipientRejectReason.INVALID_FIELD),
+                        tuple(10L, RecipientRejectReason.INVALID_SYNTAX),
+                        tuple(13L, RecipientRejectReason.WRONG_FIELD_COUNT));
     }
 
     @Test
@@ -295,13 +296,13 @@ class RecipientImporterTest {
             content.append("filler").append(i).append("@example.com\n");
         }
         content.append("BOB@example.com\n");       // 20: batches after line 3's
-        ImportReport report = importer(3).importCsv(id, csv("case2.csv", content.toString()), Optional.empty(), n -> {});
+        RecipientImportReport report = importer(3).importCsv(id, csv("case2.csv", content.toString()), Optional.empty(), n -> {});
 
         assertThat(report.imported()).isEqualTo(1 + 15);
         assertThat(rejects(report)).containsExactlyInAnyOrder(
-                tuple(2L, RejectReason.ALREADY_IN_CAMPAIGN, "already a recipient of campaign " + id),
-                tuple(4L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"),
-                tuple(20L, RejectReason.DUPLICATE_IN_FILE, "first at line 3"));
+                tuple(2L, RecipientRejectReason.ALREADY_IN_CAMPAIGN, "already a recipient of campaign " + id),
+                tuple(4L, RecipientRejectReason.DUPLICATE_IN_FILE, "first at line 3"),
+                tuple(20L, RecipientRejectReason.DUPLICATE_IN_FILE, "first at line 3"));
         assertThat(count(id)).isEqualTo(1 + 1 + 15);
     }
 
@@ -314,14 +315,14 @@ class RecipientImporterTest {
                 + "bcc@example.com,Bob,\"ACME\r\nBcc: victim@evil.example\",x\n"      // 4-5
                 + "nel@example.com,Ann\u0085Bcc: victim@evil.example,ACME,x\n"          // 6
                 + "nul@example.com,Carl,AC\u0000ME,x\n");                               // 7
-        ImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+        RecipientImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1);
         assertThat(rejects(report)).containsExactlyInAnyOrder(
-                tuple(4L, RejectReason.INVALID_FIELD,
+                tuple(4L, RecipientRejectReason.INVALID_FIELD,
                         "field 'company': Subject: contains the control character U+000D (carriage return), which is not allowed in a header"),
-                tuple(6L, RejectReason.INVALID_FIELD,
+                tuple(6L, RecipientRejectReason.INVALID_FIELD,
                         "field 'name': To display name: contains the control character U+0085 (next line), which is not allowed in a header"),
-                tuple(7L, RejectReason.INVALID_FIELD,
+                tuple(7L, RecipientRejectReason.INVALID_FIELD,
                         "field 'company': Subject: contains the control character U+0000, which is not allowed in a header"));
     }
 
@@ -330,7 +331,7 @@ class RecipientImporterTest {
         long id = CampaignFixtures.campaign(db.dataSource(), "wide");
         String notes = "n".repeat(20_000);
         Path f = numbered("wide.csv", "email,notes", 1_500, i -> "wide" + i + "@example.org," + notes);
-        ImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), n -> {});
+        RecipientImportReport report = importer(ImportSettings.DEFAULT_BATCH).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1_500);
         assertThat(count(id)).isEqualTo(1_500);
     }
@@ -343,13 +344,13 @@ class RecipientImporterTest {
                 + "field@example.com," + "é".repeat(1_100) + ",y\n"                        // 3: 2,200 bytes in 1,100 characters
                 + "row@example.com," + "a".repeat(2_000) + "," + "b".repeat(2_000) + "\n" // 4: 4,000 + the address
                 + "fits@example.com," + "a".repeat(2_000) + "," + "b".repeat(2_000 - 16) + "\n");  // 5: 4,000 exactly
-        ImportReport report = importer(db.dataSource(), ImportSettings.defaults().withLimits(2_048, 4_000))
+        RecipientImportReport report = importer(db.dataSource(), ImportSettings.defaults().withLimits(2_048, 4_000))
                 .importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(2);
         assertThat(rejects(report)).containsExactlyInAnyOrder(
-                tuple(3L, RejectReason.TOO_LARGE,
+                tuple(3L, RecipientRejectReason.TOO_LARGE,
                         "field 'a' holds 2200 bytes, more than the 2048 allowed (import.max-field-bytes)"),
-                tuple(4L, RejectReason.TOO_LARGE,
+                tuple(4L, RecipientRejectReason.TOO_LARGE,
                         "the row holds 4015 bytes, more than the 4000 allowed (import.max-row-bytes)"));
     }
 
@@ -359,9 +360,9 @@ class RecipientImporterTest {
         Path f = csv("huge.csv", "email,notes\nbefore@example.com,x\nhuge@example.com," + "h".repeat(20 * 1024 * 1024)
                 + "\nafter@example.com,y\n");
         Path rejects = dir.resolve("huge-rejects.csv");
-        ImportReport report = importer(10).importCsv(id, f, Optional.of(rejects), n -> {});
+        RecipientImportReport report = importer(10).importCsv(id, f, Optional.of(rejects), n -> {});
         assertThat(report.imported()).isEqualTo(2);
-        assertThat(report.rejectedByReason().get(RejectReason.TOO_LARGE)).isEqualTo(1);
+        assertThat(report.rejectedByReason().get(RecipientRejectReason.TOO_LARGE)).isEqualTo(1);
         assertThat(Files.readAllLines(rejects)).containsExactly("line,email,reason,detail",
                 "3,huge@example.com,too large,\"field 'notes' holds 20971520 bytes, more than the 65536 allowed (import.max-field-bytes)\"");
     }
@@ -388,9 +389,9 @@ class RecipientImporterTest {
         assertThat(stopped.getMessage()).startsWith("import stopped after ").contains(", " + stopped.report().imported() + " of them imported")
                 .endsWith("; run the same import again to finish it (rows already imported are then rejected as already in campaign)");
 
-        ImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
+        RecipientImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(again.imported()).isEqualTo(2_000 - committed);
-        assertThat(again.rejectedByReason().get(RejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(committed);
+        assertThat(again.rejectedByReason().get(RecipientRejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(committed);
         assertThat(count(id)).isEqualTo(2_000);
     }
 
@@ -404,7 +405,7 @@ class RecipientImporterTest {
         assertThat(stopped.getMessage()).contains("No space left on device");
         assertThat(stopped.report().imported()).isEqualTo(count(id)).isLessThan(1_500);
 
-        ImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
+        RecipientImportReport again = importer(100).importCsv(id, f, Optional.empty(), n -> {});
         assertThat(again.imported() + stopped.report().imported()).isEqualTo(1_500);
         assertThat(count(id)).isEqualTo(1_500);
     }

@@ -11,7 +11,7 @@ class ImportBatchTest {
     void a_batch_is_full_at_its_line_limit_counting_rejected_and_repeated_lines() {
         ImportBatch batch = new ImportBatch(new ImportBatch.Limits(3, 1 << 20), "import:list.csv");
         batch.add(2, "a@example.com", "a@example.com");
-        batch.reject(3, "nope", RejectReason.INVALID_SYNTAX, "invalid");
+        batch.reject(3, "nope", SuppressionRejectReason.INVALID_SYNTAX, "invalid");
         assertThat(batch.full()).isFalse();
 
         batch.add(4, "A@example.com", "a@example.com");

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.suppression;
 
+import dev.mailrun.csv.RejectedRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,7 +57,7 @@ class SuppressionImporterTest {
         return new SuppressionImporter(db.dataSource(), clock);
     }
 
-    private ImportReport importFile(Path file) throws Exception {
+    private SuppressionImportReport importFile(Path file) throws Exception {
         return importer().importCsv(file, SuppressionReason.IMPORTED, Optional.empty(), n -> {});
     }
 
@@ -112,7 +113,7 @@ class SuppressionImporterTest {
             String fixture, String column, List<String> addresses) throws Exception {
         Path file = fixture(fixture);
 
-        ImportReport r = importFile(file);
+        SuppressionImportReport r = importFile(file);
 
         assertThat(r.addressColumn()).isEqualTo(column);
         assertThat(r.rejected()).as(r.firstRejects().toString()).isZero();
@@ -128,7 +129,7 @@ class SuppressionImporterTest {
         assertThat(importFile(file).suppressed()).isEqualTo(3);
         List<String> before = rows();
 
-        ImportReport again = importer().importCsv(file, SuppressionReason.COMPLAINT, Optional.empty(), n -> {});
+        SuppressionImportReport again = importer().importCsv(file, SuppressionReason.COMPLAINT, Optional.empty(), n -> {});
 
         assertThat(again.rows()).isEqualTo(3);
         assertThat(again.suppressed()).isZero();
@@ -143,7 +144,7 @@ class SuppressionImporterTest {
                 "nobody@example.com", SuppressionReason.HARD_BOUNCE, "bounce:campaign=7 status=5.1.1")),
                 Instant.parse("2026-01-01T00:00:00Z")));
 
-        ImportReport r = importer().importCsv(fixture("sendgrid-bounces.csv"), SuppressionReason.HARD_BOUNCE, Optional.empty(), n -> {});
+        SuppressionImportReport r = importer().importCsv(fixture("sendgrid-bounces.csv"), SuppressionReason.HARD_BOUNCE, Optional.empty(), n -> {});
 
         assertThat(r.suppressed()).isEqualTo(1);
         assertThat(r.alreadySuppressed()).isEqualTo(1);
@@ -168,13 +169,13 @@ class SuppressionImporterTest {
                 "") + "\n");
         Path rejects = dir.resolve("rejects.csv");
 
-        ImportReport r = importer().importCsv(file, SuppressionReason.IMPORTED, Optional.of(rejects), n -> {});
+        SuppressionImportReport r = importer().importCsv(file, SuppressionReason.IMPORTED, Optional.of(rejects), n -> {});
 
         assertThat(r.rows()).isEqualTo(7);
         assertThat(r.suppressed()).as("first, multi and short").isEqualTo(3);
-        assertThat(r.rejectedByReason()).containsEntry(RejectReason.INVALID_SYNTAX, 1L)
-                .containsEntry(RejectReason.DUPLICATE_IN_FILE, 2L).containsEntry(RejectReason.TOO_LONG, 1L);
-        assertThat(r.firstRejects()).extracting(ImportReport.Reject::line).containsExactly(4L, 5L, 9L, 10L);
+        assertThat(r.rejectedByReason()).containsEntry(SuppressionRejectReason.INVALID_SYNTAX, 1L)
+                .containsEntry(SuppressionRejectReason.DUPLICATE_IN_FILE, 2L).containsEntry(SuppressionRejectReason.TOO_LONG, 1L);
+        assertThat(r.firstRejects()).extracting(RejectedRow::line).containsExactly(4L, 5L, 9L, 10L);
         assertThat(Files.readAllLines(rejects)).containsExactly(
                 "line,email,reason,detail",
                 "4,not-an-address,invalid syntax,expected local-part@domain",
@@ -194,12 +195,12 @@ class SuppressionImporterTest {
         Path file = csv("batches.csv", content.toString());
         SuppressionImporter small = new SuppressionImporter(db.dataSource(), clock, new ImportBatch.Limits(7, 1 << 20));
 
-        ImportReport r = small.importCsv(file, SuppressionReason.IMPORTED, Optional.empty(), n -> {});
+        SuppressionImportReport r = small.importCsv(file, SuppressionReason.IMPORTED, Optional.empty(), n -> {});
 
         assertThat(r.rows()).isEqualTo(27);
         assertThat(r.suppressed()).isEqualTo(25);
         assertThat(r.alreadySuppressed()).isZero();
-        assertThat(r.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::detail)
+        assertThat(r.firstRejects()).extracting(RejectedRow::line, RejectedRow::detail)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(27L, "first at line 5"),
                         org.assertj.core.groups.Tuple.tuple(28L, "first at line 26"));
     }
@@ -211,9 +212,9 @@ class SuppressionImporterTest {
         Path file = csv("chain.csv", "email\na@example.com\nb@example.com\nc@example.com\nA@example.com\nd@example.com\na@EXAMPLE.com\n");
         SuppressionImporter small = new SuppressionImporter(db.dataSource(), clock, new ImportBatch.Limits(3, 1 << 20));
 
-        ImportReport r = small.importCsv(file, SuppressionReason.IMPORTED, Optional.empty(), n -> {});
+        SuppressionImportReport r = small.importCsv(file, SuppressionReason.IMPORTED, Optional.empty(), n -> {});
 
-        assertThat(r.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::detail)
+        assertThat(r.firstRejects()).extracting(RejectedRow::line, RejectedRow::detail)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(5L, "first at line 2"),
                         org.assertj.core.groups.Tuple.tuple(7L, "first at line 2"));
         assertThat(r.suppressed()).isEqualTo(4);
@@ -224,11 +225,11 @@ class SuppressionImporterTest {
         Path file = dir.resolve("bom.csv");
         Files.write(file, ("\uFEFFEmail\r\nbom@example.com\r\n\r\nbad\r\n").getBytes(StandardCharsets.UTF_8));
 
-        ImportReport r = importFile(file);
+        SuppressionImportReport r = importFile(file);
 
         assertThat(r.addressColumn()).isEqualTo("Email");
         assertThat(r.suppressed()).isEqualTo(1);
-        assertThat(r.firstRejects()).extracting(ImportReport.Reject::line).containsExactly(4L);
+        assertThat(r.firstRejects()).extracting(RejectedRow::line).containsExactly(4L);
     }
 
     @Test
@@ -241,11 +242,11 @@ class SuppressionImporterTest {
                 "Extra,extra@example.org,a,b",      // 5 more fields than the header: columns may have shifted
                 "") + "\n");
 
-        ImportReport r = importFile(file);
+        SuppressionImportReport r = importFile(file);
 
         assertThat(r.suppressed()).isEqualTo(2);
         assertThat(addresses()).contains("ann@example.org", "sup121@example.org").doesNotContain("extra@example.org");
-        assertThat(r.firstRejects()).extracting(ImportReport.Reject::line, ImportReport.Reject::detail).containsExactly(
+        assertThat(r.firstRejects()).extracting(RejectedRow::line, RejectedRow::detail).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(4L, "no email field: expected at least 2 fields, found 1"),
                 org.assertj.core.groups.Tuple.tuple(5L, "expected at most 3 fields, found 4"));
     }
@@ -307,7 +308,7 @@ class SuppressionImporterTest {
 
     @Test
     void the_first_matching_name_wins_so_a_postal_address_column_does_not_hide_the_email_column() throws Exception {
-        ImportReport r = importFile(csv("crm.csv", "Name,Address,Email\nAda,\"12 St James's Square, London\",ada@example.com\n"));
+        SuppressionImportReport r = importFile(csv("crm.csv", "Name,Address,Email\nAda,\"12 St James's Square, London\",ada@example.com\n"));
 
         assertThat(r.addressColumn()).isEqualTo("Email");
         assertThat(r.suppressed()).isEqualTo(1);
