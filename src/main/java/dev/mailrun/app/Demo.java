@@ -9,10 +9,12 @@ import dev.mailrun.app.config.UnsubscribeConfig;
 import dev.mailrun.campaign.CampaignReport;
 import dev.mailrun.campaign.importing.ImportReport;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
@@ -196,7 +198,8 @@ public final class Demo {
                 options.connections(), options.rate());
         SendSettings send = new SendSettings("demo-relay:" + smtpPort, options.rate(), c.send().batchMax(), c.send().maxAttempts(),
                 c.send().retryBase(), c.send().pauseOnFailureRate(), c.send().failureWindow(), c.send().flushEvery(),
-                c.send().flushInterval(), c.send().batchOverhead(), c.send().hardBounceRate(), c.send().hardBounceMinSample());
+                c.send().flushInterval(), c.send().batchOverhead(), c.send().hardBounceRate(), c.send().hardBounceMinSample(),
+                DailyCap.NONE, DomainGroups.NONE);
         Duration margin = Duration.ofMillis(Math.max(500, options.interval().toMillis() / 10));
         MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory()),
                 smtp, send, c.templatesDir(),

@@ -7,7 +7,6 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.RunContext;
@@ -17,6 +16,7 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskHandler;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class StatusCurrentRateTest {
     @Test
     void a_run_that_sent_forty_minutes_ago_leaves_no_current_rate() throws Exception {
         Relays relays = StatusHoldsTest.relays(Map.of("ha", 20.0), "ha");
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettings.defaults("unused", 0), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
         long id = campaigns.create(new NewCampaign("History", "welcome", "news@sender.example", Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.of(RelayRoute.parse("ha")));
         CampaignFixtures.recipients(db.dataSource(), id, 600);

@@ -73,8 +73,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.decimal("send.pause-on-failure-rate"),
                 raw.integer("send.failure-window"),
                 100, Duration.ofMillis(250), SendSettings.BATCH_OVERHEAD,
-                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")))
-                .withDailyCap(dailyCap(raw)).withDomainGroups(PolicyConfig.domainGroups(raw));
+                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample"),
+                dailyCap(raw), PolicyConfig.domainGroups(raw)));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),

@@ -5,7 +5,9 @@ import dev.mailrun.campaign.send.policy.DailyCap;
 import java.time.Duration;
 
 /**
- * How the sending task behaves; validated once, at start.
+ * How the sending task behaves; validated once, at start. Built only through its canonical
+ * constructor, by the configuration ({@code app/config}); tests build theirs with
+ * {@code dev.mailrun.testing.SendSettingsFixtures}.
  *
  * @param relay              names the relay for rate sharing (host:port): workers sending through
  *                           one relay share its rate
@@ -37,29 +39,6 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
      * claim and commit, left every run's last 0.2–0.4 s unused.
      */
     public static final Duration BATCH_OVERHEAD = Duration.ofMillis(50);
-
-    /** Without domain groups. */
-    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
-                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample, DailyCap dailyCap) {
-        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, DomainGroups.NONE);
-    }
-
-    /** Without a daily cap. */
-    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
-                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
-        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, DailyCap.NONE);
-    }
-
-    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
-                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                        Duration batchOverhead) {
-        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
-                flushInterval, batchOverhead, 0.05, 100);
-    }
 
     public SendSettings {
         if (relay == null || relay.isBlank()) {
@@ -96,35 +75,5 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
         if (dailyCap == null) {
             throw new IllegalArgumentException("dailyCap must not be null (DailyCap.NONE: no limit)");
         }
-    }
-
-    public static SendSettings defaults(String relay, double relayRate) {
-        return new SendSettings(relay, relayRate, 500, 5, Duration.ofMinutes(5), 0.10, 200, 100,
-                Duration.ofMillis(250), BATCH_OVERHEAD);
-    }
-
-    public SendSettings withBatchMax(int value) {
-        return new SendSettings(relay, relayRate, value, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
-    }
-
-    public SendSettings withFailureRule(double rate, int window) {
-        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, rate, window, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
-    }
-
-    public SendSettings withRetries(int attempts, Duration base) {
-        return new SendSettings(relay, relayRate, batchMax, attempts, base, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
-    }
-
-    public SendSettings withDomainGroups(DomainGroups groups) {
-        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, groups);
-    }
-
-    public SendSettings withDailyCap(DailyCap value) {
-        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, value, domainGroups);
     }
 }
