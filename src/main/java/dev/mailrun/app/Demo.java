@@ -201,7 +201,8 @@ public final class Demo {
                 c.send().flushInterval(), c.send().batchOverhead(), c.send().hardBounceRate(), c.send().hardBounceMinSample(),
                 DailyCap.NONE, DomainGroups.NONE);
         Duration margin = Duration.ofMillis(Math.max(500, options.interval().toMillis() / 10));
-        MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory()),
+        MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory(),
+                        c.tick().fallbackHost()),
                 smtp, send, c.templatesDir(),
                 new UnsubscribeConfig(Optional.of(Secret.of(secret)), Optional.of("http://127.0.0.1:" + httpPort),
                         Optional.empty(), Optional.of(httpPort)),

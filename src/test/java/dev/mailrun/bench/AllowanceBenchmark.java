@@ -50,7 +50,7 @@ public final class AllowanceBenchmark {
         String recorder = args.text("recorder", "process");
         long recipients = (long) rate * interval.toSeconds() * (windows + 1);
         Clock clock = Clock.systemUTC();
-        SchedulerConfig config = SchedulerConfig.defaults().withOwner("bench-allowance")
+        SchedulerConfig config = SchedulerConfig.defaults("bench-allowance")
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
                 .withOverlapWait(Duration.ofSeconds(5));
         try (Sink sink = Sink.start(); ArrivalRecorder relay = ArrivalRecorder.start(recorder, sink.port(), (int) recipients + 1000);

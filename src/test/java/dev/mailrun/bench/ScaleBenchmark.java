@@ -186,7 +186,7 @@ public final class ScaleBenchmark {
                 DataSource ds = db.dataSource();
                 long id;
                 try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), sink.port(), connections,
-                        Duration.ofDays(1), SendSettingsFixtures.defaults("bench-relay", 0), SchedulerConfig.defaults())) {
+                        Duration.ofDays(1), SendSettingsFixtures.defaults("bench-relay", 0), SchedulerConfig.defaults(SchedulerConfig.thisProcess("unknown-host")))) {
                     id = h.newCampaign("drain " + size);
                     Recipients.insertPending(ds, id, 0, size);
                     if (h.campaigns.start(id) != CampaignStatus.RUNNING) {

@@ -110,7 +110,7 @@ public final class ThroughputBenchmark {
             throws Exception {
         SendSettings settings = SendSettingsFixtures.defaults("bench-relay", 0);
         try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, INTERVAL, settings,
-                SchedulerConfig.defaults().withOwner("bench-" + name))) {
+                SchedulerConfig.defaults("bench-" + name))) {
             long id = h.newCampaign("throughput " + name);
             Recipients.insertPending(ds, id, 0, recipients);
             if (h.campaigns.start(id) != CampaignStatus.RUNNING) {

@@ -57,11 +57,11 @@ public final class TimeboxRunsBenchmark {
         try (Sink sink = Sink.start(); DelayProxy proxy = new DelayProxy(sink.port(), minDelay, maxDelay, 20261121L);
              BenchDatabase db = BenchDatabase.create("mailrun_bench_timebox", 8);
              PipelineHarness h = new PipelineHarness(db.dataSource(), clock, proxy.port(), connections, interval,
-                     settings, SchedulerConfig.defaults().withOwner("bench-timebox"))) {
+                     settings, SchedulerConfig.defaults("bench-timebox"))) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf("interval %d s, safety margin %s, reply lines delayed uniformly %d-%d ms, %d connections, "
                     + "%d recipients, real clock, ticks at aligned slots%n%n", interval.toSeconds(),
-                    SchedulerConfig.defaults().safetyMargin().of(interval), minDelay, maxDelay, connections, recipients);
+                    SchedulerConfig.defaults("bench-timebox").safetyMargin().of(interval), minDelay, maxDelay, connections, recipients);
             System.out.printf("smtp.rate %s/s; %s%n%n", rate, cappedPercent > 0
                     ? cappedPercent + "% of the recipients at gmail.com, capped at " + cap + "/s" : "no domain capped");
             DataSource ds = db.dataSource();

@@ -226,7 +226,7 @@ class CampaignBehaviourTest {
                     dev.mailrun.mail.Secret.of("k-0123456789abcdef0123456789"),
                     new dev.mailrun.testing.FixedLinks(), settings, () -> new java.util.Random(1), TestTiming.realTime(clock)));
             try (var scheduler = new dev.mailrun.scheduler.Scheduler(db.dataSource(),
-                    dev.mailrun.scheduler.HandlerRegistry.of(handler), dev.mailrun.scheduler.SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                    dev.mailrun.scheduler.HandlerRegistry.of(handler), dev.mailrun.scheduler.SchedulerConfig.defaults("w1"), clock)) {
                 var campaigns = new Campaigns(db.dataSource(), new dev.mailrun.scheduler.TaskStore(db.dataSource()), templates, clock, INTERVAL);
                 long id = campaigns.create(new NewCampaign("Auth", "welcome", "news@sender.example", Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

@@ -60,7 +60,7 @@ class RunWindowReportTest {
         };
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, 1, INTERVAL, settings, "w1");
              Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn),
-                     SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                     SchedulerConfig.defaults("w1"), clock)) {
             long id = h.campaigns.create(new NewCampaign("Window", "welcome", "news@sender.example",
                     Optional.of("Sender News"), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 10);

@@ -56,7 +56,7 @@ class StartMidSlotTest {
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, 1, INTERVAL,
                 SendSettingsFixtures.defaults("test-relay", 10), "w1");
              Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn),
-                     SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                     SchedulerConfig.defaults("w1"), clock)) {
             long id = h.campaigns.create(new NewCampaign("Mid slot", "welcome", "news@sender.example",
                     Optional.of("Sender News"), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 3);

@@ -63,7 +63,7 @@ class StatusCurrentRateTest {
                 clock.set(ctx.deadline());
             }
         };
-        try (Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn), SchedulerConfig.defaults().withOwner("w1"),
+        try (Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn), SchedulerConfig.defaults("w1"),
                 clock)) {
             clock.set(tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt());
             assertThat(s.tick().runs()).isEqualTo(1);

@@ -34,7 +34,7 @@ final class InProcessSender implements AutoCloseable {
         SendTask handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates, smtp,
                 Secret.of("message-id-key-for-fault-tests-0123456789"), new FixedLinks(), settings, () -> new Random(7),
                 TestTiming.realTime(clock)));
-        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults(owner), clock);
         campaigns = new Campaigns(ds, new TaskStore(ds), templates, clock, interval);
     }
 

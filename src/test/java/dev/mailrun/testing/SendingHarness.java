@@ -41,7 +41,7 @@ public final class SendingHarness implements AutoCloseable {
         handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates, smtp,
                 Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
                 settings, () -> new Random(42), Optional.empty(), TestTiming.realTime(clock), events));
-        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults(owner), clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);
     }

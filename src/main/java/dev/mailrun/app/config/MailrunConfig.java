@@ -43,7 +43,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, FeedbackConfig.NONE);
     }
 
-    static MailrunConfig from(RawConfig raw) {
+    /** @param fallbackHost this worker's host where the machine's name cannot be resolved ({@link TickConfig}) */
+    static MailrunConfig from(RawConfig raw, String fallbackHost) {
         DbConfig db = new DbConfig(
                 raw.optional("db.url"),
                 raw.string("db.user"),
@@ -56,7 +57,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("tick.shutdown-grace"),
                 raw.duration("tick.run-history"),
                 raw.duration("tick.overlap-wait"),
-                TickConfig.lease(raw.duration("tick.lease"), raw.duration("tick.heartbeat")));
+                TickConfig.lease(raw.duration("tick.lease"), raw.duration("tick.heartbeat")),
+                fallbackHost);
         Optional<Integer> httpPort = raw.optionalInteger("http.port");
         FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
         // The relay echoes the metadata of the providers whose feedback mailrun takes.

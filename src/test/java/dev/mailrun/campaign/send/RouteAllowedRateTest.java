@@ -71,7 +71,7 @@ class RouteAllowedRateTest {
             assertThat(campaigns.start(id)).isEqualTo(CampaignStatus.RUNNING);
 
             try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task),
-                    SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                    SchedulerConfig.defaults("w1"), clock)) {
                 scheduler.tick();
             }
 

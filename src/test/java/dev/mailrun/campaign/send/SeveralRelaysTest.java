@@ -256,7 +256,7 @@ class SeveralRelaysTest {
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
-            scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults().withOwner("w1"), clock);
+            scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults("w1"), clock);
             reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);
         }
 

@@ -83,7 +83,7 @@ class SharedRelayTest {
             TaskStore tasks = new TaskStore(db.dataSource());
             Campaigns campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task),
-                    SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                    SchedulerConfig.defaults("w1"), clock)) {
                 long id = campaigns.create(new NewCampaign("Joined", "welcome", "news@sender.example", Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
                 CampaignFixtures.recipients(db.dataSource(), id, 250);
