@@ -197,8 +197,7 @@ public final class Demo {
                 Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), "demo.mailrun.invalid",
                 options.connections(), options.rate());
         SendSettings send = new SendSettings("demo-relay:" + smtpPort, options.rate(), c.send().batchMax(), c.send().maxAttempts(),
-                c.send().retryBase(), c.send().pauseOnFailureRate(), c.send().failureWindow(), c.send().flushEvery(),
-                c.send().flushInterval(), c.send().batchOverhead(), c.send().hardBounceRate(), c.send().hardBounceMinSample(),
+                c.send().retryBase(), c.send().failureRule(), c.send().flush(), c.send().batchOverhead(), c.send().hardBounceRule(),
                 DailyCap.NONE, DomainGroups.NONE);
         Duration margin = Duration.ofMillis(Math.max(500, options.interval().toMillis() / 10));
         MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory(),

@@ -2,6 +2,9 @@ package dev.mailrun.testing;
 
 import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.send.policy.DailyCap;
+import dev.mailrun.campaign.send.scope.FailureRule;
+import dev.mailrun.campaign.send.scope.FlushCadence;
+import dev.mailrun.campaign.send.scope.HardBounceRule;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import java.time.Duration;
 
@@ -71,9 +74,9 @@ public final class SendSettingsFixtures {
         }
 
         public SendSettings build() {
-            return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate,
-                    failureWindow, 100, Duration.ofMillis(250), SendSettings.BATCH_OVERHEAD, 0.05, 100, dailyCap,
-                    domainGroups);
+            return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase,
+                    new FailureRule(pauseOnFailureRate, failureWindow), FlushCadence.DEFAULT, SendSettings.BATCH_OVERHEAD,
+                    new HardBounceRule(0.05, 100), dailyCap, domainGroups);
         }
     }
 }

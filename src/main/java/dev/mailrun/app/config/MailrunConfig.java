@@ -5,6 +5,9 @@ import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.send.scope.FailureRule;
+import dev.mailrun.campaign.send.scope.FlushCadence;
+import dev.mailrun.campaign.send.scope.HardBounceRule;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.MailboxSettings;
@@ -13,7 +16,6 @@ import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import java.nio.file.Path;
 import java.time.DateTimeException;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
@@ -72,10 +74,9 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.integer("send.batch-max"),
                 raw.integer("send.max-attempts"),
                 raw.duration("send.retry-base"),
-                raw.decimal("send.pause-on-failure-rate"),
-                raw.integer("send.failure-window"),
-                100, Duration.ofMillis(250), SendSettings.BATCH_OVERHEAD,
-                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample"),
+                new FailureRule(raw.decimal("send.pause-on-failure-rate"), raw.integer("send.failure-window")),
+                FlushCadence.DEFAULT, SendSettings.BATCH_OVERHEAD,
+                new HardBounceRule(raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")),
                 dailyCap(raw), PolicyConfig.domainGroups(raw)));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
