@@ -9,11 +9,13 @@ import dev.mailrun.app.config.UnsubscribeConfig;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
@@ -196,10 +198,11 @@ public final class Demo {
                 Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), "demo.mailrun.invalid",
                 options.connections(), options.rate());
         SendSettings send = new SendSettings("demo-relay:" + smtpPort, options.rate(), c.send().batchMax(), c.send().maxAttempts(),
-                c.send().retryBase(), c.send().pauseOnFailureRate(), c.send().failureWindow(), c.send().flushEvery(),
-                c.send().flushInterval(), c.send().batchOverhead(), c.send().hardBounceRate(), c.send().hardBounceMinSample());
+                c.send().retryBase(), c.send().failureRule(), c.send().flush(), c.send().batchOverhead(), c.send().hardBounceRule(),
+                DailyCap.NONE, DomainGroups.NONE);
         Duration margin = Duration.ofMillis(Math.max(500, options.interval().toMillis() / 10));
-        MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory()),
+        MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory(),
+                        c.tick().fallbackHost()),
                 smtp, send, c.templatesDir(),
                 new UnsubscribeConfig(Optional.of(Secret.of(secret)), Optional.of("http://127.0.0.1:" + httpPort),
                         Optional.empty(), Optional.of(httpPort)),

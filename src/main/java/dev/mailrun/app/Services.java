@@ -205,7 +205,7 @@ public final class Services implements AutoCloseable {
      * (or its interval updated) here, so starting a worker is all it takes.
      */
     public Scheduler scheduler() throws SQLException {
-        SchedulerConfig sc = SchedulerConfig.defaults()
+        SchedulerConfig sc = SchedulerConfig.defaults(SchedulerConfig.thisProcess(config.tick().fallbackHost()))
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()))
                 .withRunHistory(config.tick().runHistory())
                 .withOverlapWait(config.tick().overlapWait())

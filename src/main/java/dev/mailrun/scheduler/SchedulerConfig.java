@@ -53,19 +53,17 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
      * Lease 30 s, heartbeat every 5 s ({@link LeaseSettings#DEFAULT}), margin 10% of the interval up to 1 min, backoff up to 1 h,
      * run history kept 30 days, no wait for a previous run at the slot (the worker's configuration,
      * {@code tick.overlap-wait}, sets one).
+     *
+     * @param owner who runs here; a worker names its host and process ({@link #thisProcess})
      */
-    public static SchedulerConfig defaults() {
-        return new SchedulerConfig(thisProcess(), LeaseSettings.DEFAULT.lease(), LeaseSettings.DEFAULT.heartbeat(),
+    public static SchedulerConfig defaults(String owner) {
+        return new SchedulerConfig(owner, LeaseSettings.DEFAULT.lease(), LeaseSettings.DEFAULT.heartbeat(),
                 SafetyMargin.DEFAULT, Duration.ofHours(1), 100, Duration.ofDays(30), Duration.ZERO);
     }
 
     public SchedulerConfig withOverlapWait(Duration value) {
         return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory,
                 value);
-    }
-
-    public SchedulerConfig withOwner(String value) {
-        return new SchedulerConfig(value, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, runHistory, overlapWait);
     }
 
     public SchedulerConfig withLease(Duration lease, Duration heartbeatInterval) {
@@ -93,15 +91,28 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
         return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, maxBackoff, maxTasksPerTick, value, overlapWait);
     }
 
-    /** {@code host/pid} of this JVM. */
-    public static String thisProcess() {
+    /** Resolves this machine's name. */
+    interface HostLookup {
+        String hostName() throws UnknownHostException;
+    }
+
+    /**
+     * {@code host/pid} of this JVM, at most 255 characters (the end, which keeps the pid).
+     *
+     * @param fallbackHost the host where this machine's name cannot be resolved (a container without
+     *                     a hosts entry for itself); the configuration passes the {@code HOSTNAME} variable
+     */
+    public static String thisProcess(String fallbackHost) {
+        return owner(() -> InetAddress.getLocalHost().getHostName(), fallbackHost, ProcessHandle.current().pid());
+    }
+
+    static String owner(HostLookup lookup, String fallbackHost, long pid) {
         String host;
         try {
-            host = InetAddress.getLocalHost().getHostName();
+            host = lookup.hostName();
         } catch (UnknownHostException e) {
-            host = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "unknown-host");
+            host = fallbackHost;
         }
-        String pid = String.valueOf(ProcessHandle.current().pid());
         String owner = host + "/" + pid;
         return owner.length() <= 255 ? owner : owner.substring(owner.length() - 255);
     }

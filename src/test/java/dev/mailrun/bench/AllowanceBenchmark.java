@@ -1,10 +1,10 @@
 package dev.mailrun.bench;
 
 import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
+import dev.mailrun.testing.SendSettingsFixtures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -50,13 +50,13 @@ public final class AllowanceBenchmark {
         String recorder = args.text("recorder", "process");
         long recipients = (long) rate * interval.toSeconds() * (windows + 1);
         Clock clock = Clock.systemUTC();
-        SchedulerConfig config = SchedulerConfig.defaults().withOwner("bench-allowance")
+        SchedulerConfig config = SchedulerConfig.defaults("bench-allowance")
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
                 .withOverlapWait(Duration.ofSeconds(5));
         try (Sink sink = Sink.start(); ArrivalRecorder relay = ArrivalRecorder.start(recorder, sink.port(), (int) recipients + 1000);
              BenchDatabase db = BenchDatabase.create(dbName, 8);
              PipelineHarness h = new PipelineHarness(db.dataSource(), clock, relay.port(), connections, interval,
-                     SendSettings.defaults("bench-relay", rate).withBatchMax(batchMax), config)) {
+                     SendSettingsFixtures.builder("bench-relay", rate).batchMax(batchMax).build(), config)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, %d connections, send.batch-max %d, tick.safety-margin %s "
                             + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink (%s)%n%n",

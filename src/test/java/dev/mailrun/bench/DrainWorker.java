@@ -2,8 +2,8 @@ package dev.mailrun.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.testing.SendSettingsFixtures;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.time.Clock;
@@ -41,7 +41,7 @@ public final class DrainWorker {
         sampler.start();
         try (HikariDataSource ds = BenchDatabase.connect(database, 10);
              PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, Duration.ofDays(1),
-                     SendSettings.defaults("bench-relay", 0), SchedulerConfig.defaults().withOwner("bench-drain"))) {
+                     SendSettingsFixtures.defaults("bench-relay", 0), SchedulerConfig.defaults("bench-drain"))) {
             long start = System.nanoTime();
             int ticks = 0;
             while (h.campaigns.get(campaignId).status() != CampaignStatus.COMPLETED && ticks < 3) {

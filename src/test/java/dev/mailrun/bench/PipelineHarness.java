@@ -2,7 +2,6 @@ package dev.mailrun.bench;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
@@ -14,6 +13,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -36,7 +36,7 @@ public final class PipelineHarness implements AutoCloseable {
     public PipelineHarness(DataSource ds, Clock clock, int smtpPort, int connections, Duration interval,
                            SendSettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        SendTask handler = new SendTask(new SendDependencies(ds, templates,
+        SendTask handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates,
                 smtp(smtpPort, connections), MESSAGE_ID_KEY, new FixedLinks(),
                 settings, () -> new Random(42), TestTiming.realTime(clock)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);

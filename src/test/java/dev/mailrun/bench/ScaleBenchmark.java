@@ -6,7 +6,6 @@ import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.InFlightTable;
@@ -17,6 +16,7 @@ import dev.mailrun.campaign.store.recipient.RecipientResults;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.testing.SendSettingsFixtures;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.InputStreamReader;
@@ -186,7 +186,7 @@ public final class ScaleBenchmark {
                 DataSource ds = db.dataSource();
                 long id;
                 try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), sink.port(), connections,
-                        Duration.ofDays(1), SendSettings.defaults("bench-relay", 0), SchedulerConfig.defaults())) {
+                        Duration.ofDays(1), SendSettingsFixtures.defaults("bench-relay", 0), SchedulerConfig.defaults(SchedulerConfig.thisProcess("unknown-host")))) {
                     id = h.newCampaign("drain " + size);
                     Recipients.insertPending(ds, id, 0, size);
                     if (h.campaigns.start(id) != CampaignStatus.RUNNING) {

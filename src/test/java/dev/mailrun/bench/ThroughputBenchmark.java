@@ -3,6 +3,7 @@ package dev.mailrun.bench;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.testing.SendSettingsFixtures;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -107,9 +108,9 @@ public final class ThroughputBenchmark {
 
     static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name, CpuMeter cpu)
             throws Exception {
-        SendSettings settings = SendSettings.defaults("bench-relay", 0);
+        SendSettings settings = SendSettingsFixtures.defaults("bench-relay", 0);
         try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, INTERVAL, settings,
-                SchedulerConfig.defaults().withOwner("bench-" + name))) {
+                SchedulerConfig.defaults("bench-" + name))) {
             long id = h.newCampaign("throughput " + name);
             Recipients.insertPending(ds, id, 0, recipients);
             if (h.campaigns.start(id) != CampaignStatus.RUNNING) {

@@ -7,6 +7,7 @@ import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
+import dev.mailrun.testing.SendSettingsFixtures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,20 +47,21 @@ public final class TimeboxRunsBenchmark {
         double rate = Double.parseDouble(args.text("rate", "0"));
         int cappedPercent = args.integer("capped-percent", 0);
         double cap = Double.parseDouble(args.text("cap", "5"));
-        SendSettings settings = SendSettings.defaults("bench-relay", rate);
+        SendSettingsFixtures.Builder builder = SendSettingsFixtures.builder("bench-relay", rate);
         if (cappedPercent > 0) {
-            settings = settings.withDomainGroups(new DomainGroups(List.of(
+            builder.domainGroups(new DomainGroups(List.of(
                     new DomainGroup("gmail", List.of("gmail.com", "googlemail.com"), cap))));
         }
+        SendSettings settings = builder.build();
         Clock clock = Clock.systemUTC();
         try (Sink sink = Sink.start(); DelayProxy proxy = new DelayProxy(sink.port(), minDelay, maxDelay, 20261121L);
              BenchDatabase db = BenchDatabase.create("mailrun_bench_timebox", 8);
              PipelineHarness h = new PipelineHarness(db.dataSource(), clock, proxy.port(), connections, interval,
-                     settings, SchedulerConfig.defaults().withOwner("bench-timebox"))) {
+                     settings, SchedulerConfig.defaults("bench-timebox"))) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf("interval %d s, safety margin %s, reply lines delayed uniformly %d-%d ms, %d connections, "
                     + "%d recipients, real clock, ticks at aligned slots%n%n", interval.toSeconds(),
-                    SchedulerConfig.defaults().safetyMargin().of(interval), minDelay, maxDelay, connections, recipients);
+                    SchedulerConfig.defaults("bench-timebox").safetyMargin().of(interval), minDelay, maxDelay, connections, recipients);
             System.out.printf("smtp.rate %s/s; %s%n%n", rate, cappedPercent > 0
                     ? cappedPercent + "% of the recipients at gmail.com, capped at " + cap + "/s" : "no domain capped");
             DataSource ds = db.dataSource();

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
@@ -15,6 +13,8 @@ import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendDependenciesFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -110,7 +110,7 @@ class CampaignBehaviourTest {
                         ? Reply.of(451, "4.7.1 greylisted, try again in 120 seconds") : Reply.ok())
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettings.defaults("relay-retry", 0).withRetries(5, Duration.ofSeconds(30)), "w1")) {
+                     SendSettingsFixtures.builder("relay-retry", 0).retries(5, Duration.ofSeconds(30)).build(), "w1")) {
             long id = newCampaign(h, 5);
             h.campaigns.start(id);
             tick(h);
@@ -135,7 +135,7 @@ class CampaignBehaviourTest {
                 .on("RCPT", cmd -> cmd.argument().contains("r2@") ? Reply.of(550, "5.1.1 no such user") : Reply.ok())
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettings.defaults("relay-bounce", 0), "w1")) {
+                     SendSettingsFixtures.defaults("relay-bounce", 0), "w1")) {
             long id = newCampaign(h, 4);
             h.campaigns.start(id);
             tick(h);
@@ -161,7 +161,7 @@ class CampaignBehaviourTest {
     void pause_stops_sending_at_the_next_batch_and_resume_and_cancel_act_as_asked() throws Exception {
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettings.defaults("relay-pause", 0), "w1")) {
+                     SendSettingsFixtures.defaults("relay-pause", 0), "w1")) {
             long id = newCampaign(h, 6);
             h.campaigns.start(id);
             h.campaigns.pause(id, "paused by operator");
@@ -191,7 +191,7 @@ class CampaignBehaviourTest {
                 .on("RCPT", cmd -> refusing.get() ? Reply.of(550, "5.7.1 rejected by policy") : Reply.ok())
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettings.defaults("relay-failing", 0).withFailureRule(0.10, 20).withBatchMax(10), "w1")) {
+                     SendSettingsFixtures.builder("relay-failing", 0).failureRule(0.10, 20).batchMax(10).build(), "w1")) {
             long id = newCampaign(h, 200);
             h.campaigns.start(id);
             tick(h);
@@ -218,15 +218,15 @@ class CampaignBehaviourTest {
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder()
                 .on("AUTH", cmd -> Reply.of(535, "5.7.8 authentication credentials invalid"))
                 .start()) {
-            var settings = SendSettings.defaults("relay-auth", 0);
+            var settings = SendSettingsFixtures.defaults("relay-auth", 0);
             var smtpSettings = dev.mailrun.mail.smtp.SmtpSettings.of("127.0.0.1", smtp.port(),
                     dev.mailrun.mail.smtp.TlsMode.NONE, "mailrun.test").withAuth("user", dev.mailrun.mail.Secret.of("wrong"));
             var templates = new dev.mailrun.mail.template.TemplateLoader(java.nio.file.Path.of("templates"));
-            var handler = new SendTask(new SendDependencies(db.dataSource(), templates, smtpSettings,
+            var handler = new SendTask(SendDependenciesFixtures.oneRelay(db.dataSource(), templates, smtpSettings,
                     dev.mailrun.mail.Secret.of("k-0123456789abcdef0123456789"),
                     new dev.mailrun.testing.FixedLinks(), settings, () -> new java.util.Random(1), TestTiming.realTime(clock)));
             try (var scheduler = new dev.mailrun.scheduler.Scheduler(db.dataSource(),
-                    dev.mailrun.scheduler.HandlerRegistry.of(handler), dev.mailrun.scheduler.SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                    dev.mailrun.scheduler.HandlerRegistry.of(handler), dev.mailrun.scheduler.SchedulerConfig.defaults("w1"), clock)) {
                 var campaigns = new Campaigns(db.dataSource(), new dev.mailrun.scheduler.TaskStore(db.dataSource()), templates, clock, INTERVAL);
                 long id = campaigns.create(new NewCampaign("Auth", "welcome", "news@sender.example", Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

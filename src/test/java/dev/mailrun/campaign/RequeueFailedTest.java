@@ -7,10 +7,10 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -62,7 +62,7 @@ class RequeueFailedTest {
                 .on("RCPT", cmd -> rcpt(cmd.argument(), misconfigured))
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettings.defaults("relay-requeue", 0).withFailureRule(1.0, 1000), "w1")) {
+                     SendSettingsFixtures.builder("relay-requeue", 0).failureRule(1.0, 1000).build(), "w1")) {
             long id = h.campaigns.create(new NewCampaign("Requeue", "welcome", "news@sender.example", Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 60);
@@ -98,7 +98,7 @@ class RequeueFailedTest {
     void requeue_failed_refuses_a_cancelled_campaign_and_a_bad_code() throws Exception {
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettings.defaults("relay-requeue-2", 0), "w1")) {
+                     SendSettingsFixtures.defaults("relay-requeue-2", 0), "w1")) {
             long id = h.campaigns.create(new NewCampaign("Cancelled", "welcome", "news@sender.example", Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             h.campaigns.cancel(id);

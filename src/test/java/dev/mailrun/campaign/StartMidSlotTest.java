@@ -3,7 +3,6 @@ package dev.mailrun.campaign;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.RunContext;
@@ -15,6 +14,7 @@ import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TickSummary;
 import dev.mailrun.scheduler.Worker;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -54,9 +54,9 @@ class StartMidSlotTest {
             }
         };
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, 1, INTERVAL,
-                SendSettings.defaults("test-relay", 10), "w1");
+                SendSettingsFixtures.defaults("test-relay", 10), "w1");
              Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn),
-                     SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                     SchedulerConfig.defaults("w1"), clock)) {
             long id = h.campaigns.create(new NewCampaign("Mid slot", "welcome", "news@sender.example",
                     Optional.of("Sender News"), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 3);

@@ -10,11 +10,11 @@ import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImporter;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
@@ -208,8 +208,8 @@ class BadInputFuzzTest {
         SettableClock stepping = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start();
              InProcessSender s = new InProcessSender(db.dataSource(), stepping, InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)),
-                     Path.of("templates"), Duration.ofSeconds(10), SendSettings.defaults("relay-injection", 0)
-                     .withFailureRule(1.0, 100_000), "w1")) {
+                     Path.of("templates"), Duration.ofSeconds(10), SendSettingsFixtures.builder("relay-injection", 0)
+                     .failureRule(1.0, 100_000).build(), "w1")) {
             long id = s.newCampaign("Injection", "welcome");
             int n = 200;
             Transactions.inTransaction(db.dataSource(), c -> {

@@ -2,10 +2,10 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ class DatabaseLostTest {
                 .start();
              InProcessSender s = new InProcessSender(db.newPool("worker", 6), clock,
                      InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)), Path.of("templates"), INTERVAL,
-                     SendSettings.defaults("relay-db-lost", 0), "w1")) {
+                     SendSettingsFixtures.defaults("relay-db-lost", 0), "w1")) {
             long id = s.newCampaign("Database lost", "welcome");
             Fixtures.recipients(db.dataSource(), id, 0, SIZE);
             s.campaigns.start(id);

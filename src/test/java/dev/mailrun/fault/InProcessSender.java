@@ -2,7 +2,6 @@ package dev.mailrun.fault;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
@@ -14,6 +13,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,10 +31,10 @@ final class InProcessSender implements AutoCloseable {
     InProcessSender(DataSource ds, Clock clock, SmtpSettings smtp, Path templatesDir, Duration interval,
                     SendSettings settings, String owner) {
         TemplateLoader templates = new TemplateLoader(templatesDir);
-        SendTask handler = new SendTask(new SendDependencies(ds, templates, smtp,
+        SendTask handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates, smtp,
                 Secret.of("message-id-key-for-fault-tests-0123456789"), new FixedLinks(), settings, () -> new Random(7),
                 TestTiming.realTime(clock)));
-        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults(owner), clock);
         campaigns = new Campaigns(ds, new TaskStore(ds), templates, clock, interval);
     }
 

@@ -2,10 +2,10 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
@@ -39,7 +39,7 @@ class ResultsRefusedTest {
                 .start();
              InProcessSender s = new InProcessSender(db.newPool("worker", 6), clock,
                      InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)), Path.of("templates"),
-                     INTERVAL, SendSettings.defaults("relay-results-refused", 0), "w1")) {
+                     INTERVAL, SendSettingsFixtures.defaults("relay-results-refused", 0), "w1")) {
             long id = s.newCampaign("Results refused", "welcome");
             Fixtures.recipients(db.dataSource(), id, 0, SIZE);
             try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {

@@ -2,9 +2,9 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.net.ServerSocket;
@@ -39,7 +39,7 @@ class SmtpFaultsThroughCampaignTest {
 
     private InProcessSender sender(int port, String relay) {
         return new InProcessSender(db.dataSource(), clock, InProcessSender.smtp(port, Duration.ofSeconds(5)),
-                Path.of("templates"), INTERVAL, SendSettings.defaults(relay, 0).withRetries(3, Duration.ofSeconds(30)), "w1");
+                Path.of("templates"), INTERVAL, SendSettingsFixtures.builder(relay, 0).retries(3, Duration.ofSeconds(30)).build(), "w1");
     }
 
     private void tick(InProcessSender s) throws Exception {
@@ -242,7 +242,7 @@ class SmtpFaultsThroughCampaignTest {
                 .start();
              InProcessSender s = new InProcessSender(db.dataSource(), Clock.systemUTC(),
                      InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)), Path.of("templates"), interval,
-                     SendSettings.defaults("relay-slow", 0).withRetries(3, Duration.ofSeconds(30)), "w1")) {
+                     SendSettingsFixtures.builder("relay-slow", 0).retries(3, Duration.ofSeconds(30)).build(), "w1")) {
             long id = s.newCampaign("Slow", "welcome");
             Fixtures.recipients(db.dataSource(), id, 5000, 100);
             s.campaigns.start(id);

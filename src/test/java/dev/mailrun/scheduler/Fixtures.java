@@ -34,7 +34,7 @@ final class Fixtures {
 
     /** Defaults with a long lease, so no test depends on the heartbeat thread's timing. */
     static SchedulerConfig config(String owner) {
-        return SchedulerConfig.defaults().withOwner(owner).withLease(Duration.ofMinutes(30), Duration.ofMinutes(5));
+        return SchedulerConfig.defaults(owner).withLease(Duration.ofMinutes(30), Duration.ofMinutes(5));
     }
 
     /** Tests of one class share a database: each starts with no tasks (task_run rows cascade). */

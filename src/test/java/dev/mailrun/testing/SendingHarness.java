@@ -1,7 +1,6 @@
 package dev.mailrun.testing;
 
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
@@ -39,10 +38,10 @@ public final class SendingHarness implements AutoCloseable {
                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
                 .withConnections(4);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        handler = new SendTask(new SendDependencies(ds, templates, smtp,
+        handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates, smtp,
                 Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
                 settings, () -> new Random(42), Optional.empty(), TestTiming.realTime(clock), events));
-        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults().withOwner(owner), clock);
+        scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults(owner), clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);
     }

@@ -17,7 +17,8 @@ import java.util.Properties;
 
 /**
  * The one place that reads configuration: defaults, then the properties file, then environment
- * variables ({@code db.url} → {@code MAILRUN_DB_URL}). Unknown keys in the file are errors, and so
+ * variables ({@code db.url} → {@code MAILRUN_DB_URL}), and {@code HOSTNAME} (for the worker's name
+ * on the task rows where the machine's name cannot be resolved). Unknown keys in the file are errors, and so
  * are variables that look like keys but name none ({@link EnvironmentKeys}), so a typo cannot
  * silently fall back to a default.
  */
@@ -32,7 +33,7 @@ public final class ConfigLoader {
      *                     is read when present.
      */
     public static MailrunConfig load(Optional<Path> explicitFile, Map<String, String> env) {
-        return MailrunConfig.from(raw(explicitFile, env));
+        return MailrunConfig.from(raw(explicitFile, env), env.getOrDefault("HOSTNAME", "unknown-host"));
     }
 
     public static RawConfig raw(Optional<Path> explicitFile, Map<String, String> env) {

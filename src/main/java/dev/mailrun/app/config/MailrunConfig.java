@@ -5,6 +5,9 @@ import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.send.scope.FailureRule;
+import dev.mailrun.campaign.send.scope.FlushCadence;
+import dev.mailrun.campaign.send.scope.HardBounceRule;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.MailboxSettings;
@@ -13,7 +16,6 @@ import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import java.nio.file.Path;
 import java.time.DateTimeException;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
@@ -43,7 +45,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, FeedbackConfig.NONE);
     }
 
-    static MailrunConfig from(RawConfig raw) {
+    /** @param fallbackHost this worker's host where the machine's name cannot be resolved ({@link TickConfig}) */
+    static MailrunConfig from(RawConfig raw, String fallbackHost) {
         DbConfig db = new DbConfig(
                 raw.optional("db.url"),
                 raw.string("db.user"),
@@ -56,7 +59,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("tick.shutdown-grace"),
                 raw.duration("tick.run-history"),
                 raw.duration("tick.overlap-wait"),
-                TickConfig.lease(raw.duration("tick.lease"), raw.duration("tick.heartbeat")));
+                TickConfig.lease(raw.duration("tick.lease"), raw.duration("tick.heartbeat")),
+                fallbackHost);
         Optional<Integer> httpPort = raw.optionalInteger("http.port");
         FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
         // The relay echoes the metadata of the providers whose feedback mailrun takes.
@@ -70,11 +74,10 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.integer("send.batch-max"),
                 raw.integer("send.max-attempts"),
                 raw.duration("send.retry-base"),
-                raw.decimal("send.pause-on-failure-rate"),
-                raw.integer("send.failure-window"),
-                100, Duration.ofMillis(250), SendSettings.BATCH_OVERHEAD,
-                raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")))
-                .withDailyCap(dailyCap(raw)).withDomainGroups(PolicyConfig.domainGroups(raw));
+                new FailureRule(raw.decimal("send.pause-on-failure-rate"), raw.integer("send.failure-window")),
+                FlushCadence.DEFAULT, SendSettings.BATCH_OVERHEAD,
+                new HardBounceRule(raw.decimal("bounce.pause-rate"), raw.integer("bounce.min-sample")),
+                dailyCap(raw), PolicyConfig.domainGroups(raw)));
         UnsubscribeConfig unsubscribe = new UnsubscribeConfig(
                 raw.optional("unsubscribe.secret").map(Secret::of),
                 raw.optional("unsubscribe.base-url"),

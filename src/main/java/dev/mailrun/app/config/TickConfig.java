@@ -4,17 +4,20 @@ import dev.mailrun.scheduler.LeaseSettings;
 import java.time.Duration;
 
 /**
- * The {@code tick.*} keys, validated together.
+ * The {@code tick.*} keys, validated together, and this worker's host where its name cannot be resolved.
  *
  * @param lease how long a run holds its task without a heartbeat ({@code tick.lease}) and how often
  *              it beats ({@code tick.heartbeat})
+ * @param fallbackHost this worker's host where the machine's name cannot be resolved: the {@code HOSTNAME}
+ *                     variable, else {@code unknown-host} (see {@link dev.mailrun.scheduler.SchedulerConfig#thisProcess})
  */
 public record TickConfig(Duration interval, Duration safetyMargin, Duration shutdownGrace, Duration runHistory,
-                         Duration overlapWait, LeaseSettings lease) {
+                         Duration overlapWait, LeaseSettings lease, String fallbackHost) {
 
     /** With the default wait (5 s) for a previous run at the slot and the default lease. */
-    public TickConfig(Duration interval, Duration safetyMargin, Duration shutdownGrace, Duration runHistory) {
-        this(interval, safetyMargin, shutdownGrace, runHistory, Duration.ofSeconds(5), LeaseSettings.DEFAULT);
+    public TickConfig(Duration interval, Duration safetyMargin, Duration shutdownGrace, Duration runHistory,
+                      String fallbackHost) {
+        this(interval, safetyMargin, shutdownGrace, runHistory, Duration.ofSeconds(5), LeaseSettings.DEFAULT, fallbackHost);
     }
 
     /** Any shorter and history of runs that just ended could go; the scheduler needs an hour plus its lease. */

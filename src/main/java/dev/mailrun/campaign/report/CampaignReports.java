@@ -172,7 +172,7 @@ public final class CampaignReports {
         Optional<Double> current = sentLately > 0
                 ? Optional.of(sentLately / (CURRENT_OVER.toMillis() / 1000.0)) : Optional.empty();
         return new CampaignReport(campaign, counts, outlook.configured(), current, average, outlook.eta(), runs, errors, now,
-                history, slotLength, bounces, settings.hardBounceRate(), relays, outlook.heldBackBy());
+                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, outlook.heldBackBy());
     }
 
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */

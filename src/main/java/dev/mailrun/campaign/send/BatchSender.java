@@ -67,7 +67,7 @@ final class BatchSender {
         Instant sendDeadline = budget.deadline().minus(run.settings().batchOverhead());
         route.send(recipients, sendDeadline,
                 () -> run.ctx().stopRequested() || mustStop.getAsBoolean() || !budget.hasTimeForAnotherItem(),
-                buffer, messages, run.settings().flushEvery());
+                buffer, messages, run.settings().flush().every());
         // No flush here: the flush thread writes these results together with the next batch's
         // first marks, so the connections do not wait for an extra round trip between batches.
         int tried = (int) (buffer.attempted() - attemptedBefore);

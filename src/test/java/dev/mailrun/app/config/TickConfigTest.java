@@ -21,6 +21,12 @@ class TickConfigTest {
     }
 
     @Test
+    void the_hostname_variable_names_the_worker_where_the_machine_name_cannot_be_resolved() {
+        assertThat(load(Map.of("HOSTNAME", "container-7f3a")).tick().fallbackHost()).isEqualTo("container-7f3a");
+        assertThat(load(Map.of()).tick().fallbackHost()).isEqualTo("unknown-host");
+    }
+
+    @Test
     void lease_and_heartbeat_are_read_from_their_keys() {
         MailrunConfig c = load(Map.of("MAILRUN_TICK_LEASE", "2m", "MAILRUN_TICK_HEARTBEAT", "20s"));
         assertThat(c.tick().lease()).isEqualTo(new LeaseSettings(Duration.ofMinutes(2), Duration.ofSeconds(20)));

@@ -13,6 +13,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskHandler;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -41,7 +42,7 @@ class RunWindowReportTest {
 
     @Test
     void status_shows_each_runs_window_share_gap_wait_and_margin() throws Exception {
-        SendSettings settings = SendSettings.defaults("test-relay", 10); // 10/s: 3000 per 5-minute window
+        SendSettings settings = SendSettingsFixtures.defaults("test-relay", 10); // 10/s: 3000 per 5-minute window
         long[] items = {2_850, 2_970, 2_985};
         TaskHandler standIn = new TaskHandler() {
             int run;
@@ -59,7 +60,7 @@ class RunWindowReportTest {
         };
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, 1, INTERVAL, settings, "w1");
              Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn),
-                     SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                     SchedulerConfig.defaults("w1"), clock)) {
             long id = h.campaigns.create(new NewCampaign("Window", "welcome", "news@sender.example",
                     Optional.of("Sender News"), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 10);

@@ -8,7 +8,6 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.RunContext;
@@ -18,6 +17,7 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskHandler;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
@@ -46,7 +46,7 @@ class StatusCurrentRateTest {
     @Test
     void a_run_that_sent_forty_minutes_ago_leaves_no_current_rate() throws Exception {
         Relays relays = StatusHoldsTest.relays(Map.of("ha", 20.0), "ha");
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettings.defaults("unused", 0), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
         long id = campaigns.create(new NewCampaign("History", "welcome", "news@sender.example", Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.of(RelayRoute.parse("ha")));
         CampaignFixtures.recipients(db.dataSource(), id, 600);
@@ -64,7 +64,7 @@ class StatusCurrentRateTest {
                 clock.set(ctx.deadline());
             }
         };
-        try (Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn), SchedulerConfig.defaults().withOwner("w1"),
+        try (Scheduler s = new Scheduler(db.dataSource(), HandlerRegistry.of(standIn), SchedulerConfig.defaults("w1"),
                 clock)) {
             clock.set(tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt());
             assertThat(s.tick().runs()).isEqualTo(1);

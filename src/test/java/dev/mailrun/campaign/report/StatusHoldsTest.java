@@ -23,6 +23,7 @@ import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
@@ -129,7 +130,7 @@ class StatusHoldsTest {
     void a_daily_cap_reached_holds_the_campaign_to_the_next_day_and_the_eta_walks_the_days() throws Exception {
         Relays relays = relays(Map.of("ca", 100.0), "ca");
         DailyCap cap = new DailyCap(OptionalLong.of(100), List.of(), Optional.empty(), Optional.empty(), ZoneId.of("UTC"));
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, settings().withDailyCap(cap), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.builder("unused", 0).dailyCap(cap).build(), relays);
         long id = running("Capped day", "ca", Optional.empty(), 250);
         Transactions.inTransaction(db.dataSource(), c -> {
             DailyCountTable counts = new DailyCountTable();
@@ -168,8 +169,8 @@ class StatusHoldsTest {
     @Test
     void a_paced_domain_group_makes_the_eta_as_long_as_the_group_needs() throws Exception {
         Relays relays = relays(Map.of("pa", 100.0), "pa");
-        SendSettings settings = settings().withDomainGroups(new DomainGroups(List.of(
-                new DomainGroup("slowmail", List.of("slowmail.example"), 1))));
+        SendSettings settings = SendSettingsFixtures.builder("unused", 0).domainGroups(new DomainGroups(List.of(
+                new DomainGroup("slowmail", List.of("slowmail.example"), 1)))).build();
         CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);
         long id = campaigns.create(new NewCampaign("Paced", "welcome", "news@sender.example", Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.of(RelayRoute.parse("pa")));
@@ -274,7 +275,7 @@ class StatusHoldsTest {
     }
 
     private static SendSettings settings() {
-        return SendSettings.defaults("unused", 0);
+        return SendSettingsFixtures.defaults("unused", 0);
     }
 
     static Relays relays(Map<String, Double> rates, String defaultRoute) {

@@ -3,11 +3,11 @@ package dev.mailrun.campaign.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -57,9 +57,9 @@ class AbandonedSendRunTest {
                 }).start();
              ScriptedSmtpServer healthy = ScriptedSmtpServer.builder().start();
              SendingHarness dying = new SendingHarness(db.dataSource(), clock, stalling.port(), INTERVAL,
-                     SendSettings.defaults("relay-a", 0), "worker-that-dies");
+                     SendSettingsFixtures.defaults("relay-a", 0), "worker-that-dies");
              SendingHarness survivor = new SendingHarness(db.dataSource(), clock, healthy.port(), INTERVAL,
-                     SendSettings.defaults("relay-b", 0), "worker-that-survives")) {
+                     SendSettingsFixtures.defaults("relay-b", 0), "worker-that-survives")) {
 
             long id = dying.campaigns.create(new NewCampaign("Abandoned", "welcome", "news@sender.example", Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

@@ -11,6 +11,7 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -44,7 +45,7 @@ class CampaignSendingTest {
     void a_campaign_is_drained_over_several_runs_and_every_address_receives_exactly_one_message() throws Exception {
         int recipients = 1_500;
         SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
-        SendSettings settings = SendSettings.defaults("test-relay", 0).withBatchMax(100);
+        SendSettings settings = SendSettingsFixtures.builder("test-relay", 0).batchMax(100).build();
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL, settings, "w1")) {
             long id = h.campaigns.create(new NewCampaign("Launch", "welcome", "news@sender.example", Optional.of("Sender News"),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

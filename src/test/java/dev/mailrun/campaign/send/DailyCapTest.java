@@ -12,6 +12,7 @@ import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -48,7 +49,7 @@ class DailyCapTest {
     void two_workers_and_a_restart_send_exactly_the_cap_on_each_day_of_the_zone() throws Exception {
         String relay = "capped-relay";
         DailyCap cap = new DailyCap(OptionalLong.of(30), List.of(), Optional.empty(), Optional.empty(), BERLIN);
-        SendSettings settings = SendSettings.defaults(relay, 0).withBatchMax(8).withDailyCap(cap);
+        SendSettings settings = SendSettingsFixtures.builder(relay, 0).batchMax(8).dailyCap(cap).build();
         // Monday 23 November 2026, 10:00 in Berlin (CET, UTC+1).
         SettableClock clock = SettableClock.at("2026-11-23T09:00:00Z");
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start()) {
@@ -106,7 +107,7 @@ class DailyCapTest {
         String relay = "warming-relay";
         DailyCap ramp = new DailyCap(OptionalLong.empty(), List.of(5L, 12L), Optional.of(2.0),
                 Optional.of(LocalDate.parse("2026-11-23")), ZoneId.of("UTC"));
-        SendSettings settings = SendSettings.defaults(relay, 0).withBatchMax(10).withDailyCap(ramp);
+        SendSettings settings = SendSettingsFixtures.builder(relay, 0).batchMax(10).dailyCap(ramp).build();
         SettableClock clock = SettableClock.at("2026-11-23T09:00:00Z");
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start();
              SendingHarness w = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1")) {

@@ -12,6 +12,7 @@ import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.JumpingClock;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
@@ -69,8 +70,8 @@ class DomainPacingTest {
             return Reply.ok();
         }).start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
-            SendSettings settings = SendSettings.defaults("relay-two-workers", 40).withDomainGroups(GMAIL_AT_5)
-                    .withRetries(5, RETRY_SOON);
+            SendSettings settings = SendSettingsFixtures.builder("relay-two-workers", 40).domainGroups(GMAIL_AT_5)
+                    .retries(5, RETRY_SOON).build();
             try (SendingHarness w1 = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1");
                  SendingHarness w2 = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w2")) {
                 List<Long> ids = new ArrayList<>();
@@ -127,8 +128,8 @@ class DomainPacingTest {
                 }).start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
             // gmail is a shipped group without a cap: it adapts from the relay's rate.
-            SendSettings settings = SendSettings.defaults("relay-storm", 20).withDomainGroups(DomainGroups.DEFAULTS)
-                    .withFailureRule(0.10, 20).withRetries(5, RETRY_SOON);
+            SendSettings settings = SendSettingsFixtures.builder("relay-storm", 20).domainGroups(DomainGroups.DEFAULTS)
+                    .failureRule(0.10, 20).retries(5, RETRY_SOON).build();
             try (SendingHarness w = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1")) {
                 long id = w.campaigns.create(new NewCampaign("Storm", "welcome", "news@sender.example",
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

@@ -27,6 +27,7 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
@@ -270,13 +271,13 @@ class PerRelayDailyCapTest {
 
         Stack(Relays relays, DailyCap cap, SettableClock clock, String owner) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendSettings settings = SendSettings.defaults(relays.first().name(), 0).withBatchMax(8)
-                    .withRetries(5, Duration.ofSeconds(1)).withDailyCap(cap);
+            SendSettings settings = SendSettingsFixtures.builder(relays.first().name(), 0).batchMax(8)
+                    .retries(5, Duration.ofSeconds(1)).dailyCap(cap).build();
             SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
-            scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults().withOwner(owner),
+            scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults(owner),
                     clock);
             reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);
         }

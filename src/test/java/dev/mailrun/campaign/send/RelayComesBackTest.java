@@ -31,6 +31,7 @@ import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
@@ -268,12 +269,12 @@ class RelayComesBackTest {
 
         Stack(Relays relays, String first) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendSettings settings = SendSettings.defaults(first, 0).withBatchMax(100).withRetries(5, Duration.ofSeconds(1));
+            SendSettings settings = SendSettingsFixtures.builder(first, 0).batchMax(100).retries(5, Duration.ofSeconds(1)).build();
             SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
-            scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults().withOwner("w1"), clock);
+            scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults("w1"), clock);
             reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);
         }
 

@@ -22,6 +22,7 @@ import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
@@ -57,7 +58,7 @@ class RouteAllowedRateTest {
             byName.put("b", new Relay("b", smtp(b), 3));
             Relays relays = new Relays(byName, RelayRoute.parse("a,b"));
             // As the configuration builds them: the send settings carry the default route's first relay.
-            SendSettings settings = SendSettings.defaults("a", 7).withBatchMax(20);
+            SendSettings settings = SendSettingsFixtures.builder("a", 7).batchMax(20).build();
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
@@ -70,7 +71,7 @@ class RouteAllowedRateTest {
             assertThat(campaigns.start(id)).isEqualTo(CampaignStatus.RUNNING);
 
             try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task),
-                    SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                    SchedulerConfig.defaults("w1"), clock)) {
                 scheduler.tick();
             }
 

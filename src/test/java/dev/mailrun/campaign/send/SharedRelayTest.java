@@ -23,6 +23,8 @@ import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
@@ -75,13 +77,13 @@ class SharedRelayTest {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SmtpSettings smtpSettings = SmtpSettings.of("127.0.0.1", smtp.port(), TlsMode.NONE, "mailrun.test")
                     .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5)).withConnections(1);
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, smtpSettings,
+            SendTask task = new SendTask(SendDependenciesFixtures.oneRelay(db.dataSource(), templates, smtpSettings,
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
-                    SendSettings.defaults(relay, 200), () -> new Random(42), TestTiming.on(clock, nanoTime::get)));
+                    SendSettingsFixtures.defaults(relay, 200), () -> new Random(42), TestTiming.on(clock, nanoTime::get)));
             TaskStore tasks = new TaskStore(db.dataSource());
             Campaigns campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task),
-                    SchedulerConfig.defaults().withOwner("w1"), clock)) {
+                    SchedulerConfig.defaults("w1"), clock)) {
                 long id = campaigns.create(new NewCampaign("Joined", "welcome", "news@sender.example", Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
                 CampaignFixtures.recipients(db.dataSource(), id, 250);

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -48,7 +48,7 @@ class ShrunkLastBatchTest {
                     return Reply.ok();
                 }).start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), Duration.ofMinutes(5),
-                     SendSettings.defaults("test-relay", 0).withBatchMax(100), "w1")) {
+                     SendSettingsFixtures.builder("test-relay", 0).batchMax(100).build(), "w1")) {
             long id = h.campaigns.create(new NewCampaign("Shrunk at the end", "welcome", "news@sender.example",
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 386);

@@ -14,6 +14,7 @@ import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -70,7 +71,7 @@ class WindowsAndExpiryTest {
         // Monday 23 November 2026; CET = UTC+1: the window is 07:00Z-08:05Z.
         SettableClock clock = SettableClock.at("2026-11-23T07:50:00Z");
         DailyCap roomy = new DailyCap(OptionalLong.of(100_000), List.of(), Optional.empty(), Optional.empty(), ZoneId.of("UTC"));
-        SendSettings settings = SendSettings.defaults("window-relay", 0).withBatchMax(50).withDailyCap(roomy);
+        SendSettings settings = SendSettingsFixtures.builder("window-relay", 0).batchMax(50).dailyCap(roomy).build();
         try (TimedServer server = new TimedServer(clock, Duration.ofSeconds(2));
              SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
             long id = campaign(h, "Windowed", 1_000, "Mon-Fri 08:00-09:05 Europe/Berlin", Optional.empty());
@@ -138,7 +139,7 @@ class WindowsAndExpiryTest {
         // 7-minute slots do not line up with the window, so its edges fall inside runs.
         Duration interval = Duration.ofMinutes(7);
         SettableClock clock = SettableClock.at(from);
-        SendSettings settings = SendSettings.defaults("night-relay-" + name, 0).withBatchMax(20);
+        SendSettings settings = SendSettingsFixtures.builder("night-relay-" + name, 0).batchMax(20).build();
         try (TimedServer server = new TimedServer(clock, Duration.ofSeconds(10));
              SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
             long id = campaign(h, name, 2_000, "Sun 01:30-02:30 Europe/Berlin", Optional.empty());
@@ -161,7 +162,7 @@ class WindowsAndExpiryTest {
         Duration interval = Duration.ofMinutes(10);
         SettableClock clock = SettableClock.at("2026-11-23T09:50:00Z");
         Instant expiry = Instant.parse("2026-11-23T09:55:00Z");
-        SendSettings settings = SendSettings.defaults("expiry-relay", 0).withBatchMax(50);
+        SendSettings settings = SendSettingsFixtures.builder("expiry-relay", 0).batchMax(50).build();
         try (TimedServer server = new TimedServer(clock, Duration.ofSeconds(2));
              SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
             long id = campaign(h, "Expiring", 12_000, null, Optional.of(expiry));

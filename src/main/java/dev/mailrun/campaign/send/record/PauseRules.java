@@ -25,8 +25,8 @@ public final class PauseRules {
      * it, so a fresh window starts, or it would pause again before a single new attempt.
      */
     public FailureWindow windowAtStart(SendCounters stored) {
-        FailureWindow window = new FailureWindow(settings.failureWindow(), stored.recent());
-        return failureRateExceeded(window) ? new FailureWindow(settings.failureWindow(), "") : window;
+        FailureWindow window = new FailureWindow(settings.failureRule().window(), stored.recent());
+        return failureRateExceeded(window) ? new FailureWindow(settings.failureRule().window(), "") : window;
     }
 
     /** The same for the hard-bounce rate: counted again from the resume on. */
@@ -38,23 +38,23 @@ public final class PauseRules {
     Optional<String> reasonToPause(FailureWindow window, SendCounters counters) {
         if (failureRateExceeded(window)) {
             return Optional.of(String.format(Locale.ROOT, "%.1f%% of the last %d attempts failed (limit %.1f%%)",
-                    window.failureRate() * 100, window.attempts(), settings.pauseOnFailureRate() * 100));
+                    window.failureRate() * 100, window.attempts(), settings.failureRule().pauseRate() * 100));
         }
         return hardBounceRateExceeded(counters);
     }
 
     private boolean failureRateExceeded(FailureWindow window) {
-        return window.isFull() && window.failureRate() > settings.pauseOnFailureRate();
+        return window.isFull() && window.failureRate() > settings.failureRule().pauseRate();
     }
 
     private Optional<String> hardBounceRateExceeded(SendCounters counters) {
         long attempts = counters.attemptsForRate();
-        if (attempts < settings.hardBounceMinSample() || attempts == 0) {
+        if (attempts < settings.hardBounceRule().minSample() || attempts == 0) {
             return Optional.empty();
         }
         double rate = (double) counters.hardBouncesForRate() / attempts;
-        return rate > settings.hardBounceRate() ? Optional.of(String.format(Locale.ROOT,
+        return rate > settings.hardBounceRule().pauseRate() ? Optional.of(String.format(Locale.ROOT,
                 "hard-bounce rate %.1f%% over %d sends exceeds %.1f%%", rate * 100, attempts,
-                settings.hardBounceRate() * 100)) : Optional.empty();
+                settings.hardBounceRule().pauseRate() * 100)) : Optional.empty();
     }
 }

@@ -26,8 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * What the SMTP worker threads add their results to: each result becomes the recipient's outcome
  * (sent, retry at a time the {@link RetryPolicy} chooses, failed, or back to the queue), a hard
  * bounce also a suppression, and every attempt a mark in the {@link FailureWindow}. The workers
- * never wait for the database: after {@code send.flushEvery} results they ask the flush thread to
- * {@link #take} them, and a flush is also due when the oldest waited {@code flushInterval}.
+ * never wait for the database: after {@code flush().every()} results they ask the flush thread to
+ * {@link #take} them, and a flush is also due when the oldest waited {@code flush().interval()}.
  *
  * <p>A result may also show that the run must stop: the relay unreachable, a fatal SMTP error, or
  * a recipient that could not be marked in flight.
@@ -218,7 +218,7 @@ public final class ResultBuffer {
         if (oldest == null) {
             oldest = clock.instant();
         }
-        if (outcomes.size() >= settings.flushEvery() && !flushRequested) {
+        if (outcomes.size() >= settings.flush().every() && !flushRequested) {
             // The SMTP threads never wait for the database: the run's flush thread writes.
             flushRequested = true;
             flushRequest.run();
@@ -253,7 +253,7 @@ public final class ResultBuffer {
         synchronized (this) {
             m = marker;
             due = flushRequested || (oldest != null
-                    && !Duration.between(oldest, clock.instant()).minus(settings.flushInterval()).isNegative());
+                    && !Duration.between(oldest, clock.instant()).minus(settings.flush().interval()).isNegative());
         }
         return due || (m != null && m.wanted());
     }

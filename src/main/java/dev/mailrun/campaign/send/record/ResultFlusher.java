@@ -92,7 +92,7 @@ public final class ResultFlusher {
         // has its release written after its mark, which puts it back in the queue. A crash between
         // the two finds the new marks and the results waiting here both unrecorded, so the marks
         // get the room one flush leaves beside those results.
-        int room = run.settings().flushEvery() - buffer.waiting();
+        int room = run.settings().flush().every() - buffer.waiting();
         Optional<Marks> marks = marker.flatMap(m -> m.take(room));
         if (marks.isPresent() && unwritten != null) {
             // No marks while results a flush could not write are in the buffer. The marks commit

@@ -5,7 +5,9 @@ import dev.mailrun.campaign.send.policy.DailyCap;
 import java.time.Duration;
 
 /**
- * How the sending task behaves; validated once, at start.
+ * How the sending task behaves; validated once, at start. Built only through its canonical
+ * constructor, by the configuration ({@code app/config}); tests build theirs with
+ * {@code dev.mailrun.testing.SendSettingsFixtures}.
  *
  * @param relay              names the relay for rate sharing (host:port): workers sending through
  *                           one relay share its rate
@@ -14,20 +16,16 @@ import java.time.Duration;
  * @param batchMax           largest batch claimed at once
  * @param maxAttempts        attempts before a transient failure becomes permanent
  * @param retryBase          first retry delay; doubles per attempt, with ±20% jitter
- * @param pauseOnFailureRate pause a campaign when this share of the recent attempts failed…
- * @param failureWindow      …over this many recent attempts
- * @param flushEvery         write results after this many messages…
- * @param flushInterval      …or after this long, whichever comes first
+ * @param failureRule        when failures pause a campaign
+ * @param flush              how often results are written
  * @param batchOverhead      expected cost of one claim + commit; kept free before the deadline
- * @param hardBounceRate     pause a campaign whose hard bounces exceed this share of its attempts…
- * @param hardBounceMinSample …once it has at least this many attempts
+ * @param hardBounceRule     when hard bounces pause a campaign
  * @param dailyCap           how many messages each relay may take per day ({@link DailyCap#NONE}: no limit)
  * @param domainGroups       recipient domains paced together (by the pace)
  */
 public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
-                           double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                           Duration batchOverhead, double hardBounceRate, int hardBounceMinSample, DailyCap dailyCap,
-                           DomainGroups domainGroups) {
+                           FailureRule failureRule, FlushCadence flush, Duration batchOverhead,
+                           HardBounceRule hardBounceRule, DailyCap dailyCap, DomainGroups domainGroups) {
 
     /**
      * The batch overhead of the sending task. A batch's claim is made while the batch before it
@@ -37,29 +35,6 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
      * claim and commit, left every run's last 0.2–0.4 s unused.
      */
     public static final Duration BATCH_OVERHEAD = Duration.ofMillis(50);
-
-    /** Without domain groups. */
-    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
-                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample, DailyCap dailyCap) {
-        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, DomainGroups.NONE);
-    }
-
-    /** Without a daily cap. */
-    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
-                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                        Duration batchOverhead, double hardBounceRate, int hardBounceMinSample) {
-        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, DailyCap.NONE);
-    }
-
-    public SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
-                        double pauseOnFailureRate, int failureWindow, int flushEvery, Duration flushInterval,
-                        Duration batchOverhead) {
-        this(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow, flushEvery,
-                flushInterval, batchOverhead, 0.05, 100);
-    }
 
     public SendSettings {
         if (relay == null || relay.isBlank()) {
@@ -77,54 +52,15 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
         if (retryBase.isNegative() || retryBase.isZero()) {
             throw new IllegalArgumentException("send.retry-base must be positive, got " + retryBase);
         }
-        if (!(pauseOnFailureRate > 0 && pauseOnFailureRate <= 1)) {
-            throw new IllegalArgumentException("send.pause-on-failure-rate must be above 0 and at most 1, got " + pauseOnFailureRate);
+        java.util.Objects.requireNonNull(failureRule, "failureRule");
+        java.util.Objects.requireNonNull(flush, "flush");
+        if (batchOverhead.isNegative()) {
+            throw new IllegalArgumentException("batch overhead must not be negative, got " + batchOverhead);
         }
-        if (failureWindow < 1 || failureWindow > 100_000) {
-            throw new IllegalArgumentException("send.failure-window must be between 1 and 100000, got " + failureWindow);
-        }
-        if (flushEvery < 1) {
-            throw new IllegalArgumentException("flushEvery must be at least 1, got " + flushEvery);
-        }
-        if (flushInterval.isNegative() || flushInterval.isZero() || batchOverhead.isNegative()) {
-            throw new IllegalArgumentException("flush interval must be positive and batch overhead not negative");
-        }
-        if (!(hardBounceRate > 0 && hardBounceRate <= 1) || hardBounceMinSample < 1) {
-            throw new IllegalArgumentException("bounce.pause-rate must be above 0 and at most 1 and bounce.min-sample at least 1");
-        }
+        java.util.Objects.requireNonNull(hardBounceRule, "hardBounceRule");
         java.util.Objects.requireNonNull(domainGroups, "domainGroups");
         if (dailyCap == null) {
             throw new IllegalArgumentException("dailyCap must not be null (DailyCap.NONE: no limit)");
         }
-    }
-
-    public static SendSettings defaults(String relay, double relayRate) {
-        return new SendSettings(relay, relayRate, 500, 5, Duration.ofMinutes(5), 0.10, 200, 100,
-                Duration.ofMillis(250), BATCH_OVERHEAD);
-    }
-
-    public SendSettings withBatchMax(int value) {
-        return new SendSettings(relay, relayRate, value, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
-    }
-
-    public SendSettings withFailureRule(double rate, int window) {
-        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, rate, window, flushEvery,
-                flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
-    }
-
-    public SendSettings withRetries(int attempts, Duration base) {
-        return new SendSettings(relay, relayRate, batchMax, attempts, base, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, domainGroups);
-    }
-
-    public SendSettings withDomainGroups(DomainGroups groups) {
-        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, dailyCap, groups);
-    }
-
-    public SendSettings withDailyCap(DailyCap value) {
-        return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase, pauseOnFailureRate, failureWindow,
-                flushEvery, flushInterval, batchOverhead, hardBounceRate, hardBounceMinSample, value, domainGroups);
     }
 }
