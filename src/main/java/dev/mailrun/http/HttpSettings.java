@@ -12,7 +12,7 @@ import java.util.Objects;
  *                    finish, the rest closes connections and ends the threads
  * @param limits      what one client can take
  */
-public record HttpSettings(String bindAddress, int port, Duration stopTimeout, HttpLimits limits) {
+record HttpSettings(String bindAddress, int port, Duration stopTimeout, HttpLimits limits) {
 
     public HttpSettings {
         if (bindAddress == null || bindAddress.isBlank()) {

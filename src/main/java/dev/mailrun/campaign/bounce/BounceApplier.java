@@ -46,12 +46,12 @@ public final class BounceApplier {
         }
 
         /** The campaign whose hard-bounce rate changed: present for a new hard bounce only. */
-        public OptionalLong hardBouncedCampaign() {
+        OptionalLong hardBouncedCampaign() {
             return effect == Effect.HARD ? campaign : OptionalLong.empty();
         }
 
         /** The campaign whose complaint rate changed: present for a new complaint only. */
-        public OptionalLong complainedCampaign() {
+        OptionalLong complainedCampaign() {
             return effect == Effect.COMPLAINT ? campaign : OptionalLong.empty();
         }
     }

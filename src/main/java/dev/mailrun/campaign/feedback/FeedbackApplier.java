@@ -74,12 +74,12 @@ public final class FeedbackApplier {
     }
 
     /** Remembers a one-time signature value; false when it was used before (a replayed signature). */
-    public boolean recordNonce(Connection c, Provider provider, String nonce, Instant now) throws SQLException {
+    boolean recordNonce(Connection c, Provider provider, String nonce, Instant now) throws SQLException {
         return events.recordIfNew(c, provider.id(), "nonce:" + nonce, now);
     }
 
     /** The effect of an event that changes nothing (a delivery, an ignored event): counted, no database work. */
-    public static Applied counted(FeedbackEvent e) {
+    static Applied counted(FeedbackEvent e) {
         if (e.acts()) {
             throw new IllegalArgumentException("a " + e.kind() + " event changes something; apply it");
         }

@@ -9,7 +9,7 @@ import java.util.Optional;
  * @param from    e.g. {@code ACME News <news@example.com>}
  * @param replyTo e.g. {@code support@example.com}
  */
-public record TemplateDefaults(Optional<String> from, Optional<String> replyTo) {
+record TemplateDefaults(Optional<String> from, Optional<String> replyTo) {
 
     public static final TemplateDefaults NONE = new TemplateDefaults(Optional.empty(), Optional.empty());
 
