@@ -14,7 +14,7 @@ import java.util.Objects;
  */
 record HttpSettings(String bindAddress, int port, Duration stopTimeout, HttpLimits limits) {
 
-    public HttpSettings {
+    HttpSettings {
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException("bindAddress must not be blank");
         }
@@ -26,7 +26,7 @@ record HttpSettings(String bindAddress, int port, Duration stopTimeout, HttpLimi
     }
 
     /** The default limits. */
-    public static HttpSettings of(String bindAddress, int port, Duration stopTimeout) {
+    static HttpSettings of(String bindAddress, int port, Duration stopTimeout) {
         return new HttpSettings(bindAddress, port, stopTimeout, HttpLimits.DEFAULTS);
     }
 }

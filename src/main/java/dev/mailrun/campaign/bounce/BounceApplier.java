@@ -66,7 +66,7 @@ public final class BounceApplier {
         this.effects = new BounceEffects(suppressions, settings, BounceEffects.MAILBOX);
     }
 
-    public List<Applied> apply(Connection c, List<BounceReport> reports, Instant now) throws SQLException {
+    List<Applied> apply(Connection c, List<BounceReport> reports, Instant now) throws SQLException {
         List<Applied> applied = new ArrayList<>(reports.size());
         for (BounceReport report : reports) {
             applied.add(apply(c, report, reports.size() > 1, now));

@@ -14,7 +14,7 @@ record BounceSummary(int messagesRead, int hard, int soft, int complaints, int r
                             int unmatched, int duplicates, int unsubscribes, int invalidUnsubscribes,
                             List<Long> pausedCampaigns) {
 
-    public BounceSummary {
+    BounceSummary {
         pausedCampaigns = List.copyOf(pausedCampaigns);
     }
 }

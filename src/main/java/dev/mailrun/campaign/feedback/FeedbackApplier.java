@@ -86,7 +86,7 @@ public final class FeedbackApplier {
         return Applied.of(e.kind() == FeedbackEvent.Kind.DELIVERY ? Effect.DELIVERY : Effect.IGNORED);
     }
 
-    public Applied apply(Connection c, FeedbackEvent e, Instant now) throws SQLException {
+    Applied apply(Connection c, FeedbackEvent e, Instant now) throws SQLException {
         if (!e.acts()) {
             return counted(e);
         }

@@ -11,9 +11,9 @@ import java.util.Optional;
  */
 record TemplateDefaults(Optional<String> from, Optional<String> replyTo) {
 
-    public static final TemplateDefaults NONE = new TemplateDefaults(Optional.empty(), Optional.empty());
+    static final TemplateDefaults NONE = new TemplateDefaults(Optional.empty(), Optional.empty());
 
-    public TemplateDefaults {
+    TemplateDefaults {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(replyTo, "replyTo");
     }
