@@ -53,7 +53,7 @@ public final class FeedbackApplier {
     public enum Effect { HARD, SOFT, COMPLAINT, REFUSED, UNSUBSCRIBED, DELIVERY, IGNORED, DUPLICATE, UNMATCHED }
 
     /** One event's effect, and for a new bounce, refusal, complaint or unsubscribe the campaign of its send. */
-    public record Applied(Effect effect, OptionalLong campaign) {
+    record Applied(Effect effect, OptionalLong campaign) {
 
         static Applied of(Effect effect) {
             return new Applied(effect, OptionalLong.empty());
