@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Shown {
 
-    public static final int MAX_CHARS = 200;
+    static final int MAX_CHARS = 200;
 
     private Shown() {
     }

@@ -41,7 +41,7 @@ public final class JdbcUrls {
      * failover list, its replication and load-balancing connections, and the DNS SRV forms of each
      * (Connector/J 8.0.19 and later). {@code jdbc:mariadb://} is read as {@code jdbc:mysql://}.
      */
-    public static final List<String> SCHEMES = List.of("jdbc:mysql://", "jdbc:mysql:replication://",
+    static final List<String> SCHEMES = List.of("jdbc:mysql://", "jdbc:mysql:replication://",
             "jdbc:mysql:loadbalance://", "jdbc:mysql+srv://", "jdbc:mysql:replication+srv://",
             "jdbc:mysql:loadbalance+srv://", "jdbc:mariadb://");
 

@@ -19,11 +19,11 @@ public final class SqlTime {
 
     private SqlTime() {}
 
-    public static LocalDateTime toDb(Instant instant) {
+    static LocalDateTime toDb(Instant instant) {
         return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    public static Instant fromDb(LocalDateTime value) {
+    static Instant fromDb(LocalDateTime value) {
         return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
 

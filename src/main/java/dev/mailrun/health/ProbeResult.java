@@ -15,7 +15,7 @@ public record ProbeResult(List<Check> checks, Instant at) {
     }
 
     /** The checks as a log line reads them: {@code database up (answered in 3 ms); schema down (2 pending)}. */
-    public String describe() {
+    String describe() {
         return checks.stream().map(c -> c.name() + " " + (c.up() ? "up" : "down") + (c.detail().isEmpty() ? "" : " (" + c.detail() + ")"))
                 .collect(java.util.stream.Collectors.joining("; "));
     }

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Readiness implements AutoCloseable {
 
-    public static final Duration DATABASE_TIMEOUT = Duration.ofSeconds(3);
+    static final Duration DATABASE_TIMEOUT = Duration.ofSeconds(3);
     private static final Logger log = LoggerFactory.getLogger(Readiness.class);
 
     private final DataSource dataSource;
@@ -64,7 +64,7 @@ public final class Readiness implements AutoCloseable {
     }
 
     /** Runs every check now (the database one bounded by {@link #DATABASE_TIMEOUT}) and keeps the result. */
-    public synchronized ProbeResult refresh() {
+    synchronized ProbeResult refresh() {
         List<Check> checks = new ArrayList<>(checkDatabase());
         heartbeat.ifPresent(h -> checks.add(scheduler(h)));
         ProbeResult result = new ProbeResult(checks, clock.instant());

@@ -1,11 +1,11 @@
 package dev.mailrun.http;
 
 /** The pages the unsubscribe endpoint shows: small, self-contained, no scripts, no external resources; and the escaper every page uses. */
-public final class Html {
+final class Html {
 
     private Html() {}
 
-    public static String escape(String s) {
+    static String escape(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -35,7 +35,7 @@ public record HttpLimits(int maxThreads, int maxConnections, Duration idleTimeou
             Duration.ofSeconds(10), Duration.ofSeconds(10), 8 * 1024, 64 * 1024, 1024 * 1024);
 
     /** With the default webhook body limit. */
-    public HttpLimits(int maxThreads, int maxConnections, Duration idleTimeout, Duration headTimeout,
+    HttpLimits(int maxThreads, int maxConnections, Duration idleTimeout, Duration headTimeout,
                       Duration bodyTimeout, int maxHeaderBytes, int maxBodyBytes) {
         this(maxThreads, maxConnections, idleTimeout, headTimeout, bodyTimeout, maxHeaderBytes, maxBodyBytes, 1024 * 1024);
     }

@@ -57,7 +57,7 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /** One listener, named {@code public}, with the default limits; with port 0 a free port is picked ({@link #port()}). */
-    public static HttpServer start(HttpSettings settings, List<Route> routes) throws IOException {
+    static HttpServer start(HttpSettings settings, List<Route> routes) throws IOException {
         return start(List.of(Listener.open("public", settings.bindAddress(), settings.port(), routes)),
                 settings.stopTimeout(), settings.limits());
     }
@@ -154,7 +154,7 @@ public final class HttpServer implements AutoCloseable {
      * connections get 503), then closes every connection and ends the threads. Safe to call twice and
      * from two threads: a second call waits for the first.
      */
-    public synchronized void stop() {
+    synchronized void stop() {
         if (stopped) {
             return;
         }

@@ -12,9 +12,9 @@ import java.util.Objects;
  *                    finish, the rest closes connections and ends the threads
  * @param limits      what one client can take
  */
-public record HttpSettings(String bindAddress, int port, Duration stopTimeout, HttpLimits limits) {
+record HttpSettings(String bindAddress, int port, Duration stopTimeout, HttpLimits limits) {
 
-    public HttpSettings {
+    HttpSettings {
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException("bindAddress must not be blank");
         }
@@ -26,7 +26,7 @@ public record HttpSettings(String bindAddress, int port, Duration stopTimeout, H
     }
 
     /** The default limits. */
-    public static HttpSettings of(String bindAddress, int port, Duration stopTimeout) {
+    static HttpSettings of(String bindAddress, int port, Duration stopTimeout) {
         return new HttpSettings(bindAddress, port, stopTimeout, HttpLimits.DEFAULTS);
     }
 }

@@ -11,7 +11,7 @@ public record Probe(List<Check> checks) {
         checks = List.copyOf(checks);
     }
 
-    public boolean up() {
+    boolean up() {
         return checks.stream().allMatch(Check::up);
     }
 }

@@ -46,12 +46,12 @@ public record EstimatorState(long samples, double perItemMillis, double deviatio
     }
 
     /** Whether at least one batch has been observed. */
-    public boolean calibrated() {
+    boolean calibrated() {
         return samples > 0;
     }
 
     /** The pessimistic cost of one item: mean plus four deviations; 0 when uncalibrated. */
-    public double perItemUpperMillis() {
+    double perItemUpperMillis() {
         return perItemMillis + DEVIATIONS_IN_BOUND * deviationMillis;
     }
 

@@ -44,12 +44,12 @@ public record RunCosts(long samples, double startupMillis, double shutdownMillis
     }
 
     /** The time kept free before the deadline for the run's final work: its mean. */
-    public Duration shutdownReserve() {
+    Duration shutdownReserve() {
         return millis(shutdownMillis);
     }
 
     /** The expected extra cost of a run's first batch. */
-    public Duration startup() {
+    Duration startup() {
         return millis(startupMillis);
     }
 

@@ -70,7 +70,7 @@ public record SafetyMargins(Duration floor, Duration cap, double percentile, int
     }
 
     /** The margin for the next run; {@code lateMillis[i]} and {@code releaseMillis[i]} belong together. */
-    public Duration margin(long[] lateMillis, long[] releaseMillis) {
+    Duration margin(long[] lateMillis, long[] releaseMillis) {
         return of(stats(lateMillis, releaseMillis));
     }
 
@@ -119,7 +119,7 @@ public record SafetyMargins(Duration floor, Duration cap, double percentile, int
      */
     public record Stats(int samples, long medianMillis, long highMillis) {
 
-        public long spreadMillis() {
+        long spreadMillis() {
             return Math.max(0, highMillis - medianMillis);
         }
     }

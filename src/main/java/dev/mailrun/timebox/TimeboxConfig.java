@@ -67,7 +67,7 @@ public record TimeboxConfig(
     }
 
     /** Calibrate with 10 items, grow by half up to 100, 20 ms overhead, no rate limit, 10 ms timeout floor. */
-    public static TimeboxConfig defaults() {
+    static TimeboxConfig defaults() {
         return new TimeboxConfig(10, 1, 100, 0, 1.5, Duration.ofMillis(20), Duration.ofMillis(10));
     }
 }

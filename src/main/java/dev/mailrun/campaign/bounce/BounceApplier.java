@@ -46,12 +46,12 @@ public final class BounceApplier {
         }
 
         /** The campaign whose hard-bounce rate changed: present for a new hard bounce only. */
-        public OptionalLong hardBouncedCampaign() {
+        OptionalLong hardBouncedCampaign() {
             return effect == Effect.HARD ? campaign : OptionalLong.empty();
         }
 
         /** The campaign whose complaint rate changed: present for a new complaint only. */
-        public OptionalLong complainedCampaign() {
+        OptionalLong complainedCampaign() {
             return effect == Effect.COMPLAINT ? campaign : OptionalLong.empty();
         }
     }
@@ -66,7 +66,7 @@ public final class BounceApplier {
         this.effects = new BounceEffects(suppressions, settings, BounceEffects.MAILBOX);
     }
 
-    public List<Applied> apply(Connection c, List<BounceReport> reports, Instant now) throws SQLException {
+    List<Applied> apply(Connection c, List<BounceReport> reports, Instant now) throws SQLException {
         List<Applied> applied = new ArrayList<>(reports.size());
         for (BounceReport report : reports) {
             applied.add(apply(c, report, reports.size() > 1, now));

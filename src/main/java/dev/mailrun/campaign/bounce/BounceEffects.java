@@ -32,7 +32,7 @@ import java.util.OptionalLong;
 public final class BounceEffects {
 
     /** The origin of reports read from the bounce mailbox. */
-    public static final String MAILBOX = "bounce";
+    static final String MAILBOX = "bounce";
 
     private final SuppressionTable suppressions;
     private final BounceSettings settings;

@@ -73,7 +73,7 @@ public final class BounceProcessor {
     }
 
     /** Processes up to {@code limit} messages. */
-    public BounceSummary process(int limit) throws MessagingException, SQLException {
+    BounceSummary process(int limit) throws MessagingException, SQLException {
         Map<BounceApplier.Effect, Integer> counts = new EnumMap<>(BounceApplier.Effect.class);
         Map<MailedUnsubscribes.Outcome, Integer> requests = new EnumMap<>(MailedUnsubscribes.Outcome.class);
         Set<Long> hardBounced = new TreeSet<>();

@@ -41,7 +41,7 @@ public final class BounceRateBreaker {
         this.clock = clock;
     }
 
-    public BounceRate rate(long campaignId) throws SQLException {
+    BounceRate rate(long campaignId) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return recipients.hardBounceRate(c, campaignId);
         }

@@ -12,13 +12,13 @@ package dev.mailrun.campaign.bounce;
  */
 public record BounceSettings(int softLimit, double pauseRate, int minSample, double complaintPauseRate) {
 
-    public static final int DEFAULT_SOFT_LIMIT = 3;
-    public static final double DEFAULT_PAUSE_RATE = 0.05;
-    public static final int DEFAULT_MIN_SAMPLE = 100;
-    public static final double DEFAULT_COMPLAINT_PAUSE_RATE = 0.003;
+    static final int DEFAULT_SOFT_LIMIT = 3;
+    static final double DEFAULT_PAUSE_RATE = 0.05;
+    static final int DEFAULT_MIN_SAMPLE = 100;
+    static final double DEFAULT_COMPLAINT_PAUSE_RATE = 0.003;
 
     /** With the default complaint threshold. */
-    public BounceSettings(int softLimit, double pauseRate, int minSample) {
+    BounceSettings(int softLimit, double pauseRate, int minSample) {
         this(softLimit, pauseRate, minSample, DEFAULT_COMPLAINT_PAUSE_RATE);
     }
 
@@ -38,7 +38,7 @@ public record BounceSettings(int softLimit, double pauseRate, int minSample, dou
         }
     }
 
-    public static BounceSettings defaults() {
+    static BounceSettings defaults() {
         return new BounceSettings(DEFAULT_SOFT_LIMIT, DEFAULT_PAUSE_RATE, DEFAULT_MIN_SAMPLE);
     }
 }

@@ -10,11 +10,11 @@ import java.util.List;
  *                            suppressed now, or was already)
  * @param invalidUnsubscribes requests whose token did not verify: nothing changed, left for review
  */
-public record BounceSummary(int messagesRead, int hard, int soft, int complaints, int refused, int unrecognised,
+record BounceSummary(int messagesRead, int hard, int soft, int complaints, int refused, int unrecognised,
                             int unmatched, int duplicates, int unsubscribes, int invalidUnsubscribes,
                             List<Long> pausedCampaigns) {
 
-    public BounceSummary {
+    BounceSummary {
         pausedCampaigns = List.copyOf(pausedCampaigns);
     }
 }

@@ -40,7 +40,7 @@ public final class ComplaintRateBreaker {
         this.clock = clock;
     }
 
-    public ComplaintRate rate(long campaignId) throws SQLException {
+    ComplaintRate rate(long campaignId) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return recipients.complaintRate(c, campaignId);
         }

@@ -23,7 +23,7 @@ import java.util.Optional;
 public final class TooFastDelays {
 
     /** Slows nothing down (no domain groups). */
-    public static final TooFastDelays NONE = new TooFastDelays(DomainGroups.NONE, 0);
+    static final TooFastDelays NONE = new TooFastDelays(DomainGroups.NONE, 0);
 
     private final DomainGroups groups;
     private final double relayRate;

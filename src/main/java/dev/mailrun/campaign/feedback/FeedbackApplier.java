@@ -53,7 +53,7 @@ public final class FeedbackApplier {
     public enum Effect { HARD, SOFT, COMPLAINT, REFUSED, UNSUBSCRIBED, DELIVERY, IGNORED, DUPLICATE, UNMATCHED }
 
     /** One event's effect, and for a new bounce, refusal, complaint or unsubscribe the campaign of its send. */
-    public record Applied(Effect effect, OptionalLong campaign) {
+    record Applied(Effect effect, OptionalLong campaign) {
 
         static Applied of(Effect effect) {
             return new Applied(effect, OptionalLong.empty());
@@ -74,19 +74,19 @@ public final class FeedbackApplier {
     }
 
     /** Remembers a one-time signature value; false when it was used before (a replayed signature). */
-    public boolean recordNonce(Connection c, Provider provider, String nonce, Instant now) throws SQLException {
+    boolean recordNonce(Connection c, Provider provider, String nonce, Instant now) throws SQLException {
         return events.recordIfNew(c, provider.id(), "nonce:" + nonce, now);
     }
 
     /** The effect of an event that changes nothing (a delivery, an ignored event): counted, no database work. */
-    public static Applied counted(FeedbackEvent e) {
+    static Applied counted(FeedbackEvent e) {
         if (e.acts()) {
             throw new IllegalArgumentException("a " + e.kind() + " event changes something; apply it");
         }
         return Applied.of(e.kind() == FeedbackEvent.Kind.DELIVERY ? Effect.DELIVERY : Effect.IGNORED);
     }
 
-    public Applied apply(Connection c, FeedbackEvent e, Instant now) throws SQLException {
+    Applied apply(Connection c, FeedbackEvent e, Instant now) throws SQLException {
         if (!e.acts()) {
             return counted(e);
         }

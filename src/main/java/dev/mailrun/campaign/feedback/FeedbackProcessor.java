@@ -34,7 +34,7 @@ import javax.sql.DataSource;
  */
 public final class FeedbackProcessor {
 
-    public static final Duration RETENTION = Duration.ofDays(7);
+    static final Duration RETENTION = Duration.ofDays(7);
     private static final Duration PRUNE_EVERY = Duration.ofHours(1);
     private static final int PRUNE_BATCH = 5_000;
     private static final int PRUNE_BATCHES = 20;

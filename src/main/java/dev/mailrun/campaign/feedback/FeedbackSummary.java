@@ -20,7 +20,7 @@ public record FeedbackSummary(Map<FeedbackApplier.Effect, Integer> counts, List<
         return new FeedbackSummary(Map.of(), List.of(), true);
     }
 
-    public int count(FeedbackApplier.Effect effect) {
+    int count(FeedbackApplier.Effect effect) {
         return counts.getOrDefault(effect, 0);
     }
 

@@ -15,7 +15,7 @@ import java.util.Set;
 public final class AddressHygiene {
 
     public static final String DISPOSABLE = "disposable domain";
-    public static final String ROLE = "role address";
+    static final String ROLE = "role address";
 
     static final String BUNDLED_DOMAINS = "/hygiene/disposable-domains.txt";
     static final String BUNDLED_ROLES = "/hygiene/role-local-parts.txt";
@@ -29,7 +29,7 @@ public final class AddressHygiene {
      * @param disposableDomains domains, lower case (ASCII or Unicode); their subdomains match too
      * @param roleLocalParts    local parts, lower case
      */
-    public AddressHygiene(boolean rejectDisposable, boolean rejectRole, Set<String> disposableDomains,
+    AddressHygiene(boolean rejectDisposable, boolean rejectRole, Set<String> disposableDomains,
                           Set<String> roleLocalParts) {
         this.rejectDisposable = rejectDisposable;
         this.rejectRole = rejectRole;

@@ -65,7 +65,7 @@ public enum CampaignTransition {
         return to;
     }
 
-    public boolean allowedFrom(CampaignStatus status) {
+    boolean allowedFrom(CampaignStatus status) {
         return from.contains(status);
     }
 

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 public record EmailAddress(String localPart, String domain) {
 
-    public static final int MAX_LOCAL_PART_OCTETS = 64;
+    static final int MAX_LOCAL_PART_OCTETS = 64;
     public static final int MAX_ADDRESS_OCTETS = 254;
 
     private static final Pattern ATOM = Pattern.compile("[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+");

@@ -47,7 +47,7 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
     }
 
     /** The campaign table keeps the ranges as text in a column this wide. */
-    public static final int MAX_WINDOWS_TEXT = 1000;
+    static final int MAX_WINDOWS_TEXT = 1000;
 
     /**
      * The first of a campaign's header values (name in List-Id, From, Reply-To, Subject) that the

@@ -61,7 +61,7 @@ public final class AdaptedRateTable {
     }
 
     /** The row of {@code name}, locked until the caller's transaction ends. */
-    public Optional<Adapted> lock(Connection c, String name) throws SQLException {
+    Optional<Adapted> lock(Connection c, String name) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT name, rate, decreased_at, increased_at, decreases, reason "
                 + "FROM adapted_rate WHERE name = ? FOR UPDATE")) {
             ps.setString(1, name);
@@ -88,7 +88,7 @@ public final class AdaptedRateTable {
     }
 
     /** Writes a lowered rate (a halving), inserting the row if the rate was not adapted yet. */
-    public void lower(Connection c, String name, double rate, Instant now, int decreases, String reason) throws SQLException {
+    void lower(Connection c, String name, double rate, Instant now, int decreases, String reason) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO adapted_rate (name, rate, decreased_at, increased_at, decreases, reason)
                 VALUES (?, ?, ?, ?, ?, ?)

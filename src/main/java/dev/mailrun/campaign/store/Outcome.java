@@ -18,14 +18,14 @@ public sealed interface Outcome {
 
     /** A transient failure: tried again at {@code nextAttemptAt}. */
     record Retry(long recipientId, Instant nextAttemptAt, int code, String error, String relay) implements Outcome {
-        public Retry(long recipientId, Instant nextAttemptAt, int code, String error) {
+        Retry(long recipientId, Instant nextAttemptAt, int code, String error) {
             this(recipientId, nextAttemptAt, code, error, null);
         }
     }
 
     /** A permanent failure, or a transient one that ran out of attempts. */
     record Failed(long recipientId, int code, String error, String relay) implements Outcome {
-        public Failed(long recipientId, int code, String error) {
+        Failed(long recipientId, int code, String error) {
             this(recipientId, code, error, null);
         }
     }

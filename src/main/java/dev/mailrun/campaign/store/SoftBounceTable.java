@@ -24,7 +24,7 @@ public final class SoftBounceTable {
         return count(c, suppressionKey);
     }
 
-    public int count(Connection c, String suppressionKey) throws SQLException {
+    int count(Connection c, String suppressionKey) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT bounces FROM soft_bounce WHERE address = ?")) {
             ps.setString(1, suppressionKey);
             try (ResultSet rs = ps.executeQuery()) {

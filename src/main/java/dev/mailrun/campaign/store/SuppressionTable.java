@@ -33,7 +33,7 @@ public final class SuppressionTable {
 
     /** Which suppressions a list or an export reads: optionally one reason, optionally created at or after an instant. */
     public record Filter(Optional<SuppressionReason> reason, Optional<Instant> since) {
-        public static Filter all() {
+        static Filter all() {
             return new Filter(Optional.empty(), Optional.empty());
         }
     }

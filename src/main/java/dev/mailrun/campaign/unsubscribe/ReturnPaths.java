@@ -14,8 +14,8 @@ import java.util.Optional;
  */
 public final class ReturnPaths {
 
-    public static final String LOCAL_PREFIX = "bounces";
-    public static final int MAX_LOCAL_PART_OCTETS = 64;
+    static final String LOCAL_PREFIX = "bounces";
+    static final int MAX_LOCAL_PART_OCTETS = 64;
 
     static final String PURPOSE = "return-path/1";
     private static final int SIGNATURE_BYTES = 10;

@@ -16,7 +16,7 @@ import javax.crypto.Mac;
  */
 public final class SigningKey {
 
-    public static final int MIN_LENGTH = 32;
+    static final int MIN_LENGTH = 32;
 
     private final HmacSha256 hmac;
 

@@ -23,7 +23,7 @@ public final class UnsubscribeTokens {
      * The subject of an unsubscribe request sent by mail is this and the token: the mailto link sets
      * it, {@link MailedUnsubscribes} reads it.
      */
-    public static final String MAIL_SUBJECT_PREFIX = "unsubscribe-";
+    static final String MAIL_SUBJECT_PREFIX = "unsubscribe-";
     private static final int SIGNATURE_BYTES = 16;
     private static final int MAX_TOKEN_CHARS = 1024;
 

@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  */
 public final class BounceParser {
 
-    public static final String DEFAULT_RETURN_PATH_PREFIX = "bounces";
+    static final String DEFAULT_RETURN_PATH_PREFIX = "bounces";
 
     private static final Pattern BOUNCE_SUBJECT = Pattern.compile("(?i)undeliver|delivery (status notification|has failed"
             + "|failure|failed|problem|notification)|mail delivery|failure notice|returned mail|non[- ]?delivery"

@@ -11,7 +11,7 @@ import java.util.Optional;
 public record MailboxSettings(String host, int port, boolean tls, String user, String password, String folder,
                               Optional<String> processedFolder) {
 
-    public static final String DEFAULT_FOLDER = "INBOX";
+    static final String DEFAULT_FOLDER = "INBOX";
 
     public MailboxSettings {
         if (host == null || host.isBlank()) {

@@ -3,11 +3,11 @@ package dev.mailrun.mail.dkim;
 /** The configured DKIM key cannot be used; the message says which file and why, in one line. */
 public final class DkimKeyException extends RuntimeException {
 
-    public DkimKeyException(String message) {
+    DkimKeyException(String message) {
         super(message);
     }
 
-    public DkimKeyException(String message, Throwable cause) {
+    DkimKeyException(String message, Throwable cause) {
         super(message, cause);
     }
 }

@@ -28,7 +28,7 @@ public record DkimSettings(String domain, String selector, Path privateKeyFile) 
     }
 
     /** The DNS name of the TXT record that holds the public key. */
-    public String dnsRecordName() {
+    String dnsRecordName() {
         return selector + "._domainkey." + domain;
     }
 }

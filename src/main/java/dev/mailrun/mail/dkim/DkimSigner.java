@@ -37,7 +37,7 @@ public final class DkimSigner {
         return new DkimMessage(message, engine());
     }
 
-    public DkimSettings settings() {
+    DkimSettings settings() {
         return settings;
     }
 

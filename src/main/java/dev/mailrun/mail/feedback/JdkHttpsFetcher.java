@@ -24,9 +24,9 @@ import java.util.concurrent.TimeoutException;
  */
 public final class JdkHttpsFetcher implements HttpsFetcher {
 
-    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    public static final Duration DEADLINE = Duration.ofSeconds(10);
-    public static final int MAX_BYTES = 64 * 1024;
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration DEADLINE = Duration.ofSeconds(10);
+    static final int MAX_BYTES = 64 * 1024;
 
     private final HttpClient client = HttpClient.newBuilder()
             .connectTimeout(CONNECT_TIMEOUT)

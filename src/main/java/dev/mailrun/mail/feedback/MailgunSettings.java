@@ -6,7 +6,7 @@ import java.util.Objects;
 /** Mailgun webhooks ({@code feedback.mailgun.signing-key}): the HTTP webhook signing key from Mailgun's console. */
 public record MailgunSettings(Secret signingKey) {
 
-    public static final int MIN_KEY_LENGTH = 16;
+    static final int MIN_KEY_LENGTH = 16;
 
     public MailgunSettings {
         Objects.requireNonNull(signingKey, "signingKey");

@@ -38,7 +38,7 @@ import java.util.OptionalInt;
  */
 public final class MailgunWebhook implements FeedbackWebhook {
 
-    public static final Duration TOLERANCE = Duration.ofMinutes(5);
+    static final Duration TOLERANCE = Duration.ofMinutes(5);
 
     private final HmacSha256 hmac;
     private final Clock clock;

@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
 public record MessageTags(Set<Provider> providers, Optional<String> sesConfigurationSet) {
 
     public static final String CAMPAIGN = "mailrun-campaign";
-    public static final String RECIPIENT = "mailrun-recipient";
+    static final String RECIPIENT = "mailrun-recipient";
     public static final MessageTags NONE = new MessageTags(Set.of(), Optional.empty());
 
     /** SES: letters, digits, '_' and '-', at most 64 characters. */
@@ -53,7 +53,7 @@ public record MessageTags(Set<Provider> providers, Optional<String> sesConfigura
     }
 
     /** Throws IllegalArgumentException naming the key when the name is not a valid SES configuration set. */
-    public static String checkConfigurationSet(String name) {
+    static String checkConfigurationSet(String name) {
         if (!CONFIGURATION_SET.matcher(name).matches()) {
             throw new IllegalArgumentException("feedback.ses.configuration-set: must be 1-64 letters, digits, '_' or '-', got '"
                     + name + "'");

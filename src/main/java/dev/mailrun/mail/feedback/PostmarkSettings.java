@@ -9,7 +9,7 @@ import java.util.Objects;
  */
 public record PostmarkSettings(Secret user, Secret password) {
 
-    public static final int MIN_PASSWORD_LENGTH = 16;
+    static final int MIN_PASSWORD_LENGTH = 16;
 
     public PostmarkSettings {
         Objects.requireNonNull(user, "user");

@@ -39,7 +39,7 @@ import java.util.OptionalInt;
  */
 public final class SendGridWebhook implements FeedbackWebhook {
 
-    public static final Duration TOLERANCE = Duration.ofMinutes(5);
+    static final Duration TOLERANCE = Duration.ofMinutes(5);
     static final String SIGNATURE_HEADER = "x-twilio-email-event-webhook-signature";
     static final String TIMESTAMP_HEADER = "x-twilio-email-event-webhook-timestamp";
 

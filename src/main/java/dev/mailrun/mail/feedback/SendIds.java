@@ -22,7 +22,7 @@ public record SendIds(long campaignId, long recipientId) {
     }
 
     /** The ids of a test send of campaign {@code campaignId}. */
-    public static SendIds testSend(long campaignId) {
+    static SendIds testSend(long campaignId) {
         return new SendIds(campaignId, TEST_RECIPIENT);
     }
 

@@ -39,9 +39,9 @@ public final class SesWebhook implements FeedbackWebhook {
     private static final Logger log = LoggerFactory.getLogger(SesWebhook.class);
 
     /** SNS retries an HTTP delivery for at most an hour under any delivery policy worth having. */
-    public static final Duration MAX_AGE = Duration.ofHours(1);
+    static final Duration MAX_AGE = Duration.ofHours(1);
     /** Clock skew tolerated for a Timestamp in the future. */
-    public static final Duration MAX_AHEAD = Duration.ofMinutes(5);
+    static final Duration MAX_AHEAD = Duration.ofMinutes(5);
 
     private final SesSettings settings;
     private final SnsCertificates certificates;

@@ -17,7 +17,7 @@ public record WebhookRequest(Map<String, String> headers, byte[] body) {
         headers = Map.copyOf(headers);
     }
 
-    public Optional<String> header(String name) {
+    Optional<String> header(String name) {
         return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
     }
 }

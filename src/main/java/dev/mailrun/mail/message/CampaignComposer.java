@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class CampaignComposer {
 
     /** Written, with the value 1, on a test send ({@link SendIds#isTestSend}) so that filters and people can tell it apart. */
-    public static final String TEST_SEND_HEADER = "X-Mailrun-Test";
+    static final String TEST_SEND_HEADER = "X-Mailrun-Test";
 
     private static final String BOUNDARY_PREFIX = "----=_Part_";
     private static final String ALTERNATIVE = "multipart/alternative; \r\n\tboundary=\"";

@@ -46,7 +46,7 @@ public record MessageFields(Mailbox from, Optional<Mailbox> replyTo, Mailbox to,
     }
 
     /** The fields that differ from one recipient of the campaign to the next. */
-    public RecipientFields recipient() {
+    RecipientFields recipient() {
         return new RecipientFields(to, messageId, unsubscribeUrl, unsubscribeMailto, sendIds);
     }
 

@@ -41,7 +41,7 @@ import java.util.function.Supplier;
 public final class SendRateLimiter {
 
     /** How much wider than a second the window is, and how much slower than the rate the pacing. */
-    public static final Duration HEADROOM = Duration.ofMillis(3);
+    static final Duration HEADROOM = Duration.ofMillis(3);
 
     private static final long SPAN_NANOS = SendWindow.SECOND_NANOS + HEADROOM.toNanos();
 

@@ -96,7 +96,7 @@ public final class SmtpPool implements AutoCloseable {
     }
 
     /** The session messages are built with; it never triggers DNS lookups. */
-    public Session session() {
+    Session session() {
         return compositionSession;
     }
 

@@ -31,7 +31,7 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
                 ratePerSecond, MessageTags.NONE);
     }
 
-    public static final int DEFAULT_CONNECTIONS = 4;
+    static final int DEFAULT_CONNECTIONS = 4;
     public static final int MAX_CONNECTIONS = 64;
     public static final double MAX_RATE = 100_000;
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
@@ -92,7 +92,7 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
                 writeTimeout, heloName, count, ratePerSecond, messageTags);
     }
 
-    public SmtpSettings withRate(double perSecond) {
+    SmtpSettings withRate(double perSecond) {
         return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
                 writeTimeout, heloName, connections, perSecond, messageTags);
     }

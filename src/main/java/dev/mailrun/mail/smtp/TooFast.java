@@ -45,7 +45,7 @@ public final class TooFast {
     }
 
     /** The scope of a too-fast reply, or empty when {@code code}/{@code text} mean something else. */
-    public static Optional<Scope> of(int code, String text) {
+    static Optional<Scope> of(int code, String text) {
         if (code != 421 && code != 450 && code != 451 && code != 454) {
             return Optional.empty();
         }

@@ -58,12 +58,12 @@ public final class CompiledTemplate {
         return name;
     }
 
-    public TemplateDefaults defaults() {
+    TemplateDefaults defaults() {
         return defaults;
     }
 
     /** Fields used without a default anywhere in the template, in order of first use: every recipient must have them. */
-    public Set<String> requiredFields() {
+    Set<String> requiredFields() {
         Set<String> required = new LinkedHashSet<>();
         for (String file : TemplateLoader.FILES) {
             usesByFile.get(file).stream().filter(use -> !use.optional()).forEach(use -> required.add(use.name()));
@@ -82,7 +82,7 @@ public final class CompiledTemplate {
     }
 
     /** Every field the template reads, with or without a default. */
-    public Set<String> usedFields() {
+    Set<String> usedFields() {
         Set<String> used = new LinkedHashSet<>();
         usesByFile.values().forEach(uses -> uses.forEach(use -> used.add(use.name())));
         return Set.copyOf(used);

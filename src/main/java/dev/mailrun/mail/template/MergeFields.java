@@ -14,13 +14,13 @@ import java.util.Set;
  */
 public final class MergeFields {
 
-    public static final String EMAIL = "email";
-    public static final String NAME = "name";
-    public static final String UNSUBSCRIBE_URL = "unsubscribe_url";
-    public static final String CAMPAIGN = "campaign";
+    static final String EMAIL = "email";
+    static final String NAME = "name";
+    static final String UNSUBSCRIBE_URL = "unsubscribe_url";
+    static final String CAMPAIGN = "campaign";
 
     /** Fields present for every recipient, whatever was imported. */
-    public static final Set<String> BUILT_IN = Set.of(EMAIL, NAME, UNSUBSCRIBE_URL, CAMPAIGN);
+    static final Set<String> BUILT_IN = Set.of(EMAIL, NAME, UNSUBSCRIBE_URL, CAMPAIGN);
 
     private MergeFields() {
     }

@@ -9,11 +9,11 @@ import java.util.Optional;
  * @param from    e.g. {@code ACME News <news@example.com>}
  * @param replyTo e.g. {@code support@example.com}
  */
-public record TemplateDefaults(Optional<String> from, Optional<String> replyTo) {
+record TemplateDefaults(Optional<String> from, Optional<String> replyTo) {
 
-    public static final TemplateDefaults NONE = new TemplateDefaults(Optional.empty(), Optional.empty());
+    static final TemplateDefaults NONE = new TemplateDefaults(Optional.empty(), Optional.empty());
 
-    public TemplateDefaults {
+    TemplateDefaults {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(replyTo, "replyTo");
     }

@@ -31,7 +31,7 @@ public final class TemplateLoader {
     public static final String SUBJECT = "subject.txt";
     public static final String TEXT = "body.txt";
     public static final String HTML = "body.html";
-    public static final String PROPERTIES = "template.properties";
+    static final String PROPERTIES = "template.properties";
     static final List<String> FILES = List.of(SUBJECT, TEXT, HTML);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
