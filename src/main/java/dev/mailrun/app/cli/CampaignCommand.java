@@ -22,6 +22,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+/**
+ * {@code mailrun campaign}: its subcommands, each a few lines that parse options and call the
+ * operator's API in {@code campaign}. Over 250 lines as one piece because picocli reads the group and
+ * its subcommands together; the logic is not here.
+ */
 @Command(name = "campaign", mixinStandardHelpOptions = true, description = "Create and operate campaigns.",
         subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pause.class,
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,

@@ -37,6 +37,9 @@ import java.util.stream.Collectors;
  *
  * <p>A range whose end is before its start runs overnight (22:00-06:00): it belongs to the day it
  * starts on. {@code 24:00} may end a range. Without days, a range is open every day.
+ *
+ * <p>Over 250 lines as one piece: parsing a range and answering "open now?" and "next open when?" apply
+ * the same wall-clock rules, which must not drift apart.
  */
 public final class SendWindows {
 
