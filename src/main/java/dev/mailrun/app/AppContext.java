@@ -34,7 +34,7 @@ public final class AppContext implements AutoCloseable {
      * The same database and clock with other settings (the demo's relay and tick). The copy shares
      * this context's database and must not outlive it; closing the copy closes nothing.
      */
-    public AppContext with(MailrunConfig other) {
+    AppContext with(MailrunConfig other) {
         AppContext copy = new AppContext(other, clock);
         copy.parent = this;
         return copy;

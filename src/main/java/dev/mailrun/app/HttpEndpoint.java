@@ -27,8 +27,8 @@ import java.util.Optional;
  */
 public final class HttpEndpoint implements AutoCloseable {
 
-    public static final String PUBLIC = "public";
-    public static final String ADMIN = "admin";
+    static final String PUBLIC = "public";
+    static final String ADMIN = "admin";
     /** How often the status page reloads itself. */
     static final Duration STATUS_REFRESH = Duration.ofSeconds(10);
 

@@ -94,7 +94,7 @@ public final class Services implements AutoCloseable {
         return new TaskStore(dataSource());
     }
 
-    public TemplateLoader templates() {
+    TemplateLoader templates() {
         return new TemplateLoader(config.templatesDir());
     }
 
@@ -189,7 +189,7 @@ public final class Services implements AutoCloseable {
     }
 
     /** The Message-ID signing key is derived from the unsubscribe secret, so one secret covers both. */
-    public Secret messageIdKey() {
+    Secret messageIdKey() {
         return Secret.of("message-id:" + config.unsubscribe().requireSecret().reveal());
     }
 
@@ -234,7 +234,7 @@ public final class Services implements AutoCloseable {
     }
 
     /** Applies the events of the providers' webhooks, with the bounce rules and both breakers. */
-    public FeedbackProcessor feedbackProcessor() {
+    FeedbackProcessor feedbackProcessor() {
         BounceSettings settings = config.bounce().settings();
         return new FeedbackProcessor(dataSource(), new FeedbackApplier(new SuppressionTable(), settings),
                 new BounceRateBreaker(dataSource(), settings, clock()), new ComplaintRateBreaker(dataSource(), settings, clock()),

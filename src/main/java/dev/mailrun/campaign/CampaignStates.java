@@ -23,7 +23,7 @@ import javax.sql.DataSource;
 public final class CampaignStates {
 
     /** How long a campaign that ended is still read. */
-    public static final Duration KEPT_AFTER_END = Duration.ofDays(1);
+    static final Duration KEPT_AFTER_END = Duration.ofDays(1);
 
     /** One campaign: its status, whether mailrun paused it itself, its recipients by status, its bounces and complaints. */
     public record State(long campaignId, CampaignStatus status, boolean selfPaused, Map<RecipientStatus, Long> counts,

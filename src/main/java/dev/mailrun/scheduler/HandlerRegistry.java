@@ -34,7 +34,7 @@ public final class HandlerRegistry {
         return Optional.ofNullable(byName.get(name));
     }
 
-    public List<String> names() {
+    List<String> names() {
         return byName.keySet().stream().sorted().toList();
     }
 }

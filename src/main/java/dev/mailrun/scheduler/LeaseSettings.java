@@ -17,7 +17,7 @@ import java.util.Objects;
 public record LeaseSettings(Duration lease, Duration heartbeat) {
 
     /** Below this, a lease is at the mercy of an ordinary pause of the JVM or the database. */
-    public static final Duration MIN_LEASE = Duration.ofSeconds(3);
+    static final Duration MIN_LEASE = Duration.ofSeconds(3);
 
     /** A killed run's task is free again within 30 s; a run beats every 5 s. */
     public static final LeaseSettings DEFAULT = new LeaseSettings(Duration.ofSeconds(30), Duration.ofSeconds(5));

@@ -39,7 +39,7 @@ public final class Metadata {
         return json;
     }
 
-    public Optional<String> getString(String key) {
+    Optional<String> getString(String key) {
         JsonNode n = json.get(key);
         return n == null || n.isNull() ? Optional.empty() : Optional.of(n.asText());
     }
@@ -55,12 +55,12 @@ public final class Metadata {
         return OptionalLong.of(n.asLong());
     }
 
-    public Optional<Boolean> getBoolean(String key) {
+    Optional<Boolean> getBoolean(String key) {
         JsonNode n = json.get(key);
         return n == null || n.isNull() ? Optional.empty() : Optional.of(n.asBoolean());
     }
 
-    public Optional<Instant> getInstant(String key) {
+    Optional<Instant> getInstant(String key) {
         return getString(key).map(Instant::parse);
     }
 
@@ -104,12 +104,12 @@ public final class Metadata {
         return this;
     }
 
-    public Metadata remove(String key) {
+    Metadata remove(String key) {
         json.remove(key);
         return this;
     }
 
-    public Metadata copy() {
+    Metadata copy() {
         return new Metadata(json.deepCopy());
     }
 

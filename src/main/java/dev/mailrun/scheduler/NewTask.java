@@ -38,11 +38,11 @@ public record NewTask(String name, String description, String handler, Duration 
         return new NewTask(name, value, handler, interval, misfirePolicy, misfireThreshold, metadata, firstRunAt);
     }
 
-    public NewTask withMisfirePolicy(MisfirePolicy value) {
+    NewTask withMisfirePolicy(MisfirePolicy value) {
         return new NewTask(name, description, handler, interval, value, misfireThreshold, metadata, firstRunAt);
     }
 
-    public NewTask withMisfireThreshold(Duration value) {
+    NewTask withMisfireThreshold(Duration value) {
         return new NewTask(name, description, handler, interval, misfirePolicy, Optional.of(value), metadata, firstRunAt);
     }
 

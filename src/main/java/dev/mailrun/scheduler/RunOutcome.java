@@ -23,7 +23,7 @@ public enum RunOutcome {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    public static RunOutcome fromDb(String value) {
+    static RunOutcome fromDb(String value) {
         return valueOf(value.toUpperCase(Locale.ROOT));
     }
 }

@@ -93,7 +93,7 @@ public final class Scheduler implements AutoCloseable {
         this.lifecycle = new RunLifecycle(dataSource, handlers, config, clock, tasks, runs, listener, () -> stopping);
     }
 
-    public SchedulerConfig config() {
+    SchedulerConfig config() {
         return config;
     }
 
@@ -332,7 +332,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /** Asks the live run (if any) to stop at its next safe point; later ticks do nothing. */
-    public void requestStop() {
+    void requestStop() {
         stopping = true;
         sleeper.wakeUp();
         lifecycle.current().ifPresent(LiveRun::requestShutdown);

@@ -25,7 +25,7 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
                               Duration maxBackoff, int maxTasksPerTick, Duration runHistory, Duration overlapWait) {
 
     /** Shorter than this and the history of a run could go while its task still refers to it. */
-    public static final Duration MIN_RUN_HISTORY = Duration.ofHours(1);
+    static final Duration MIN_RUN_HISTORY = Duration.ofHours(1);
 
     public SchedulerConfig {
         if (owner == null || owner.isBlank() || owner.length() > 255) {
@@ -75,7 +75,7 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
     }
 
     /** The lease and heartbeat, validated together. */
-    public LeaseSettings leaseSettings() {
+    LeaseSettings leaseSettings() {
         return new LeaseSettings(lease, heartbeatInterval);
     }
 
@@ -83,7 +83,7 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
         return new SchedulerConfig(owner, lease, heartbeatInterval, value, maxBackoff, maxTasksPerTick, runHistory, overlapWait);
     }
 
-    public SchedulerConfig withMaxBackoff(Duration value) {
+    SchedulerConfig withMaxBackoff(Duration value) {
         return new SchedulerConfig(owner, lease, heartbeatInterval, safetyMargin, value, maxTasksPerTick, runHistory, overlapWait);
     }
 
@@ -123,7 +123,7 @@ public record SchedulerConfig(String owner, Duration lease, Duration heartbeatIn
      */
     public record SafetyMargin(double fraction, Duration max) {
 
-        public static final SafetyMargin DEFAULT = new SafetyMargin(0.10, Duration.ofMinutes(1));
+        static final SafetyMargin DEFAULT = new SafetyMargin(0.10, Duration.ofMinutes(1));
 
         public SafetyMargin {
             if (!(fraction >= 0 && fraction <= 0.5)) {

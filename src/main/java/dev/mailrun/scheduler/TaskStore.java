@@ -108,7 +108,7 @@ public final class TaskStore {
      * Moves the next slot (e.g. to now: "run now"); later slots follow from it. A live run's finish
      * overwrites it. False when no task has that name.
      */
-    public boolean setNextRunAt(String name, Instant at) throws SQLException {
+    boolean setNextRunAt(String name, Instant at) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return tasks.setNextRunAt(c, name, at, null) == 1;
         }

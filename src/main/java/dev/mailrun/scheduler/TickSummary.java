@@ -17,7 +17,7 @@ public record TickSummary(Instant at, List<Entry> entries) {
      */
     public record Entry(String taskName, RunOutcome outcome, Optional<String> runToken, String detail) {}
 
-    public long count(RunOutcome outcome) {
+    long count(RunOutcome outcome) {
         return entries.stream().filter(e -> e.outcome() == outcome).count();
     }
 

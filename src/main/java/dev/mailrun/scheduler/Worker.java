@@ -91,7 +91,7 @@ public final class Worker implements Runnable {
     }
 
     /** Ends the loop after the current tick; the live run, if any, is asked to stop. */
-    public void stop() {
+    void stop() {
         stopped = true;
         sleeper.wakeUp();
         scheduler.requestStop();

@@ -31,7 +31,7 @@ public final class Cli {
         this.clock = clock;
     }
 
-    public static Cli standard() {
+    static Cli standard() {
         return new Cli(System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), Clock.systemUTC());
     }
 

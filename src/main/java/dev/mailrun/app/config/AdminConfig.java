@@ -12,7 +12,7 @@ import java.util.Optional;
  */
 public record AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token) {
 
-    public static final int MIN_TOKEN_LENGTH = 16;
+    static final int MIN_TOKEN_LENGTH = 16;
 
     public AdminConfig {
         token.ifPresent(t -> {
@@ -29,7 +29,7 @@ public record AdminConfig(Optional<Integer> port, String bind, Optional<Secret> 
         });
     }
 
-    public static AdminConfig none() {
+    static AdminConfig none() {
         return new AdminConfig(Optional.empty(), "127.0.0.1", Optional.empty());
     }
 }

@@ -3,11 +3,11 @@ package dev.mailrun.app.config;
 /** A configuration problem an operator can fix; the CLI prints the message alone and exits 2. */
 public final class ConfigException extends RuntimeException {
 
-    public ConfigException(String message) {
+    ConfigException(String message) {
         super(message);
     }
 
-    public static ConfigException invalid(String key, String problem) {
+    static ConfigException invalid(String key, String problem) {
         return new ConfigException("configuration key " + key + ": " + problem);
     }
 }

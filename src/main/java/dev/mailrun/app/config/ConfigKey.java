@@ -9,7 +9,7 @@ import java.util.Optional;
  */
 public record ConfigKey(String name, String defaultValue, boolean secret, String description, Optional<Range> range) {
 
-    public String envName() {
+    String envName() {
         return "MAILRUN_" + name.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 }

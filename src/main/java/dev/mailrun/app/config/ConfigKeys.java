@@ -19,7 +19,7 @@ public final class ConfigKeys {
     private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
 
     /** Keys of a domain group: {@code policy.domain.<name>.domains} and {@code policy.domain.<name>.rate}. */
-    public static final String GROUP_PREFIX = "policy.domain.";
+    static final String GROUP_PREFIX = "policy.domain.";
     private static final Pattern GROUP_KEY = Pattern.compile("policy\\.domain\\.([a-z0-9][a-z0-9-]{0,39})\\.(domains|rate)");
     private static final Range GROUP_RATE = Range.perTime(0.01, 100_000);
 
@@ -42,7 +42,7 @@ public final class ConfigKeys {
     private static final Map<String, ConfigKey> RELAY_KEYS = new LinkedHashMap<>();
     private static final Pattern RELAY_KEY = Pattern.compile("smtp\\.([^.]+)\\.([a-z-]+)");
     /** How a per-relay key's name is written in {@link #all()}, the README and the example. */
-    public static final String RELAY_PLACEHOLDER = "<name>";
+    static final String RELAY_PLACEHOLDER = "<name>";
 
     static {
         // database
@@ -185,17 +185,17 @@ public final class ConfigKeys {
     }
 
     /** {@code smtp.<relay>.<suffix>}. */
-    public static String relayKey(String relay, String suffix) {
+    static String relayKey(String relay, String suffix) {
         return "smtp." + relay + "." + suffix;
     }
 
     /** The suffixes of the per-relay keys ({@code host}, {@code port}, …). */
-    public static List<String> relaySuffixes() {
+    static List<String> relaySuffixes() {
         return List.copyOf(RELAY_KEYS.keySet());
     }
 
     /** True for a per-relay key as listed ({@code smtp.<name>.host}), which no file or variable sets as such. */
-    public static boolean isRelayTemplate(ConfigKey key) {
+    static boolean isRelayTemplate(ConfigKey key) {
         return key.name().contains(RELAY_PLACEHOLDER);
     }
 
@@ -228,12 +228,12 @@ public final class ConfigKeys {
     }
 
     /** The group a domain-group key belongs to, if {@code name} is one. */
-    public static Optional<String> groupOf(String name) {
+    static Optional<String> groupOf(String name) {
         Matcher m = GROUP_KEY.matcher(name);
         return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
-    public static List<ConfigKey> all() {
+    static List<ConfigKey> all() {
         return List.copyOf(KEYS.values());
     }
 }

@@ -24,7 +24,7 @@ import java.util.Properties;
  */
 public final class ConfigLoader {
 
-    public static final Path DEFAULT_FILE = Path.of("mailrun.properties");
+    static final Path DEFAULT_FILE = Path.of("mailrun.properties");
 
     private ConfigLoader() {}
 
@@ -36,7 +36,7 @@ public final class ConfigLoader {
         return MailrunConfig.from(raw(explicitFile, env), env.getOrDefault("HOSTNAME", "unknown-host"));
     }
 
-    public static RawConfig raw(Optional<Path> explicitFile, Map<String, String> env) {
+    static RawConfig raw(Optional<Path> explicitFile, Map<String, String> env) {
         Map<String, String> values = new LinkedHashMap<>();
         ConfigKeys.all().stream().filter(k -> !ConfigKeys.isRelayTemplate(k)).forEach(k -> values.put(k.name(), k.defaultValue()));
 

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 public record FeedbackConfig(Optional<SesSettings> ses, Optional<PostmarkSettings> postmark,
                              Optional<SendGridSettings> sendgrid, Optional<MailgunSettings> mailgun) {
 
-    public static final FeedbackConfig NONE = new FeedbackConfig(Optional.empty(), Optional.empty(), Optional.empty(),
+    static final FeedbackConfig NONE = new FeedbackConfig(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty());
 
     static FeedbackConfig from(RawConfig raw, Optional<Integer> httpPort) {
@@ -88,7 +88,7 @@ public record FeedbackConfig(Optional<SesSettings> ses, Optional<PostmarkSetting
     }
 
     /** The metadata headers every message carries for the enabled providers. */
-    public MessageTags messageTags() {
+    MessageTags messageTags() {
         return new MessageTags(providers(), ses.flatMap(SesSettings::configurationSet));
     }
 

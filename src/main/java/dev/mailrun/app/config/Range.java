@@ -31,7 +31,7 @@ public sealed interface Range {
     }
 
     record Whole(int min, int max) implements Range {
-        public boolean contains(long value) {
+        boolean contains(long value) {
             return value >= min && value <= max;
         }
 
@@ -42,7 +42,7 @@ public sealed interface Range {
     }
 
     record Decimal(double min, double max, boolean orZero) implements Range {
-        public boolean contains(double value) {
+        boolean contains(double value) {
             return (orZero && value == 0) || (value >= min && value <= max);
         }
 
@@ -57,7 +57,7 @@ public sealed interface Range {
     }
 
     record Span(Duration min, Duration max, boolean orZero) implements Range {
-        public boolean contains(Duration value) {
+        boolean contains(Duration value) {
             return (orZero && value.isZero()) || (value.compareTo(min) >= 0 && value.compareTo(max) <= 0);
         }
 

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * Configuration values after merging defaults, the properties file and the environment, with
  * typed getters whose errors name the key. Secret values never appear in an error message.
  */
-public final class RawConfig {
+final class RawConfig {
 
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
     /** What a trailing comment looks like; a properties file has none, so it would be part of the value. */
@@ -32,7 +32,7 @@ public final class RawConfig {
      * Any value with whitespace followed by {@code #} is refused: it is almost always a comment copied
      * onto the end of a line, which a properties file keeps as part of the value.
      */
-    public String string(String key) {
+    String string(String key) {
         String v = values.get(key);
         if (v == null) {
             throw new IllegalArgumentException("unknown configuration key " + key);
@@ -52,26 +52,26 @@ public final class RawConfig {
     }
 
     /** Every key with a value (defaults included) that starts with {@code prefix}. */
-    public java.util.List<String> keysStartingWith(String prefix) {
+    java.util.List<String> keysStartingWith(String prefix) {
         return values.keySet().stream().filter(k -> k.startsWith(prefix)).sorted().toList();
     }
 
-    public Optional<String> optional(String key) {
+    Optional<String> optional(String key) {
         String v = string(key);
         return v.isEmpty() ? Optional.empty() : Optional.of(v);
     }
 
-    public String required(String key) {
+    String required(String key) {
         return optional(key).orElseThrow(() -> ConfigException.invalid(key, "must be set"));
     }
 
     /** A whole number within the key's {@link Range}. */
-    public int integer(String key) {
+    int integer(String key) {
         Range.Whole range = range(key, Range.Whole.class);
         return integer(key, range.min(), range.max());
     }
 
-    public Optional<Integer> optionalInteger(String key) {
+    Optional<Integer> optionalInteger(String key) {
         return optional(key).map(v -> integer(key));
     }
 
@@ -89,7 +89,7 @@ public final class RawConfig {
     }
 
     /** A number within the key's {@link Range}. */
-    public double decimal(String key) {
+    double decimal(String key) {
         Range.Decimal range = range(key, Range.Decimal.class);
         String v = string(key);
         double d;
@@ -104,7 +104,7 @@ public final class RawConfig {
         return d;
     }
 
-    public boolean bool(String key) {
+    boolean bool(String key) {
         String v = string(key).toLowerCase(java.util.Locale.ROOT);
         return switch (v) {
             case "true", "yes", "on" -> true;
@@ -114,7 +114,7 @@ public final class RawConfig {
     }
 
     /** A duration within the key's {@link Range}: 250ms, 30s, 5m, 2h, 1d or ISO-8601 (PT5M). */
-    public Duration duration(String key) {
+    Duration duration(String key) {
         Range.Span range = range(key, Range.Span.class);
         String v = string(key);
         Optional<Duration> d = parseDuration(key, v);
@@ -124,7 +124,7 @@ public final class RawConfig {
         return d.get();
     }
 
-    public <E extends Enum<E>> E choice(String key, Class<E> type) {
+    <E extends Enum<E>> E choice(String key, Class<E> type) {
         String v = string(key);
         try {
             return Enum.valueOf(type, v.toUpperCase(Locale.ROOT).replace('-', '_'));

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUrl, Optional<String> mailto,
                                 Optional<Integer> httpPort) {
 
-    public static final int MIN_SECRET_LENGTH = 32;
+    static final int MIN_SECRET_LENGTH = 32;
     private static final Pattern MAILTO_LOCAL_PART = Pattern.compile("[A-Za-z0-9._+=-]+");
 
     public UnsubscribeConfig {

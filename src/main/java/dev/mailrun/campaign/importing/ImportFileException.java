@@ -3,7 +3,7 @@ package dev.mailrun.campaign.importing;
 /** The file as a whole cannot be imported (not CSV, no email column); nothing was imported. */
 public final class ImportFileException extends ImportRefusedException {
 
-    public ImportFileException(String message) {
+    ImportFileException(String message) {
         super(message);
     }
 }

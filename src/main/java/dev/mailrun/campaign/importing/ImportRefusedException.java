@@ -6,7 +6,7 @@ package dev.mailrun.campaign.importing;
  */
 public class ImportRefusedException extends RuntimeException {
 
-    public ImportRefusedException(String message) {
+    ImportRefusedException(String message) {
         super(message);
     }
 }

@@ -10,8 +10,8 @@ package dev.mailrun.campaign.importing;
 public record ImportSettings(int batchSize, int maxFieldBytes, int maxRowBytes) {
 
     public static final int DEFAULT_BATCH = 5_000;
-    public static final int DEFAULT_MAX_FIELD_BYTES = 64 * 1024;
-    public static final int DEFAULT_MAX_ROW_BYTES = 256 * 1024;
+    static final int DEFAULT_MAX_FIELD_BYTES = 64 * 1024;
+    static final int DEFAULT_MAX_ROW_BYTES = 256 * 1024;
     /** The limits' range: room for any address, and rows a statement still carries comfortably. */
     public static final int MIN_LIMIT_BYTES = 1024;
     public static final int MAX_LIMIT_BYTES = 4 * 1024 * 1024;

@@ -10,7 +10,7 @@ public final class ImportStoppedException extends RuntimeException {
     private final transient RecipientImportReport report;
     private final long unconfirmed;
 
-    public ImportStoppedException(RecipientImportReport report, long unconfirmed, Throwable cause) {
+    ImportStoppedException(RecipientImportReport report, long unconfirmed, Throwable cause) {
         super("import stopped after " + report.rows() + " rows read, " + report.imported() + " of them imported"
                 + (unconfirmed > 0 ? " and " + unconfirmed + " perhaps (the connection was lost before their commit was confirmed)" : "")
                 + ": " + firstLine(cause) + "; run the same import again to finish it"

@@ -18,10 +18,10 @@ import java.util.function.Function;
  */
 public record Eta(Optional<Instant> done, Optional<Instant> after, Optional<String> waitsFor) {
 
-    public static final Eta NONE = new Eta(Optional.empty(), Optional.empty(), Optional.empty());
+    static final Eta NONE = new Eta(Optional.empty(), Optional.empty(), Optional.empty());
 
     /** How long from {@code now} until {@link #done}. */
-    public Optional<Duration> from(Instant now) {
+    Optional<Duration> from(Instant now) {
         return done.map(d -> d.isAfter(now) ? Duration.between(now, d) : Duration.ZERO);
     }
 

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * has passed, and flushes the
  * results if a flush is due. A flush that fails is logged and its results wait for the next one.
  */
-public final class FlushThread {
+final class FlushThread {
 
     private static final Logger log = LoggerFactory.getLogger(FlushThread.class);
     private static final long PERIOD_MILLIS = 50;

@@ -24,10 +24,10 @@ import java.util.Optional;
  *   <li>{@code nothing_due} — the queue had nobody due now: what is left waits for a retry later.</li>
  * </ol>
  */
-public record RunEndReason(String name, Optional<String> why) {
+record RunEndReason(String name, Optional<String> why) {
 
     /** A run that found the daily cap of every relay of its route used up. */
-    public static final String DAILY_CAP = "daily_cap";
+    static final String DAILY_CAP = "daily_cap";
 
 
     /** What the run knew when it ended. */

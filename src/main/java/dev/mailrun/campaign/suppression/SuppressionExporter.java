@@ -19,7 +19,7 @@ import org.apache.commons.csv.CSVPrinter;
  */
 public final class SuppressionExporter {
 
-    public static final List<String> COLUMNS = List.of("email", "reason", "source", "created_at");
+    static final List<String> COLUMNS = List.of("email", "reason", "source", "created_at");
     static final int PAGE = 1_000;
 
     private final DataSource dataSource;

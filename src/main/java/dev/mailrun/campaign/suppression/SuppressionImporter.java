@@ -60,7 +60,7 @@ public final class SuppressionImporter {
     }
 
     /** The source recorded on every row of an import of {@code file}. */
-    public static String source(Path file) {
+    static String source(Path file) {
         return "import:" + file.getFileName();
     }
 

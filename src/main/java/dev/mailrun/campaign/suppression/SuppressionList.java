@@ -18,7 +18,7 @@ import javax.sql.DataSource;
  */
 public final class SuppressionList {
 
-    public static final int MAX_WHY = 1000;
+    static final int MAX_WHY = 1000;
 
     /** A page of the list, and how many suppressions match in all. */
     public record Listing(List<SuppressionTable.Stored> rows, long total) {}

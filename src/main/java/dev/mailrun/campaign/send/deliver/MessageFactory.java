@@ -37,7 +37,7 @@ public final class MessageFactory {
      * Starts the subject of a test send (recipient id {@link SendIds#TEST_RECIPIENT}), which also
      * carries the header {@link dev.mailrun.mail.message.CampaignComposer#TEST_SEND_HEADER}.
      */
-    public static final String TEST_SUBJECT_PREFIX = "[test] ";
+    static final String TEST_SUBJECT_PREFIX = "[test] ";
 
     /** A reader bound to the type once: readValue with a TypeReference resolves the type on every call. */
     private static final ObjectReader FIELDS = new ObjectMapper().readerFor(new TypeReference<Map<String, String>>() {});
@@ -65,7 +65,7 @@ public final class MessageFactory {
                 campaign.replyTo().map(Mailbox::of), listId, campaign.name());
     }
 
-    public String messageId(long recipientId) {
+    String messageId(long recipientId) {
         return messageIds.derive(campaign.id(), recipientId);
     }
 

@@ -68,7 +68,7 @@ public final class DomainPacer {
     private long othersFrom;
     private Instant othersDryUntil = Instant.MIN;
 
-    public DomainPacer(DomainGroups groups, RateAdapter adapter) {
+    DomainPacer(DomainGroups groups, RateAdapter adapter) {
         this.adapter = adapter;
         for (DomainGroup g : groups.groups()) {
             Pace p = new Pace(g);
@@ -83,7 +83,7 @@ public final class DomainPacer {
     }
 
     /** After a renewal: each group's share among its live holders, of its cap or adapted rate. */
-    public synchronized void update(Map<String, Holders> live) {
+    synchronized void update(Map<String, Holders> live) {
         for (Pace p : byName.values()) {
             p.holders = live.getOrDefault(p.group.key(), p.holders);
             apply(p);
@@ -204,7 +204,7 @@ public final class DomainPacer {
      * The rate a batch is expected to go at: the run's, unless only paced groups are left — then the
      * sum of their shares (never above the run's). 0: no limit.
      */
-    public synchronized double effectiveRate(double runRate) {
+    synchronized double effectiveRate(double runRate) {
         if (othersDryUntil == Instant.MIN) {
             return runRate;
         }

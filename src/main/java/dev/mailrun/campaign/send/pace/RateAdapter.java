@@ -29,7 +29,7 @@ import java.util.OptionalDouble;
  *       then sends at.</li>
  * </ol>
  */
-public final class RateAdapter {
+final class RateAdapter {
 
     /** One adapted name: its rule and the rate it adapts from. */
     private record Entry(String name, AdaptiveRate rule, double configured) {}
@@ -44,7 +44,7 @@ public final class RateAdapter {
     private final Map<String, String> pending = new LinkedHashMap<>();
     private final Map<String, Seen> seen = new LinkedHashMap<>();
 
-    public RateAdapter(AdaptedRateTable table) {
+    RateAdapter(AdaptedRateTable table) {
         this.table = table;
     }
 

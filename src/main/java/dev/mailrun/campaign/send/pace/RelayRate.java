@@ -55,7 +55,7 @@ public final class RelayRate {
     }
 
     /** The rate this run may send at now; 0 = no limit. */
-    public double current() {
+    double current() {
         return current;
     }
 

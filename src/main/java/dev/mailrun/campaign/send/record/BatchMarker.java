@@ -133,7 +133,7 @@ public final class BatchMarker implements InFlightMarking {
      * Recipients marked and not yet handed to a worker (counting any left unmarked among them,
      * which already had a result). Only the workers lower it, until the next marks commit.
      */
-    public synchronized int untried() {
+    synchronized int untried() {
         return Math.max(0, markedUpTo - handedUpTo);
     }
 

@@ -9,7 +9,7 @@ import java.time.Duration;
 public final class BackOff {
 
     public static final Duration FIRST = Duration.ofSeconds(30);
-    public static final Duration LONGEST = Duration.ofHours(1);
+    static final Duration LONGEST = Duration.ofHours(1);
 
     private BackOff() {}
 
