@@ -145,26 +145,13 @@ final class Fixtures {
 
     /** Whether a run holds the campaign's task (its lease may have run out). */
     static boolean isHeld(DataSource ds, long campaignId) throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT run_token IS NOT NULL FROM task WHERE name = ?")) {
-            ps.setString(1, "campaign-" + campaignId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getBoolean(1);
-            }
-        }
+        return scalar(ds, "SELECT run_token IS NOT NULL FROM task WHERE name = ?", "campaign-" + campaignId) == 1;
     }
 
     /** How many runs of the campaign's task a successor recorded abandoned (a dead run's lease ran out). */
     static long abandonedRuns(DataSource ds, long campaignId) throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT COUNT(*) FROM task_run r JOIN task t ON t.id = r.task_id WHERE t.name = ? AND r.outcome = 'abandoned'")) {
-            ps.setString(1, "campaign-" + campaignId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return scalar(ds, "SELECT COUNT(*) FROM task_run r JOIN task t ON t.id = r.task_id WHERE t.name = ? AND r.outcome = 'abandoned'",
+                "campaign-" + campaignId);
     }
 
     /** The campaign task's checkpointed counters ({@code progress} in its metadata); empty object if none yet. */

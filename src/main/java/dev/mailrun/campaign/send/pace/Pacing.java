@@ -9,6 +9,7 @@ import dev.mailrun.campaign.store.AdaptedRateTable;
 import dev.mailrun.mail.smtp.SendResult;
 import dev.mailrun.mail.smtp.TooFast;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +46,7 @@ public final class Pacing {
             byName.put(route.get(i).name(), relays.get(i));
         }
         this.routed = new int[route.size()];
-        java.util.Arrays.fill(routed, 1);
+        Arrays.fill(routed, 1);
     }
 
     /** @param campaignCap the campaign's own rate ({@code --rate}); 0: none */
