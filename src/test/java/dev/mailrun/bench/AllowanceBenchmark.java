@@ -48,20 +48,25 @@ public final class AllowanceBenchmark {
         int batchMax = args.integer("batch-max", 500);
         String dump = args.text("dump", "");
         String recorder = args.text("recorder", "process");
+        int rttMs = args.integer("rtt-ms", 0);
+        verbose = args.text("verbose", "false").equals("true");
+        java.nio.file.Path dumpDir = java.nio.file.Files.createTempDirectory("mailrun-sink-");
         long recipients = (long) rate * interval.toSeconds() * (windows + 1);
         Clock clock = Clock.systemUTC();
         SchedulerConfig config = SchedulerConfig.defaults("bench-allowance")
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
                 .withOverlapWait(Duration.ofSeconds(5));
-        try (Sink sink = Sink.start(); ArrivalRecorder relay = ArrivalRecorder.start(recorder, sink.port(), (int) recipients + 1000);
+        try (Sink sink = Sink.start(dumpDir); ArrivalRecorder relay = ArrivalRecorder.start(recorder, sink.port(), (int) recipients + 1000);
+             LatencyProxy network = new LatencyProxy(relay.port(), rttMs);
              BenchDatabase db = BenchDatabase.create(dbName, 8);
-             PipelineHarness h = new PipelineHarness(db.dataSource(), clock, relay.port(), connections, interval,
+             PipelineHarness h = new PipelineHarness(db.dataSource(), clock, network.port(), connections, interval,
                      SendSettingsFixtures.builder("bench-relay", rate).batchMax(batchMax).build(), config)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, %d connections, send.batch-max %d, tick.safety-margin %s "
-                            + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink (%s)%n%n",
+                            + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink (%s); "
+                            + "round trip to the relay %d ms%n%n",
                     windows, interval.toSeconds(), rate, connections, batchMax, config.safetyMargin().of(interval), config.overlapWait(),
-                    recorder.equals("process") ? "a process of its own" : "inside the benchmark's JVM");
+                    recorder.equals("process") ? "a process of its own" : "inside the benchmark's JVM", rttMs);
             DataSource ds = db.dataSource();
             long id = h.newCampaign("allowance");
             Recipients.insertPending(ds, id, 0, recipients);
@@ -89,8 +94,11 @@ public final class AllowanceBenchmark {
                 java.nio.file.Files.writeString(java.nio.file.Path.of(dump), lines);
             }
             report(ds, "campaign-" + id, arrivals, firstNanos, interval, windows, rate);
+            atTheSink(Sink.perSecond(dumpDir), first, interval, windows, rate);
         }
     }
+
+    private static boolean verbose;
 
     private static void report(DataSource ds, String task, long[] arrivals, long firstNanos, Duration interval,
                                int windows, int rate) throws Exception {
@@ -117,8 +125,8 @@ public final class AllowanceBenchmark {
         }
         busiest(sorted, firstNanos, interval, rate);
         List<Row> rows = rows(ds, task);
-        System.out.println("| window | outcome | received | share of rate × window | gap before (ms) | waited (ms) | margin (ms) | finished − deadline (ms) |");
-        System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| window | outcome | received | share of rate × window | gap before (ms) | waited (ms) | margin (ms) | finished − deadline (ms) | batches |");
+        System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
         int overruns = 0;
         int skipped = 0;
         int overlaps = 0;
@@ -137,10 +145,13 @@ public final class AllowanceBenchmark {
                 overruns++;
             }
             if (n < windows) {
-                System.out.printf(Locale.ROOT, "| %d | %s | %d | %.2f%% | %s | %d | %d | %d |%n", n + 1, r.outcome,
+                System.out.printf(Locale.ROOT, "| %d | %s | %d | %.2f%% | %s | %d | %d | %d | %d |%n", n + 1, r.outcome,
                         perWindow[n], 100.0 * perWindow[n] / (rate * interval.toSeconds()),
                         r.gapMs == null ? "-" : r.gapMs.toString(), r.waitedMs, r.marginMs,
-                        Duration.between(r.deadline, r.finished).toMillis());
+                        Duration.between(r.deadline, r.finished).toMillis(), r.batches);
+                if (verbose) {
+                    System.out.println("    connections: " + r.connections);
+                }
             }
             n++;
         }
@@ -150,6 +161,35 @@ public final class AllowanceBenchmark {
                         + "deadline (overrun_ms > 0): %d; skipped or misfired windows: %d%n", received,
                 (long) rate * interval.toSeconds() * windows, 100 * share, maxInSecond, maxInClockSecond, rate, overlaps,
                 overruns, skipped);
+    }
+
+    /**
+     * The sink's own count per second of its clock: the share of the allowance received over the
+     * windows, the busiest second, and the seconds below 90% of the rate (the gaps).
+     */
+    private static void atTheSink(java.util.SortedMap<Long, Integer> perSecond, Instant first, Duration interval,
+                                  int windows, int rate) {
+        if (perSecond.isEmpty()) {
+            System.out.println("at the sink: no per-second counts (smtp-sink not installed)");
+            return;
+        }
+        long from = first.getEpochSecond();
+        long to = from + interval.toSeconds() * windows;
+        long received = 0;
+        int most = 0;
+        List<String> low = new ArrayList<>();
+        for (long s = from; s < to; s++) {
+            int n = perSecond.getOrDefault(s, 0);
+            received += n;
+            most = Math.max(most, n);
+            if (n < rate * 0.9 && low.size() < 40) {
+                low.add(String.format(Locale.ROOT, "%d:%d", (s - from) % interval.toSeconds(), n));
+            }
+        }
+        System.out.printf(Locale.ROOT, "at the sink (per second of its clock): received %d of %d: %.2f%%; most in one second %d "
+                        + "(rate %d); seconds under 90%% of the rate (second of the window:count, first 40): %s%n", received,
+                (long) rate * (to - from), 100.0 * received / ((double) rate * (to - from)), most, rate,
+                low.isEmpty() ? "none" : String.join(" ", low));
     }
 
     /** Where the 1 s windows above the rate begin, as seconds after their slot: at a run boundary or inside a run. */
@@ -175,18 +215,20 @@ public final class AllowanceBenchmark {
     }
 
     private record Row(String outcome, Instant started, Instant finished, Instant deadline, long overrunMs,
-                       Long gapMs, long waitedMs, long marginMs) {}
+                       Long gapMs, long waitedMs, long marginMs, long batches, String connections) {}
 
     private static List<Row> rows(DataSource ds, String task) throws Exception {
         List<Row> rows = new ArrayList<>();
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
-                SELECT r.outcome, r.started_at, r.finished_at, r.deadline, r.overrun_ms, r.gap_ms, r.waited_ms, r.margin_ms
+                SELECT r.outcome, r.started_at, r.finished_at, r.deadline, r.overrun_ms, r.gap_ms, r.waited_ms, r.margin_ms,
+                       r.batches, JSON_EXTRACT(r.summary, '$.connections')
                 FROM task_run r JOIN task t ON t.id = r.task_id WHERE t.name = ? ORDER BY r.id""")) {
             ps.setString(1, task);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     rows.add(new Row(rs.getString(1), instant(rs, 2), instant(rs, 3), instant(rs, 4), rs.getLong(5),
-                            rs.getObject(6, Long.class), rs.getLong(7), rs.getLong(8)));
+                            rs.getObject(6, Long.class), rs.getLong(7), rs.getLong(8), rs.getLong(9),
+                            rs.getString(10) == null ? "-" : rs.getString(10)));
                 }
             }
         }

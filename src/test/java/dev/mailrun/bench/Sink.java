@@ -31,10 +31,22 @@ public final class Sink implements AutoCloseable {
     }
 
     public static Sink start() throws IOException, InterruptedException {
+        return start(null);
+    }
+
+    /**
+     * @param dumpDir where smtp-sink writes one file per message, named by the second of the sink's
+     *                clock it arrived in ({@link #perSecond}); null: nothing is written
+     */
+    public static Sink start(java.nio.file.Path dumpDir) throws IOException, InterruptedException {
         boolean forceBuiltin = "builtin".equals(System.getProperty("bench.sink"));
         if (!forceBuiltin && new File(PROGRAM).canExecute()) {
             int port = freePort();
-            List<String> command = new ArrayList<>(List.of(PROGRAM, "-u", "root", "127.0.0.1:" + port, "1000"));
+            List<String> command = new ArrayList<>(List.of(PROGRAM, "-u", "root"));
+            if (dumpDir != null) {
+                command.addAll(List.of("-d", dumpDir.toAbsolutePath() + "/%Y%m%d%H%M%S."));
+            }
+            command.addAll(List.of("127.0.0.1:" + port, "1000"));
             Process p = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             // A benchmark stopped by a signal still takes its sink down with it.
@@ -45,6 +57,28 @@ public final class Sink implements AutoCloseable {
         NullSmtpSink sink = new NullSmtpSink();
         return new Sink("in-process null sink" + (forceBuiltin ? " (forced)" : " (smtp-sink not installed)"),
                 sink.port(), null, sink);
+    }
+
+    /**
+     * Messages the sink received per second of its clock (UTC epoch second → count), read from the
+     * names of the files it dumped into {@code dumpDir}.
+     */
+    public static java.util.SortedMap<Long, Integer> perSecond(java.nio.file.Path dumpDir) throws IOException {
+        java.util.SortedMap<Long, Integer> counts = new java.util.TreeMap<>();
+        java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+        try (var files = java.nio.file.Files.list(dumpDir)) {
+            files.forEach(file -> {
+                String name = file.getFileName().toString();
+                int dot = name.indexOf('.');
+                if (dot == 14) {
+                    // smtp-sink expands the template on the local clock; the benchmark machine runs on UTC.
+                    long second = java.time.LocalDateTime.parse(name.substring(0, 14), f)
+                            .atZone(java.time.ZoneId.systemDefault()).toEpochSecond();
+                    counts.merge(second, 1, Integer::sum);
+                }
+            });
+        }
+        return counts;
     }
 
     public String description() {

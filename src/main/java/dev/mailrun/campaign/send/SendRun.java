@@ -106,6 +106,7 @@ final class SendRun {
                 .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
         RunCosts costs = run.ctx().metadata().get(RunMemory.COSTS_KEY, Map.class)
                 .map(m -> RunCosts.fromMap(castMap(m))).orElse(RunCosts.unknown());
+        route.expect(RunMemory.perMessage(run.ctx()));
         try {
             route.join();
         } catch (SQLException | InterruptedException | RuntimeException e) {
@@ -152,6 +153,9 @@ final class SendRun {
             Duration shutdown = Duration.between(report.ended(), run.clock().instant());
             run.ctx().metadata().putValue(RunMemory.COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
         }
+        Map<String, Duration> times = new java.util.LinkedHashMap<>();
+        route.connections().forEach(c -> c.perMessage().ifPresent(d -> times.put(c.relay(), d)));
+        RunMemory.perMessage(run.ctx(), times);
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
         Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
         // The day's volume is used up: the next run is the first after the day ends.
@@ -163,7 +167,7 @@ final class SendRun {
                 run.ctx().stopRequested(), campaignStatus(), sender.lastEmptyBatch()));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
                 checkpoint.pausedFor(), unreachable, Optional.of(end.name())).withWhy(end.why())
-                .withPace(PaceSummary.of(pacing, buffer.throttled()))
+                .withPace(PaceSummary.of(pacing, buffer.throttled()).withConnections(route.connections()))
                 .withAllowedRate(allowedRate)
                 .report(run.ctx(), report);
     }

@@ -131,12 +131,11 @@ public final class SmtpPool implements AutoCloseable {
         synchronized (batchLock) {
             BatchCursor<Outgoing> cursor = new BatchCursor<>(batch);
             AtomicReference<RuntimeException> callbackFailure = new AtomicReference<>();
-            List<Future<?>> running = new ArrayList<>();
-            List<SmtpConnection> chosen = resize(batch.size());
-            for (SmtpConnection connection : chosen) {
-                running.add(threads.submit(() -> work(connection, cursor, deadline, stop, results, callbackFailure)));
-            }
-            awaitAll(running, cursor);
+            BatchCrew[] crew = new BatchCrew[1];
+            crew[0] = new BatchCrew(cursor, threads,
+                    connection -> work(connection, cursor, deadline, stop, results, callbackFailure, crew[0]));
+            crew[0].start(resize(batch.size()));
+            crew[0].awaitAll();
             for (Outgoing item : cursor.remaining()) {
                 results.accept(new SendResult.NotAttempted(item.key()));
             }
@@ -149,7 +148,7 @@ public final class SmtpPool implements AutoCloseable {
 
     private void work(SmtpConnection connection, BatchCursor<Outgoing> cursor, Instant deadline,
                       BooleanSupplier stop, Consumer<SendResult> results,
-                      AtomicReference<RuntimeException> callbackFailure) {
+                      AtomicReference<RuntimeException> callbackFailure, BatchCrew crew) {
         Optional<Outgoing> item;
         while ((item = cursor.next()).isPresent()) {
             Outcome outcome = sendOne(connection, item.get(), deadline, stop, cursor);
@@ -167,9 +166,33 @@ public final class SmtpPool implements AutoCloseable {
             if (outcome.retireConnection()) {
                 // The relay could not be reached: leave the rest to connections that work, or to
                 // the caller's next batch, instead of failing every remaining message here.
+                crew.retired();
                 return;
             }
+            crew.grow(() -> sizer.target(limiter.rate()), () -> spare(crew));
         }
+    }
+
+    /** A connection the batch does not use yet, an open one first; a new one while the pool is below its target; else null. */
+    private SmtpConnection spare(BatchCrew crew) {
+        SmtpConnection closed = null;
+        for (SmtpConnection c : connections) {
+            if (!crew.uses(c)) {
+                if (c.isOpen()) {
+                    return c;
+                }
+                closed = closed == null ? c : closed;
+            }
+        }
+        if (closed != null) {
+            return closed;
+        }
+        if (connections.size() < sizer.target(limiter.rate())) {
+            SmtpConnection fresh = new SmtpConnection(settings, events, writeDeadlines, nanoTime);
+            connections.add(fresh);
+            return fresh;
+        }
+        return null;
     }
 
     /** @param retireConnection this connection could not be opened; it takes no more items */
@@ -293,27 +316,6 @@ public final class SmtpPool implements AutoCloseable {
         }
     }
 
-    private static void awaitAll(List<Future<?>> running, BatchCursor<Outgoing> cursor) {
-        boolean interrupted = false;
-        for (Future<?> future : running) {
-            while (true) {
-                try {
-                    future.get();
-                    break;
-                } catch (InterruptedException e) {
-                    // Stop handing out work, but wait for messages in flight: each needs its result.
-                    interrupted = true;
-                    cursor.halt();
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("a sending thread failed unexpectedly", e.getCause());
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /**
      * The time a message needs left before it is started: its connection's usual time per message
      * (the pool's before the connection has sent one) with half again as margin, and never less
@@ -364,6 +366,17 @@ public final class SmtpPool implements AutoCloseable {
     private Optional<Duration> poolPerMessage() {
         OptionalLong nanos = sizer.perMessageNanos();
         return nanos.isPresent() ? Optional.of(Duration.ofNanos(nanos.getAsLong())) : Optional.empty();
+    }
+
+    /**
+     * What a message took on a connection to this relay before (the last run's measurement): the
+     * pool starts sized for it instead of at {@code smtp.connections}, and the measurements of this
+     * run take over from there.
+     */
+    public void expect(Duration perMessage) {
+        if (sizer.perMessageNanos().isEmpty() && !perMessage.isNegative() && !perMessage.isZero()) {
+            sizer.observe(perMessage.toNanos());
+        }
     }
 
     /** This pool's part of the relay's connection ceiling shared by every worker. */

@@ -35,6 +35,7 @@ public final class RelayShare {
     private final Pacing pacing;
     private final boolean withGroups;
     private final List<String> names;
+    private final RelayConnections connections;
     private volatile long lastRenewal;
     private volatile int mostHolders = 1;
 
@@ -44,8 +45,10 @@ public final class RelayShare {
      * @param withGroups this share also holds the domain groups' rows and syncs the adapted rates
      *                   (one relay of the route does, for the whole run)
      */
-    public RelayShare(RunScope run, String relay, RelayRate rate, Timing timing, Pacing pacing, boolean withGroups) {
+    public RelayShare(RunScope run, String relay, RelayRate rate, Timing timing, Pacing pacing, boolean withGroups,
+                      RelayConnections connections) {
         this.run = run;
+        this.connections = connections;
         this.relay = relay;
         this.rate = rate;
         this.timing = timing;
@@ -82,13 +85,18 @@ public final class RelayShare {
 
     private synchronized void renew() throws SQLException {
         Tables tables = run.tables();
+        java.util.concurrent.atomic.AtomicReference<java.util.Optional<Integer>> connectionPart =
+                new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.empty());
         Map<String, Holders> live = tables.inTransaction(c -> {
             Map<String, Holders> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
             if (withGroups) {
                 pacing.adapter().sync(c, run.clock().instant());
             }
+            Holders mine = holders.get(relay);
+            connectionPart.set(connections.sync(c, run.runToken(), mine == null ? 1 : mine.holders()));
             return holders;
         });
+        connections.apply(connectionPart.get());
         lastRenewal = timing.nanoTime().getAsLong();
         mostHolders = live.values().stream().mapToInt(Holders::holders).max().orElse(1);
         rate.update(live.get(relay), pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate()));
