@@ -115,7 +115,8 @@ final class SendRun {
         }
         // The timebox predicts with the route's rate, or, once only paced domains are left, with
         // what their caps allow: the batches stay sized to what will really be sent.
-        Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate);
+        Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate,
+                route::inFlight);
         flushThread.start(route, flusher);
         TimeboxReport report;
         try {
@@ -192,13 +193,15 @@ final class SendRun {
 
     /**
      * The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then
-     * {@link Pacing#runRate()}. Its minimum timeout is the least time the SMTP pool starts a
-     * message with, so the timebox starts no batch whose messages the pool would all refuse to start.
+     * {@link Pacing#runRate()}. Its minimum timeout is the least time the SMTP pool ever starts a
+     * message with; what a message needs beyond it, once the pools measured their relays, is the
+     * in-flight time ({@link RouteSender#inFlight}), so the timebox starts no batch whose messages
+     * the pools would all refuse to start.
      */
     private TimeboxConfig timeboxConfig(double startRate) {
         SendSettings s = run.settings();
         return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),
-                SmtpPool.MIN_BUDGET);
+                SmtpPool.MIN_MEASURED_BUDGET);
     }
 
     @SuppressWarnings("unchecked")

@@ -29,7 +29,8 @@ public record ConnectionReport(int open, int target, int ceiling, Optional<Integ
      * ceiling, or because the pool is still growing.
      */
     public boolean limitsRate() {
-        return rate > 0 && reach(Math.max(open, 1)).map(r -> r < rate * 0.98).orElse(false)
+        // A pool with nothing open is between batches or runs: what holds it back is not known.
+        return rate > 0 && open > 0 && reach(open).map(r -> r < rate * 0.98).orElse(false)
                 && needed.map(n -> n > open).orElse(false);
     }
 

@@ -57,10 +57,17 @@ public final class SmtpPool implements AutoCloseable {
 
 
     /**
-     * Less time than this left and a message is not started: it would likely time out half-sent. A
-     * caller sizing batches for a deadline keeps this much free after the last message's rate slot.
+     * Less time than this left and a message is not started while its connection's time per message
+     * is unknown: it would likely be cut off half-sent. A caller sizing batches for a deadline keeps
+     * this much free after the last message's rate slot.
      */
     public static final Duration MIN_BUDGET = Duration.ofMillis(250);
+    /**
+     * The least time left a message is started with once its connection's time is measured: a relay
+     * on the same network answers in a few milliseconds, and keeping 250 ms free before every
+     * deadline would leave the relay idle that long at every run boundary.
+     */
+    public static final Duration MIN_MEASURED_BUDGET = Duration.ofMillis(25);
     /** A connection the pool no longer needs is closed after this long unused. */
     static final Duration IDLE_CLOSE = Duration.ofSeconds(5);
     /** A message is started only with this many times its connection's usual time left. */
@@ -136,6 +143,8 @@ public final class SmtpPool implements AutoCloseable {
                     connection -> work(connection, cursor, deadline, stop, results, callbackFailure, crew[0]));
             crew[0].start(resize(batch.size()));
             crew[0].awaitAll();
+            // Again at the end, with the connections the batch opened and what it measured.
+            events.connectionsSized(report());
             for (Outgoing item : cursor.remaining()) {
                 results.accept(new SendResult.NotAttempted(item.key()));
             }
@@ -318,13 +327,28 @@ public final class SmtpPool implements AutoCloseable {
 
     /**
      * The time a message needs left before it is started: its connection's usual time per message
-     * (the pool's before the connection has sent one) with half again as margin, and never less
-     * than {@link #MIN_BUDGET}. A message started with less would likely end after the deadline.
+     * (the pool's before the connection has sent one) with half again as margin, never less than
+     * {@link #MIN_MEASURED_BUDGET}; {@link #MIN_BUDGET} while nothing is measured. A message started
+     * with less would likely end after the deadline.
      */
     private Duration startBudget(SmtpConnection connection) {
-        Optional<Duration> usual = connection.perMessage().or(this::poolPerMessage);
-        Duration needs = usual.map(d -> Duration.ofNanos((long) (d.toNanos() * START_MARGIN))).orElse(MIN_BUDGET);
-        return needs.compareTo(MIN_BUDGET) < 0 ? MIN_BUDGET : needs;
+        return startBudget(connection.perMessage().or(this::poolPerMessage));
+    }
+
+    /**
+     * The time a message needs left to be started on a connection whose time is not known apart
+     * from the pool's: what a caller sizing work for a deadline keeps free after its last message.
+     */
+    public Duration startBudget() {
+        return startBudget(poolPerMessage());
+    }
+
+    private static Duration startBudget(Optional<Duration> usual) {
+        if (usual.isEmpty()) {
+            return MIN_BUDGET;
+        }
+        Duration needs = Duration.ofNanos((long) (usual.get().toNanos() * START_MARGIN));
+        return needs.compareTo(MIN_MEASURED_BUDGET) < 0 ? MIN_MEASURED_BUDGET : needs;
     }
 
     /**

@@ -399,6 +399,23 @@ public final class RouteSender implements AutoCloseable {
         }
     }
 
+    /**
+     * What a message started now still needs before its reply, as the slowest relay's pool judges it
+     * when it decides whether to start one: its measured time per message with a margin, or the
+     * pool's minimum before anything was measured. The timebox adds it to the end of every batch,
+     * so it starts no batch the pools would refuse to start a message of.
+     */
+    public Duration inFlight() {
+        Duration slowest = Duration.ZERO;
+        for (Lane lane : lanes) {
+            Duration d = lane.pool.startBudget();
+            if (d.compareTo(slowest) > 0) {
+                slowest = d;
+            }
+        }
+        return slowest;
+    }
+
     /** Each relay's connections, in route order: for the run's summary. */
     public List<RelayConnections> connections() {
         return List.copyOf(connections);

@@ -49,6 +49,10 @@ public final class RelayConnections {
 
     /** The pool sized itself for a batch. */
     public void sized(ConnectionReport report) {
+        if (report.open() == 0 && latest != null) {
+            // Before the batch's connections opened: nothing new to say.
+            return;
+        }
         latest = report;
         if (report.limitsRate()) {
             limiting = report;
