@@ -20,3 +20,17 @@ CREATE TABLE relay_connection_limit (
     reply      VARCHAR(500) NOT NULL,
     PRIMARY KEY (relay)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
+
+-- What a run sent to each paced domain group in its last second, written when it releases its
+-- shares: the next run (of any campaign, on any worker) starts the group's count from these sends
+-- instead of either ignoring them (a burst over the cap at every run boundary) or assuming a full
+-- second was sent (a second lost at every run boundary). ages_ms: milliseconds before written_at,
+-- comma-separated. Rows older than a minute are deleted when a run writes.
+CREATE TABLE pace_tail (
+    name       VARCHAR(255)  NOT NULL,
+    holder     CHAR(36)      NOT NULL,
+    ages_ms    VARCHAR(8000) NOT NULL,
+    written_at DATETIME(3)   NOT NULL,
+    PRIMARY KEY (name, holder),
+    KEY ix_pace_tail_written (written_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;

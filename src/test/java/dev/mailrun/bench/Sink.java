@@ -59,28 +59,6 @@ public final class Sink implements AutoCloseable {
                 sink.port(), null, sink);
     }
 
-    /**
-     * Messages the sink received per second of its clock (UTC epoch second → count), read from the
-     * names of the files it dumped into {@code dumpDir}.
-     */
-    public static java.util.SortedMap<Long, Integer> perSecond(java.nio.file.Path dumpDir) throws IOException {
-        java.util.SortedMap<Long, Integer> counts = new java.util.TreeMap<>();
-        java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
-        try (var files = java.nio.file.Files.list(dumpDir)) {
-            files.forEach(file -> {
-                String name = file.getFileName().toString();
-                int dot = name.indexOf('.');
-                if (dot == 14) {
-                    // smtp-sink expands the template on the local clock; the benchmark machine runs on UTC.
-                    long second = java.time.LocalDateTime.parse(name.substring(0, 14), f)
-                            .atZone(java.time.ZoneId.systemDefault()).toEpochSecond();
-                    counts.merge(second, 1, Integer::sum);
-                }
-            });
-        }
-        return counts;
-    }
-
     public String description() {
         return description;
     }

@@ -3,6 +3,7 @@ package dev.mailrun.campaign.send.pace;
 import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.send.scope.Timing;
+import dev.mailrun.campaign.store.PaceTailTable;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -36,6 +37,9 @@ public final class RelayShare {
     private final boolean withGroups;
     private final List<String> names;
     private final RelayConnections connections;
+    private final PaceTailTable tails = new PaceTailTable();
+    /** Until the first renewal: what earlier runs sent at these paces in their last second was not read yet. */
+    private volatile boolean tailsRead;
     private volatile long lastRenewal;
     private volatile int mostHolders = 1;
 
@@ -87,7 +91,11 @@ public final class RelayShare {
         Tables tables = run.tables();
         java.util.concurrent.atomic.AtomicReference<java.util.Optional<Integer>> connectionPart =
                 new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.empty());
+        java.util.concurrent.atomic.AtomicReference<Map<String, long[]>> tail = new java.util.concurrent.atomic.AtomicReference<>();
         Map<String, Holders> live = tables.inTransaction(c -> {
+            if (!tailsRead) {
+                tail.set(tails.read(c, names, run.runToken(), 1000));
+            }
             Map<String, Holders> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
             if (withGroups) {
                 pacing.adapter().sync(c, run.clock().instant());
@@ -100,6 +108,18 @@ public final class RelayShare {
         lastRenewal = timing.nanoTime().getAsLong();
         mostHolders = live.values().stream().mapToInt(Holders::holders).max().orElse(1);
         rate.update(live.get(relay), pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate()));
+        if (tail.get() != null) {
+            // A run that ended just before this one (of any campaign, on any worker) sent its last
+            // second at these paces: count those sends, so the boundary second holds the rate
+            // without this run waiting a whole second it need not.
+            rate.limiter().startAfter(nanos(tail.get().get(relay)));
+            if (withGroups) {
+                Map<String, long[]> groups = new java.util.HashMap<>();
+                tail.get().forEach((name, ages) -> groups.put(name, nanos(ages)));
+                pacing.domains().startAfter(groups);
+            }
+            tailsRead = true;
+        }
         if (withGroups) {
             pacing.domains().update(live);
             run.events().adaptedRates(relay, pacing.adapter().rates());
@@ -107,15 +127,33 @@ public final class RelayShare {
         run.events().relayShare(relay, rate.current(), rate.relayRate());
     }
 
-    /** Gives the share back at once (it would expire by itself). */
+    /**
+     * Gives the share back at once (it would expire by itself), leaving what this run sent at each
+     * pace in its last second for the next run.
+     */
     public void release() {
+        Map<String, long[]> sent = new java.util.HashMap<>();
+        sent.put(relay, millis(rate.limiter().recentAges()));
+        if (withGroups) {
+            pacing.domains().recentAges().forEach((name, ages) -> sent.put(name, millis(ages)));
+        }
+        sent.values().removeIf(ages -> ages.length == 0);
         try {
             run.tables().inTransaction(c -> {
+                tails.write(c, run.runToken(), sent);
                 run.tables().shares().releaseAll(c, names, run.runToken());
                 return null;
             });
         } catch (SQLException e) {
             log.warn("Could not release the relay share of run {} (it expires by itself): {}", run.runToken(), e.getMessage());
         }
+    }
+
+    private static long[] nanos(long[] millis) {
+        return millis == null ? new long[0] : java.util.Arrays.stream(millis).map(ms -> ms * 1_000_000L).toArray();
+    }
+
+    private static long[] millis(long[] nanos) {
+        return java.util.Arrays.stream(nanos).map(ns -> ns / 1_000_000L).toArray();
     }
 }
