@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.report;
 
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.store.RelayConnectionTable;
 import dev.mailrun.mail.smtp.ConnectionReport;
 import java.time.Duration;
@@ -29,9 +30,9 @@ import java.util.Map;
  *   <li>{@code relay default rate adapted to 12.5/s} — a relay's rate lowered after its own
  *       throttling (every relay whose rate is adapted: the campaign's route may use any);</li>
  *   <li>{@code connections — 4 at 450 ms per message reach 8.9/s of 50/s; growing to 24} — while
- *       the campaign runs, a relay whose connections (summed over the runs sending through it) cannot
- *       reach its rate at the measured time per message ({@code connections to relay b — …} for a
- *       relay other than {@code default}).</li>
+ *       the campaign runs, a relay of its route whose connections (summed over the runs sending
+ *       through it) cannot reach its rate at the measured time per message ({@link #connections};
+ *       {@code connections to relay b — …} on a route of several relays).</li>
  * </ul>
  * Nothing for a campaign that is finished or has nobody left to send to.
  */
@@ -66,15 +67,30 @@ final class HeldBack {
                 held.add("relay " + a.name().substring("relay:".length()) + " rate adapted to " + perSecond(a.rate()));
             }
         }
-        if (campaign.status() == CampaignStatus.RUNNING) {
-            connections.pools(c).forEach((relay, p) -> {
-                ConnectionReport report = new ConnectionReport(p.open(), p.target(), p.ceiling(), p.needed(),
-                        p.messageMillis().map(Duration::ofMillis), p.rate());
-                if (report.limitsRate()) {
-                    held.add((relay.equals("default") ? "connections — " : "connections to relay " + relay + " — ")
-                            + report.describe());
-                }
-            });
+        return held;
+    }
+
+    /**
+     * While {@code campaign} runs, each relay of its route whose pools (summed over the runs sending
+     * through it now) cannot reach its rate at the measured time per message.
+     */
+    List<String> connections(Connection c, Campaign campaign, RelayRoute route) throws SQLException {
+        List<String> held = new ArrayList<>();
+        if (campaign.status() != CampaignStatus.RUNNING) {
+            return held;
+        }
+        Map<String, RelayConnectionTable.RelayPools> pools = connections.pools(c);
+        for (String relay : route.relays()) {
+            RelayConnectionTable.RelayPools p = pools.get(relay);
+            if (p == null) {
+                continue;
+            }
+            ConnectionReport report = new ConnectionReport(p.open(), p.target(), p.ceiling(), p.needed(),
+                    p.messageMillis().map(Duration::ofMillis), p.rate());
+            if (report.limitsRate()) {
+                held.add((route.relays().size() == 1 ? "connections — " : "connections to relay " + relay + " — ")
+                        + report.describe());
+            }
         }
         return held;
     }
