@@ -1,0 +1,111 @@
+package dev.mailrun.campaign.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.model.SuppressionReason;
+import dev.mailrun.campaign.store.recipient.RecipientResults;
+import dev.mailrun.db.Transactions;
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The tables write the events of their changes into the outbox, in the change's transaction and only then. */
+class OutboxWritesTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
+
+    @Test
+    void a_status_change_writes_its_event_and_a_refused_or_rolled_back_one_writes_none() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "outbox transitions");
+        CampaignTable campaigns = new CampaignTable();
+        assertThat(this.<Boolean>tx(c -> campaigns.transition(c, id, CampaignTransition.START, null, NOW))).isTrue();
+        assertThat(this.<Boolean>tx(c -> campaigns.transition(c, id, CampaignTransition.START, null, NOW)))
+                .as("refused: already running").isFalse();
+        assertThatThrownBy(() -> Transactions.inTransaction(db.dataSource(), c -> {
+            campaigns.transition(c, id, CampaignTransition.PAUSE, "by hand", NOW);
+            throw new SQLException("the caller's transaction fails after the change");
+        })).isInstanceOf(SQLException.class);
+        Transactions.inTransaction(db.dataSource(), c -> campaigns.transition(c, id, CampaignTransition.SELF_PAUSE,
+                "hard-bounce rate 5.2% over 200 sends exceeds 5.0%", NOW));
+
+        assertThat(rows("SELECT type, data FROM event_outbox WHERE campaign_id = ? AND recipient_id IS NULL ORDER BY seq", id))
+                .containsExactly("campaign.started {\"status\":\"running\",\"by\":\"operator\"}",
+                        "campaign.paused {\"status\":\"paused\",\"by\":\"mailrun\",\"reason\":\"hard-bounce rate 5.2% over 200 sends exceeds 5.0%\"}");
+    }
+
+    @Test
+    void recorded_results_write_one_event_per_sent_or_failed_recipient_and_none_for_retries() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "outbox results");
+        CampaignFixtures.recipients(db.dataSource(), id, 4);
+        List<Long> ids = rowsLong("SELECT id FROM recipient WHERE campaign_id = ? ORDER BY id", id);
+        Transactions.inTransaction(db.dataSource(), c -> new RecipientResults().record(c, id, List.of(
+                new Outcome.Sent(ids.get(0), "<m0@x>", NOW, "default"),
+                new Outcome.Failed(ids.get(1), 550, "550 5.1.1 no such user", "default"),
+                new Outcome.Retry(ids.get(2), NOW.plusSeconds(60), 451, "451 later", "default"),
+                new Outcome.Released(ids.get(3))), NOW));
+
+        assertThat(rows("SELECT CONCAT(type, ' ', recipient_id - " + ids.get(0) + "), data FROM event_outbox WHERE campaign_id = ?"
+                + " AND recipient_id IS NOT NULL ORDER BY seq", id))
+                .containsExactly("recipient.sent 0 {\"message_id\":\"<m0@x>\",\"relay\":\"default\"}",
+                        "recipient.failed 1 {\"smtp_code\":550,\"reply\":\"550 5.1.1 no such user\",\"relay\":\"default\"}");
+    }
+
+    @Test
+    void only_addresses_new_to_the_suppression_list_write_a_suppressed_event() throws Exception {
+        SuppressionTable table = new SuppressionTable();
+        Transactions.inTransaction(db.dataSource(), c -> table.add(c, List.of(
+                new SuppressionTable.Entry("old@outbox.example", SuppressionReason.MANUAL, "test")), NOW));
+        Transactions.inTransaction(db.dataSource(), c -> table.add(c, List.of(
+                new SuppressionTable.Entry("old@outbox.example", SuppressionReason.HARD_BOUNCE, "bounce"),
+                new SuppressionTable.Entry("new@outbox.example", SuppressionReason.HARD_BOUNCE, "bounce"),
+                new SuppressionTable.Entry("new@outbox.example", SuppressionReason.HARD_BOUNCE, "bounce")), NOW));
+
+        assertThat(rows("SELECT email, data FROM event_outbox WHERE type = 'recipient.suppressed' AND email LIKE ? ORDER BY seq",
+                "%@outbox.example"))
+                .containsExactly("old@outbox.example {\"reason\":\"manual\",\"source\":\"test\"}",
+                        "new@outbox.example {\"reason\":\"hard_bounce\",\"source\":\"bounce\"}");
+    }
+
+    private <T> T tx(Transactions.Work<T> work) throws SQLException {
+        return Transactions.inTransaction(db.dataSource(), work);
+    }
+
+    private static List<String> rows(String sql, Object param) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, param);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1) + " " + rs.getString(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Long> rowsLong(String sql, Object param) throws SQLException {
+        List<Long> out = new ArrayList<>();
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, param);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+}
