@@ -47,10 +47,15 @@ public final class OutboxTable {
         }
     }
 
-    /** The oldest events whose deliveries are not made yet, in order. */
+    /**
+     * The oldest events whose deliveries are not made yet, in order, locked for the caller's
+     * transaction: a second worker fanning out at the same moment waits, then reads past them, so
+     * deliveries are made in the order of the events (skipping locked rows would let it make later
+     * ones first).
+     */
     public List<Unfanned> unfanned(Connection c, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT seq, type FROM event_outbox WHERE fanned_out = 0 ORDER BY seq LIMIT ?")) {
+                "SELECT seq, type FROM event_outbox WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE")) {
             ps.setInt(1, limit);
             return read(ps);
         }
