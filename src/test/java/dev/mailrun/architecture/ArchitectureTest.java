@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
  * timebox, db, csv and mail use nothing of ours; scheduler uses db and timebox; events uses db;
  * campaign uses scheduler, timebox, mail, db, csv and events (its writing entry point); http uses campaign and mail and is the only home of an HTTP
- * server library; metrics uses campaign and scheduler and is the only home of Micrometer; health
+ * server library; metrics uses campaign, scheduler and events and is the only home of Micrometer; health
  * uses db and scheduler; app uses all and nothing uses app.
  */
 class ArchitectureTest {

@@ -106,10 +106,13 @@ public final class FeedbackApplier {
         }
         MatchedRecipient r = traced.get();
         if (e.kind() == FeedbackEvent.Kind.UNSUBSCRIBE) {
-            outbox.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUBSCRIBED, r.campaignId(), r.id(), r.email(),
-                    OutboxEvent.fields("method", "provider", "source", e.provider().id()))), now);
-            suppressions.add(c, List.of(new SuppressionTable.Entry(valid.address().suppressionKey(), SuppressionReason.UNSUBSCRIBED,
+            int added = suppressions.add(c, List.of(new SuppressionTable.Entry(valid.address().suppressionKey(), SuppressionReason.UNSUBSCRIBED,
                     "unsubscribe:" + e.provider().id() + " campaign=" + r.campaignId())), now);
+            if (added > 0) {
+                // As for the other ways to unsubscribe: the event of the first request for the address.
+                outbox.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUBSCRIBED, r.campaignId(), r.id(), r.email(),
+                        OutboxEvent.fields("method", "provider", "source", e.provider().id()))), now);
+            }
             return new Applied(Effect.UNSUBSCRIBED, OptionalLong.of(r.campaignId()));
         }
         BounceApplier.Applied applied = effects.get(e.provider()).apply(c, r, report(e), now);
