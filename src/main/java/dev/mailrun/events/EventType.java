@@ -20,6 +20,8 @@ public enum EventType {
     CAMPAIGN_RESUMED("campaign.resumed"),
     CAMPAIGN_COMPLETED("campaign.completed"),
     CAMPAIGN_CANCELLED("campaign.cancelled"),
+    RELAY_DOWN("relay.down"),
+    RELAY_UP("relay.up"),
     ENDPOINT_DISABLED("endpoint.disabled");
 
     private final String wireName;
