@@ -214,6 +214,35 @@ class DispatcherTest {
     }
 
     @Test
+    void a_worker_that_lost_its_lease_while_sending_records_nothing_and_the_next_holder_sends_the_same_ids_again() throws Exception {
+        Endpoint crm = endpoint("crm-i", 10, true);
+        List<OutboxEvent> written = List.of(
+                OutboxEvent.of(EventType.RECIPIENT_SENT, 15L, 1L, "a@list.example", Map.of()),
+                OutboxEvent.of(EventType.RECIPIENT_SENT, 15L, 2L, "b@list.example", Map.of()));
+        write(written);
+        // As if the worker stalled (or died) between the endpoint's answer and its verdict: its lease runs out.
+        receiver.onRequest(() -> {
+            try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "UPDATE event_endpoint SET lease_until = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE name = 'crm-i'")) {
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        dispatcher(settings(crm), RecipientLookup.NONE).pass();
+        assertThat(statuses("crm-i")).as("no verdict without the lease").containsOnly("pending");
+
+        receiver.onRequest(() -> {});
+        dispatcher(settings(crm), RecipientLookup.NONE).pass();
+
+        List<String> ids = written.stream().map(OutboxEvent::id).toList();
+        assertThat(receiver.accepted()).extracting(Receiver.Got::id).containsExactlyElementsOf(
+                java.util.stream.Stream.concat(ids.stream(), ids.stream()).toList());
+        assertThat(receiver.applied()).as("applied once by a receiver deduplicating by id").containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(statuses("crm-i")).containsOnly("delivered");
+    }
+
+    @Test
     void an_endpoint_may_not_reach_a_loopback_address_unless_allowed() throws Exception {
         Endpoint guarded = endpoint("crm-g", 10, false);
         write(List.of(OutboxEvent.of(EventType.RECIPIENT_SENT, 13L, 1L, "a@list.example", Map.of())));

@@ -45,6 +45,7 @@ final class Receiver implements AutoCloseable {
     private volatile int status = 200;
     private volatile String retryAfter;
     private volatile CountDownLatch hang;
+    private volatile Runnable onRequest = () -> {};
 
     Receiver() throws Exception {
         ServerConnector connector = new ServerConnector(server);
@@ -70,6 +71,11 @@ final class Receiver implements AutoCloseable {
         this.retryAfter = retryAfterValue;
     }
 
+    /** Runs {@code action} while each request is being answered (before the answer goes out). */
+    void onRequest(Runnable action) {
+        this.onRequest = action;
+    }
+
     /** Requests wait until {@link #release()}. */
     void hang() {
         hang = new CountDownLatch(1);
@@ -93,6 +99,7 @@ final class Receiver implements AutoCloseable {
             if (h != null) {
                 h.await();
             }
+            onRequest.run();
             String id = request.getHeaders().get("webhook-id");
             String ts = request.getHeaders().get("webhook-timestamp");
             String sig = request.getHeaders().get("webhook-signature");
