@@ -123,6 +123,7 @@ class EventsEndToEndTest {
 
             Receiver.Got pause = got.stream().filter(g -> g.type().equals("campaign.paused")).findFirst().orElseThrow();
             assertThat(pause.data().get("by").asText()).isEqualTo("mailrun");
+            assertThat(pause.data().get("cause").asText()).isEqualTo("hard-bounce-rate");
             assertThat(pause.data().get("reason").asText()).contains("hard-bounce");
             Receiver.Got unsubscribed = got.stream().filter(g -> g.type().equals("recipient.unsubscribed")).findFirst().orElseThrow();
             assertThat(unsubscribed.data().get("method").asText()).isEqualTo("one-click");

@@ -116,6 +116,7 @@ public final class CampaignTable {
                     "status", transition.to().dbValue(),
                     "by", isOperators(transition) ? "operator" : "mailrun",
                     "reason", transition.carriesReason() ? Sql.truncate(reason, 1000) : null,
+                    "cause", transition.carriesReason() ? pauseCause(transition, reason) : null,
                     "reopened", transition == CampaignTransition.REOPEN ? Boolean.TRUE : null))), now);
         }
         return true;
@@ -131,6 +132,35 @@ public final class CampaignTable {
             case CANCEL -> Optional.of(EventType.CAMPAIGN_CANCELLED);
             case SCHEDULE -> Optional.empty();
         };
+    }
+
+    /**
+     * What a pause is for, for receivers that act on it: operator, failure-rate, hard-bounce-rate,
+     * complaint-rate, template, route, or smtp (the relay refused authentication or TLS, or another
+     * error no message could get past). Read from the reasons mailrun's own pauses give
+     * (PauseRules, the rate breakers, SendTask); the reason itself goes along unchanged.
+     */
+    static String pauseCause(CampaignTransition t, String reason) {
+        if (t == CampaignTransition.PAUSE) {
+            return "operator";
+        }
+        String r = reason == null ? "" : reason;
+        if (r.startsWith("hard-bounce rate ")) {
+            return "hard-bounce-rate";
+        }
+        if (r.startsWith("complaint rate ")) {
+            return "complaint-rate";
+        }
+        if (r.matches("(?s)[0-9.]+% of the last \\d+ attempts failed.*")) {
+            return "failure-rate";
+        }
+        if (r.startsWith("template ")) {
+            return "template";
+        }
+        if (r.startsWith("its relay route ")) {
+            return "route";
+        }
+        return "smtp";
     }
 
     private static boolean isOperators(CampaignTransition t) {

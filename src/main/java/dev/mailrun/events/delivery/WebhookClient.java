@@ -56,11 +56,17 @@ public final class WebhookClient implements AutoCloseable {
             return Reply.failure("no answer within " + endpoint.timeout().toSeconds() + "s");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            return Reply.failure(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            return Reply.failure(withoutQuery(endpoint, cause.getClass().getSimpleName() + ": " + cause.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Reply.failure("interrupted");
         }
+    }
+
+    /** The client's messages may quote the request's URL; its query (a token, perhaps) is not kept nor logged. */
+    private static String withoutQuery(Endpoint endpoint, String message) {
+        String query = endpoint.url().getRawQuery();
+        return query == null || query.isEmpty() || message == null ? message : message.replace(query, "***");
     }
 
     /** {@code Retry-After}: seconds, or an HTTP date; empty when absent or unreadable. */

@@ -43,7 +43,20 @@ class OutboxWritesTest {
 
         assertThat(rows("SELECT type, data FROM event_outbox WHERE campaign_id = ? AND recipient_id IS NULL ORDER BY seq", id))
                 .containsExactly("campaign.started {\"status\":\"running\",\"by\":\"operator\"}",
-                        "campaign.paused {\"status\":\"paused\",\"by\":\"mailrun\",\"reason\":\"hard-bounce rate 5.2% over 200 sends exceeds 5.0%\"}");
+                        "campaign.paused {\"status\":\"paused\",\"by\":\"mailrun\",\"reason\":\"hard-bounce rate 5.2% over 200 sends exceeds 5.0%\",\"cause\":\"hard-bounce-rate\"}");
+    }
+
+    @Test
+    void a_pause_names_its_cause_from_the_reasons_mailrun_gives() {
+        CampaignTransition self = CampaignTransition.SELF_PAUSE;
+        assertThat(CampaignTable.pauseCause(CampaignTransition.PAUSE, "by hand")).isEqualTo("operator");
+        assertThat(CampaignTable.pauseCause(self, "12.5% of the last 200 attempts failed (limit 10.0%)")).isEqualTo("failure-rate");
+        assertThat(CampaignTable.pauseCause(self, "hard-bounce rate 5.2% over 200 sends exceeds 5.0%")).isEqualTo("hard-bounce-rate");
+        assertThat(CampaignTable.pauseCause(self, "complaint rate 0.40% (4 complaints over 1000 sends) exceeds 0.30%"))
+                .isEqualTo("complaint-rate");
+        assertThat(CampaignTable.pauseCause(self, "template welcome does not compile: x")).isEqualTo("template");
+        assertThat(CampaignTable.pauseCause(self, "its relay route a:1 cannot be used: a")).isEqualTo("route");
+        assertThat(CampaignTable.pauseCause(self, "535 5.7.8 authentication failed")).isEqualTo("smtp");
     }
 
     @Test
