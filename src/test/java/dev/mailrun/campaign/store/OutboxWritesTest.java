@@ -113,6 +113,18 @@ class OutboxWritesTest {
                         "relay.up {\"relay\":\"outbox-relay\",\"why\":\"probe delivered\"}");
     }
 
+    @Test
+    void taking_an_address_off_the_list_writes_who_and_why() throws Exception {
+        SuppressionTable table = new SuppressionTable();
+        Transactions.inTransaction(db.dataSource(), c -> table.add(c, List.of(
+                new SuppressionTable.Entry("back@removal.example", SuppressionReason.COMPLAINT, "complaint")), NOW));
+        new dev.mailrun.campaign.suppression.SuppressionList(db.dataSource(), java.time.Clock.fixed(NOW, java.time.ZoneOffset.UTC))
+                .remove(dev.mailrun.campaign.model.EmailAddress.of("back@removal.example"), "asked us by phone", "ops");
+
+        assertThat(rows("SELECT email, data FROM event_outbox WHERE type = 'recipient.unsuppressed' AND email = ?", "back@removal.example"))
+                .containsExactly("back@removal.example {\"reason\":\"complaint\",\"by\":\"ops\",\"why\":\"asked us by phone\"}");
+    }
+
     private <T> T tx(Transactions.Work<T> work) throws SQLException {
         return Transactions.inTransaction(db.dataSource(), work);
     }
