@@ -5,8 +5,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the dispatcher's passes in the worker, one every {@code events.poll} (so events reach their
- * endpoints within seconds of the change, not at the next tick), until {@link #close()}. A pass
+ * Runs the dispatcher's passes in the worker until {@link #close()}: one every {@code events.poll}
+ * while there is nothing to deliver (so events reach their endpoints within seconds of the change,
+ * not at the next tick), one after the other while a pass delivers something (a backlog). A pass
  * that fails on the database is logged and the next one tries again: the outbox keeps everything.
  */
 public final class DispatcherThread implements AutoCloseable {
@@ -35,8 +36,9 @@ public final class DispatcherThread implements AutoCloseable {
     private void loop() {
         String lastError = null;
         while (running) {
+            long delivered = 0;
             try {
-                dispatcher.pass();
+                delivered = dispatcher.pass();
                 if (lastError != null) {
                     log.info("events: the dispatcher reaches the database again");
                     lastError = null;
@@ -46,6 +48,9 @@ public final class DispatcherThread implements AutoCloseable {
                     log.warn("events: a dispatcher pass failed, the next tries again in {}: {}", poll, e.toString());
                     lastError = e.toString();
                 }
+            }
+            if (delivered > 0) {
+                continue;   // a backlog: the next pass at once (a pass gives each endpoint a bounded share)
             }
             synchronized (sleep) {
                 try {
