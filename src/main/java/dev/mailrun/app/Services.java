@@ -27,6 +27,7 @@ import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.recipient.RecipientFields;
 import dev.mailrun.campaign.suppression.SuppressionImporter;
 import dev.mailrun.campaign.suppression.SuppressionList;
 import dev.mailrun.campaign.unsubscribe.MailedUnsubscribes;
@@ -34,6 +35,10 @@ import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
+import dev.mailrun.events.DeliveryListener;
+import dev.mailrun.events.Dispatcher;
+import dev.mailrun.events.EventLog;
+import dev.mailrun.events.delivery.WebhookClient;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
@@ -67,6 +72,7 @@ public final class Services implements AutoCloseable {
     private final Function<Services, UnsubscribeLinks> links;
     private WorkerHeartbeat heartbeat;   // guarded by this
     private MailrunMetrics metrics;      // guarded by this
+    private WebhookClient webhooks;      // guarded by this
 
     /**
      * @param links builds the unsubscribe links; production uses signed links from the configured
@@ -121,6 +127,24 @@ public final class Services implements AutoCloseable {
         return new SuppressionList(dataSource(), clock());
     }
 
+    /** The outbox as operators see it: deliveries, endpoints, replay, discard, enable. */
+    public EventLog eventLog() {
+        return new EventLog(dataSource(), config.events(), clock());
+    }
+
+    /**
+     * The worker's events dispatcher; its meters when the metrics are served. The HTTP client is
+     * closed with {@link #close()}.
+     */
+    public synchronized Dispatcher dispatcher() {
+        if (webhooks == null) {
+            webhooks = new WebhookClient(clock());
+        }
+        DeliveryListener listener = metricsIfServed().map(m -> m.bindEvents(eventLog())).orElse(DeliveryListener.NONE);
+        return new Dispatcher(dataSource(), config.events(), clock(), webhooks, new RecipientFields(), listener,
+                new SecureRandom());
+    }
+
     public CampaignExport campaignExport() {
         return new CampaignExport(dataSource());
     }
@@ -145,6 +169,7 @@ public final class Services implements AutoCloseable {
                     config.bounce().settings().complaintPauseRate());
             WorkerHeartbeat beat = heartbeat();
             metrics.bindHeartbeat(beat::last);
+            metrics.bindEvents(eventLog());
         }
         return metrics;
     }
@@ -170,6 +195,10 @@ public final class Services implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (webhooks != null) {
+            webhooks.close();
+            webhooks = null;
+        }
         if (metrics != null) {
             metrics.close();
             metrics = null;

@@ -6,6 +6,8 @@ import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.importing.ImportListener;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.scheduler.RunListener;
+import dev.mailrun.events.DeliveryListener;
+import dev.mailrun.events.EventLog;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -37,6 +39,7 @@ public final class MailrunMetrics implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private final Clock clock;
     private volatile CampaignGauges campaigns;
+    private volatile EventMeters events;
 
     public MailrunMetrics(Clock clock) {
         this.clock = clock;
@@ -79,6 +82,17 @@ public final class MailrunMetrics implements AutoCloseable {
         campaigns = new CampaignGauges(registry, states, clock, bounceThreshold, complaintThreshold);
     }
 
+    /**
+     * The events' counters and gauges (backlog, oldest pending age, disabled endpoints), the gauges
+     * read through {@code log} at most every 5 s; the returned listener is the dispatcher's.
+     */
+    public synchronized DeliveryListener bindEvents(EventLog log) {
+        if (events == null) {
+            events = new EventMeters(registry, log, clock);
+        }
+        return events;
+    }
+
     /** {@code mailrun_scheduler_heartbeat_timestamp_seconds}: the worker loop's last heartbeat. */
     public void bindHeartbeat(Supplier<Optional<Instant>> lastBeat) {
         Gauge.builder("mailrun.scheduler.heartbeat.timestamp", () -> lastBeat.get().map(i -> i.toEpochMilli() / 1000.0)
@@ -97,6 +111,10 @@ public final class MailrunMetrics implements AutoCloseable {
         CampaignGauges c = campaigns;
         if (c != null) {
             c.refreshIfDue();
+        }
+        EventMeters e = events;
+        if (e != null) {
+            e.refreshIfDue();
         }
         return registry.scrape();
     }

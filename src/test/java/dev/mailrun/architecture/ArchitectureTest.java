@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
- * timebox, db, csv and mail use nothing of ours; scheduler uses db and timebox; campaign uses
- * scheduler, timebox, mail, db and csv; http uses campaign and mail and is the only home of an HTTP
- * server library; metrics uses campaign and scheduler and is the only home of Micrometer; health
+ * timebox, db, csv and mail use nothing of ours; scheduler uses db and timebox; events uses db;
+ * campaign uses scheduler, timebox, mail, db, csv and events (its writing entry point); http uses campaign and mail and is the only home of an HTTP
+ * server library; metrics uses campaign, scheduler and events and is the only home of Micrometer; health
  * uses db and scheduler; app uses all and nothing uses app.
  */
 class ArchitectureTest {
@@ -41,8 +41,27 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.mailrun.db..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.mail..",
-                        "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.health..",
-                        "dev.mailrun.app..")
+                        "dev.mailrun.campaign..", "dev.mailrun.events..", "dev.mailrun.http..", "dev.mailrun.metrics..",
+                        "dev.mailrun.health..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void events_uses_only_db_of_ours() {
+        // The outbox is below campaign: the tables write events into it, it knows no campaign type.
+        noClasses().that().resideInAPackage("dev.mailrun.events..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.mail..",
+                        "dev.mailrun.campaign..", "dev.mailrun.csv..", "dev.mailrun.http..", "dev.mailrun.metrics..",
+                        "dev.mailrun.health..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void campaign_writes_events_only_through_the_outbox_entry_point() {
+        // Delivery, its tables and its HTTP client are the worker's business, not the domain's.
+        noClasses().that().resideInAPackage("dev.mailrun.campaign..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.mailrun.events.store..", "dev.mailrun.events.delivery..")
                 .check(main);
     }
 
@@ -66,8 +85,8 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.mailrun.mail..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.db..",
-                        "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.health..",
-                        "dev.mailrun.app..", "java.sql..", "javax.sql..")
+                        "dev.mailrun.campaign..", "dev.mailrun.events..", "dev.mailrun.http..", "dev.mailrun.metrics..",
+                        "dev.mailrun.health..", "dev.mailrun.app..", "java.sql..", "javax.sql..")
                 .check(main);
     }
 
@@ -75,8 +94,8 @@ class ArchitectureTest {
     void scheduler_uses_only_db_and_timebox_of_ours() {
         noClasses().that().resideInAPackage("dev.mailrun.scheduler..")
                 .should().dependOnClassesThat()
-                .resideInAnyPackage("dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.http..",
-                        "dev.mailrun.metrics..", "dev.mailrun.health..", "dev.mailrun.app..")
+                .resideInAnyPackage("dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.events..",
+                        "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.health..", "dev.mailrun.app..")
                 .check(main);
     }
 
@@ -102,7 +121,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.mailrun.health..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.mail..", "dev.mailrun.campaign..",
-                        "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.app..")
+                        "dev.mailrun.events..", "dev.mailrun.http..", "dev.mailrun.metrics..", "dev.mailrun.app..")
                 .check(main);
     }
 
@@ -142,7 +161,15 @@ class ArchitectureTest {
     @Test
     void only_http_and_the_wiring_in_app_use_an_http_server_library() {
         noClasses().that().resideOutsideOfPackages("dev.mailrun.http..", "dev.mailrun.app..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..", "com.sun.net.httpserver..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty.server..", "com.sun.net.httpserver..")
+                .check(main);
+    }
+
+    @Test
+    void jetty_is_used_only_by_http_the_event_delivery_and_app() {
+        // The event delivery uses Jetty's HTTP client (its resolver hook guards the addresses it connects to).
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http..", "dev.mailrun.events.delivery..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..")
                 .check(main);
     }
 
@@ -157,8 +184,8 @@ class ArchitectureTest {
     void every_class_lives_in_a_package_of_the_map() {
         classes().should().resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.db..", "dev.mailrun.csv..",
                         "dev.mailrun.scheduler..",
-                        "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.http..", "dev.mailrun.metrics..",
-                        "dev.mailrun.health..", "dev.mailrun.app..")
+                        "dev.mailrun.mail..", "dev.mailrun.campaign..", "dev.mailrun.events..", "dev.mailrun.http..",
+                        "dev.mailrun.metrics..", "dev.mailrun.health..", "dev.mailrun.app..")
                 .check(main);
     }
 

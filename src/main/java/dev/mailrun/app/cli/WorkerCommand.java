@@ -3,6 +3,7 @@ package dev.mailrun.app.cli;
 import dev.mailrun.app.HttpEndpoint;
 import dev.mailrun.app.Services;
 import dev.mailrun.app.config.Range;
+import dev.mailrun.events.DispatcherThread;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Command;
         description = {"Fire a tick every tick.interval, aligned to the clock, until SIGTERM or SIGINT.",
                 "On a signal the running task checkpoints and stops within tick.shutdown-grace.",
                 "With http.port set it also serves the unsubscribe endpoint, with admin.port the admin listener",
-                "(/metrics, /health/live, /health/ready, /status, /status.json); both stop within the same grace."})
+                "(/metrics, /health/live, /health/ready, /status, /status.json); both stop within the same grace.",
+                "A dispatcher thread delivers the events (docs/EVENTS.md) every events.poll."})
 final class WorkerCommand extends ContextCommand {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCommand.class);
@@ -28,7 +30,8 @@ final class WorkerCommand extends ContextCommand {
         Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch finished = new CountDownLatch(1);
         try (Scheduler scheduler = s.scheduler();
-             HttpEndpoint endpoint = HttpEndpoint.configured(s) ? HttpEndpoint.start(s, true) : HttpEndpoint.none()) {
+             HttpEndpoint endpoint = HttpEndpoint.configured(s) ? HttpEndpoint.start(s, true) : HttpEndpoint.none();
+             DispatcherThread events = DispatcherThread.start(s.dispatcher(), s.config().events().poll())) {
             Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()),
                     s.heartbeat());
             Thread hook = new Thread(() -> {
@@ -46,9 +49,11 @@ final class WorkerCommand extends ContextCommand {
                 }
             }, "mailrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
-            log.info("Worker started: a tick every {} on aligned slots{}{}", Range.format(s.config().tick().interval()),
+            log.info("Worker started: a tick every {} on aligned slots{}{}{}", Range.format(s.config().tick().interval()),
                     endpoint.port().map(p -> ", unsubscribe endpoint on port " + p).orElse(""),
-                    endpoint.adminPort().map(p -> ", admin listener on port " + p).orElse(""));
+                    endpoint.adminPort().map(p -> ", admin listener on port " + p).orElse(""),
+                    s.config().events().endpoints().isEmpty() ? "" : ", events to " + String.join(",",
+                            s.config().events().endpoints().stream().map(e -> e.name()).toList()));
             try {
                 // The loop runs on its own thread: the shutdown hook joins it, and must never join
                 // this thread, which ends in System.exit and would wait for the hook in turn.

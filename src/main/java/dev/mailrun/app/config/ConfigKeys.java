@@ -43,6 +43,9 @@ public final class ConfigKeys {
     private static final Pattern RELAY_KEY = Pattern.compile("smtp\\.([^.]+)\\.([a-z-]+)");
     /** How a per-relay key's name is written in {@link #all()}, the README and the example. */
     static final String RELAY_PLACEHOLDER = "<name>";
+    /** The per-endpoint keys of events, {@code events.<name>.url} and so on. */
+    private static final Map<String, ConfigKey> ENDPOINT_KEYS = new LinkedHashMap<>();
+    private static final Pattern ENDPOINT_KEY = Pattern.compile("events\\.([^.]+)\\.([a-z-]+)");
 
     static {
         // database
@@ -150,6 +153,19 @@ public final class ConfigKeys {
         key("import.disposable-list", "", "Extra disposable domains file, one per line, added to the bundled list.");
         key("import.max-field-bytes", "65536", Range.whole(1024, 4_194_304), "Largest value of one CSV field, in UTF-8 bytes; a larger one rejects its row.");
         key("import.max-row-bytes", "262144", Range.whole(1024, 4_194_304), "Largest CSV row, all fields together, in UTF-8 bytes; at least import.max-field-bytes.");
+        // events out (docs/EVENTS.md): delivered by the worker to each endpoint events.endpoints names
+        key("events.endpoints", "", "Endpoints that receive events (docs/EVENTS.md), comma-separated names, each with the events.<name>.* keys below; empty: none (events are still written to the outbox and expire after events.retention).");
+        key("events.include-fields", "false", "true: each recipient event carries the recipient's imported fields (data.fields), so a receiver can match its own records.");
+        key("events.retention", "30d", span(Duration.ofDays(1), Duration.ofDays(3650)), "How long events stay in the outbox, delivered or not; one expiring before its delivery is counted (mailrun_events_expired_undelivered_total) and logged.");
+        key("events.poll", "1s", span(Duration.ofMillis(100), Duration.ofMinutes(1)), "How often the worker's dispatcher looks for new events to deliver.");
+        endpointKey("url", "", false, Optional.empty(), "URL events are POSTed to for endpoint <name> (required): https unless events.<name>.allow-http; redirects are not followed.");
+        endpointKey("secret", "", true, Optional.empty(), "Standard Webhooks signing secret of endpoint <name> (required): whsec_ followed by the base64 of 24–64 random bytes.");
+        endpointKey("types", "*", false, Optional.empty(), "Event types endpoint <name> takes, comma-separated: types (recipient.bounced), prefixes (recipient.*) or * for all.");
+        endpointKey("batch", "100", false, Optional.of(Range.whole(1, 1000)), "Events per request to endpoint <name>; 1: one event per request, as the body itself.");
+        endpointKey("timeout", "10s", false, Optional.of(span(SECOND, Duration.ofMinutes(1))), "How long a request to endpoint <name> may take (connect and answer).");
+        endpointKey("disable-after", "3d", false, Optional.of(span(HOUR, Duration.ofDays(30))), "Endpoint <name> failing for this long is disabled (an endpoint.disabled event, a metric, a warning); its events wait for mailrun events enable.");
+        endpointKey("allow-http", "false", false, Optional.empty(), "true: endpoint <name> may be a plain http URL.");
+        endpointKey("allow-private-addresses", "false", false, Optional.empty(), "true: endpoint <name>'s host may resolve to loopback, link-local, private or multicast addresses (a receiver on this machine or network); false: those are refused when connecting.");
         // logging
         key("log.format", "text", "text | json (one JSON object per line).");
         key("log.level", "info", "trace | debug | info | warn | error.");
@@ -188,6 +204,23 @@ public final class ConfigKeys {
         RELAY_KEYS.put(suffix, key);
     }
 
+    private static void endpointKey(String suffix, String def, boolean secret, Optional<Range> range, String description) {
+        String name = endpointKey(RELAY_PLACEHOLDER, suffix);
+        ConfigKey key = new ConfigKey(name, def, secret, description, range);
+        KEYS.put(name, key);
+        ENDPOINT_KEYS.put(suffix, key);
+    }
+
+    /** {@code events.<endpoint>.<suffix>}. */
+    static String endpointKey(String endpoint, String suffix) {
+        return "events." + endpoint + "." + suffix;
+    }
+
+    /** The suffixes of the per-endpoint keys ({@code url}, {@code secret}, …). */
+    static List<String> endpointSuffixes() {
+        return List.copyOf(ENDPOINT_KEYS.keySet());
+    }
+
     /** {@code smtp.<relay>.<suffix>}. */
     static String relayKey(String relay, String suffix) {
         return "smtp." + relay + "." + suffix;
@@ -198,7 +231,10 @@ public final class ConfigKeys {
         return List.copyOf(RELAY_KEYS.keySet());
     }
 
-    /** True for a per-relay key as listed ({@code smtp.<name>.host}), which no file or variable sets as such. */
+    /**
+     * True for a per-relay or per-endpoint key as listed ({@code smtp.<name>.host},
+     * {@code events.<name>.url}), which no file or variable sets as such.
+     */
     static boolean isRelayTemplate(ConfigKey key) {
         return key.name().contains(RELAY_PLACEHOLDER);
     }
@@ -219,6 +255,11 @@ public final class ConfigKeys {
         Matcher relay = RELAY_KEY.matcher(name);
         if (relay.matches() && RELAY_KEYS.containsKey(relay.group(2))) {
             ConfigKey t = RELAY_KEYS.get(relay.group(2));
+            return Optional.of(new ConfigKey(name, t.defaultValue(), t.secret(), t.description(), t.range()));
+        }
+        Matcher endpoint = ENDPOINT_KEY.matcher(name);
+        if (endpoint.matches() && ENDPOINT_KEYS.containsKey(endpoint.group(2))) {
+            ConfigKey t = ENDPOINT_KEYS.get(endpoint.group(2));
             return Optional.of(new ConfigKey(name, t.defaultValue(), t.secret(), t.description(), t.range()));
         }
         // An operator's own domain group: its keys exist once the file names them.

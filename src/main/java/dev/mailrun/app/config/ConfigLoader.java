@@ -60,8 +60,9 @@ public final class ConfigLoader {
                 values.put(key.name(), v);
             }
         }
-        relayKeys(values, fromFile, env);
-        EnvironmentKeys.check(env, RelayNames.parse(values.get("smtp.relays")));
+        Set<String> endpointKeys = EndpointNames.keys(values, env);
+        relayKeys(values, fromFile, env, endpointKeys);
+        EnvironmentKeys.check(env, RelayNames.parse(values.get("smtp.relays")), EndpointNames.parse(values.get("events.endpoints")));
         return new RawConfig(values);
     }
 
@@ -70,7 +71,8 @@ public final class ConfigLoader {
      * variables ({@code smtp.backup.host} → {@code MAILRUN_SMTP_BACKUP_HOST}). A per-relay key of a
      * relay that {@code smtp.relays} does not name is an error, like any unknown key.
      */
-    private static void relayKeys(Map<String, String> values, Map<String, Path> fromFile, Map<String, String> env) {
+    private static void relayKeys(Map<String, String> values, Map<String, Path> fromFile, Map<String, String> env,
+                                  Set<String> endpointKeys) {
         List<String> relays = RelayNames.parse(values.get("smtp.relays"));
         Set<String> known = new HashSet<>();
         for (String relay : relays) {
@@ -89,8 +91,15 @@ public final class ConfigLoader {
             }
         }
         for (Map.Entry<String, Path> e : fromFile.entrySet()) {
+            if (e.getKey().startsWith("events.") && !endpointKeys.contains(e.getKey())
+                    && ConfigKeys.all().stream().noneMatch(k -> k.name().equals(e.getKey()))) {
+                List<String> endpoints = EndpointNames.parse(values.get("events.endpoints"));
+                throw new ConfigException("configuration key " + e.getKey() + " in " + e.getValue()
+                        + " belongs to no endpoint named in events.endpoints (" + (endpoints.isEmpty() ? "empty"
+                        : String.join(",", endpoints)) + ")");
+            }
             if (!ConfigKeys.all().stream().anyMatch(k -> k.name().equals(e.getKey())) && !known.contains(e.getKey())
-                    && ConfigKeys.groupOf(e.getKey()).isEmpty()) {
+                    && !endpointKeys.contains(e.getKey()) && ConfigKeys.groupOf(e.getKey()).isEmpty()) {
                 throw new ConfigException("configuration key " + e.getKey() + " in " + e.getValue()
                         + " belongs to no relay named in smtp.relays (" + (relays.isEmpty() ? "empty" : String.join(",", relays)) + ")");
             }

@@ -26,9 +26,10 @@ final class EnvironmentKeys {
 
     /**
      * @param relays the relays {@code smtp.relays} names: their keys are the only per-relay keys
+     * @param endpoints the endpoints {@code events.endpoints} names: likewise for the per-endpoint keys
      * @throws ConfigException naming the first (in name order) variable that is no key
      */
-    static void check(Map<String, String> env, List<String> relays) {
+    static void check(Map<String, String> env, List<String> relays, List<String> endpoints) {
         Set<String> known = new HashSet<>();
         Set<String> namespaces = new HashSet<>();
         for (ConfigKey key : ConfigKeys.all()) {
@@ -43,6 +44,11 @@ final class EnvironmentKeys {
             }
             for (String suffix : ConfigKeys.relaySuffixes()) {
                 ConfigKeys.find(ConfigKeys.relayKey(relay, suffix)).ifPresent(k -> known.add(k.envName()));
+            }
+        }
+        for (String endpoint : endpoints) {
+            for (String suffix : ConfigKeys.endpointSuffixes()) {
+                ConfigKeys.find(ConfigKeys.endpointKey(endpoint, suffix)).ifPresent(k -> known.add(k.envName()));
             }
         }
         for (String name : new TreeSet<>(env.keySet())) {

@@ -9,6 +9,7 @@ import dev.mailrun.campaign.send.scope.FailureRule;
 import dev.mailrun.campaign.send.scope.FlushCadence;
 import dev.mailrun.campaign.send.scope.HardBounceRule;
 import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.events.EventsSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.MailboxSettings;
 import dev.mailrun.mail.dkim.DkimSettings;
@@ -29,7 +30,16 @@ import java.util.function.Supplier;
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
-                            Relays relays) {
+                            Relays relays, EventsSettings events) {
+
+    /** Without event endpoints. */
+    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
+                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
+                         Relays relays) {
+        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback, relays,
+                EventsSettings.NONE);
+    }
 
     /** With the one relay {@code smtp}. */
     public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
@@ -94,7 +104,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.choice("log.level", LogConfig.Level.class));
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
-                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays);
+                httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
+                EventsConfig.from(raw));
     }
 
     private static DailyCap dailyCap(RawConfig raw) {

@@ -8,6 +8,9 @@ import dev.mailrun.campaign.store.recipient.BounceAttribution;
 import dev.mailrun.campaign.store.SoftBounceTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.bounce.BounceReport;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -40,6 +43,7 @@ public final class BounceEffects {
     private final BounceAttribution recipients;
     private final BounceEventTable events = new BounceEventTable();
     private final SoftBounceTable softBounces = new SoftBounceTable();
+    private final EventOutbox outbox = new EventOutbox();
 
     /** @param origin where reports come from, written into suppression sources: {@link #MAILBOX} or a provider ("ses") */
     public BounceEffects(SuppressionTable suppressions, BounceSettings settings, String origin) {
@@ -69,6 +73,7 @@ public final class BounceEffects {
         if (!events.recordIfNew(c, r, BounceEventTable.Kind.HARD, report.status(), report.diagnostic(), now)) {
             return BounceApplier.Applied.of(BounceApplier.Effect.DUPLICATE);
         }
+        tell(c, EventType.RECIPIENT_BOUNCED, r, report, "hard", now);
         suppress(c, key, SuppressionReason.HARD_BOUNCE, origin + ":campaign=" + r.campaignId() + " status=" + report.status(), now);
         // A DSN gives the remote server's reply code; without one, the class of the status stands in.
         int code = report.smtpCode().orElse(report.status().startsWith("5") ? 550 : 554);
@@ -93,6 +98,7 @@ public final class BounceEffects {
         if (!events.recordIfNew(c, r, BounceEventTable.Kind.SOFT, report.status(), report.diagnostic(), now)) {
             return BounceApplier.Applied.of(BounceApplier.Effect.DUPLICATE);
         }
+        tell(c, EventType.RECIPIENT_BOUNCED, r, report, "soft", now);
         int count = softBounces.increment(c, key, now);
         if (count >= settings.softLimit()) {
             suppress(c, key, SuppressionReason.HARD_BOUNCE, String.format(Locale.ROOT,
@@ -106,9 +112,18 @@ public final class BounceEffects {
         if (!events.recordIfNew(c, r, BounceEventTable.Kind.COMPLAINT, report.status(), report.diagnostic(), now)) {
             return BounceApplier.Applied.of(BounceApplier.Effect.DUPLICATE);
         }
+        tell(c, EventType.RECIPIENT_COMPLAINED, r, report, null, now);
         String source = MAILBOX.equals(origin) ? "complaint:campaign=" : "complaint:" + origin + " campaign=";
         suppress(c, key, SuppressionReason.COMPLAINT, source + r.campaignId(), now);
         return new BounceApplier.Applied(BounceApplier.Effect.COMPLAINT, OptionalLong.of(r.campaignId()));
+    }
+
+    /** The report's event, in the transaction that applies it: the mailbox's DSN or the provider that sent it. */
+    private void tell(Connection c, EventType type, MatchedRecipient r, BounceReport report, String bounce, Instant now)
+            throws SQLException {
+        outbox.write(c, List.of(OutboxEvent.of(type, r.campaignId(), r.id(), r.email(), OutboxEvent.fields(
+                "bounce", bounce, "source", MAILBOX.equals(origin) ? "mailbox" : origin,
+                "status", report.status(), "diagnostic", report.diagnostic()))), now);
     }
 
     private void suppress(Connection c, String key, SuppressionReason reason, String source, Instant now) throws SQLException {

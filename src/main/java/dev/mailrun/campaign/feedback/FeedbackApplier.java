@@ -9,6 +9,9 @@ import dev.mailrun.campaign.store.FeedbackEventTable;
 import dev.mailrun.campaign.store.MatchedRecipient;
 import dev.mailrun.campaign.store.recipient.BounceAttribution;
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import dev.mailrun.mail.bounce.BounceKind;
 import dev.mailrun.mail.bounce.BounceReport;
 import dev.mailrun.mail.feedback.FeedbackEvent;
@@ -63,6 +66,7 @@ public final class FeedbackApplier {
     private final SuppressionTable suppressions;
     private final BounceAttribution recipients;
     private final FeedbackEventTable events = new FeedbackEventTable();
+    private final EventOutbox outbox = new EventOutbox();
     private final Map<Provider, BounceEffects> effects = new EnumMap<>(Provider.class);
 
     public FeedbackApplier(SuppressionTable suppressions, BounceSettings settings) {
@@ -102,8 +106,13 @@ public final class FeedbackApplier {
         }
         MatchedRecipient r = traced.get();
         if (e.kind() == FeedbackEvent.Kind.UNSUBSCRIBE) {
-            suppressions.add(c, List.of(new SuppressionTable.Entry(valid.address().suppressionKey(), SuppressionReason.UNSUBSCRIBED,
+            int added = suppressions.add(c, List.of(new SuppressionTable.Entry(valid.address().suppressionKey(), SuppressionReason.UNSUBSCRIBED,
                     "unsubscribe:" + e.provider().id() + " campaign=" + r.campaignId())), now);
+            if (added > 0) {
+                // As for the other ways to unsubscribe: the event of the first request for the address.
+                outbox.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUBSCRIBED, r.campaignId(), r.id(), r.email(),
+                        OutboxEvent.fields("method", "provider", "source", e.provider().id()))), now);
+            }
             return new Applied(Effect.UNSUBSCRIBED, OptionalLong.of(r.campaignId()));
         }
         BounceApplier.Applied applied = effects.get(e.provider()).apply(c, r, report(e), now);

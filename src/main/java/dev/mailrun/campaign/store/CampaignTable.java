@@ -9,6 +9,9 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.db.SqlTime;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,6 +27,9 @@ import java.util.stream.Collectors;
 
 /** The campaign table. Status changes are conditional updates: a lost race reports false, never throws. */
 public final class CampaignTable {
+
+    /** Every status change writes its event (campaign.started, …) in the change's transaction. */
+    private final EventOutbox events = new EventOutbox();
 
     private static final String COLUMNS = """
             id, name, template, from_address, from_name, reply_to, subject_override, status, start_at, rate_cap,
@@ -100,8 +106,68 @@ public final class CampaignTable {
             for (CampaignStatus s : from) {
                 ps.setString(i++, s.dbValue());
             }
-            return ps.executeUpdate() == 1;
+            if (ps.executeUpdate() != 1) {
+                return false;
+            }
         }
+        Optional<EventType> type = eventOf(transition);
+        if (type.isPresent()) {
+            events.write(c, List.of(OutboxEvent.of(type.get(), id, null, null, OutboxEvent.fields(
+                    "status", transition.to().dbValue(),
+                    "by", isOperators(transition) ? "operator" : "mailrun",
+                    "reason", transition.carriesReason() ? Sql.truncate(reason, 1000) : null,
+                    "cause", transition.carriesReason() ? pauseCause(transition, reason) : null,
+                    "reopened", transition == CampaignTransition.REOPEN ? Boolean.TRUE : null))), now);
+        }
+        return true;
+    }
+
+    /** The event a status change reports, written in its transaction; none for a draft scheduled. */
+    private static Optional<EventType> eventOf(CampaignTransition t) {
+        return switch (t) {
+            case START, BEGIN -> Optional.of(EventType.CAMPAIGN_STARTED);
+            case PAUSE, SELF_PAUSE -> Optional.of(EventType.CAMPAIGN_PAUSED);
+            case RESUME, RESUME_LATER, REOPEN -> Optional.of(EventType.CAMPAIGN_RESUMED);
+            case COMPLETE -> Optional.of(EventType.CAMPAIGN_COMPLETED);
+            case CANCEL -> Optional.of(EventType.CAMPAIGN_CANCELLED);
+            case SCHEDULE -> Optional.empty();
+        };
+    }
+
+    /**
+     * What a pause is for, for receivers that act on it: operator, failure-rate, hard-bounce-rate,
+     * complaint-rate, template, route, or smtp (the relay refused authentication or TLS, or another
+     * error no message could get past). Read from the reasons mailrun's own pauses give
+     * (PauseRules, the rate breakers, SendTask); the reason itself goes along unchanged.
+     */
+    static String pauseCause(CampaignTransition t, String reason) {
+        if (t == CampaignTransition.PAUSE) {
+            return "operator";
+        }
+        String r = reason == null ? "" : reason;
+        if (r.startsWith("hard-bounce rate ")) {
+            return "hard-bounce-rate";
+        }
+        if (r.startsWith("complaint rate ")) {
+            return "complaint-rate";
+        }
+        if (r.matches("(?s)[0-9.]+% of the last \\d+ attempts failed.*")) {
+            return "failure-rate";
+        }
+        if (r.startsWith("template ")) {
+            return "template";
+        }
+        if (r.startsWith("its relay route ")) {
+            return "route";
+        }
+        return "smtp";
+    }
+
+    private static boolean isOperators(CampaignTransition t) {
+        return switch (t) {
+            case START, SCHEDULE, PAUSE, RESUME, RESUME_LATER, REOPEN, CANCEL -> true;
+            case BEGIN, SELF_PAUSE, COMPLETE -> false;
+        };
     }
 
     /** A campaign's status for the metrics: {@code selfPaused} when mailrun paused it itself. */

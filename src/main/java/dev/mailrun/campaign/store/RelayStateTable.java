@@ -2,6 +2,9 @@ package dev.mailrun.campaign.store;
 
 import dev.mailrun.db.Sql;
 import dev.mailrun.db.SqlTime;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,6 +22,9 @@ import java.util.Optional;
  * same failures. Times are the caller's clock (a back-off, not a lease).
  */
 public final class RelayStateTable {
+
+    /** A relay going down (the first mark of a run of them) and coming back write their events with the change. */
+    private final EventOutbox events = new EventOutbox();
 
     /**
      * A relay's row as read.
@@ -111,6 +118,10 @@ public final class RelayStateTable {
             ps.setString(6, relay);
             ps.executeUpdate();
         }
+        if (downs == 1) {
+            events.write(c, List.of(OutboxEvent.of(EventType.RELAY_DOWN, null, null, null, OutboxEvent.fields(
+                    "relay", relay, "reason", Sql.truncate(reason, 1000), "until", until.toString()))), now);
+        }
     }
 
     /**
@@ -127,8 +138,13 @@ public final class RelayStateTable {
             SqlTime.set(ps, 2, now);
             ps.setString(3, relay);
             ps.setString(4, config);
-            return ps.executeUpdate() == 1;
+            if (ps.executeUpdate() != 1) {
+                return false;
+            }
         }
+        events.write(c, List.of(OutboxEvent.of(EventType.RELAY_UP, null, null, null,
+                OutboxEvent.fields("relay", relay, "why", "reconfigured"))), now);
+        return true;
     }
 
     /**
@@ -159,8 +175,13 @@ public final class RelayStateTable {
             SqlTime.set(ps, 1, now);
             ps.setString(2, relay);
             ps.setString(3, holder);
-            return ps.executeUpdate() == 1;
+            if (ps.executeUpdate() != 1) {
+                return false;
+            }
         }
+        events.write(c, List.of(OutboxEvent.of(EventType.RELAY_UP, null, null, null,
+                OutboxEvent.fields("relay", relay, "why", "probe delivered"))), now);
+        return true;
     }
 
     /** The probe was not sent after all (the run ended first): another run may take it at once. */

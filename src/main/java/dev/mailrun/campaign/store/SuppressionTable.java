@@ -3,6 +3,9 @@ package dev.mailrun.campaign.store;
 import dev.mailrun.db.Sql;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.db.SqlTime;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +25,8 @@ import java.util.Set;
  * {@code EmailAddress.suppressionKey()}, the whole address lower-cased.
  */
 public final class SuppressionTable {
+
+    private final EventOutbox events = new EventOutbox();
 
     public record Entry(String address, SuppressionReason reason, String source) {}
 
@@ -44,11 +49,25 @@ public final class SuppressionTable {
     /** What every row of one import shares: the import's id, the reason, the source (the file) and the time. */
     public record ImportStamp(String importId, SuppressionReason reason, String source, Instant at) {}
 
-    /** Adds entries; an address already suppressed keeps its first reason. Returns how many were new. */
+    /**
+     * Adds entries; an address already suppressed keeps its first reason. Returns how many were new.
+     * Each new one writes its {@code recipient.suppressed} event in the caller's transaction (the
+     * addresses already on the list are read first, in the same statement for all of them).
+     */
     public int add(Connection c, Collection<Entry> entries, Instant now) throws SQLException {
         if (entries.isEmpty()) {
             return 0;
         }
+        Set<String> before = suppressedAmong(c, entries.stream().map(Entry::address).toList());
+        List<OutboxEvent> news = new ArrayList<>();
+        Set<String> seen = new HashSet<>(before);
+        for (Entry e : entries) {
+            if (seen.add(e.address())) {
+                news.add(OutboxEvent.of(EventType.RECIPIENT_SUPPRESSED, null, null, e.address(),
+                        OutboxEvent.fields("reason", e.reason().dbValue(), "source", Sql.truncate(e.source(), 500))));
+            }
+        }
+        events.write(c, news, now);
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT IGNORE INTO suppression (address, reason, source, created_at) VALUES (?, ?, ?, ?)""")) {
             for (Entry e : entries) {

@@ -5,6 +5,9 @@ import dev.mailrun.campaign.store.SuppressionRemovalTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
 import java.sql.Connection;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
@@ -31,6 +34,7 @@ public final class SuppressionList {
     private final Clock clock;
     private final SuppressionTable table = new SuppressionTable();
     private final SuppressionRemovalTable removals = new SuppressionRemovalTable();
+    private final EventOutbox events = new EventOutbox();
 
     public SuppressionList(DataSource dataSource, Clock clock) {
         this.dataSource = dataSource;
@@ -65,6 +69,8 @@ public final class SuppressionList {
             if (row.isPresent()) {
                 removals.record(c, new SuppressionRemovalTable.Removal(row.get(), reason, removedBy, clock.instant()));
                 table.delete(c, key);
+                events.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUPPRESSED, null, null, key,
+                        OutboxEvent.fields("reason", row.get().reason(), "by", removedBy, "why", reason))), clock.instant());
             }
             return row;
         });

@@ -63,7 +63,7 @@ public final class MailedUnsubscribes {
                     header(message, "Message-ID"), header(message, "From"), token.get().length());
             return Outcome.INVALID;
         }
-        Unsubscriber.Result result = unsubscriber.unsubscribe(target.get());
+        Unsubscriber.Result result = unsubscriber.unsubscribe(target.get(), Unsubscriber.Method.MAILTO);
         if (result == Unsubscriber.Result.INVALID_ADDRESS) {
             log.warn("unsubscribe by mail: the token in message {} names no valid address (campaign={} recipient={}); nothing changed",
                     header(message, "Message-ID"), target.get().campaignId(), target.get().recipientId());

@@ -4,6 +4,9 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
@@ -15,9 +18,21 @@ public final class Unsubscriber {
     /** What an unsubscribe request achieved. */
     public enum Result { UNSUBSCRIBED, ALREADY_SUPPRESSED, INVALID_ADDRESS }
 
+    /** How the request came: the List-Unsubscribe-Post one-click link, or a message to the mailto address. */
+    public enum Method {
+        ONE_CLICK("one-click"), MAILTO("mailto");
+
+        private final String wireName;
+
+        Method(String wireName) {
+            this.wireName = wireName;
+        }
+    }
+
     private final DataSource dataSource;
     private final SuppressionTable suppressions;
     private final Clock clock;
+    private final EventOutbox events = new EventOutbox();
 
     public Unsubscriber(DataSource dataSource, SuppressionTable suppressions, Clock clock) {
         this.dataSource = dataSource;
@@ -25,14 +40,30 @@ public final class Unsubscriber {
         this.clock = clock;
     }
 
-    /** Idempotent: a second request for the same address changes nothing and says so. */
+    /** A one-click request. */
     public Result unsubscribe(UnsubscribeTarget target) throws SQLException {
+        return unsubscribe(target, Method.ONE_CLICK);
+    }
+
+    /**
+     * Idempotent: a second request for the same address changes nothing and says so. The first
+     * writes its {@code recipient.unsubscribed} event with the suppression, in one transaction.
+     */
+    public Result unsubscribe(UnsubscribeTarget target, Method method) throws SQLException {
         if (!(EmailAddress.check(target.address()) instanceof EmailAddress.Valid valid)) {
             return Result.INVALID_ADDRESS;
         }
         SuppressionTable.Entry entry = new SuppressionTable.Entry(valid.address().suppressionKey(),
                 SuppressionReason.UNSUBSCRIBED, "unsubscribe:campaign=" + target.campaignId());
-        int added = Transactions.inTransaction(dataSource, c -> suppressions.add(c, List.of(entry), clock.instant()));
+        int added = Transactions.inTransaction(dataSource, c -> {
+            int n = suppressions.add(c, List.of(entry), clock.instant());
+            if (n > 0) {
+                events.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUBSCRIBED, target.campaignId(),
+                        target.recipientId(), valid.address().value(), OutboxEvent.fields("method", method.wireName))),
+                        clock.instant());
+            }
+            return n;
+        });
         return added > 0 ? Result.UNSUBSCRIBED : Result.ALREADY_SUPPRESSED;
     }
 }

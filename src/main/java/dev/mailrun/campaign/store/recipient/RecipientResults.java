@@ -4,6 +4,9 @@ import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.db.Sql;
 import dev.mailrun.db.SqlTime;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -27,6 +30,8 @@ import java.util.Map;
  */
 public final class RecipientResults {
 
+    private final EventOutbox events = new EventOutbox();
+
     /**
      * Writes the outcomes of a run's attempts: one batched statement per kind. Returns how many rows
      * changed; fewer than there are attempts (sent, failed, retry) means some of the campaign's rows
@@ -37,6 +42,9 @@ public final class RecipientResults {
      * <p>A row is found by its id alone, whatever its status: the run holds it (it is in the run's
      * {@link InFlightTable} row, and the caller's transaction is fenced by the run's lease), and a
      * bounce of an earlier attempt that failed the row meanwhile is overtaken by this attempt's outcome.
+     *
+     * <p>The events the outcomes report ({@code recipient.sent}, {@code recipient.failed}) go into the
+     * outbox in the same transaction, as one multi-row INSERT: they commit with the results or not at all.
      */
     public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
         Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
@@ -70,7 +78,22 @@ public final class RecipientResults {
             ps.setLong(5, f.recipientId());
             ps.setLong(6, campaignId);
         });
+        events.write(c, events(campaignId, outcomes), now);
         return changed;
+    }
+
+    private static List<OutboxEvent> events(long campaignId, Collection<? extends Outcome> outcomes) {
+        List<OutboxEvent> list = new ArrayList<>();
+        for (Outcome o : outcomes) {
+            if (o instanceof Outcome.Sent s) {
+                list.add(OutboxEvent.of(EventType.RECIPIENT_SENT, campaignId, s.recipientId(), null,
+                        OutboxEvent.fields("message_id", s.messageId(), "relay", s.relay())));
+            } else if (o instanceof Outcome.Failed f) {
+                list.add(OutboxEvent.of(EventType.RECIPIENT_FAILED, campaignId, f.recipientId(), null,
+                        OutboxEvent.fields("smtp_code", f.code(), "reply", f.error(), "relay", f.relay())));
+            }
+        }
+        return list;
     }
 
     /** Rows per statement when recording sent recipients: a few thousand parameters at most. */

@@ -1,0 +1,200 @@
+package dev.mailrun.app.cli;
+
+import dev.mailrun.app.Services;
+import dev.mailrun.events.EventLog;
+import dev.mailrun.events.store.DeliveryTable;
+import dev.mailrun.events.store.EndpointTable;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "events", mixinStandardHelpOptions = true,
+        description = {"Events out (docs/EVENTS.md): what the outbox delivers to each endpoint",
+                "named in events.endpoints. The worker delivers; these commands show deliveries,",
+                "replay, discard and enable."},
+        subcommands = {EventsCommand.Endpoints.class, EventsCommand.ListEvents.class, EventsCommand.Replay.class,
+                EventsCommand.Discard.class, EventsCommand.Enable.class})
+final class EventsCommand extends GroupCommand {
+
+    @Command(name = "endpoints", mixinStandardHelpOptions = true,
+            description = "Each endpoint's state: pending deliveries, oldest pending, failing since, disabled.")
+    static final class Endpoints extends ContextCommand {
+
+        @Override
+        int run(Services s) throws Exception {
+            EventLog log = s.eventLog();
+            Map<String, DeliveryTable.Backlog> backlog = log.backlog();
+            List<EndpointTable.State> states = new java.util.ArrayList<>(log.endpoints());
+            // A configured endpoint no worker has delivered to yet has no row: shown as it starts.
+            for (var e : s.config().events().endpoints()) {
+                if (states.stream().noneMatch(st -> st.name().equals(e.name()))) {
+                    states.add(new EndpointTable.State(e.name(), null, null, 0, null, null, false));
+                }
+            }
+            if (states.isEmpty()) {
+                out().println("no endpoints (events.endpoints is empty)");
+                return Cli.OK;
+            }
+            out().printf("%-16s %-9s %-25s %-10s %s%n", "ENDPOINT", "PENDING", "OLDEST PENDING", "STATE", "LAST ERROR");
+            for (EndpointTable.State st : states) {
+                DeliveryTable.Backlog b = backlog.getOrDefault(st.name(), new DeliveryTable.Backlog(0, Optional.empty()));
+                String state = st.disabledAt() != null ? "disabled since " + st.disabledAt()
+                        : st.failingSince() != null ? "failing since " + st.failingSince() + ", next try " + st.nextAttemptAt()
+                        : s.config().events().endpoint(st.name()).isPresent() ? "ok" : "not configured";
+                out().printf("%-16s %-9d %-25s %-10s %s%n", st.name(), b.pending(), b.oldest().map(Object::toString).orElse("-"),
+                        state, st.lastError() == null ? "" : st.lastError());
+            }
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "The newest deliveries, as a table.")
+    static final class ListEvents extends ContextCommand {
+
+        @Option(names = "--endpoint", paramLabel = "NAME", description = "Only deliveries to this endpoint.")
+        String endpoint;
+
+        @Option(names = "--status", paramLabel = "S", description = "pending, failed, delivered or discarded.")
+        String status;
+
+        @Option(names = "--type", paramLabel = "T", description = "An event type (recipient.bounced) or prefix (recipient.*).")
+        String type;
+
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "How many to show, 1-10000 (default 50).")
+        int limit;
+
+        @Override
+        int run(Services s) throws Exception {
+            if (limit < 1 || limit > 10_000) {
+                throw new UsageException("--limit must be 1-10000, got " + limit);
+            }
+            List<DeliveryTable.Listed> rows = s.eventLog().list(filter(endpoint, status, type, null), limit);
+            if (rows.isEmpty()) {
+                out().println("no deliveries" + (endpoint == null && status == null && type == null ? "" : " match"));
+                return Cli.OK;
+            }
+            out().printf("%-12s %-36s %-24s %-25s %-10s %-8s %s%n", "ENDPOINT", "EVENT", "TYPE", "TIME", "STATUS", "ATTEMPTS", "REPLY");
+            for (DeliveryTable.Listed r : rows) {
+                out().printf("%-12s %-36s %-24s %-25s %-10s %-8d %s%n", r.endpoint(), r.event().eventId(), r.event().type(),
+                        r.event().occurredAt(), r.status().dbValue(), r.attempts(), r.lastReply() == null ? "" : r.lastReply());
+            }
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "replay", mixinStandardHelpOptions = true,
+            description = {"Deliver again every event since TIME that the endpoint's types take, with the same ids",
+                    "(receivers deduplicate by id). Recorded in the audit with --why and the OS user."})
+    static final class Replay extends ContextCommand {
+
+        @Option(names = "--endpoint", required = true, paramLabel = "NAME", description = "The endpoint (one of events.endpoints).")
+        String endpoint;
+
+        @Option(names = "--since", required = true, paramLabel = "TIME",
+                description = "A date (2026-11-01, midnight UTC) or an instant (2026-11-01T10:00:00Z).")
+        String since;
+
+        @Option(names = "--why", required = true, paramLabel = "TEXT", description = "Why (recorded; required).")
+        String why;
+
+        @Override
+        int run(Services s) throws Exception {
+            try {
+                long n = s.eventLog().replay(endpoint, SuppressionsCommand.since(since), user(), why);
+                out().println("replaying " + Counted.of(n, "event") + " to " + endpoint + "; the worker delivers them");
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "discard", mixinStandardHelpOptions = true,
+            description = {"Stop delivering pending (or failed) events to an endpoint: marked discarded, never sent.",
+                    "Recorded in the audit with --why and the OS user."})
+    static final class Discard extends ContextCommand {
+
+        @Option(names = "--endpoint", required = true, paramLabel = "NAME", description = "The endpoint (one of events.endpoints).")
+        String endpoint;
+
+        @Option(names = "--status", paramLabel = "S", description = "pending or failed (default: both).")
+        String status;
+
+        @Option(names = "--type", paramLabel = "T", description = "An event type or prefix (recipient.*).")
+        String type;
+
+        @Option(names = "--before", paramLabel = "TIME", description = "Only events that happened before this date or instant.")
+        String before;
+
+        @Option(names = "--why", required = true, paramLabel = "TEXT", description = "Why (recorded; required).")
+        String why;
+
+        @Override
+        int run(Services s) throws Exception {
+            DeliveryTable.Filter f = filter(endpoint, status, type, before);
+            if (f.status().isPresent() && f.status().get() != DeliveryTable.Status.PENDING
+                    && f.status().get() != DeliveryTable.Status.FAILED) {
+                throw new UsageException("--status must be pending or failed, got '" + status + "'");
+            }
+            try {
+                int n = s.eventLog().discard(f, user(), why);
+                out().println("discarded " + n + (n == 1 ? " delivery" : " deliveries") + " to " + endpoint);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "enable", mixinStandardHelpOptions = true,
+            description = "Enable an endpoint disabled after failing for events.<name>.disable-after; its pending events go out.")
+    static final class Enable extends ContextCommand {
+
+        @Option(names = "--endpoint", required = true, paramLabel = "NAME", description = "The endpoint (one of events.endpoints).")
+        String endpoint;
+
+        @Option(names = "--why", required = true, paramLabel = "TEXT", description = "Why (recorded; required).")
+        String why;
+
+        @Override
+        int run(Services s) throws Exception {
+            try {
+                boolean enabled = s.eventLog().enable(endpoint, user(), why);
+                out().println(enabled ? "enabled " + endpoint + "; the worker delivers its pending events"
+                        : endpoint + " is not disabled; nothing changed");
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return Cli.OK;
+        }
+    }
+
+    private static java.time.Instant before(String value) {
+        try {
+            return SuppressionsCommand.since(value);
+        } catch (UsageException e) {
+            throw new UsageException(e.getMessage().replace("--since", "--before"));
+        }
+    }
+
+    private static String user() {
+        return System.getProperty("user.name", "unknown");
+    }
+
+    static DeliveryTable.Filter filter(String endpoint, String status, String type, String before) {
+        Optional<DeliveryTable.Status> st = Optional.ofNullable(status).map(v -> DeliveryTable.Status.fromDb(
+                v.strip().toLowerCase(Locale.ROOT)).orElseThrow(() -> new UsageException(
+                "--status must be pending, failed, delivered or discarded, got '" + v + "'")));
+        if (type != null && !type.matches("\\*|[a-z]+\\.\\*|[a-z]+\\.[a-z_]+")) {
+            throw new UsageException("--type must be an event type (recipient.bounced) or a prefix (recipient.*), got '" + type + "'");
+        }
+        if (endpoint != null && !endpoint.matches("[a-z][a-z0-9-]{0,31}")) {
+            throw new UsageException("--endpoint must be an endpoint name (lower-case letters, digits, '-'), got '" + endpoint + "'");
+        }
+        return new DeliveryTable.Filter(Optional.ofNullable(endpoint), st, Optional.ofNullable(type).filter(t -> !t.equals("*")),
+                Optional.ofNullable(before).map(EventsCommand::before));
+    }
+}

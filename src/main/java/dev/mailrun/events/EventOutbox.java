@@ -1,0 +1,37 @@
+package dev.mailrun.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.events.store.OutboxTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+
+/**
+ * Writes events into the outbox in the caller's transaction, beside the change they report: the
+ * change and its event commit together or not at all. Many events are one multi-row INSERT, so a
+ * flush of results adds one statement, never one per recipient. Which endpoint gets which event is
+ * decided later, by the dispatcher ({@link Dispatcher}).
+ */
+public final class EventOutbox {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final OutboxTable table = new OutboxTable();
+
+    public void write(Connection c, Collection<OutboxEvent> events, Instant now) throws SQLException {
+        if (!events.isEmpty()) {
+            table.insert(c, events.stream().map(e -> new OutboxTable.NewRow(e.id(), e.type().wireName(), e.campaignId(),
+                    e.recipientId(), e.email(), json(e))).toList(), now);
+        }
+    }
+
+    private static String json(OutboxEvent e) {
+        try {
+            return e.data().isEmpty() ? null : JSON.writeValueAsString(e.data());
+        } catch (JsonProcessingException x) {
+            throw new IllegalArgumentException("event " + e.type().wireName() + " has a field JSON cannot hold", x);
+        }
+    }
+}
