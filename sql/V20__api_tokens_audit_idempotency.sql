@@ -45,6 +45,8 @@ CREATE TABLE api_idempotency (
     created_at     DATETIME(3)  NOT NULL,
     status         SMALLINT     NULL,
     content_type   VARCHAR(100) NULL,
+    -- the answer's own headers (Location, ETag), one "Name: value" a line
+    headers        VARCHAR(2000) NULL,
     body           MEDIUMBLOB   NULL,
     PRIMARY KEY (token_name, idem_key),
     KEY ix_api_idempotency_created (created_at)

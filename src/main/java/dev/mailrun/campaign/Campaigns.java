@@ -4,12 +4,14 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
+import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
@@ -161,6 +163,27 @@ public final class Campaigns {
     public RequeueResult requeueFailed(long id, FailureFilter filter) throws SQLException {
         Requeues.FailedRequeued r = requeues.failed(get(id), filter);
         return new RequeueResult(r.requeued(), r.suppressed());
+    }
+
+    /** One run of a campaign's sending task, as its history shows it. */
+    public record CampaignRun(long id, Instant startedAt, Optional<Instant> finishedAt, String outcome, Optional<Long> sent,
+                              Optional<String> error) {}
+
+    /** The campaign's latest runs, newest first; none before it was started. */
+    public List<CampaignRun> runs(long id, int limit) throws SQLException {
+        get(id);
+        return tasks.recentRuns(SendTask.taskName(id), limit).stream()
+                .map(r -> new CampaignRun(r.id(), r.startedAt(), r.finishedAt(), r.outcome().name().toLowerCase(java.util.Locale.ROOT),
+                        r.items(), r.error()))
+                .toList();
+    }
+
+    /** One recipient of the campaign by address (case ignored), as the export shows it. */
+    public Optional<RecipientExport.ExportedRecipient> recipient(long id, EmailAddress address) throws SQLException {
+        get(id);
+        try (Connection c = dataSource.getConnection()) {
+            return new RecipientExport().byEmail(c, id, address.toString());
+        }
     }
 
     /** What requeue-failed did. */

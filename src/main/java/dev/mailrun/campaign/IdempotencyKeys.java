@@ -8,6 +8,8 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -29,7 +31,7 @@ public final class IdempotencyKeys {
     public record Claimed() implements Claim {}
 
     /** The same request was answered before: send this answer again. */
-    public record Replay(int status, String contentType, byte[] body) implements Claim {}
+    public record Replay(int status, String contentType, Map<String, String> headers, byte[] body) implements Claim {}
 
     /** The same request is still under way. */
     public record InProgress() implements Claim {}
@@ -63,15 +65,32 @@ public final class IdempotencyKeys {
             if (!MessageDigest.isEqual(s.requestSha256(), requestSha256)) {
                 return new Mismatch();
             }
-            return s.status().<Claim>map(status -> new Replay(status, s.contentType(), s.body())).orElse(new InProgress());
+            return s.status().<Claim>map(status -> new Replay(status, s.contentType(), headers(s.headers()), s.body())).orElse(new InProgress());
         });
     }
 
-    public void complete(String token, String key, int status, String contentType, byte[] body) throws SQLException {
+    /** Stores the answer a retry gets: its status, content type, own headers (no CR or LF in them) and body. */
+    public void complete(String token, String key, int status, String contentType, Map<String, String> headers, byte[] body)
+            throws SQLException {
+        StringBuilder lines = new StringBuilder();
+        headers.forEach((name, value) -> lines.append(name).append(": ").append(value).append('\n'));
         Transactions.inTransaction(dataSource, c -> {
-            table.complete(c, token, key, status, contentType, body);
+            table.complete(c, token, key, status, contentType, lines.toString(), body);
             return null;
         });
+    }
+
+    private static Map<String, String> headers(String lines) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (lines != null) {
+            for (String line : lines.split("\n")) {
+                int colon = line.indexOf(": ");
+                if (colon > 0) {
+                    headers.put(line.substring(0, colon), line.substring(colon + 2));
+                }
+            }
+        }
+        return headers;
     }
 
     /** Frees a key whose request failed for a reason a retry may not meet (a server error). */

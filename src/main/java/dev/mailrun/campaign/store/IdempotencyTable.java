@@ -12,7 +12,8 @@ import java.util.Optional;
 public final class IdempotencyTable {
 
     /** A key's row; {@code status} empty while the request is under way. */
-    public record Stored(byte[] requestSha256, Instant createdAt, Optional<Integer> status, String contentType, byte[] body) {}
+    public record Stored(byte[] requestSha256, Instant createdAt, Optional<Integer> status, String contentType, String headers,
+                         byte[] body) {}
 
     /** Claims the key for a request; false when the key has a row already. */
     public boolean claim(Connection c, String token, String key, byte[] requestSha256, Instant now) throws SQLException {
@@ -28,7 +29,7 @@ public final class IdempotencyTable {
 
     public Optional<Stored> find(Connection c, String token, String key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT request_sha256, created_at, status, content_type, body FROM api_idempotency
+                SELECT request_sha256, created_at, status, content_type, headers, body FROM api_idempotency
                 WHERE token_name = ? AND idem_key = ?""")) {
             ps.setString(1, token);
             ps.setString(2, key);
@@ -38,19 +39,21 @@ public final class IdempotencyTable {
                 }
                 int status = rs.getInt(3);
                 return Optional.of(new Stored(rs.getBytes(1), SqlTime.get(rs, 2), rs.wasNull() ? Optional.empty() : Optional.of(status),
-                        rs.getString(4), rs.getBytes(5)));
+                        rs.getString(4), rs.getString(5), rs.getBytes(6)));
             }
         }
     }
 
-    public void complete(Connection c, String token, String key, int status, String contentType, byte[] body) throws SQLException {
+    public void complete(Connection c, String token, String key, int status, String contentType, String headers, byte[] body)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE api_idempotency SET status = ?, content_type = ?, body = ? WHERE token_name = ? AND idem_key = ?""")) {
+                UPDATE api_idempotency SET status = ?, content_type = ?, headers = ?, body = ? WHERE token_name = ? AND idem_key = ?""")) {
             ps.setInt(1, status);
             ps.setString(2, contentType);
-            ps.setBytes(3, body);
-            ps.setString(4, token);
-            ps.setString(5, key);
+            ps.setString(3, headers);
+            ps.setBytes(4, body);
+            ps.setString(5, token);
+            ps.setString(6, key);
             ps.executeUpdate();
         }
     }
