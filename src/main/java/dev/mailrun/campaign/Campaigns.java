@@ -77,6 +77,51 @@ public final class Campaigns {
         });
     }
 
+    /**
+     * Changes a draft or scheduled campaign to {@code changed} (and its route, when given), only if it
+     * is still as the caller saw it ({@code seen}: its updated_at). A scheduled campaign's start may
+     * move, to another time in the future; its first run moves with it.
+     *
+     * @return the campaign as changed; empty when it changed since {@code seen}
+     * @throws CampaignException when it is neither draft nor scheduled, or a scheduled start would
+     *                           not be in the future
+     */
+    public Optional<Campaign> update(long id, CampaignForm.Parsed changed, Instant seen) throws SQLException {
+        Campaign before = get(id);
+        if (before.status() != CampaignStatus.DRAFT && before.status() != CampaignStatus.SCHEDULED) {
+            throw new CampaignException("campaign " + id + " is " + before.status().dbValue()
+                    + "; only a draft or scheduled campaign can be changed");
+        }
+        NewCampaign n = changed.campaign();
+        if (templates.load(n.template()) instanceof LoadResult.Invalid invalid) {
+            throw new CampaignException("template " + n.template() + " cannot be used: " + first(invalid.problems()));
+        }
+        Instant now = clock.instant();
+        if (n.expireAt().isPresent() && !n.expireAt().get().isAfter(now)) {
+            throw new CampaignException("--expire-at " + n.expireAt().get() + " is not in the future (now " + now + ")");
+        }
+        boolean rescheduled = before.status() == CampaignStatus.SCHEDULED && !n.startAt().equals(before.startAt());
+        if (rescheduled && (n.startAt().isEmpty() || !n.startAt().get().isAfter(now))) {
+            throw new CampaignException("campaign " + id + " is scheduled; its start can move only to another time in the future");
+        }
+        boolean updated = Transactions.inTransaction(dataSource, c -> {
+            if (!store.update(c, id, n, seen, now)) {
+                return false;
+            }
+            if (changed.route().isPresent()) {
+                store.setRoute(c, id, changed.route(), now);
+            }
+            return true;
+        });
+        if (!updated) {
+            return Optional.empty();
+        }
+        if (rescheduled) {
+            tasks.scheduleFrom(SendTask.taskName(id), firstSlot(n.startAt().get()), now);
+        }
+        return Optional.of(get(id));
+    }
+
     /** The campaign's own relay route; empty when it sends through the configured default route. */
     public Optional<RelayRoute> route(long id) throws SQLException {
         try (Connection c = dataSource.getConnection()) {

@@ -24,6 +24,10 @@ final class CampaignsApi {
     record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
                       String startAt, Double rate, List<String> windows, String expireAt, String relay) {}
 
+    /** A change of a draft or scheduled campaign: the fields given replace the campaign's, the others stay. */
+    record UpdateBody(String name, String template, String from, String fromName, String replyTo, String subject,
+                      String startAt, Double rate, List<String> windows, String expireAt, String relay) {}
+
     record PauseBody(String reason) {}
 
     record RequeueFailedBody(String code, String reason) {}
@@ -44,6 +48,7 @@ final class CampaignsApi {
                 Operation.write("POST", "/campaigns", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.create", this::create),
                 Operation.read("/campaigns/{id}", ApiScope.CAMPAIGNS_READ, this::get),
                 Operation.read("/campaigns/{id}/runs", ApiScope.CAMPAIGNS_READ, this::runs),
+                Operation.write("PATCH", "/campaigns/{id}", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.update", this::update),
                 action("start", Operation.Body.NONE, r -> {
                     s.startCheck().run();
                     return Map.of("status", campaigns.start(r.id("id")).dbValue());
@@ -100,13 +105,7 @@ final class CampaignsApi {
 
     private ApiResponse create(ApiRequest r) throws Exception {
         CreateBody b = r.json(CreateBody.class);
-        List<String> windows = b.windows() == null ? List.of() : b.windows();
-        if (windows.size() > 20) {
-            throw ApiException.invalid("windows", "at most 20 ranges");
-        }
-        for (int i = 0; i < windows.size(); i++) {
-            Strings.required("windows[" + i + "]", windows.get(i), 200);
-        }
+        List<String> windows = b.windows() == null ? List.of() : checkedWindows(b.windows());
         CampaignForm form = new CampaignForm(Strings.required("name", b.name(), 200), Strings.required("template", b.template(), 64),
                 Strings.required("from", b.from(), 254), Strings.optional("fromName", b.fromName(), 200),
                 Strings.optional("replyTo", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
@@ -117,6 +116,47 @@ final class CampaignsApi {
         Campaign created = campaigns.get(id);
         return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
                 .header("ETag", etag(created));
+    }
+
+    /**
+     * Changes a draft or scheduled campaign; If-Match is required, so that of two operators changing
+     * it at once, the second learns (412) that the first did.
+     */
+    private ApiResponse update(ApiRequest r) throws Exception {
+        long id = r.id("id");
+        Campaign current = campaigns.get(id);
+        String ifMatch = r.ifMatch().orElseThrow(() -> new ApiException(428, "Precondition required",
+                "send the campaign's ETag in If-Match (GET /campaigns/" + id + ")"));
+        if (!matches(ifMatch, etag(current))) {
+            throw new ApiException(412, "Precondition failed", "campaign " + id + " changed since that ETag; read it again");
+        }
+        UpdateBody b = r.json(UpdateBody.class);
+        List<String> windows = b.windows() != null ? checkedWindows(b.windows())
+                : current.windows().map(w -> List.of(w.spec())).orElse(List.of());
+        CampaignForm form = new CampaignForm(
+                Strings.optional("name", b.name(), 200).orElse(current.name()),
+                Strings.optional("template", b.template(), 64).orElse(current.template()),
+                Strings.optional("from", b.from(), 254).orElse(current.fromAddress()),
+                Strings.optional("fromName", b.fromName(), 200).or(current::fromName),
+                Strings.optional("replyTo", b.replyTo(), 254).or(current::replyTo),
+                Strings.optional("subject", b.subject(), 500).or(current::subjectOverride),
+                Strings.optional("startAt", b.startAt(), 40).or(() -> current.startAt().map(Instant::toString)),
+                Optional.ofNullable(b.rate()).or(current::rateCap), windows,
+                Strings.optional("expireAt", b.expireAt(), 100).or(() -> current.expireAt().map(Instant::toString)),
+                Strings.optional("relay", b.relay(), 500));
+        Campaign changed = campaigns.update(id, form.parse(s.relays()), current.updatedAt())
+                .orElseThrow(() -> new ApiException(412, "Precondition failed", "campaign " + id + " changed meanwhile; read it again"));
+        return ApiResponse.json(200, item(changed)).header("ETag", etag(changed));
+    }
+
+    private static List<String> checkedWindows(List<String> windows) {
+        if (windows.size() > 20) {
+            throw ApiException.invalid("windows", "at most 20 ranges");
+        }
+        for (int i = 0; i < windows.size(); i++) {
+            Strings.required("windows[" + i + "]", windows.get(i), 200);
+        }
+        return windows;
     }
 
     private ApiResponse list(ApiRequest r) throws Exception {

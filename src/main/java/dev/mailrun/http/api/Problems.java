@@ -39,6 +39,7 @@ final class Problems {
             case 413 -> "too-large";
             case 415 -> "unsupported-media-type";
             case 422 -> "invalid";
+            case 428 -> "precondition-required";
             case 429 -> "rate-limited";
             default -> status >= 500 ? "server-error" : "error";
         };

@@ -154,6 +154,46 @@ class ApiResourcesTest {
     }
 
     @Test
+    void a_scheduled_campaign_is_changed_only_with_its_current_etag_and_of_racing_changes_exactly_one_wins() throws Exception {
+        String id = json(api.post(token, "/api/v1/campaigns", "{\"name\":\"Later\",\"template\":\"newsletter\","
+                + "\"from\":\"news@sender.example\",\"startAt\":\"2026-12-01T09:00:00Z\"}")).get("id").asText();
+        api.post(token, "/api/v1/campaigns/" + id + "/recipients", "{\"recipients\":[{\"email\":\"a@list.example\"}]}");
+        assertThat(json(api.post(token, "/api/v1/campaigns/" + id + "/start", null)).get("status").asText()).isEqualTo("scheduled");
+        String path = "/api/v1/campaigns/" + id;
+        String etag = api.get(token, path).headers().firstValue("ETag").orElseThrow();
+
+        assertThat(api.call(token, "PATCH", path, "application/json", "{\"rate\":3}").statusCode()).isEqualTo(428);
+        List<java.util.concurrent.Future<Integer>> racers = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            for (int i = 0; i < 8; i++) {
+                String subject = "Subject " + i;
+                racers.add(pool.submit(() -> api.call(token, "PATCH", path, "application/json",
+                        "{\"subject\":\"" + subject + "\"}", "If-Match", etag).statusCode()));
+            }
+            List<Integer> statuses = new ArrayList<>();
+            for (var f : racers) {
+                statuses.add(f.get());
+            }
+            assertThat(statuses).containsOnly(200, 412).filteredOn(st -> st == 200).hasSize(1);
+        } finally {
+            pool.shutdown();
+        }
+        HttpResponse<String> now = api.get(token, path);
+        assertThat(json(now).get("subject").asText()).startsWith("Subject ");
+        String fresh = now.headers().firstValue("ETag").orElseThrow();
+        assertThat(fresh).isNotEqualTo(etag);
+        HttpResponse<String> moved = api.call(token, "PATCH", path, "application/json", "{\"startAt\":\"2026-12-02T09:00:00Z\"}",
+                "If-Match", fresh);
+        assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+        assertThat(json(moved).get("startAt").asText()).isEqualTo("2026-12-02T09:00:00Z");
+        assertThat(api.call(token, "PATCH", path, "application/json", "{\"startAt\":\"2026-11-01T09:00:00Z\"}",
+                "If-Match", moved.headers().firstValue("ETag").orElseThrow()).statusCode()).isEqualTo(409);
+        assertThat(api.call(token, "PATCH", path, "application/json", "{\"rate\":-1}",
+                "If-Match", moved.headers().firstValue("ETag").orElseThrow()).statusCode()).isEqualTo(422);
+    }
+
+    @Test
     void recipients_added_as_json_are_reported_by_index_looked_up_and_exported_as_csv_and_ndjson() {
         String id = create("Bulk");
         StringBuilder body = new StringBuilder("{\"recipients\":[");
