@@ -29,9 +29,11 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * What an operator does to campaigns: create, start, pause, resume, cancel, requeue unknown or
- * failed recipients. Each change is a conditional update, so two operators (or an operator and a running
- * task) cannot leave a campaign in a state neither asked for.
+ * What an operator does to campaigns: create, change, start, pause, resume, cancel, requeue unknown or
+ * failed recipients, read its runs and one recipient. Each change is a conditional update, so two
+ * operators (or an operator and a running task) cannot leave a campaign in a state neither asked for.
+ * Over 250 lines as one piece because it is the one entry point the CLI and the API share, each
+ * action a few lines over the same table, task and clock.
  */
 public final class Campaigns {
 

@@ -4,13 +4,9 @@ import dev.mailrun.campaign.ApiTokens;
 import dev.mailrun.campaign.IdempotencyKeys;
 import dev.mailrun.http.BodyReader;
 import dev.mailrun.http.HttpLimits;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -57,6 +52,7 @@ public final class ApiHandler extends Handler.Abstract {
     private final Authenticator authenticator;
     private final RateLimits rates;
     private final List<Operation> operations;
+    private final OperationRunner runner;
 
     public ApiHandler(ApiServices services, HttpLimits limits) {
         this.services = services;
@@ -70,6 +66,7 @@ public final class ApiHandler extends Handler.Abstract {
         ops.addAll(new RecipientsApi(services).operations());
         ops.addAll(new SuppressionsApi(services).operations());
         this.operations = List.copyOf(ops);
+        this.runner = new OperationRunner(services);
     }
 
     @Override
@@ -81,10 +78,10 @@ public final class ApiHandler extends Handler.Abstract {
         try {
             route(request, response, callback, path.substring(PREFIX.length()));
         } catch (ApiException e) {
-            send(request, response, callback, Problems.of(e));
+            Answers.send(request, response, callback, Problems.of(e));
         } catch (Exception e) {
             log.error("API {} {} failed", request.getMethod(), path, e);
-            send(request, response, callback, Problems.of(new ApiException(500, "Server error", "the request failed; see the worker's log")));
+            Answers.send(request, response, callback, Problems.of(new ApiException(500, "Server error", "the request failed; see the worker's log")));
         }
         return true;
     }
@@ -121,7 +118,7 @@ public final class ApiHandler extends Handler.Abstract {
                             ApiTokens.Caller caller, String path) throws Exception {
         if (!op.allowedWith(caller.scopes())) {
             ApiException refused = new ApiException(403, "Forbidden", "this needs the scope " + op.scope().text(), List.of(), Map.of());
-            audit(op, caller, path, refused.status(), Optional.of(refused.getMessage()));
+            runner.audit(op, caller, path, refused.status(), Optional.of(refused.getMessage()));
             throw refused;
         }
         Duration wait = rates.take(caller.name());
@@ -135,14 +132,14 @@ public final class ApiHandler extends Handler.Abstract {
         Optional<String> ifMatch = Optional.ofNullable(request.getHeaders().get(HttpHeader.IF_MATCH));
         String target = request.getHttpURI().getPathQuery();
         switch (op.body()) {
-            case NONE -> dispatch(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller, ifMatch,
-                    new byte[0], Optional.empty()), key, hash(op.method(), target, new byte[0]));
+            case NONE -> runner.run(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller, ifMatch,
+                    new byte[0], Optional.empty()), key, OperationRunner.hash(op.method(), target, new byte[0]));
             case JSON -> {
                 requireType(request, "application/json");
                 BodyReader.collect(request, services.settings().maxBodyBytes(), limits.bodyTimeout(), (outcome, body, failure) -> {
                     switch (outcome) {
-                        case COMPLETE -> dispatch(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller,
-                                ifMatch, body, Optional.empty()), key, hash(op.method(), target, body));
+                        case COMPLETE -> runner.run(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller,
+                                ifMatch, body, Optional.empty()), key, OperationRunner.hash(op.method(), target, body));
                         case TOO_LARGE -> refuseBody(request, response, callback, op, caller, path, 413, "Too large",
                                 "the body is over api.max-body-bytes (" + services.settings().maxBodyBytes() + " bytes)");
                         case TIMED_OUT -> refuseBody(request, response, callback, op, caller, path, 408, "Request timeout",
@@ -157,8 +154,8 @@ public final class ApiHandler extends Handler.Abstract {
                     switch (outcome) {
                         case COMPLETE -> {
                             try {
-                                dispatch(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller, ifMatch,
-                                        new byte[0], Optional.of(file)), key, hash(op.method(), target, sha256));
+                                runner.run(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller, ifMatch,
+                                        new byte[0], Optional.of(file)), key, OperationRunner.hash(op.method(), target, sha256));
                             } finally {
                                 deleteQuietly(file);
                             }
@@ -174,100 +171,9 @@ public final class ApiHandler extends Handler.Abstract {
 
     private void refuseBody(Request request, Response response, Callback callback, Operation op, ApiTokens.Caller caller,
                             String path, int status, String title, String detail) {
-        audit(op, caller, path, status, Optional.of(detail));
+        runner.audit(op, caller, path, status, Optional.of(detail));
         response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
-        send(request, response, callback, Problems.of(new ApiException(status, title, detail)));
-    }
-
-    /** Runs the endpoint (once per idempotency key), records a write in the audit trail, and answers. */
-    private void dispatch(Request request, Response response, Callback callback, Operation op, ApiRequest apiRequest,
-                          Optional<String> key, byte[] requestHash) {
-        String caller = apiRequest.caller().name();
-        String path = request.getHttpURI().getPath().substring(PREFIX.length());
-        ApiResponse answer;
-        try {
-            if (key.isPresent()) {
-                IdempotencyKeys.Claim claim = services.idempotency().claim(caller, key.get(), requestHash);
-                if (claim instanceof IdempotencyKeys.Replay replay) {
-                    ApiResponse again = ApiResponse.raw(replay.status(), replay.contentType(), replay.body());
-                    replay.headers().forEach(again::header);
-                    send(request, response, callback, again.header("Idempotent-Replayed", "true"));
-                    return;
-                }
-                if (claim instanceof IdempotencyKeys.InProgress) {
-                    throw new ApiException(409, "Conflict", "a request with this Idempotency-Key is still under way; retry shortly",
-                            List.of(), Map.of("Retry-After", "1"));
-                }
-                if (claim instanceof IdempotencyKeys.Mismatch) {
-                    throw new ApiException(422, "Idempotency key reused", "this Idempotency-Key was used with another request");
-                }
-            }
-            answer = run(op, apiRequest);
-        } catch (ApiException e) {
-            answer = Problems.of(e);
-        } catch (Exception e) {
-            log.error("API {} {}: the idempotency key could not be claimed", op.method(), path, e);
-            send(request, response, callback, Problems.of(new ApiException(500, "Server error", "the request failed; see the worker's log")));
-            return;
-        }
-        if (key.isPresent() && !answer.streamed() && !(answer.status() == 409 && answer.headers().containsKey("Retry-After"))
-                && !(answer.status() == 422 && "Idempotency key reused".equals(problemTitle(answer)))) {
-            try {
-                if (answer.status() >= 500) {
-                    services.idempotency().release(caller, key.get());
-                } else {
-                    services.idempotency().complete(caller, key.get(), answer.status(), answer.contentType(), answer.headers(), answer.body());
-                }
-            } catch (Exception e) {
-                log.error("API: the answer to idempotency key of {} could not be stored", caller, e);
-            }
-        }
-        audit(op, apiRequest.caller(), path, answer.status(), detail(answer));
-        send(request, response, callback, answer);
-    }
-
-    private ApiResponse run(Operation op, ApiRequest apiRequest) {
-        try {
-            return op.endpoint().handle(apiRequest);
-        } catch (ApiException e) {
-            return Problems.of(e);
-        } catch (Exception e) {
-            ApiException mapped = Failures.map(e);
-            if (mapped.status() >= 500) {
-                log.error("API {} {} failed", op.method(), op.template(), e);
-            }
-            return Problems.of(mapped);
-        }
-    }
-
-    private void audit(Operation op, ApiTokens.Caller caller, String path, int status, Optional<String> detail) {
-        if (op.audited().isEmpty()) {
-            return;
-        }
-        try {
-            services.audit().record(caller.name(), op.audited().get(), PREFIX + path, status, detail);
-        } catch (Exception e) {
-            log.error("API: the audit entry of {} {} by {} could not be written", op.method(), path, caller.name(), e);
-        }
-    }
-
-    private static Optional<String> detail(ApiResponse answer) {
-        if (!ApiResponse.PROBLEM.equals(answer.contentType())) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.ofNullable(Json.MAPPER.readTree(answer.body()).path("detail").asText(null));
-        } catch (Exception e) {
-            return Optional.empty();
-        }
-    }
-
-    private static String problemTitle(ApiResponse answer) {
-        try {
-            return ApiResponse.PROBLEM.equals(answer.contentType()) ? Json.MAPPER.readTree(answer.body()).path("title").asText() : "";
-        } catch (Exception e) {
-            return "";
-        }
+        Answers.send(request, response, callback, Problems.of(new ApiException(status, title, detail)));
     }
 
     private Optional<String> idempotencyKey(Request request, Operation op) {
@@ -311,44 +217,11 @@ public final class ApiHandler extends Handler.Abstract {
         return query;
     }
 
-    private static byte[] hash(String method, String target, byte[] bodyOrItsHash) {
-        try {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            d.update((method + " " + target + "\n").getBytes(StandardCharsets.UTF_8));
-            d.update(bodyOrItsHash);
-            return d.digest();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
-    }
-
     private static void deleteQuietly(Path file) {
         try {
             Files.deleteIfExists(file);
         } catch (Exception ignored) {
             // a temporary file: the system cleans it up
         }
-    }
-
-    private static void send(Request request, Response response, Callback callback, ApiResponse answer) {
-        response.setStatus(answer.status());
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.contentType());
-        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-        response.getHeaders().put("X-Content-Type-Options", "nosniff");
-        answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
-        if (!answer.streamed()) {
-            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, answer.body().length);
-            response.write(true, ByteBuffer.wrap(answer.body()), callback);
-            return;
-        }
-        try (OutputStream out = Content.Sink.asOutputStream(response)) {
-            answer.writeTo(out);
-        } catch (Exception e) {
-            // The status line has gone: all a broken stream can do is end the connection.
-            log.error("API {}: the streamed answer broke off", request.getHttpURI().getPath(), e);
-            callback.failed(e);
-            return;
-        }
-        callback.succeeded();
     }
 }
