@@ -38,7 +38,9 @@ public final class IdempotencyTable {
                     return Optional.empty();
                 }
                 int status = rs.getInt(3);
-                return Optional.of(new Stored(rs.getBytes(1), SqlTime.get(rs, 2), rs.wasNull() ? Optional.empty() : Optional.of(status),
+                // wasNull speaks of the column read last: ask it before reading another.
+                Optional<Integer> answered = rs.wasNull() ? Optional.empty() : Optional.of(status);
+                return Optional.of(new Stored(rs.getBytes(1), SqlTime.get(rs, 2), answered,
                         rs.getString(4), rs.getString(5), rs.getBytes(6)));
             }
         }

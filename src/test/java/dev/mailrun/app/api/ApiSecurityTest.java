@@ -163,6 +163,32 @@ class ApiSecurityTest {
     }
 
     @Test
+    void an_upload_over_the_limit_is_413_imports_nobody_and_leaves_no_file_behind() throws Exception {
+        open(Map.of("MAILRUN_API_MAX_UPLOAD_BYTES", "4096"));
+        String token = api.token("crm", ApiScope.CAMPAIGNS_WRITE, ApiScope.RECIPIENTS_WRITE, ApiScope.CAMPAIGNS_READ);
+        String id = json(api.post(token, "/api/v1/campaigns", CREATE)).get("id").asText();
+        java.nio.file.Path csv = java.nio.file.Files.createTempFile("api-test-", ".csv");
+        StringBuilder rows = new StringBuilder("email,name\n");
+        for (int i = 0; rows.length() < 10_000; i++) {
+            rows.append("reader").append(i).append("@list.example,Reader\n");
+        }
+        java.nio.file.Files.writeString(csv, rows);
+        long before = uploads();
+        HttpResponse<String> r = api.upload(token, "/api/v1/campaigns/" + id + "/recipients/import", csv);
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(json(r).get("detail").asText()).contains("api.max-upload-bytes");
+        assertThat(json(api.get(token, "/api/v1/campaigns/" + id)).get("report").get("counts").get("total").asLong()).isZero();
+        assertThat(uploads()).isEqualTo(before);
+        java.nio.file.Files.delete(csv);
+    }
+
+    private static long uploads() throws Exception {
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.filter(f -> f.getFileName().toString().startsWith("mailrun-upload-")).count();
+        }
+    }
+
+    @Test
     void a_thousand_requests_at_once_are_all_answered_and_the_server_answers_after() throws Exception {
         open(Map.of("MAILRUN_API_RATE", "10000", "MAILRUN_API_BURST", "100000"));
         String token = api.token("crowd", ApiScope.CAMPAIGNS_READ);
