@@ -81,9 +81,8 @@ final class RecipientsApi {
             }
             columns.addAll(fields.keySet());
             Map<String, String> row = new LinkedHashMap<>(fields);
-            // An address that is not one is the importer's to reject (with its index), not a refusal of the request.
-            row.put("email", n.email() == null ? "" : oneLine(n.email(), 1000));
-            row.put("name", n.name() == null ? "" : oneLine(n.name(), 1000));
+            row.put("email", n.email() == null ? "" : oneLine("recipients[" + i + "].email", n.email(), 1000));
+            row.put("name", n.name() == null ? "" : oneLine("recipients[" + i + "].name", n.name(), 1000));
             checked.add(row);
         }
         Path csv = Files.createTempFile("mailrun-recipients-", ".csv");
@@ -103,9 +102,19 @@ final class RecipientsApi {
         }
     }
 
-    private static String oneLine(String value, int max) {
-        // Kept to one line so that each recipient is one line of the file, and its index can be told.
-        return value.length() > max ? value.substring(0, max) : value.replace('\r', ' ').replace('\n', ' ');
+    /**
+     * Each recipient is one line of the file, so that its index can be told from the line; a value
+     * that would break the line, or is longer than any address or name, refuses the request (an
+     * address that is merely not one is the importer's to reject, with its index).
+     */
+    private static String oneLine(String field, String value, int max) {
+        if (value.length() > max) {
+            throw ApiException.invalid(field, "is longer than " + max + " characters");
+        }
+        if (value.chars().anyMatch(c -> c == '\r' || c == '\n')) {
+            throw ApiException.invalid(field, "must be one line (no CR or LF)");
+        }
+        return value;
     }
 
     private ApiResponse imported(ApiRequest r, Path file, boolean json) throws Exception {
