@@ -222,6 +222,40 @@ class ApiResourcesTest {
     }
 
     @Test
+    void an_upload_whose_connection_dropped_before_the_answer_is_retried_with_its_key_and_imports_everyone_once() throws Exception {
+        String id = create("Dropped");
+        Path csv = dir.resolve("dropped.csv");
+        StringBuilder rows = new StringBuilder("email,name\n");
+        for (int i = 0; i < 20_000; i++) {
+            rows.append("reader").append(i).append("@list.example,Reader ").append(i).append('\n');
+        }
+        Files.writeString(csv, rows);
+        byte[] body = Files.readAllBytes(csv);
+        String path = "/api/v1/campaigns/" + id + "/recipients/import";
+        // The whole request goes out, then the client is gone before any answer.
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", api.adminPort())) {
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                    + "\r\nContent-Type: text/csv\r\nIdempotency-Key: dropped-1\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+        }
+        // A client retrying as told: 409 with Retry-After while the first is under way, then its answer.
+        HttpResponse<String> retried;
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        do {
+            retried = api.upload(token, path, csv, "Idempotency-Key", "dropped-1");
+            if (retried.statusCode() == 409) {
+                Thread.sleep(50);
+            }
+        } while (retried.statusCode() == 409 && System.nanoTime() < deadline);
+        assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
+        assertThat(json(retried).get("imported").asLong() + json(retried).get("duplicates").asLong()).isEqualTo(20_000);
+        assertThat(json(api.get(token, "/api/v1/campaigns/" + id)).get("report").get("counts").get("total").asLong()).isEqualTo(20_000);
+    }
+
+    @Test
     void suppressions_are_added_checked_listed_removed_with_why_and_imported_from_csv() throws Exception {
         assertThat(api.post(token, "/api/v1/suppressions", "{\"address\":\"Someone@Example.com\",\"reason\":\"manual\"}").statusCode())
                 .isEqualTo(201);
