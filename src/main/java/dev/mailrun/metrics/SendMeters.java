@@ -20,6 +20,8 @@ final class SendMeters implements SendEvents {
     private final MeterRegistry registry;
     private final Map<String, AtomicReference<double[]>> rates = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> connections = new ConcurrentHashMap<>();
+    /** Per relay: the pool's target and ceiling at its last batch. */
+    private final Map<String, java.util.concurrent.atomic.AtomicIntegerArray> sizing = new ConcurrentHashMap<>();
     private final Map<String, AtomicReference<Double>> adapted = new ConcurrentHashMap<>();
 
     private final Map<String, double[]> relayStates = new ConcurrentHashMap<>();
@@ -109,6 +111,29 @@ final class SendMeters implements SendEvents {
     @Override
     public void connectionClosed(String relay) {
         open(relay).decrementAndGet();
+    }
+
+    @Override
+    public void messageTimed(String relay, Duration took) {
+        Timer.builder("mailrun.smtp.message").description(
+                        "Time a message took on its SMTP connection, MAIL FROM to the reply after its body (round trips included)")
+                .tag("relay", relay).register(registry).record(took);
+    }
+
+    @Override
+    public void connectionsSized(String relay, int target, int ceiling) {
+        java.util.concurrent.atomic.AtomicIntegerArray values = sizing.computeIfAbsent(relay, r -> {
+            java.util.concurrent.atomic.AtomicIntegerArray v = new java.util.concurrent.atomic.AtomicIntegerArray(2);
+            Gauge.builder("mailrun.smtp.connections.target", v, a -> a.get(0))
+                    .description("Connections this worker's pool to the relay sizes itself to for the rate")
+                    .tag("relay", r).register(registry);
+            Gauge.builder("mailrun.smtp.connections.ceiling", v, a -> a.get(1))
+                    .description("The most connections this worker's pool may open to the relay (smtp.max-connections, or the relay's limit)")
+                    .tag("relay", r).register(registry);
+            return v;
+        });
+        values.set(0, target);
+        values.set(1, ceiling);
     }
 
     private AtomicInteger open(String relay) {

@@ -2,11 +2,17 @@ package dev.mailrun.timebox;
 
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
- * The cost of a batch: {@code overhead + items × perItem}, where perItem is the estimator's
- * pessimistic cost, never below the time the rate limit allows per item. The rate limit is read
- * at every prediction, so a rate that changes during a run changes the next batch.
+ * The cost of a batch: {@code overhead + inFlight + items × perItem}, where perItem is the
+ * estimator's pessimistic cost, never below the time the rate limit allows per item, and inFlight
+ * is the time the batch's last item still needs once it was started (against a relay far away,
+ * the round trips of one message: a batch of items paced at the rate ends that much after its
+ * last item's slot). The rate limit and the in-flight time are read at every prediction, so a
+ * rate that changes during a run, or a relay that slows down, changes the next batch. Without the
+ * in-flight term that time is smeared over the items of each batch, differently for every batch
+ * size, and the estimator's spread keeps batches small.
  */
 final class CostModel {
 
@@ -15,15 +21,27 @@ final class CostModel {
     private final Duration overhead;
     private final DoubleSupplier maxItemsPerSecond;
     private final Duration minTimeout;
+    private final Supplier<Duration> inFlight;
 
     CostModel(TimeboxConfig config, DoubleSupplier maxItemsPerSecond) {
+        this(config, maxItemsPerSecond, () -> Duration.ZERO);
+    }
+
+    CostModel(TimeboxConfig config, DoubleSupplier maxItemsPerSecond, Supplier<Duration> inFlight) {
         this.overhead = config.batchOverhead();
         this.maxItemsPerSecond = maxItemsPerSecond;
         this.minTimeout = config.minTimeout();
+        this.inFlight = inFlight;
     }
 
     Duration overhead() {
         return overhead;
+    }
+
+    /** What a started item still needs after its start; never negative. */
+    Duration inFlight() {
+        Duration d = inFlight.get();
+        return d == null || d.isNegative() ? Duration.ZERO : d;
     }
 
     /** The pessimistic cost of one item. */
@@ -39,7 +57,7 @@ final class CostModel {
      * that could not start one item would only take work and give it back.
      */
     int itemsThatFit(EstimatorState state, Duration remaining) {
-        long forItems = remaining.minus(overhead).toNanos();
+        long forItems = remaining.minus(overhead).minus(inFlight()).toNanos();
         double perItem = perItemUpperMillis(state) * NANOS_PER_MILLI;
         if (forItems < overhead.toNanos() + perItem + minTimeout.toNanos()) {
             return 0;
@@ -56,7 +74,7 @@ final class CostModel {
         if (items == 0) {
             return -1;
         }
-        long forItems = Math.max(0, took.minus(overhead).toNanos());
+        long forItems = Math.max(0, took.minus(overhead).minus(inFlight()).toNanos());
         return forItems / NANOS_PER_MILLI / items;
     }
 

@@ -29,9 +29,10 @@ public record SafetyMargins(Duration floor, Duration cap, double percentile, int
     public static final Duration FIRST_GUESS = Duration.ofSeconds(1);
 
     /**
-     * Floor 250 ms, 95th percentile, from the first sample on: a single sample that underestimates
+     * Floor 100 ms, 95th percentile, from the first sample on: a single sample that underestimates
      * costs the next run a short wait at its slot, not its window. Nothing measured yet: the whole
-     * bound.
+     * bound. The floor is what every run boundary leaves the relay idle at least; at 10-second
+     * ticks each 100 ms is 1% of the allowance.
      */
     public static SafetyMargins upTo(Duration cap) {
         return upTo(cap, cap);
@@ -44,7 +45,7 @@ public record SafetyMargins(Duration floor, Duration cap, double percentile, int
      * run need not keep the whole bound idle.
      */
     public static SafetyMargins upTo(Duration cap, Duration unmeasured) {
-        Duration floor = Duration.ofMillis(250);
+        Duration floor = Duration.ofMillis(100);
         Duration f = floor.compareTo(cap) < 0 ? floor : cap;
         Duration u = unmeasured.compareTo(f) < 0 ? f : unmeasured.compareTo(cap) > 0 ? cap : unmeasured;
         return new SafetyMargins(f, cap, 0.95, 1, u);

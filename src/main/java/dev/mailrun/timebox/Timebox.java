@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * Runs batches of work in a loop until a deadline. Between batches it checks, in this order: the
@@ -30,9 +31,20 @@ public final class Timebox {
      * {@code config.maxItemsPerSecond()}, and each value it gives is validated as the config's is.
      */
     public Timebox(Clock clock, TimeboxConfig config, DoubleSupplier maxItemsPerSecond) {
+        this(clock, config, maxItemsPerSecond, () -> Duration.ZERO);
+    }
+
+    /**
+     * As {@link #Timebox(Clock, TimeboxConfig, DoubleSupplier)}, knowing what an item still needs
+     * once it was started ({@code inFlight}, read at every prediction): each batch is predicted to
+     * end that much after its last item's share of the time, and the per-item cost is learned
+     * without it.
+     */
+    public Timebox(Clock clock, TimeboxConfig config, DoubleSupplier maxItemsPerSecond, Supplier<Duration> inFlight) {
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
         this.config = Objects.requireNonNull(config, "config must not be null");
-        this.model = new CostModel(config, Objects.requireNonNull(maxItemsPerSecond, "maxItemsPerSecond must not be null"));
+        this.model = new CostModel(config, Objects.requireNonNull(maxItemsPerSecond, "maxItemsPerSecond must not be null"),
+                Objects.requireNonNull(inFlight, "inFlight must not be null"));
     }
 
     /** {@link #runUntil(Instant, BatchOperator, Algorithm, EstimatorState, BooleanSupplier)} with PREDICTIVE. */

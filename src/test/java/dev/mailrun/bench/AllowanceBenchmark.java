@@ -1,6 +1,8 @@
 package dev.mailrun.bench;
 
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.DomainGroup;
+import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
@@ -48,37 +50,75 @@ public final class AllowanceBenchmark {
         int batchMax = args.integer("batch-max", 500);
         String dump = args.text("dump", "");
         String recorder = args.text("recorder", "process");
+        int rttMs = args.integer("rtt-ms", 0);
+        int workers = args.integer("workers", 1);
+        int cappedPercent = args.integer("capped-percent", 0);
+        double cap = Double.parseDouble(args.text("cap", "5"));
+        verbose = args.text("verbose", "false").equals("true");
+        java.nio.file.Path dumpDir = java.nio.file.Files.createTempDirectory("mailrun-sink-");
         long recipients = (long) rate * interval.toSeconds() * (windows + 1);
         Clock clock = Clock.systemUTC();
-        SchedulerConfig config = SchedulerConfig.defaults("bench-allowance")
-                .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
-                .withOverlapWait(Duration.ofSeconds(5));
-        try (Sink sink = Sink.start(); ArrivalRecorder relay = ArrivalRecorder.start(recorder, sink.port(), (int) recipients + 1000);
-             BenchDatabase db = BenchDatabase.create(dbName, 8);
-             PipelineHarness h = new PipelineHarness(db.dataSource(), clock, relay.port(), connections, interval,
-                     SendSettingsFixtures.builder("bench-relay", rate).batchMax(batchMax).build(), config)) {
+        SendSettingsFixtures.Builder settings = SendSettingsFixtures.builder("bench-relay", rate).batchMax(batchMax);
+        if (cappedPercent > 0) {
+            settings.domainGroups(new DomainGroups(List.of(new DomainGroup("gmail", List.of("gmail.com"), cap))));
+        }
+        List<PipelineHarness> harnesses = new ArrayList<>();
+        try (Sink sink = Sink.start(dumpDir); ArrivalRecorder relay = ArrivalRecorder.start(recorder, sink.port(), (int) recipients + 1000);
+             LatencyProxy network = new LatencyProxy(relay.port(), rttMs);
+             BenchDatabase db = BenchDatabase.create(dbName, 8 * workers)) {
+            for (int w = 1; w <= workers; w++) {
+                SchedulerConfig config = SchedulerConfig.defaults("bench-allowance-" + w)
+                        .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
+                        .withOverlapWait(Duration.ofSeconds(5));
+                harnesses.add(new PipelineHarness(db.dataSource(), clock, network.port(), connections, interval,
+                        settings.build(), config));
+            }
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
-            System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, %d connections, send.batch-max %d, tick.safety-margin %s "
-                            + "(upper bound), tick.overlap-wait %s, arrivals: MAIL FROM at a proxy in front of the sink (%s)%n%n",
-                    windows, interval.toSeconds(), rate, connections, batchMax, config.safetyMargin().of(interval), config.overlapWait(),
-                    recorder.equals("process") ? "a process of its own" : "inside the benchmark's JVM");
+            System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, smtp.connections %d (smtp.max-connections default), "
+                            + "send.batch-max %d, %d worker(s) each with a campaign, %s, tick.safety-margin 15s (upper bound), "
+                            + "tick.overlap-wait 5s, arrivals: MAIL FROM at a proxy in front of the sink (%s); round trip to the "
+                            + "relay %d ms%n%n",
+                    windows, interval.toSeconds(), rate, connections, batchMax, workers,
+                    cappedPercent > 0 ? cappedPercent + "% of the recipients at gmail.com, capped at " + cap + "/s" : "no domain capped",
+                    recorder.equals("process") ? "a process of its own" : "inside the benchmark's JVM", rttMs);
             DataSource ds = db.dataSource();
-            long id = h.newCampaign("allowance");
-            Recipients.insertPending(ds, id, 0, recipients);
+            List<Long> ids = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                long id = harnesses.get(w).newCampaign("allowance-" + (w + 1));
+                Recipients.insertPending(ds, id, w * recipients, recipients / workers);
+                if (cappedPercent > 0) {
+                    try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                            UPDATE recipient SET email = CONCAT(SUBSTRING_INDEX(email, '@', 1), '@gmail.com')
+                            WHERE campaign_id = ? AND MOD(id, 100) < ?""")) {
+                        ps.setLong(1, id);
+                        ps.setInt(2, cappedPercent);
+                        ps.executeUpdate();
+                    }
+                }
+                ids.add(id);
+            }
             Instant first = Worker.nextSlot(clock.instant(), interval);
             Thread.sleep(Math.max(0, Duration.between(clock.instant(), first).toMillis()));
-            if (h.campaigns.start(id) != CampaignStatus.RUNNING) {
-                throw new IllegalStateException("campaign did not start");
+            for (int w = 0; w < workers; w++) {
+                if (harnesses.get(w).campaigns.start(ids.get(w)) != CampaignStatus.RUNNING) {
+                    throw new IllegalStateException("campaign did not start");
+                }
             }
             // nanoTime of the first slot, to place the recorder's arrivals on the wall clock.
             long firstNanos = System.nanoTime() - Duration.between(first, clock.instant()).toNanos();
-            Worker worker = new Worker(h.scheduler, interval, clock, Sleeper.onClock(clock));
-            worker.start();
+            List<Worker> running = new ArrayList<>();
+            for (PipelineHarness h : harnesses) {
+                Worker worker = new Worker(h.scheduler, interval, clock, Sleeper.onClock(clock));
+                worker.start();
+                running.add(worker);
+            }
             Instant end = first.plus(interval.multipliedBy(windows));
             while (clock.instant().isBefore(end.plusSeconds(2))) {
                 Thread.sleep(500);
             }
-            worker.shutdown(Duration.ofSeconds(30));
+            for (Worker worker : running) {
+                worker.shutdown(Duration.ofSeconds(30));
+            }
             long[] arrivals = relay.takeTimes();
             if (!dump.isEmpty()) {
                 // One line per arrival: milliseconds after the first slot, for a closer look at where seconds go unused.
@@ -88,9 +128,59 @@ public final class AllowanceBenchmark {
                 }
                 java.nio.file.Files.writeString(java.nio.file.Path.of(dump), lines);
             }
-            report(ds, "campaign-" + id, arrivals, firstNanos, interval, windows, rate);
+            for (long id : ids) {
+                report(ds, "campaign-" + id, arrivals, firstNanos, interval, windows, rate);
+            }
+            gaps(arrivals, firstNanos, interval, windows);
+            long seconds = interval.toSeconds() * windows;
+            SinkCounts counts = SinkCounts.read(dumpDir, cappedPercent > 0 ? "gmail.com" : "");
+            if (counts.isEmpty()) {
+                System.out.println("at the sink: no per-second counts (smtp-sink not installed)");
+            } else {
+                System.out.println(counts.summary("all", first, seconds, interval.toSeconds(), rate, false));
+                if (cappedPercent > 0) {
+                    long others = counts.othersSeconds(first, seconds);
+                    System.out.printf(Locale.ROOT, "while other domains had recipients (the first %d s): %s%n", others,
+                            counts.summary("all", first, others, interval.toSeconds(), rate, false));
+                    long capped = counts.domainSeconds(first, seconds);
+                    System.out.printf(Locale.ROOT, "gmail.com while it had recipients (the first %d s): %s%n", capped,
+                            counts.summary("gmail.com", first, capped, interval.toSeconds(), cap, true));
+                }
+            }
+        } finally {
+            for (PipelineHarness h : harnesses) {
+                h.close();
+            }
+            SinkCounts.delete(dumpDir);
         }
     }
+
+    /**
+     * At each run boundary (each slot after the first), the time between the last MAIL FROM before
+     * the slot and the first after it: how long the relay carried nothing while runs handed over.
+     */
+    private static void gaps(long[] arrivals, long firstNanos, Duration interval, int windows) {
+        long[] sorted = arrivals.clone();
+        java.util.Arrays.sort(sorted);
+        List<Double> gaps = new ArrayList<>();
+        for (int k = 1; k < windows; k++) {
+            long slot = firstNanos + interval.toNanos() * k;
+            int i = java.util.Arrays.binarySearch(sorted, slot);
+            int after = i >= 0 ? i : -i - 1;
+            if (after > 0 && after < sorted.length) {
+                gaps.add((sorted[after] - sorted[after - 1]) / 1e6);
+            }
+        }
+        if (gaps.isEmpty()) {
+            return;
+        }
+        List<Double> s = gaps.stream().sorted().toList();
+        System.out.printf(Locale.ROOT, "gaps at run boundaries (last MAIL FROM before the slot to the first after), %d "
+                        + "boundaries: min %.0f ms, median %.0f ms, max %.0f ms%n", s.size(), s.get(0), s.get(s.size() / 2),
+                s.get(s.size() - 1));
+    }
+
+    private static boolean verbose;
 
     private static void report(DataSource ds, String task, long[] arrivals, long firstNanos, Duration interval,
                                int windows, int rate) throws Exception {
@@ -117,8 +207,8 @@ public final class AllowanceBenchmark {
         }
         busiest(sorted, firstNanos, interval, rate);
         List<Row> rows = rows(ds, task);
-        System.out.println("| window | outcome | received | share of rate × window | gap before (ms) | waited (ms) | margin (ms) | finished − deadline (ms) |");
-        System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| window | outcome | received | share of rate × window | gap before (ms) | waited (ms) | margin (ms) | finished − deadline (ms) | batches |");
+        System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
         int overruns = 0;
         int skipped = 0;
         int overlaps = 0;
@@ -137,10 +227,13 @@ public final class AllowanceBenchmark {
                 overruns++;
             }
             if (n < windows) {
-                System.out.printf(Locale.ROOT, "| %d | %s | %d | %.2f%% | %s | %d | %d | %d |%n", n + 1, r.outcome,
+                System.out.printf(Locale.ROOT, "| %d | %s | %d | %.2f%% | %s | %d | %d | %d | %d |%n", n + 1, r.outcome,
                         perWindow[n], 100.0 * perWindow[n] / (rate * interval.toSeconds()),
                         r.gapMs == null ? "-" : r.gapMs.toString(), r.waitedMs, r.marginMs,
-                        Duration.between(r.deadline, r.finished).toMillis());
+                        Duration.between(r.deadline, r.finished).toMillis(), r.batches);
+                if (verbose) {
+                    System.out.println("    connections: " + r.connections);
+                }
             }
             n++;
         }
@@ -175,18 +268,20 @@ public final class AllowanceBenchmark {
     }
 
     private record Row(String outcome, Instant started, Instant finished, Instant deadline, long overrunMs,
-                       Long gapMs, long waitedMs, long marginMs) {}
+                       Long gapMs, long waitedMs, long marginMs, long batches, String connections) {}
 
     private static List<Row> rows(DataSource ds, String task) throws Exception {
         List<Row> rows = new ArrayList<>();
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
-                SELECT r.outcome, r.started_at, r.finished_at, r.deadline, r.overrun_ms, r.gap_ms, r.waited_ms, r.margin_ms
+                SELECT r.outcome, r.started_at, r.finished_at, r.deadline, r.overrun_ms, r.gap_ms, r.waited_ms, r.margin_ms,
+                       r.batches, JSON_EXTRACT(r.summary, '$.connections')
                 FROM task_run r JOIN task t ON t.id = r.task_id WHERE t.name = ? ORDER BY r.id""")) {
             ps.setString(1, task);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     rows.add(new Row(rs.getString(1), instant(rs, 2), instant(rs, 3), instant(rs, 4), rs.getLong(5),
-                            rs.getObject(6, Long.class), rs.getLong(7), rs.getLong(8)));
+                            rs.getObject(6, Long.class), rs.getLong(7), rs.getLong(8), rs.getLong(9),
+                            rs.getString(10) == null ? "-" : rs.getString(10)));
                 }
             }
         }

@@ -31,10 +31,22 @@ public final class Sink implements AutoCloseable {
     }
 
     public static Sink start() throws IOException, InterruptedException {
+        return start(null);
+    }
+
+    /**
+     * @param dumpDir where smtp-sink writes one file per message, named by the second of the sink's
+     *                clock it arrived in ({@link #perSecond}); null: nothing is written
+     */
+    public static Sink start(java.nio.file.Path dumpDir) throws IOException, InterruptedException {
         boolean forceBuiltin = "builtin".equals(System.getProperty("bench.sink"));
         if (!forceBuiltin && new File(PROGRAM).canExecute()) {
             int port = freePort();
-            List<String> command = new ArrayList<>(List.of(PROGRAM, "-u", "root", "127.0.0.1:" + port, "1000"));
+            List<String> command = new ArrayList<>(List.of(PROGRAM, "-u", "root"));
+            if (dumpDir != null) {
+                command.addAll(List.of("-d", dumpDir.toAbsolutePath() + "/%Y%m%d%H%M%S."));
+            }
+            command.addAll(List.of("127.0.0.1:" + port, "1000"));
             Process p = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             // A benchmark stopped by a signal still takes its sink down with it.

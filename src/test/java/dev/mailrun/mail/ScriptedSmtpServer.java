@@ -1,8 +1,6 @@
 package dev.mailrun.mail;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -41,10 +39,12 @@ import java.util.function.Function;
  * get {@code 250}; DATA gets {@code 354}, then the message is read to the lone dot and answered by
  * the {@code onMessage} script ({@code 250} by default); QUIT gets {@code 221} and closes; AUTH
  * PLAIN (with or without an initial response) is answered by the script for {@code "AUTH"}
- * ({@code 235} by default); any other command gets {@code 502}.
+ * ({@code 235} by default); BDAT chunks (RFC 3030, when {@code CHUNKING} is among the extensions)
+ * are read by size, each answered {@code 250}, the LAST one by the {@code onMessage} script; any
+ * other command gets {@code 502}.
  *
  * <p>A script sees a {@link Command}: verb, argument, which connection (1-based, in accept order)
- * and which message on that connection (1-based, counting DATA commands) it belongs to. Every line
+ * and which message on that connection (1-based, counting DATA commands and BDAT sequences) it belongs to. Every line
  * received is recorded per connection ({@link #transcripts()}), and the content of every message
  * answered with 2xx is kept ({@link #messages()}).
  */
@@ -241,9 +241,10 @@ public final class ScriptedSmtpServer implements AutoCloseable {
 
     private void converse(Socket socket, int connection, List<String> transcript) {
         try (socket) {
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            Lines in = new Lines(socket.getInputStream());
             OutputStream out = socket.getOutputStream();
             int message = 0;
+            java.io.ByteArrayOutputStream chunks = null;
             if (!answer(out, script.greeting.apply(new Command("CONNECT", "", connection, 0)), null)) {
                 return;
             }
@@ -253,7 +254,7 @@ public final class ScriptedSmtpServer implements AutoCloseable {
                 int space = line.indexOf(' ');
                 String verb = (space < 0 ? line : line.substring(0, space)).toUpperCase(Locale.ROOT);
                 String argument = space < 0 ? "" : line.substring(space + 1);
-                if (verb.equals("DATA")) {
+                if (verb.equals("DATA") || verb.equals("BDAT") && chunks == null) {
                     message++;
                 }
                 Command command = new Command(verb, argument, connection, message);
@@ -277,6 +278,28 @@ public final class ScriptedSmtpServer implements AutoCloseable {
                             yield true;
                         }
                         String content = readContent(in);
+                        Reply after = script.message.apply(new Command("MESSAGE", content, connection, message));
+                        if (after.code() >= 200 && after.code() < 300 && after.action() != Reply.Action.DROP
+                                && after.action() != Reply.Action.SILENCE) {
+                            messages.add(content);
+                            messageConnections.add(connection);
+                        }
+                        yield answer(out, after, null);
+                    }
+                    case "BDAT" -> {
+                        // RFC 3030: "BDAT <size> [LAST]", then exactly <size> octets; every chunk is answered.
+                        String[] parts = argument.trim().split("\\s+");
+                        int size = Integer.parseInt(parts[0]);
+                        boolean last = parts.length > 1 && parts[1].equalsIgnoreCase("LAST");
+                        if (chunks == null) {
+                            chunks = new java.io.ByteArrayOutputStream();
+                        }
+                        chunks.write(in.bytes(size));
+                        if (!last) {
+                            yield answer(out, Reply.of(250, "2.0.0 " + size + " octets received"), null);
+                        }
+                        String content = chunks.toString(StandardCharsets.UTF_8);
+                        chunks = null;
                         Reply after = script.message.apply(new Command("MESSAGE", content, connection, message));
                         if (after.code() >= 200 && after.code() < 300 && after.action() != Reply.Action.DROP
                                 && after.action() != Reply.Action.SILENCE) {
@@ -366,7 +389,42 @@ public final class ScriptedSmtpServer implements AutoCloseable {
         out.flush();
     }
 
-    private static String readContent(BufferedReader in) throws IOException {
+    /**
+     * The client's side of the conversation as lines (CRLF-terminated, read as UTF-8) and, for BDAT,
+     * as an exact number of octets: one byte stream, so that a chunk's bytes are never taken for
+     * characters.
+     */
+    private static final class Lines {
+        private final java.io.InputStream in;
+
+        Lines(java.io.InputStream raw) {
+            this.in = new java.io.BufferedInputStream(raw);
+        }
+
+        String readLine() throws IOException {
+            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+            int b;
+            while ((b = in.read()) >= 0) {
+                if (b == '\n') {
+                    byte[] bytes = line.toByteArray();
+                    int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+                    return new String(bytes, 0, length, StandardCharsets.UTF_8);
+                }
+                line.write(b);
+            }
+            return line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
+        }
+
+        byte[] bytes(int count) throws IOException {
+            byte[] bytes = in.readNBytes(count);
+            if (bytes.length < count) {
+                throw new java.io.EOFException("the client sent " + bytes.length + " of " + count + " octets");
+            }
+            return bytes;
+        }
+    }
+
+    private static String readContent(Lines in) throws IOException {
         StringBuilder content = new StringBuilder();
         String line;
         while ((line = in.readLine()) != null && !line.equals(".")) {

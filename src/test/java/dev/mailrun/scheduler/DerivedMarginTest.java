@@ -110,7 +110,7 @@ class DerivedMarginTest {
         try (Scheduler s = scheduler(Duration.ofMillis(20))) {
             tickSlots(s, 5, Duration.ofMillis(5));
         }
-        assertThat(marginOf(4)).isEqualTo(Duration.ofMillis(250));
+        assertThat(marginOf(4)).isEqualTo(Duration.ofMillis(100));
     }
 
     @Test

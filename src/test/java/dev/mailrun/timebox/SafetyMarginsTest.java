@@ -26,7 +26,7 @@ class SafetyMarginsTest {
     void without_samples_a_first_guess_may_stand_in_for_the_bound_within_floor_and_cap() {
         assertThat(SafetyMargins.upTo(CAP, Duration.ofSeconds(1)).margin(new long[0], new long[0]))
                 .isEqualTo(Duration.ofSeconds(1));
-        assertThat(SafetyMargins.upTo(CAP, Duration.ofMillis(10)).unmeasured()).isEqualTo(Duration.ofMillis(250));
+        assertThat(SafetyMargins.upTo(CAP, Duration.ofMillis(10)).unmeasured()).isEqualTo(Duration.ofMillis(100));
         assertThat(SafetyMargins.upTo(Duration.ofMillis(500), Duration.ofSeconds(1)).unmeasured())
                 .isEqualTo(Duration.ofMillis(500));
         assertThat(SafetyMargins.upTo(CAP, Duration.ofSeconds(1)).margin(new long[] {900}, new long[] {900}))
@@ -42,7 +42,7 @@ class SafetyMarginsTest {
 
     @Test
     void the_margin_never_goes_below_the_floor() {
-        assertThat(margins.margin(repeat(1, 10), repeat(2, 10))).isEqualTo(Duration.ofMillis(250));
+        assertThat(margins.margin(repeat(1, 10), repeat(2, 10))).isEqualTo(Duration.ofMillis(100));
     }
 
     @Test

@@ -209,7 +209,9 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.duration("smtp.write-timeout"),
                 raw.string("smtp.helo-name"),
                 raw.integer("smtp.connections"),
-                raw.decimal("smtp.rate")));
+                raw.decimal("smtp.rate"))
+                .withConnections(raw.integer("smtp.connections"), raw.integer("smtp.max-connections"))
+                .withChunking(raw.bool("smtp.chunking")));
     }
 
     /** Records of other packages validate with IllegalArgumentException; the operator sees a config error. */

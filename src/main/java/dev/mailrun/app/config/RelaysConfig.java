@@ -57,7 +57,9 @@ final class RelaysConfig {
         double rate = raw.decimal(key(name, "rate"));
         try {
             return new SmtpSettings(host, port, tls, user, user.isPresent() ? password : Optional.empty(),
-                    defaults.connectTimeout(), defaults.readTimeout(), defaults.writeTimeout(), helo, connections, rate);
+                    defaults.connectTimeout(), defaults.readTimeout(), defaults.writeTimeout(), helo, connections, rate)
+                    .withConnections(connections, raw.integer(key(name, "max-connections")))
+                    .withChunking(raw.bool(key(name, "chunking")));
         } catch (IllegalArgumentException e) {
             // SmtpSettings names the single-relay keys; the operator wrote this relay's.
             throw new ConfigException("configuration: relay " + name + ": "

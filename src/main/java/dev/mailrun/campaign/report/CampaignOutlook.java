@@ -70,6 +70,9 @@ final class CampaignOutlook {
             missingSettings.forEach(key -> held.add(key + " is not set: no worker sends without it"));
         }
         held.addAll(pace.of(c, campaign, remaining, queue));
+        if (open) {
+            held.addAll(pace.connections(c, campaign, route));
+        }
         return new Result(held, view.configured(), view.allUp(), eta(c, campaign, view, startAt, remaining, now));
     }
 

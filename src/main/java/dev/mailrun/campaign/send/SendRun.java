@@ -106,6 +106,7 @@ final class SendRun {
                 .map(m -> EstimatorState.fromMap(castMap(m))).orElse(EstimatorState.initial());
         RunCosts costs = run.ctx().metadata().get(RunMemory.COSTS_KEY, Map.class)
                 .map(m -> RunCosts.fromMap(castMap(m))).orElse(RunCosts.unknown());
+        route.expect(RunMemory.perMessage(run.ctx()));
         try {
             route.join();
         } catch (SQLException | InterruptedException | RuntimeException e) {
@@ -114,7 +115,8 @@ final class SendRun {
         }
         // The timebox predicts with the route's rate, or, once only paced domains are left, with
         // what their caps allow: the batches stay sized to what will really be sent.
-        Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate);
+        Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate,
+                route::inFlight);
         flushThread.start(route, flusher);
         TimeboxReport report;
         try {
@@ -152,6 +154,9 @@ final class SendRun {
             Duration shutdown = Duration.between(report.ended(), run.clock().instant());
             run.ctx().metadata().putValue(RunMemory.COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
         }
+        Map<String, Duration> times = new java.util.LinkedHashMap<>();
+        route.connections().forEach(c -> c.perMessage().ifPresent(d -> times.put(c.relay(), d)));
+        RunMemory.perMessage(run.ctx(), times);
         boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
         Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
         // The day's volume is used up: the next run is the first after the day ends.
@@ -163,7 +168,7 @@ final class SendRun {
                 run.ctx().stopRequested(), campaignStatus(), sender.lastEmptyBatch()));
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
                 checkpoint.pausedFor(), unreachable, Optional.of(end.name())).withWhy(end.why())
-                .withPace(PaceSummary.of(pacing, buffer.throttled()))
+                .withPace(PaceSummary.of(pacing, buffer.throttled()).withConnections(route.connections()))
                 .withAllowedRate(allowedRate)
                 .report(run.ctx(), report);
     }
@@ -188,13 +193,15 @@ final class SendRun {
 
     /**
      * The timebox's rate limit is the run's rate through its route: {@code rate} at the start, then
-     * {@link Pacing#runRate()}. Its minimum timeout is the least time the SMTP pool starts a
-     * message with, so the timebox starts no batch whose messages the pool would all refuse to start.
+     * {@link Pacing#runRate()}. Its minimum timeout is the least time the SMTP pool ever starts a
+     * message with; what a message needs beyond it, once the pools measured their relays, is the
+     * in-flight time ({@link RouteSender#inFlight}), so the timebox starts no batch whose messages
+     * the pools would all refuse to start.
      */
     private TimeboxConfig timeboxConfig(double startRate) {
         SendSettings s = run.settings();
         return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),
-                SmtpPool.MIN_BUDGET);
+                SmtpPool.MIN_MEASURED_BUDGET);
     }
 
     @SuppressWarnings("unchecked")

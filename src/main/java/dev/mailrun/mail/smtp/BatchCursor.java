@@ -24,6 +24,11 @@ final class BatchCursor<T> {
         return Optional.of(items.get(next++));
     }
 
+    /** Items not yet handed out; 0 once halted. */
+    synchronized int left() {
+        return halted ? 0 : items.size() - next;
+    }
+
     synchronized void halt() {
         halted = true;
     }

@@ -19,4 +19,16 @@ public interface PoolEvents {
 
     /** A connection to the relay was closed or discarded. */
     default void connectionClosed() {}
+
+    /** A message took this long on its connection, from MAIL FROM to the reply after its body. */
+    default void messageTimed(Duration took) {}
+
+    /** At the start of a batch: how the pool sized itself, and what that reaches. */
+    default void connectionsSized(ConnectionReport report) {}
+
+    /**
+     * The relay turned a connection away as one too many while {@code open} connections of this
+     * pool were serving ({@code reply}: what it said).
+     */
+    default void connectionLimitReached(int open, String reply) {}
 }

@@ -103,6 +103,21 @@ public final class SendRateLimiter {
         }
     }
 
+    /** How long ago (nanoseconds) each message of the last second was admitted; empty without a rate. */
+    public synchronized long[] recentAges() {
+        return window == null ? new long[0] : window.agesWithin(nanoTime.get());
+    }
+
+    /**
+     * Starts counting with what another run sent at this pace in its last second ({@code ages}:
+     * nanoseconds before now): the first messages here wait only as long as those leave room.
+     */
+    public synchronized void startAfter(long[] ages) {
+        if (window != null) {
+            window.admittedAgo(nanoTime.get(), ages);
+        }
+    }
+
     public double rate() {
         return rate;
     }

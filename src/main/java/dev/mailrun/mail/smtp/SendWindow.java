@@ -64,6 +64,25 @@ final class SendWindow {
         return 0;
     }
 
+    /** The ages (nanoseconds before {@code nowNanos}) of the admissions still within the span. */
+    long[] agesWithin(long nowNanos) {
+        return Arrays.stream(times).filter(t -> t != Long.MIN_VALUE && nowNanos - t < spanNanos)
+                .map(t -> nowNanos - t).sorted().toArray();
+    }
+
+    /**
+     * Counts admissions made elsewhere (another run's, before this one) as if made here {@code ages}
+     * nanoseconds before {@code nowNanos}; only those within the span, the newest {@code limit}.
+     */
+    void admittedAgo(long nowNanos, long[] ages) {
+        long[] within = Arrays.stream(ages).filter(a -> a >= 0 && a < spanNanos).sorted().toArray();
+        int keep = Math.min(within.length, times.length);
+        // Oldest first, so the ring keeps its order (oldest at next).
+        for (int i = keep - 1; i >= 0; i--) {
+            tryAdmitUnchecked(nowNanos - within[i]);
+        }
+    }
+
     /** As if the whole limit had been admitted at {@code nowNanos}: the next admission waits a span. */
     void fill(long nowNanos) {
         Arrays.fill(times, nowNanos);

@@ -7,61 +7,88 @@ import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
- * One SMTP connection: opened on first use, then reused for message after message until it fails
- * or its timeouts no longer fit the time left. Used by one sending thread at a time.
+ * One SMTP connection: opened on first use, then reused for message after message until it fails.
+ * Used by one sending thread at a time.
+ *
+ * <p>Nothing it does outlives the run's deadline: connecting and each message are watched, and
+ * the socket is closed when the deadline comes first ({@link TrackedSockets}); the connection then
+ * says so ({@link #cutAtDeadline}). Each message's time is measured for the pool's sizing and for
+ * the guard that starts no message the time left cannot hold.
  */
 final class SmtpConnection implements AutoCloseable {
 
     /** Where the mail API takes the executor for its write timeouts from (see {@link WriteDeadlines}). */
     static final String WRITE_TIMEOUT_EXECUTOR = "mail.smtp.executor.writetimeout";
+    /** BDAT chunk size: a typical campaign message fits one chunk, one round trip for the body. */
+    static final int CHUNK_SIZE = 32 * 1024;
+    /** Weight of the newest message in this connection's own average. */
+    private static final double ALPHA = 0.2;
 
     private final SmtpSettings settings;
     private final PoolEvents events;
     private final WriteDeadlines writeDeadlines;
-    private Transport transport;
-    private ConnectionTimeouts timeouts;
+    private final LongSupplier nanoTime;
+    private volatile Transport transport;
+    private TrackedSockets sockets;
     private int opened;
     private Session session;
+    private volatile boolean cut;
+    private double averageNanos = -1;
+    private long lastUsedNanos;
 
-    /** @param writeDeadlines watches this connection's writes; shared by the pool's connections */
-    SmtpConnection(SmtpSettings settings, PoolEvents events, WriteDeadlines writeDeadlines) {
+    /** @param writeDeadlines watches this connection's writes and deadlines; shared by the pool's connections */
+    SmtpConnection(SmtpSettings settings, PoolEvents events, WriteDeadlines writeDeadlines, LongSupplier nanoTime) {
         this.settings = settings;
         this.events = events;
         this.writeDeadlines = writeDeadlines;
+        this.nanoTime = nanoTime;
     }
 
-    /** Connects unless already connected with timeouts that fit the remaining time. */
+    /** Connects unless already connected; gives up (closing the socket) when {@code remaining} runs out. */
     void ensureOpen(Duration remaining) throws MessagingException {
-        if (transport != null && timeouts.fitWithin(remaining)) {
+        if (transport != null) {
             return;
         }
         close();
-        ConnectionTimeouts bounded = ConnectionTimeouts.within(settings, remaining);
-        Properties properties = properties(settings, bounded);
+        cut = false;
+        TrackedSockets fresh = new TrackedSockets();
+        Properties properties = properties(settings, ConnectionTimeouts.within(settings, remaining));
         properties.put(WRITE_TIMEOUT_EXECUTOR, writeDeadlines);
-        Session fresh0 = Session.getInstance(properties);
-        Transport fresh = fresh0.getTransport("smtp");
-        fresh.connect(settings.host(), settings.port(), settings.username().orElse(null),
-                settings.password().map(secret -> secret.reveal()).orElse(null));
-        transport = fresh;
-        session = fresh0;
-        timeouts = bounded;
+        properties.put("mail.smtp.socketFactory", fresh);
+        properties.setProperty("mail.smtp.socketFactory.fallback", "false");
+        Session freshSession = Session.getInstance(properties);
+        Transport freshTransport = freshSession.getTransport("smtp");
+        ScheduledFuture<?> watch = watch(fresh, remaining);
+        try {
+            freshTransport.connect(settings.host(), settings.port(), settings.username().orElse(null),
+                    settings.password().map(secret -> secret.reveal()).orElse(null));
+        } finally {
+            watch.cancel(false);
+        }
+        if (cut) {
+            fresh.closeNow();
+            throw new MessagingException("connecting was cut at the run's deadline");
+        }
+        transport = freshTransport;
+        sockets = fresh;
+        session = freshSession;
         opened++;
+        lastUsedNanos = nanoTime.getAsLong();
         events.connectionOpened();
     }
 
-    void send(MimeMessage message) throws MessagingException {
-        send(message, Optional.empty());
-    }
-
     /**
-     * Sends with an envelope sender (MAIL FROM). The transport reads {@code mail.smtp.from} from its
-     * own session for each message, and each connection has a session of its own used by one
-     * thread at a time, so this works for any MimeMessage (a DKIM-signed copy is not an SMTPMessage).
+     * Sends with an envelope sender (MAIL FROM), closing the socket if the reply has not come by the
+     * end of {@code remaining}. The transport reads {@code mail.smtp.from} from its own session for
+     * each message, and each connection has a session of its own used by one thread at a time, so
+     * this works for any MimeMessage (a DKIM-signed copy is not an SMTPMessage).
      */
-    void send(MimeMessage message, Optional<String> envelopeFrom) throws MessagingException {
+    Duration send(MimeMessage message, Optional<String> envelopeFrom, Duration remaining) throws MessagingException {
         if (transport == null) {
             throw new MessagingException("Not connected");
         }
@@ -70,7 +97,50 @@ final class SmtpConnection implements AutoCloseable {
         } else {
             session.getProperties().remove("mail.smtp.from");
         }
-        transport.sendMessage(message, message.getAllRecipients());
+        long start = nanoTime.getAsLong();
+        ScheduledFuture<?> watch = watch(sockets, remaining);
+        try {
+            transport.sendMessage(message, message.getAllRecipients());
+        } finally {
+            watch.cancel(false);
+            lastUsedNanos = nanoTime.getAsLong();
+        }
+        long took = lastUsedNanos - start;
+        averageNanos = averageNanos < 0 ? took : averageNanos + ALPHA * (took - averageNanos);
+        events.messageTimed(Duration.ofNanos(took));
+        return Duration.ofNanos(took);
+    }
+
+    /** Without a deadline; for tests. */
+    Duration send(MimeMessage message) throws MessagingException {
+        return send(message, Optional.empty(), Duration.ofDays(1));
+    }
+
+    private ScheduledFuture<?> watch(TrackedSockets target, Duration remaining) {
+        long nanos = Math.max(0, remaining.toNanos());
+        return writeDeadlines.schedule(() -> {
+            cut = true;
+            target.closeNow();
+        }, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** True when the last connect or message was cut off by the deadline: the relay was slower than the time left. */
+    boolean cutAtDeadline() {
+        return cut;
+    }
+
+    /** This connection's average time per message; empty before its first. */
+    Optional<Duration> perMessage() {
+        return averageNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos((long) averageNanos));
+    }
+
+    boolean isOpen() {
+        return transport != null;
+    }
+
+    /** Nanoseconds (on the pool's nano clock) since this connection last finished a message or opened. */
+    long idleNanos() {
+        return nanoTime.getAsLong() - lastUsedNanos;
     }
 
     /** How many times this connection was (re)opened; for tests and logs. */
@@ -83,7 +153,7 @@ final class SmtpConnection implements AutoCloseable {
     public void close() {
         Transport current = transport;
         transport = null;
-        timeouts = null;
+        sockets = null;
         if (current != null) {
             events.connectionClosed();
             try {
@@ -109,6 +179,11 @@ final class SmtpConnection implements AutoCloseable {
         // Closing does not wait for the reply to QUIT: the connection is being discarded anyway.
         p.setProperty("mail.smtp.quitwait", "false");
         p.setProperty("mail.smtp.ssl.checkserveridentity", "true");
+        if (settings.chunking()) {
+            // BDAT when the relay offers CHUNKING: the body and its reply are one round trip
+            // instead of DATA's two (DATA, 354, body, 250).
+            p.setProperty("mail.smtp.chunksize", Integer.toString(CHUNK_SIZE));
+        }
         switch (settings.tls()) {
             case NONE -> p.setProperty("mail.smtp.starttls.enable", "false");
             case STARTTLS_OPTIONAL -> p.setProperty("mail.smtp.starttls.enable", "true");
@@ -124,9 +199,5 @@ final class SmtpConnection implements AutoCloseable {
 
     private static String millis(Duration duration) {
         return Long.toString(Math.max(1, duration.toMillis()));
-    }
-
-    Optional<ConnectionTimeouts> currentTimeouts() {
-        return Optional.ofNullable(timeouts);
     }
 }

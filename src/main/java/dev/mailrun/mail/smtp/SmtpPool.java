@@ -1,11 +1,8 @@
 package dev.mailrun.mail.smtp;
 
-import dev.mailrun.mail.HeaderValues;
 import dev.mailrun.mail.RejectedMessageException;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
-import jakarta.mail.internet.AddressException;
-import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,18 +19,20 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends batches over {@code smtp.connections} parallel SMTP connections to one relay.
+ * Sends batches over parallel SMTP connections to one relay: {@code smtp.connections} at first,
+ * then as many as the rate needs at the measured time per message, up to {@code
+ * smtp.max-connections} and the relay's own limit ({@link ConnectionSizer}).
  *
  * <ol>
  *   <li>Each connection has its own thread and transport, opened on first use and reused for
- *       many messages and batches.</li>
+ *       many messages and batches; one left unused for {@link #IDLE_CLOSE} is closed.</li>
  *   <li>Threads take the next item of the batch under one lock, so items are handed out in
  *       order while the slow SMTP conversations run in parallel.</li>
  *   <li>Before sending, a thread checks stop and deadline, builds the message and serialises it
@@ -57,12 +57,21 @@ public final class SmtpPool implements AutoCloseable {
 
 
     /**
-     * Less time than this left and a message is not started: it would likely time out half-sent. A
-     * caller sizing batches for a deadline keeps this much free after the last message's rate slot.
+     * Less time than this left and a message is not started while its connection's time per message
+     * is unknown: it would likely be cut off half-sent. A caller sizing batches for a deadline keeps
+     * this much free after the last message's rate slot.
      */
     public static final Duration MIN_BUDGET = Duration.ofMillis(250);
-    /** How often a thread waiting for a rate permit checks whether it was asked to stop. */
-    private static final long STOP_CHECK_NANOS = Duration.ofMillis(50).toNanos();
+    /**
+     * The least time left a message is started with once its connection's time is measured: a relay
+     * on the same network answers in a few milliseconds, and keeping 250 ms free before every
+     * deadline would leave the relay idle that long at every run boundary.
+     */
+    public static final Duration MIN_MEASURED_BUDGET = Duration.ofMillis(25);
+    /** A connection the pool no longer needs is closed after this long unused. */
+    static final Duration IDLE_CLOSE = Duration.ofSeconds(5);
+    /** A message is started only with this many times its connection's usual time left. */
+    private static final double START_MARGIN = 1.5;
 
     private static final Logger log = LoggerFactory.getLogger(SmtpPool.class);
 
@@ -71,9 +80,12 @@ public final class SmtpPool implements AutoCloseable {
     private final Clock clock;
     private final PoolEvents events;
     private final Session compositionSession;
-    private final List<SmtpConnection> connections = new ArrayList<>();
+    private final List<SmtpConnection> connections = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ExecutorService threads;
     private final WriteDeadlines writeDeadlines;
+    private final ConnectionSizer sizer;
+    private final Permits permits;
+    private final LongSupplier nanoTime;
     private final Object batchLock = new Object();
 
     public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock) {
@@ -82,6 +94,13 @@ public final class SmtpPool implements AutoCloseable {
 
     /** @param events told of permit waits and of connections opened and closed */
     public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock, PoolEvents events) {
+        this(settings, limiter, clock, events, System::nanoTime);
+    }
+
+    /** @param nanoTime what message times and idle connections are measured with */
+    SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock, PoolEvents events,
+             LongSupplier nanoTime) {
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.events = Objects.requireNonNull(events, "events");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.limiter = Objects.requireNonNull(limiter, "limiter");
@@ -89,10 +108,10 @@ public final class SmtpPool implements AutoCloseable {
         this.compositionSession = Session.getInstance(SmtpConnection.properties(settings,
                 ConnectionTimeouts.within(settings, Duration.ofDays(1))));
         this.writeDeadlines = WriteDeadlines.watched("smtp-write-deadlines");
-        for (int i = 0; i < settings.connections(); i++) {
-            connections.add(new SmtpConnection(settings, events, writeDeadlines));
-        }
-        this.threads = Executors.newFixedThreadPool(settings.connections(), namedDaemonThreads());
+        this.sizer = new ConnectionSizer(settings.connections(), settings.maxConnections());
+        this.permits = new Permits(limiter, events);
+        // Threads are made as connections are first used: a pool that never grows keeps its start count.
+        this.threads = Executors.newFixedThreadPool(settings.maxConnections(), namedDaemonThreads());
         if (settings.username().isPresent() && (settings.tls() == TlsMode.NONE || settings.tls() == TlsMode.STARTTLS_OPTIONAL)) {
             log.warn("smtp.tls={} with AUTH: the password may cross the network in plain text", settings.tls());
         }
@@ -119,13 +138,13 @@ public final class SmtpPool implements AutoCloseable {
         synchronized (batchLock) {
             BatchCursor<Outgoing> cursor = new BatchCursor<>(batch);
             AtomicReference<RuntimeException> callbackFailure = new AtomicReference<>();
-            List<Future<?>> running = new ArrayList<>();
-            int workers = Math.min(connections.size(), batch.size());
-            for (int i = 0; i < workers; i++) {
-                SmtpConnection connection = connections.get(i);
-                running.add(threads.submit(() -> work(connection, cursor, deadline, stop, results, callbackFailure)));
-            }
-            awaitAll(running, cursor);
+            BatchCrew[] crew = new BatchCrew[1];
+            crew[0] = new BatchCrew(cursor, threads,
+                    connection -> work(connection, cursor, deadline, stop, results, callbackFailure, crew[0]));
+            crew[0].start(resize(batch.size()));
+            crew[0].awaitAll();
+            // Again at the end, with the connections the batch opened and what it measured.
+            events.connectionsSized(report());
             for (Outgoing item : cursor.remaining()) {
                 results.accept(new SendResult.NotAttempted(item.key()));
             }
@@ -138,7 +157,7 @@ public final class SmtpPool implements AutoCloseable {
 
     private void work(SmtpConnection connection, BatchCursor<Outgoing> cursor, Instant deadline,
                       BooleanSupplier stop, Consumer<SendResult> results,
-                      AtomicReference<RuntimeException> callbackFailure) {
+                      AtomicReference<RuntimeException> callbackFailure, BatchCrew crew) {
         Optional<Outgoing> item;
         while ((item = cursor.next()).isPresent()) {
             Outcome outcome = sendOne(connection, item.get(), deadline, stop, cursor);
@@ -156,9 +175,33 @@ public final class SmtpPool implements AutoCloseable {
             if (outcome.retireConnection()) {
                 // The relay could not be reached: leave the rest to connections that work, or to
                 // the caller's next batch, instead of failing every remaining message here.
+                crew.retired();
                 return;
             }
+            crew.grow(() -> sizer.target(limiter.rate()), () -> spare(crew));
         }
+    }
+
+    /** A connection the batch does not use yet, an open one first; a new one while the pool is below its target; else null. */
+    private SmtpConnection spare(BatchCrew crew) {
+        SmtpConnection closed = null;
+        for (SmtpConnection c : connections) {
+            if (!crew.uses(c)) {
+                if (c.isOpen()) {
+                    return c;
+                }
+                closed = closed == null ? c : closed;
+            }
+        }
+        if (closed != null) {
+            return closed;
+        }
+        if (connections.size() < sizer.target(limiter.rate())) {
+            SmtpConnection fresh = new SmtpConnection(settings, events, writeDeadlines, nanoTime);
+            connections.add(fresh);
+            return fresh;
+        }
+        return null;
     }
 
     /** @param retireConnection this connection could not be opened; it takes no more items */
@@ -171,13 +214,14 @@ public final class SmtpPool implements AutoCloseable {
     private Outcome sendOne(SmtpConnection connection, Outgoing item, Instant deadline, BooleanSupplier stop,
                             BatchCursor<Outgoing> cursor) {
         long key = item.key();
-        if (stop.getAsBoolean() || cursor.halted() || remaining(deadline).compareTo(MIN_BUDGET) < 0) {
+        Duration needs = startBudget(connection);
+        if (stop.getAsBoolean() || cursor.halted() || remaining(deadline).compareTo(needs) < 0) {
             return Outcome.of(new SendResult.NotAttempted(key));
         }
         MimeMessage message;
         try {
             message = WireMessage.of(compositionSession, item.build(compositionSession));
-            Optional<String> envelopeProblem = envelopeFromProblem(item.envelopeFrom());
+            Optional<String> envelopeProblem = EnvelopeSender.problem(item.envelopeFrom());
             if (envelopeProblem.isPresent()) {
                 return Outcome.of(new SendResult.Permanent(key, 0, envelopeProblem.get(), false));
             }
@@ -197,7 +241,7 @@ public final class SmtpPool implements AutoCloseable {
             if (notOpen.isPresent()) {
                 return notOpen.get();
             }
-            if (!awaitPermit(item.pace(), deadline, stop)) {
+            if (!permits.await(item.pace(), () -> remaining(deadline), stop, needs)) {
                 return Outcome.of(previousFailure != null ? previousFailure : new SendResult.NotAttempted(key));
             }
             // A no-op unless the wait for the permit left too little time for the open connection's timeouts.
@@ -206,16 +250,24 @@ public final class SmtpPool implements AutoCloseable {
                 return notOpen.get();
             }
             try {
-                connection.send(message, item.envelopeFrom());
+                Duration took = connection.send(message, item.envelopeFrom(), remaining(deadline));
+                sizer.observe(took.toNanos());
                 return Outcome.of(new SendResult.Sent(key, messageId(message), clock.instant()));
             } catch (MessagingException e) {
+                if (connection.cutAtDeadline()) {
+                    connection.close();
+                    // Started with its usual time left, and the relay took longer: it may have the
+                    // message, so it counts as an attempt like a read timeout would.
+                    return Outcome.of(new SendResult.Transient(key, 0,
+                            "cut at the run's deadline: the relay had not answered", Optional.empty()));
+                }
                 Failure failure = FailureClassifier.classify(e);
                 if (failure.connectionLost()) {
                     connection.close();
                 }
                 previousFailure = failure.toResult(key);
                 boolean retry = attempt == 1 && failure.retryOnNewConnection()
-                        && remaining(deadline).compareTo(MIN_BUDGET) >= 0 && !stop.getAsBoolean();
+                        && remaining(deadline).compareTo(needs) >= 0 && !stop.getAsBoolean();
                 if (!retry) {
                     return Outcome.of(previousFailure);
                 }
@@ -231,88 +283,33 @@ public final class SmtpPool implements AutoCloseable {
             connection.ensureOpen(left);
             return Optional.empty();
         } catch (MessagingException e) {
+            boolean cut = connection.cutAtDeadline();
             connection.close();
             Failure failure = FailureClassifier.classify(e);
             if (failure.kind() == Failure.Kind.FATAL) {
                 return Optional.of(new Outcome(failure.toResult(key), false));
             }
+            int others = openConnections();
+            if (attempt == 1 && !cut && ConnectionLimit.reached(e, failure, others)) {
+                // The relay serves the others and refuses one more: its limit, not a fault. This
+                // connection retires and the pool stays at what the relay accepts.
+                sizer.relayRefused(others);
+                events.connectionLimitReached(others, failure.text());
+                log.info("the relay turned connection {} away with {} open: {}", connection.timesOpened() + 1, others,
+                        failure.text());
+                return Optional.of(new Outcome(new SendResult.NotAttempted(key), true));
+            }
             // Near the deadline a connection is reopened on timeouts cut to fit the time left. When
             // one of those runs out, the relay was only slower than the time left, not unreachable:
             // the run ran out of time, and saying the relay is down would send an operator looking
             // for a network fault that is not there. Nothing reached the relay for this message.
-            if (attempt == 1 && FailureClassifier.timedOut(e) && ConnectionTimeouts.within(settings, left).cutShort(settings)) {
+            if (attempt == 1 && (cut || FailureClassifier.timedOut(e) && ConnectionTimeouts.within(settings, left).cutShort(settings))) {
                 return Optional.of(new Outcome(new SendResult.NotAttempted(key), true));
             }
             // Before the first try nothing reached the relay; after a lost connection it may have.
             SendResult result = attempt == 1 ? new SendResult.Unreachable(key, failure.text()) : failure.toResult(key);
             return Optional.of(new Outcome(result, true));
         }
-    }
-
-    /** The envelope sender's problem, if it has one; empty when it is absent or a bare address. */
-    private static Optional<String> envelopeFromProblem(Optional<String> envelopeFrom) {
-        if (envelopeFrom.isEmpty()) {
-            return Optional.empty();
-        }
-        String sender = envelopeFrom.get();
-        Optional<String> problem = HeaderValues.check("envelope sender", sender);
-        if (problem.isPresent()) {
-            return problem;
-        }
-        try {
-            InternetAddress parsed = new InternetAddress(sender, true);
-            if (parsed.getPersonal() != null || !parsed.getAddress().equals(sender)) {
-                return Optional.of("envelope sender: '" + sender + "' must be a bare address");
-            }
-        } catch (AddressException e) {
-            return Optional.of("envelope sender: '" + sender + "' is not a valid address (" + e.getMessage() + ")");
-        }
-        // The connection hands it to the transport (mail.smtp.from) when it sends.
-        return Optional.empty();
-    }
-
-    /**
-     * Books a rate permit, waits for it, then passes the send window; false when no permit comes in
-     * time or a stop was requested. Returning true means the message counts as sent from now.
-     */
-    private boolean awaitPermit(Optional<SendRateLimiter> pace, Instant deadline, BooleanSupplier stop) {
-        long start = System.nanoTime();
-        // The item's own pace first: a message held back by its domain then takes the relay's next
-        // permit, so the relay's count never sees it bunched up with the others.
-        boolean permitted = (pace.isEmpty() || awaitPermitUntimed(pace.get(), deadline, stop))
-                && awaitPermitUntimed(limiter, deadline, stop);
-        if (permitted) {
-            events.permitWaited(Duration.ofNanos(System.nanoTime() - start));
-        }
-        return permitted;
-    }
-
-    private boolean awaitPermitUntimed(SendRateLimiter limiter, Instant deadline, BooleanSupplier stop) {
-        Optional<Duration> wait = limiter.reserve(remaining(deadline).minus(MIN_BUDGET));
-        if (wait.isEmpty()) {
-            return false;
-        }
-        if (!park(wait.get(), stop)) {
-            return false;
-        }
-        for (Duration again = limiter.admit(); !again.isZero(); again = limiter.admit()) {
-            if (remaining(deadline).compareTo(MIN_BUDGET) < 0 || !park(again, stop)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Waits for {@code wait}; false when a stop was requested meanwhile. */
-    private static boolean park(Duration wait, BooleanSupplier stop) {
-        long until = System.nanoTime() + wait.toNanos();
-        for (long left = wait.toNanos(); left > 0; left = until - System.nanoTime()) {
-            if (stop.getAsBoolean()) {
-                return false;
-            }
-            LockSupport.parkNanos(Math.min(left, STOP_CHECK_NANOS));
-        }
-        return !stop.getAsBoolean();
     }
 
     private Duration remaining(Instant deadline) {
@@ -328,25 +325,95 @@ public final class SmtpPool implements AutoCloseable {
         }
     }
 
-    private static void awaitAll(List<Future<?>> running, BatchCursor<Outgoing> cursor) {
-        boolean interrupted = false;
-        for (Future<?> future : running) {
-            while (true) {
-                try {
-                    future.get();
-                    break;
-                } catch (InterruptedException e) {
-                    // Stop handing out work, but wait for messages in flight: each needs its result.
-                    interrupted = true;
-                    cursor.halt();
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("a sending thread failed unexpectedly", e.getCause());
-                }
+    /**
+     * The time a message needs left before it is started: its connection's usual time per message
+     * (the pool's before the connection has sent one) with half again as margin, never less than
+     * {@link #MIN_MEASURED_BUDGET}; {@link #MIN_BUDGET} while nothing is measured. A message started
+     * with less would likely end after the deadline.
+     */
+    private Duration startBudget(SmtpConnection connection) {
+        return startBudget(connection.perMessage().or(this::poolPerMessage));
+    }
+
+    /**
+     * The time a message needs left to be started on a connection whose time is not known apart
+     * from the pool's: what a caller sizing work for a deadline keeps free after its last message.
+     */
+    public Duration startBudget() {
+        return startBudget(poolPerMessage());
+    }
+
+    private static Duration startBudget(Optional<Duration> usual) {
+        if (usual.isEmpty()) {
+            return MIN_BUDGET;
+        }
+        Duration needs = Duration.ofNanos((long) (usual.get().toNanos() * START_MARGIN));
+        return needs.compareTo(MIN_MEASURED_BUDGET) < 0 ? MIN_MEASURED_BUDGET : needs;
+    }
+
+    /**
+     * Sizes the pool for the next batch and returns the connections it uses: as many as the target
+     * (at most one per item), open ones first, so that a pool capped by the relay keeps the
+     * connections the relay accepted. New ones are opened on first use; those left out that sat
+     * unused for {@link #IDLE_CLOSE} are closed.
+     */
+    private List<SmtpConnection> resize(int items) {
+        int target = sizer.target(limiter.rate());
+        while (connections.size() < target) {
+            connections.add(new SmtpConnection(settings, events, writeDeadlines, nanoTime));
+        }
+        List<SmtpConnection> byOpen = new ArrayList<>(connections);
+        byOpen.sort((a, b) -> Boolean.compare(b.isOpen(), a.isOpen()));
+        List<SmtpConnection> chosen = byOpen.subList(0, Math.min(target, items));
+        for (SmtpConnection spare : byOpen.subList(chosen.size(), byOpen.size())) {
+            if (spare.isOpen() && spare.idleNanos() >= IDLE_CLOSE.toNanos()) {
+                spare.close();
             }
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        events.connectionsSized(report(target));
+        return List.copyOf(chosen);
+    }
+
+    /** How the pool is sized now. */
+    public ConnectionReport report() {
+        return report(sizer.target(limiter.rate()));
+    }
+
+    private ConnectionReport report(int target) {
+        double rate = limiter.rate();
+        OptionalLong needed = sizer.unbounded(rate);
+        return new ConnectionReport(openConnections(), target, sizer.ceiling(),
+                needed.isPresent() ? Optional.of((int) Math.min(Integer.MAX_VALUE, needed.getAsLong())) : Optional.empty(),
+                poolPerMessage(), rate);
+    }
+
+    private Optional<Duration> poolPerMessage() {
+        OptionalLong nanos = sizer.perMessageNanos();
+        return nanos.isPresent() ? Optional.of(Duration.ofNanos(nanos.getAsLong())) : Optional.empty();
+    }
+
+    /**
+     * What a message took on a connection to this relay before (the last run's measurement): the
+     * pool starts sized for it instead of at {@code smtp.connections}, and the measurements of this
+     * run take over from there.
+     */
+    public void expect(Duration perMessage) {
+        if (sizer.perMessageNanos().isEmpty() && !perMessage.isNegative() && !perMessage.isZero()) {
+            sizer.observe(perMessage.toNanos());
         }
+    }
+
+    /** This pool's part of the relay's connection ceiling shared by every worker. */
+    public void limitConnections(int connections) {
+        sizer.limit(connections);
+    }
+
+    private int openConnections() {
+        int open = 0;
+        for (SmtpConnection c : List.copyOf(connections)) {
+            open += c.isOpen() ? 1 : 0;
+        }
+        return open;
     }
 
     /** Connections opened so far, summed over all connections (reconnects included). */

@@ -13,15 +13,31 @@ import java.util.regex.Pattern;
  *
  * @param heloName      the name this host announces in EHLO; also keeps the mail library from
  *                      looking up the local host name
- * @param connections   parallel SMTP connections ({@code smtp.connections}, default 4)
+ * @param connections   SMTP connections a pool starts with ({@code smtp.connections}, default 4)
  * @param ratePerSecond messages per second across all connections ({@code smtp.rate}); 0 = unlimited
  * @param messageTags   the metadata headers this relay reads and echoes back in its event webhooks
  *                      (the enabled {@code feedback.*} providers); every message built with this relay's
  *                      session carries them
+ * @param maxConnections the most connections a pool opens when the measured time per message says
+ *                      its current count cannot reach the rate ({@code smtp.max-connections})
+ * @param chunking      send with BDAT when the relay offers CHUNKING ({@code smtp.chunking})
  */
 public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> username, Optional<Secret> password,
                            Duration connectTimeout, Duration readTimeout, Duration writeTimeout,
-                           String heloName, int connections, double ratePerSecond, MessageTags messageTags) {
+                           String heloName, int connections, double ratePerSecond, MessageTags messageTags,
+                           int maxConnections, boolean chunking) {
+
+    /**
+     * Settings whose pool may grow to {@link #DEFAULT_MAX_CONNECTIONS} (or {@code connections}, if
+     * more), without BDAT: Angus Mail 2.0.5 dot-stuffs BDAT content as if it were DATA
+     * (eclipse-ee4j/angus-mail#209), so a body line starting with "." would arrive with two.
+     */
+    public SmtpSettings(String host, int port, TlsMode tls, Optional<String> username, Optional<Secret> password,
+                        Duration connectTimeout, Duration readTimeout, Duration writeTimeout,
+                        String heloName, int connections, double ratePerSecond, MessageTags messageTags) {
+        this(host, port, tls, username, password, connectTimeout, readTimeout, writeTimeout, heloName, connections,
+                ratePerSecond, messageTags, Math.max(DEFAULT_MAX_CONNECTIONS, connections), false);
+    }
 
     /** Settings for a relay whose messages carry no provider metadata. */
     public SmtpSettings(String host, int port, TlsMode tls, Optional<String> username, Optional<Secret> password,
@@ -33,6 +49,10 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
 
     static final int DEFAULT_CONNECTIONS = 4;
     public static final int MAX_CONNECTIONS = 64;
+    /** {@code smtp.max-connections} by default: enough for 100 messages/s at 250 ms per message. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 32;
+    /** The most {@code smtp.max-connections} may be. */
+    public static final int MAX_MAX_CONNECTIONS = 256;
     public static final double MAX_RATE = 100_000;
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
     private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?");
@@ -68,6 +88,13 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
         }
         requireRate(ratePerSecond);
         Objects.requireNonNull(messageTags, "messageTags");
+        if (maxConnections < 1 || maxConnections > MAX_MAX_CONNECTIONS) {
+            throw new IllegalArgumentException("smtp.max-connections must be 1.." + MAX_MAX_CONNECTIONS + ", got " + maxConnections);
+        }
+        if (maxConnections < connections) {
+            throw new IllegalArgumentException("smtp.max-connections (" + maxConnections
+                    + ") must be at least smtp.connections (" + connections + "), the count a pool starts with");
+        }
     }
 
     /** Settings for a relay without AUTH, 4 connections, no rate limit and 30 s timeouts. */
@@ -79,27 +106,40 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
 
     public SmtpSettings withAuth(String user, Secret secret) {
         return new SmtpSettings(host, port, tls, Optional.of(user), Optional.of(secret), connectTimeout,
-                readTimeout, writeTimeout, heloName, connections, ratePerSecond, messageTags);
+                readTimeout, writeTimeout, heloName, connections, ratePerSecond, messageTags, maxConnections, chunking);
     }
 
     public SmtpSettings withTimeouts(Duration connect, Duration read, Duration write) {
         return new SmtpSettings(host, port, tls, username, password, connect, read, write, heloName,
-                connections, ratePerSecond, messageTags);
+                connections, ratePerSecond, messageTags, maxConnections, chunking);
     }
 
+    /** Starts with {@code count} connections, and may grow to {@code smtp.max-connections}, raised to {@code count} if below. */
     public SmtpSettings withConnections(int count) {
         return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
-                writeTimeout, heloName, count, ratePerSecond, messageTags);
+                writeTimeout, heloName, count, ratePerSecond, messageTags, Math.max(count, maxConnections), chunking);
+    }
+
+    /** Starts with {@code start} connections and grows to {@code max} at most. */
+    public SmtpSettings withConnections(int start, int max) {
+        return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
+                writeTimeout, heloName, start, ratePerSecond, messageTags, max, chunking);
+    }
+
+    /** Whether BDAT is used when the relay offers CHUNKING. */
+    public SmtpSettings withChunking(boolean on) {
+        return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
+                writeTimeout, heloName, connections, ratePerSecond, messageTags, maxConnections, on);
     }
 
     SmtpSettings withRate(double perSecond) {
         return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
-                writeTimeout, heloName, connections, perSecond, messageTags);
+                writeTimeout, heloName, connections, perSecond, messageTags, maxConnections, chunking);
     }
 
     public SmtpSettings withMessageTags(MessageTags tags) {
         return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout, writeTimeout, heloName,
-                connections, ratePerSecond, tags);
+                connections, ratePerSecond, tags, maxConnections, chunking);
     }
 
     static void requireRate(double ratePerSecond) {
@@ -121,6 +161,7 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
         return "SmtpSettings[host=" + host + ", port=" + port + ", tls=" + tls + ", username=" + username.orElse("-")
                 + ", password=" + (password.isPresent() ? "***" : "-") + ", connectTimeout=" + connectTimeout
                 + ", readTimeout=" + readTimeout + ", writeTimeout=" + writeTimeout + ", heloName=" + heloName
-                + ", connections=" + connections + ", ratePerSecond=" + ratePerSecond + ", messageTags=" + messageTags + "]";
+                + ", connections=" + connections + ", maxConnections=" + maxConnections + ", chunking=" + chunking
+                + ", ratePerSecond=" + ratePerSecond + ", messageTags=" + messageTags + "]";
     }
 }

@@ -37,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import dev.mailrun.campaign.store.RelayConnectionTable;
+import dev.mailrun.campaign.store.RelayShareTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -195,6 +197,37 @@ class StatusHoldsTest {
         assertThat(r.heldBackBy()).containsExactly("domain slowmail capped at 1/s");
         assertThat(r.configuredRate()).isEqualTo(100.0);
         assertThat(r.eta().from(NOW)).as("20 at slowmail.example at 1/s, not 60 at 100/s").hasValue(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void connections_that_cannot_reach_the_relays_rate_hold_a_running_campaign_back() throws Exception {
+        Relays relays = relays(Map.of("far", 50.0), "far");
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
+        long id = campaigns.create(new NewCampaign("Far", "welcome", "news@sender.example", Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.of(RelayRoute.parse("far")));
+        CampaignFixtures.recipients(db.dataSource(), id, 30);
+        campaigns.start(id);
+        Transactions.inTransaction(db.dataSource(), c -> {
+            // A run sending through the relay reported its pool at its last renewal: 4 open at 450 ms.
+            new RelayShareTable().renew(c, "far", "run-far", Duration.ofSeconds(60));
+            new RelayConnectionTable().report(c, "far", "run-far", new RelayConnectionTable.PoolState(4, 24,
+                    Optional.of(30), 32, Optional.of(450), 50));
+            return null;
+        });
+
+        assertThat(reports.report(id).heldBackBy())
+                .containsExactly("connections — 4 at 450 ms per message reach 8.9/s of 50/s; growing to 24");
+
+        Transactions.inTransaction(db.dataSource(), c -> {
+            new RelayConnectionTable().report(c, "far", "run-far", new RelayConnectionTable.PoolState(30, 30,
+                    Optional.of(30), 32, Optional.of(450), 50));
+            return null;
+        });
+        assertThat(reports.report(id).heldBackBy()).as("enough connections: nothing to say").isEmpty();
+        Transactions.inTransaction(db.dataSource(), c -> {
+            new RelayShareTable().releaseAll(c, List.of("far"), "run-far");
+            return null;
+        });
     }
 
     @Test

@@ -57,8 +57,9 @@ class SharedRelayTest {
 
     @Test
     void a_second_holder_joining_mid_run_lowers_the_rate_the_timebox_predicts_with() throws Exception {
-        // The run starts 0.55 s before its deadline on a clock that stands still: after the 50 ms
-        // batch overhead, 0.5 s of items fit — 100 at the relay's 200/s alone, 50 at a half share.
+        // The run starts 0.575 s before its deadline on a clock that stands still: after the 50 ms
+        // batch overhead and the 25 ms a message needs left to start, 0.5 s of items fit — 100 at
+        // the relay's 200/s alone, 50 at a half share.
         SettableClock clock = new SettableClock(SLOT);
         AtomicLong nanoTime = new AtomicLong();
         String relay = "relay-joined-mid-run";
@@ -88,8 +89,8 @@ class SharedRelayTest {
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
                 CampaignFixtures.recipients(db.dataSource(), id, 250);
                 campaigns.start(id);
-                calibrate(SendTask.taskName(id));
-                clock.set(SLOT.plus(INTERVAL).minus(Duration.ofSeconds(1)).minus(SendSettings.BATCH_OVERHEAD).minusMillis(500));   // deadline: slot + 9 s
+                calibrate(SendTask.taskName(id), relay);
+                clock.set(SLOT.plus(INTERVAL).minus(Duration.ofSeconds(1)).minus(SendSettings.BATCH_OVERHEAD).minusMillis(525));   // deadline: slot + 9 s
 
                 scheduler.tick();
 
@@ -146,12 +147,16 @@ class SharedRelayTest {
     }
 
     /** A stored estimator with free items and a cap above the batches: the rate alone sizes them. */
-    private static void calibrate(String taskName) throws Exception {
+    private static void calibrate(String taskName, String relay) throws Exception {
         try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement("""
                 UPDATE task SET metadata = JSON_SET(metadata, '$.timebox',
-                    JSON_OBJECT('samples', 40, 'perItemMillis', 0, 'deviationMillis', 0, 'batchCap', 500))
+                    JSON_OBJECT('samples', 40, 'perItemMillis', 0, 'deviationMillis', 0, 'batchCap', 500),
+                    '$.messageMillis', JSON_OBJECT(?, 1))
                 WHERE name = ?""")) {
-            ps.setString(1, taskName);
+            // The relay's time per message is known from an earlier run: the pool keeps its least
+            // start budget (25 ms) free, which the timebox adds to every batch.
+            ps.setString(1, relay);
+            ps.setString(2, taskName);
             assertThat(ps.executeUpdate()).isEqualTo(1);
         }
     }

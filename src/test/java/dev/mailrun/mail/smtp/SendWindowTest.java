@@ -111,4 +111,25 @@ class SendWindowTest {
         }
         return best;
     }
+
+    @Test
+    void another_runs_last_second_counts_as_if_sent_here_and_only_within_the_span() {
+        SendWindow before = SendWindow.forRate(5, SendWindow.SECOND_NANOS);
+        // The run before sent 3 in its last second: 900, 500 and 100 ms before it ended.
+        for (long at : new long[] {100, 500, 900}) {
+            assertThat(before.tryAdmit(START + at * MS)).isZero();
+        }
+        long[] ages = before.agesWithin(START + 1000 * MS);
+        assertThat(ages).containsExactly(100 * MS, 500 * MS, 900 * MS);
+
+        // This run starts 200 ms later: those sends are 300, 700 and 1100 ms old; two still count.
+        SendWindow next = SendWindow.forRate(5, SendWindow.SECOND_NANOS);
+        long start = START + 1200 * MS;
+        next.admittedAgo(start, new long[] {300 * MS, 700 * MS, 1100 * MS});
+        for (int i = 0; i < 3; i++) {
+            assertThat(next.tryAdmit(start)).as("room for %d more", 3 - i).isZero();
+        }
+        // The fourth waits for the send 700 ms ago to leave the second.
+        assertThat(next.tryAdmit(start)).isEqualTo(300 * MS);
+    }
 }

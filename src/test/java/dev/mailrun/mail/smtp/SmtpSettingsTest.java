@@ -50,13 +50,24 @@ class SmtpSettingsTest {
     }
 
     @Test
-    void timeouts_shrink_to_half_the_remaining_time_near_the_deadline() {
+    void only_the_connect_timeout_shrinks_near_the_deadline() {
         ConnectionTimeouts plenty = ConnectionTimeouts.within(base, Duration.ofMinutes(5));
         ConnectionTimeouts near = ConnectionTimeouts.within(base, Duration.ofSeconds(10));
 
-        assertThat(plenty.read()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(plenty.fitWithin(Duration.ofSeconds(20))).isFalse();
-        assertThat(near).isEqualTo(new ConnectionTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5)));
-        assertThat(near.fitWithin(Duration.ofSeconds(6))).isTrue();
+        assertThat(plenty).isEqualTo(new ConnectionTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30)));
+        assertThat(plenty.cutShort(base)).isFalse();
+        // Read and write keep their configured values: the connection outlives this deadline, and
+        // the deadline is kept by closing the socket.
+        assertThat(near).isEqualTo(new ConnectionTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30)));
+        assertThat(near.cutShort(base)).isTrue();
+    }
+
+    @Test
+    void max_connections_below_the_start_count_is_refused_naming_both_keys() {
+        assertThatThrownBy(() -> base.withConnections(8, 4))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("smtp.max-connections (4) must be at least smtp.connections (8), the count a pool starts with");
+        assertThat(base.withConnections(8).maxConnections()).isEqualTo(SmtpSettings.DEFAULT_MAX_CONNECTIONS);
+        assertThat(base.withConnections(40).maxConnections()).isEqualTo(40);
     }
 }

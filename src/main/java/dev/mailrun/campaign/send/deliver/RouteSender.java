@@ -18,6 +18,8 @@ import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.mail.smtp.PoolEvents;
+import dev.mailrun.mail.smtp.ConnectionReport;
+import dev.mailrun.campaign.send.pace.RelayConnections;
 import dev.mailrun.mail.smtp.SendResult;
 import dev.mailrun.mail.smtp.SmtpPool;
 import java.sql.SQLException;
@@ -100,6 +102,7 @@ public final class RouteSender implements AutoCloseable {
 
     private final Pacing pacing;
     private final DailyQuota quota;
+    private final List<RelayConnections> connections = new ArrayList<>();
 
     public RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing, DailyQuota quota) {
         this.pacing = pacing;
@@ -115,8 +118,12 @@ public final class RouteSender implements AutoCloseable {
         for (Relay relay : relays) {
             RelayRate rate = pacing.relay(relay.name());
             // The route's first relay also holds the domain groups' shares and syncs the adapted rates.
-            lanes.add(new Lane(relay, rate, new RelayShare(run, relay.name(), rate, timing, pacing, lanes.isEmpty()),
-                    new SmtpPool(relay.smtp(), rate.limiter(), run.clock(), poolEvents(events, relay.name()))));
+            RelayConnections connections = new RelayConnections(relay.name());
+            SmtpPool pool = new SmtpPool(relay.smtp(), rate.limiter(), run.clock(), poolEvents(events, relay.name(), connections));
+            connections.attach(pool::limitConnections);
+            this.connections.add(connections);
+            lanes.add(new Lane(relay, rate, new RelayShare(run, relay.name(), rate, timing, pacing, lanes.isEmpty(), connections),
+                    pool));
         }
         this.effective = weights.clone();
         pacing.routed(effective);
@@ -336,8 +343,24 @@ public final class RouteSender implements AutoCloseable {
         throw new IllegalArgumentException("relay " + relay + " is not on this route");
     }
 
-    private static PoolEvents poolEvents(SendEvents events, String relay) {
+    private static PoolEvents poolEvents(SendEvents events, String relay, RelayConnections connections) {
         return new PoolEvents() {
+            @Override
+            public void messageTimed(Duration took) {
+                events.messageTimed(relay, took);
+            }
+
+            @Override
+            public void connectionsSized(ConnectionReport report) {
+                connections.sized(report);
+                events.connectionsSized(relay, report.target(), report.ceiling());
+            }
+
+            @Override
+            public void connectionLimitReached(int open, String reply) {
+                connections.refused(open, reply);
+            }
+
             @Override
             public void permitWaited(Duration waited) {
                 events.permitWaited(relay, waited);
@@ -364,6 +387,38 @@ public final class RouteSender implements AutoCloseable {
             lane.share.release();
         }
         health.releaseProbes();
+    }
+
+    /** What a message took on each relay before (relay name → time), so that each pool starts sized for it. */
+    public void expect(Map<String, Duration> perMessage) {
+        for (Lane lane : lanes) {
+            Duration d = perMessage.get(lane.name());
+            if (d != null) {
+                lane.pool.expect(d);
+            }
+        }
+    }
+
+    /**
+     * What a message started now still needs before its reply, as the slowest relay's pool judges it
+     * when it decides whether to start one: its measured time per message with a margin, or the
+     * pool's minimum before anything was measured. The timebox adds it to the end of every batch,
+     * so it starts no batch the pools would refuse to start a message of.
+     */
+    public Duration inFlight() {
+        Duration slowest = Duration.ZERO;
+        for (Lane lane : lanes) {
+            Duration d = lane.pool.startBudget();
+            if (d.compareTo(slowest) > 0) {
+                slowest = d;
+            }
+        }
+        return slowest;
+    }
+
+    /** Each relay's connections, in route order: for the run's summary. */
+    public List<RelayConnections> connections() {
+        return List.copyOf(connections);
     }
 
     /** Every relay's name and whether it is up, for tests and logs. */

@@ -66,6 +66,8 @@ public final class DomainPacer {
     private final Map<String, Pace> byName = new LinkedHashMap<>();
     private final Map<String, Pace> byDomain = new HashMap<>();
     private long othersFrom;
+    /** The last second of the runs before this one, per group key; null until read. */
+    private Map<String, long[]> tails;
     private Instant othersDryUntil = Instant.MIN;
 
     DomainPacer(DomainGroups groups, RateAdapter adapter) {
@@ -80,6 +82,25 @@ public final class DomainPacer {
     /** The relay_share names of every group: every sending run holds a share of each. */
     List<String> shareNames() {
         return byName.values().stream().map(p -> p.group.key()).toList();
+    }
+
+    /**
+     * What the runs before this one sent to each group in their last second (group key → ages in
+     * nanoseconds): a group starting here counts those sends instead of assuming a full second.
+     */
+    synchronized void startAfter(Map<String, long[]> agesByGroup) {
+        tails = Map.copyOf(agesByGroup);
+    }
+
+    /** Each paced group's sends in the last second (group key → ages in nanoseconds), for the next run. */
+    synchronized Map<String, long[]> recentAges() {
+        Map<String, long[]> ages = new LinkedHashMap<>();
+        for (Pace p : byName.values()) {
+            if (p.share > 0) {
+                ages.put(p.group.key(), p.limiter.recentAges());
+            }
+        }
+        return ages;
     }
 
     /** After a renewal: each group's share among its live holders, of its cap or adapted rate. */
@@ -114,9 +135,13 @@ public final class DomainPacer {
             p.limiter.setRate(share);
         }
         if (starting) {
-            // Another run may have sent this group's whole second just before this one began (a
-            // run ending, the next starting): this run's first message to it waits a second.
-            p.limiter.startFull();
+            if (tails != null) {
+                // What the run before this one sent to the group in its last second counts here.
+                p.limiter.startAfter(tails.getOrDefault(p.group.key(), new long[0]));
+            } else {
+                // Not known what another run sent just before: the first message waits a second.
+                p.limiter.startFull();
+            }
         }
     }
 

@@ -6,13 +6,22 @@ import java.util.Map;
 
 /**
  * What held a run's pace back, for its summary: recipients sent back to the queue after a "too
- * fast" reply, the relay's rate where it was adapted (the lowest this run saw, and at the end), and
- * the domain groups that were paced (capped, or adapted) with their rates at the end.
+ * fast" reply, the relay's rate where it was adapted (the lowest this run saw, and at the end), the
+ * domain groups that were paced (capped, or adapted) with their rates at the end, and each relay's
+ * connections (how the pool was sized; the last report that said they held the rate back, if one did).
  */
 public record PaceSummary(long throttled, Map<String, Double> adaptedLowest, Map<String, Integer> tooFast,
-                   Map<String, Double> adaptedAtEnd, Map<String, Double> domainShares) {
+                   Map<String, Double> adaptedAtEnd, Map<String, Double> domainShares,
+                   Map<String, Map<String, Object>> connections) {
 
-    public static final PaceSummary NONE = new PaceSummary(0, Map.of(), Map.of(), Map.of(), Map.of());
+    public static final PaceSummary NONE = new PaceSummary(0, Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+
+    /** With each relay's connections. */
+    public PaceSummary withConnections(java.util.List<RelayConnections> relays) {
+        Map<String, Map<String, Object>> byRelay = new LinkedHashMap<>();
+        relays.forEach(r -> r.summary().ifPresent(s -> byRelay.put(r.relay(), s)));
+        return new PaceSummary(throttled, adaptedLowest, tooFast, adaptedAtEnd, domainShares, byRelay);
+    }
 
     public static PaceSummary of(Pacing pacing, long throttled) {
         Map<String, Double> lowest = new LinkedHashMap<>();
@@ -29,7 +38,7 @@ public record PaceSummary(long throttled, Map<String, Double> adaptedLowest, Map
                 atEnd.put(name, rate);
             }
         });
-        return new PaceSummary(throttled, lowest, tooFast, atEnd, pacing.domains().shares());
+        return new PaceSummary(throttled, lowest, tooFast, atEnd, pacing.domains().shares(), Map.of());
     }
 
     /** Adds what there is to say to a run's summary map; nothing when the pace was never held back. */
@@ -50,16 +59,24 @@ public record PaceSummary(long throttled, Map<String, Double> adaptedLowest, Map
             domainShares.forEach((group, share) -> paced.put(group, round(share)));
             summary.put("domains_paced_per_second", paced);
         }
+        if (!connections.isEmpty()) {
+            summary.put("connections", connections);
+        }
     }
 
     /** The part of the run's log line, empty when there is nothing to say. */
     public String logText() {
-        if (throttled == 0 && adaptedLowest.isEmpty()) {
-            return "";
+        StringBuilder s = new StringBuilder();
+        if (throttled > 0 || !adaptedLowest.isEmpty()) {
+            s.append(" too_fast_requeued=").append(throttled);
+            adaptedAtEnd.forEach((name, rate) -> s.append(' ').append(name).append("=")
+                    .append(String.format(Locale.ROOT, "%.2f/s", rate)));
         }
-        StringBuilder s = new StringBuilder(" too_fast_requeued=").append(throttled);
-        adaptedAtEnd.forEach((name, rate) -> s.append(' ').append(name).append("=")
-                .append(String.format(Locale.ROOT, "%.2f/s", rate)));
+        connections.forEach((relay, c) -> {
+            if (Boolean.TRUE.equals(c.get("held_back"))) {
+                s.append(" held_back_by_connections=\"").append(relay).append(": ").append(c.get("why")).append('"');
+            }
+        });
         return s.toString();
     }
 

@@ -3,9 +3,11 @@ package dev.mailrun.campaign.send.pace;
 import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.send.scope.Timing;
+import dev.mailrun.campaign.store.PaceTailTable;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,8 @@ public final class RelayShare {
     static final Duration TTL = Duration.ofSeconds(60);
     /** How often a sending run re-reads its relay share, also in the middle of a batch. */
     public static final Duration RENEWAL = Duration.ofSeconds(1);
+    /** How often a joining run looks whether the others have counted it yet. */
+    private static final Duration SEEN_POLL = Duration.ofMillis(50);
 
     private final RunScope run;
     private final String relay;
@@ -35,6 +39,10 @@ public final class RelayShare {
     private final Pacing pacing;
     private final boolean withGroups;
     private final List<String> names;
+    private final RelayConnections connections;
+    private final PaceTailTable tails = new PaceTailTable();
+    /** Until the first renewal: what earlier runs sent at these paces in their last second was not read yet. */
+    private volatile boolean tailsRead;
     private volatile long lastRenewal;
     private volatile int mostHolders = 1;
 
@@ -44,8 +52,10 @@ public final class RelayShare {
      * @param withGroups this share also holds the domain groups' rows and syncs the adapted rates
      *                   (one relay of the route does, for the whole run)
      */
-    public RelayShare(RunScope run, String relay, RelayRate rate, Timing timing, Pacing pacing, boolean withGroups) {
+    public RelayShare(RunScope run, String relay, RelayRate rate, Timing timing, Pacing pacing, boolean withGroups,
+                      RelayConnections connections) {
         this.run = run;
+        this.connections = connections;
         this.relay = relay;
         this.rate = rate;
         this.timing = timing;
@@ -63,14 +73,25 @@ public final class RelayShare {
     public void join() throws SQLException, InterruptedException {
         renew();
         if (mostHolders > 1) {
-            // Others already send through this relay at their old share; give them one renewal
-            // period to see this run and slow down, so the relay's rate holds while it joins. A
-            // paced domain group is held in any second: wait one more, until what they sent at
-            // their old share has left the last second.
-            Duration wait = withGroups && pacing.domains().active() ? RENEWAL.multipliedBy(2) : RENEWAL;
-            timing.sleeper().sleepUntil(run.clock().instant().plus(wait).plusMillis(100));
+            // Others already send through this relay at their old share; wait until each has renewed
+            // since this run's row was written (it then counts this run and slows down), at most one
+            // renewal period, so the relay's rate holds while it joins. A paced domain group is held
+            // in any second: wait one more, until what they sent at their old share has left the last
+            // second.
+            Instant seenBy = run.clock().instant().plus(RENEWAL).plusMillis(100);
+            while (run.clock().instant().isBefore(seenBy) && notYetSeen() > 0) {
+                timing.sleeper().sleepUntil(run.clock().instant().plus(SEEN_POLL));
+            }
+            if (withGroups && pacing.domains().active()) {
+                timing.sleeper().sleepUntil(run.clock().instant().plus(RENEWAL).plusMillis(100));
+            }
             renew();
         }
+    }
+
+    private int notYetSeen() throws SQLException {
+        Tables tables = run.tables();
+        return tables.inTransaction(c -> tables.shares().notYetSeenBy(c, names, run.runToken()));
     }
 
     /** Renews the share when a renewal period has passed since the last. */
@@ -82,16 +103,37 @@ public final class RelayShare {
 
     private synchronized void renew() throws SQLException {
         Tables tables = run.tables();
+        java.util.concurrent.atomic.AtomicReference<java.util.Optional<Integer>> connectionPart =
+                new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.empty());
+        java.util.concurrent.atomic.AtomicReference<Map<String, long[]>> tail = new java.util.concurrent.atomic.AtomicReference<>();
         Map<String, Holders> live = tables.inTransaction(c -> {
+            if (!tailsRead) {
+                tail.set(tails.read(c, names, run.runToken(), 1000));
+            }
             Map<String, Holders> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
             if (withGroups) {
                 pacing.adapter().sync(c, run.clock().instant());
             }
+            Holders mine = holders.get(relay);
+            connectionPart.set(connections.sync(c, run.runToken(), mine == null ? 1 : mine.holders()));
             return holders;
         });
+        connections.apply(connectionPart.get());
         lastRenewal = timing.nanoTime().getAsLong();
         mostHolders = live.values().stream().mapToInt(Holders::holders).max().orElse(1);
         rate.update(live.get(relay), pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate()));
+        if (tail.get() != null) {
+            // A run that ended just before this one (of any campaign, on any worker) sent its last
+            // second at these paces: count those sends, so the boundary second holds the rate
+            // without this run waiting a whole second it need not.
+            rate.limiter().startAfter(nanos(tail.get().get(relay)));
+            if (withGroups) {
+                Map<String, long[]> groups = new java.util.HashMap<>();
+                tail.get().forEach((name, ages) -> groups.put(name, nanos(ages)));
+                pacing.domains().startAfter(groups);
+            }
+            tailsRead = true;
+        }
         if (withGroups) {
             pacing.domains().update(live);
             run.events().adaptedRates(relay, pacing.adapter().rates());
@@ -99,15 +141,33 @@ public final class RelayShare {
         run.events().relayShare(relay, rate.current(), rate.relayRate());
     }
 
-    /** Gives the share back at once (it would expire by itself). */
+    /**
+     * Gives the share back at once (it would expire by itself), leaving what this run sent at each
+     * pace in its last second for the next run.
+     */
     public void release() {
+        Map<String, long[]> sent = new java.util.HashMap<>();
+        sent.put(relay, millis(rate.limiter().recentAges()));
+        if (withGroups) {
+            pacing.domains().recentAges().forEach((name, ages) -> sent.put(name, millis(ages)));
+        }
+        sent.values().removeIf(ages -> ages.length == 0);
         try {
             run.tables().inTransaction(c -> {
+                tails.write(c, run.runToken(), sent);
                 run.tables().shares().releaseAll(c, names, run.runToken());
                 return null;
             });
         } catch (SQLException e) {
             log.warn("Could not release the relay share of run {} (it expires by itself): {}", run.runToken(), e.getMessage());
         }
+    }
+
+    private static long[] nanos(long[] millis) {
+        return millis == null ? new long[0] : java.util.Arrays.stream(millis).map(ms -> ms * 1_000_000L).toArray();
+    }
+
+    private static long[] millis(long[] nanos) {
+        return java.util.Arrays.stream(nanos).map(ns -> ns / 1_000_000L).toArray();
     }
 }

@@ -67,4 +67,10 @@ public interface SendEvents {
 
     /** An SMTP connection to the relay was closed (or lost). */
     default void connectionClosed(String relay) {}
+
+    /** A message took this long on its connection to the relay, from MAIL FROM to the reply after its body. */
+    default void messageTimed(String relay, Duration took) {}
+
+    /** The relay's pool sized itself for a batch: {@code target} connections, at most {@code ceiling}. */
+    default void connectionsSized(String relay, int target, int ceiling) {}
 }

@@ -1,0 +1,48 @@
+package dev.mailrun.campaign.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.testing.TestDatabase;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class PaceTailTableTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private final PaceTailTable table = new PaceTailTable();
+
+    @Test
+    void a_runs_last_second_is_read_back_by_the_next_run_aged_on_the_database_clock() throws Exception {
+        try (Connection c = db.dataSource().getConnection()) {
+            table.write(c, "run-a", Map.of("domain:tail-gmail", new long[] {10, 400, 990}, "relay-tail", new long[] {5}));
+
+            Map<String, long[]> seen = table.read(c, List.of("domain:tail-gmail", "relay-tail", "domain:other"), "run-b", 1000);
+
+            assertThat(seen).containsOnlyKeys("domain:tail-gmail", "relay-tail");
+            // Aged by the time since the write (a few milliseconds), each still under a second.
+            assertThat(java.util.Arrays.stream(seen.get("domain:tail-gmail")).boxed().toList()).hasSizeBetween(2, 3)
+                    .allMatch(age -> age >= 10 && age < 1000);
+            assertThat(seen.get("relay-tail")[0]).isBetween(5L, 999L);
+            // A run does not count its own tail.
+            assertThat(table.read(c, List.of("relay-tail"), "run-a", 1000)).isEmpty();
+        }
+    }
+
+    @Test
+    void a_tail_older_than_the_window_is_not_read() throws Exception {
+        try (Connection c = db.dataSource().getConnection()) {
+            table.write(c, "run-old", Map.of("relay-stale", new long[] {1}));
+            try (var ps = c.prepareStatement(
+                    "UPDATE pace_tail SET written_at = UTC_TIMESTAMP(3) - INTERVAL 2 SECOND WHERE holder = 'run-old'")) {
+                ps.executeUpdate();
+            }
+
+            assertThat(table.read(c, List.of("relay-stale"), "run-new", 1000)).isEmpty();
+        }
+    }
+}
