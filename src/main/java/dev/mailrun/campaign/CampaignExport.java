@@ -34,6 +34,12 @@ public final class CampaignExport {
         this.dataSource = dataSource;
     }
 
+    /** Takes the exported recipients one at a time, in id order. */
+    @FunctionalInterface
+    public interface Rows {
+        void accept(RecipientExport.ExportedRecipient row) throws IOException;
+    }
+
     /**
      * Writes the header and every recipient; returns how many. The writer stays open.
      *
@@ -41,12 +47,34 @@ public final class CampaignExport {
      */
     public long write(long campaignId, Writer out) throws SQLException, IOException {
         CSVPrinter csv = new CSVPrinter(out, CSVFormat.RFC4180);
+        boolean[] headed = {false};
+        long n = each(campaignId, r -> {
+            if (!headed[0]) {
+                csv.printRecord(COLUMNS);
+                headed[0] = true;
+            }
+            csv.printRecord(List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
+                    blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
+                    blank(r.bouncedAt())));
+        });
+        if (!headed[0]) {
+            csv.printRecord(COLUMNS);
+        }
+        csv.flush();
+        return n;
+    }
+
+    /**
+     * Hands every recipient to {@code rows}, in pages from one snapshot (as {@link #write}); returns how many.
+     *
+     * @throws CampaignException when there is no such campaign (nothing is handed over then)
+     */
+    public long each(long campaignId, Rows rows) throws SQLException, IOException {
         try {
-            long n = Transactions.readSnapshot(dataSource, c -> {
+            return Transactions.readSnapshot(dataSource, c -> {
                 if (campaigns.find(c, campaignId).isEmpty()) {
                     throw new CampaignException("no campaign with id " + campaignId);
                 }
-                print(csv, COLUMNS);
                 Optional<Long> first = recipients.firstId(c, campaignId);
                 long written = 0;
                 long from = first.orElse(0L);
@@ -54,17 +82,17 @@ public final class CampaignExport {
                 do {
                     page = first.isEmpty() ? List.of() : recipients.exportPage(c, campaignId, from, PAGE);
                     for (RecipientExport.ExportedRecipient r : page) {
-                        print(csv, List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
-                                blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
-                                blank(r.bouncedAt())));
+                        try {
+                            rows.accept(r);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
                         from = r.id() + 1;
                     }
                     written += page.size();
                 } while (page.size() == PAGE);
                 return written;
             });
-            csv.flush();
-            return n;
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -72,13 +100,5 @@ public final class CampaignExport {
 
     private static Object blank(Object value) {
         return value == null ? "" : value;
-    }
-
-    private static void print(CSVPrinter csv, List<?> values) {
-        try {
-            csv.printRecord(values);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
