@@ -32,7 +32,8 @@ import javax.sql.DataSource;
  * windows. One line per window: items, the share of the window sent at the allowed rate, the gap
  * before the run, its wait at the slot and its margin.
  *
- * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --batch-max 500
+ * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --max-connections 32 --batch-max 500
+ * --rtt-ms 0 --workers 1 --capped-percent 0 --cap 5 --verbose false
  * --db mailrun_bench_allowance --dump FILE --recorder process|in-jvm}; {@code --dump} writes each arrival's time after the first slot
  * (ms), one per line.
  */
@@ -46,6 +47,7 @@ public final class AllowanceBenchmark {
         Duration interval = Duration.ofSeconds(args.integer("interval-s", 300));
         int rate = args.integer("rate", 100);
         int connections = args.integer("connections", 4);
+        int maxConnections = args.integer("max-connections", 32);
         String dbName = args.text("db", "mailrun_bench_allowance");
         int batchMax = args.integer("batch-max", 500);
         String dump = args.text("dump", "");
@@ -70,15 +72,16 @@ public final class AllowanceBenchmark {
                 SchedulerConfig config = SchedulerConfig.defaults("bench-allowance-" + w)
                         .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(15)))
                         .withOverlapWait(Duration.ofSeconds(5));
-                harnesses.add(new PipelineHarness(db.dataSource(), clock, network.port(), connections, interval,
+                harnesses.add(new PipelineHarness(db.dataSource(), clock,
+                        PipelineHarness.smtp(network.port(), connections).withConnections(connections, maxConnections), interval,
                         settings.build(), config));
             }
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
-            System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, smtp.connections %d (smtp.max-connections default), "
+            System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, smtp.connections %d, smtp.max-connections %d, "
                             + "send.batch-max %d, %d worker(s) each with a campaign, %s, tick.safety-margin 15s (upper bound), "
                             + "tick.overlap-wait 5s, arrivals: MAIL FROM at a proxy in front of the sink (%s); round trip to the "
                             + "relay %d ms%n%n",
-                    windows, interval.toSeconds(), rate, connections, batchMax, workers,
+                    windows, interval.toSeconds(), rate, connections, maxConnections, batchMax, workers,
                     cappedPercent > 0 ? cappedPercent + "% of the recipients at gmail.com, capped at " + cap + "/s" : "no domain capped",
                     recorder.equals("process") ? "a process of its own" : "inside the benchmark's JVM", rttMs);
             DataSource ds = db.dataSource();

@@ -35,9 +35,14 @@ public final class PipelineHarness implements AutoCloseable {
 
     public PipelineHarness(DataSource ds, Clock clock, int smtpPort, int connections, Duration interval,
                            SendSettings settings, SchedulerConfig schedulerConfig) {
+        this(ds, clock, smtp(smtpPort, connections), interval, settings, schedulerConfig);
+    }
+
+    public PipelineHarness(DataSource ds, Clock clock, SmtpSettings smtp, Duration interval,
+                           SendSettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         SendTask handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates,
-                smtp(smtpPort, connections), MESSAGE_ID_KEY, new FixedLinks(),
+                smtp, MESSAGE_ID_KEY, new FixedLinks(),
                 settings, () -> new Random(42), TestTiming.realTime(clock)));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);
         tasks = new TaskStore(ds);
