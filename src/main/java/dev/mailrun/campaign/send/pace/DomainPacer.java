@@ -92,6 +92,19 @@ public final class DomainPacer {
         tails = Map.copyOf(agesByGroup);
     }
 
+    /**
+     * Once the other holders of the groups counted this run (a joining run waits for that): each
+     * group another run holds starts full from now, so its first message here waits until what
+     * they sent at their old, larger share has left the last second.
+     */
+    synchronized void holdShared() {
+        for (Pace p : byName.values()) {
+            if (p.share > 0 && p.holders.holders() > 1) {
+                p.limiter.startFull();
+            }
+        }
+    }
+
     /** Each paced group's sends in the last second (group key → ages in nanoseconds), for the next run. */
     synchronized Map<String, long[]> recentAges() {
         Map<String, long[]> ages = new LinkedHashMap<>();
@@ -135,11 +148,14 @@ public final class DomainPacer {
             p.limiter.setRate(share);
         }
         if (starting) {
-            if (tails != null) {
-                // What the run before this one sent to the group in its last second counts here.
+            if (tails != null && p.holders.holders() == 1) {
+                // Alone on the group: what the run before this one sent to it in its last second
+                // counts here, and the group sends from this run's first second.
                 p.limiter.startAfter(tails.getOrDefault(p.group.key(), new long[0]));
             } else {
-                // Not known what another run sent just before: the first message waits a second.
+                // Another run holds the group (it sent at its old, larger share until it counted
+                // this one), or nothing is known of the run before: the group's first message here
+                // waits a second. Only the group waits; the run's other recipients go at once.
                 p.limiter.startFull();
             }
         }

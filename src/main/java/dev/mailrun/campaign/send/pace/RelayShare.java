@@ -75,17 +75,18 @@ public final class RelayShare {
         if (mostHolders > 1) {
             // Others already send through this relay at their old share; wait until each has renewed
             // since this run's row was written (it then counts this run and slows down), at most one
-            // renewal period, so the relay's rate holds while it joins. A paced domain group is held
-            // in any second: wait one more, until what they sent at their old share has left the last
-            // second.
+            // renewal period, so the relay's rate holds while it joins. A paced domain group others
+            // hold is held in any second: its limiter here starts full once they counted this run
+            // (DomainPacer.holdShared), so its first message waits until what they sent at their
+            // old share has left the last second, while the run's other recipients go at once.
             Instant seenBy = run.clock().instant().plus(RENEWAL).plusMillis(100);
             while (run.clock().instant().isBefore(seenBy) && notYetSeen() > 0) {
                 timing.sleeper().sleepUntil(run.clock().instant().plus(SEEN_POLL));
             }
-            if (withGroups && pacing.domains().active()) {
-                timing.sleeper().sleepUntil(run.clock().instant().plus(RENEWAL).plusMillis(100));
-            }
             renew();
+            if (withGroups) {
+                pacing.domains().holdShared();
+            }
         }
     }
 
