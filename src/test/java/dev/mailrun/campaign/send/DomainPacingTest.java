@@ -144,10 +144,13 @@ class DomainPacingTest {
                 Map<String, Double> adapted = adaptedRates(db.dataSource());
                 assertThat(adapted).as("only gmail was slowed down").containsOnlyKeys("domain:gmail");
                 assertThat(adapted.get("domain:gmail")).isLessThanOrEqualTo(10.0);
-                // The other domain was not held back behind the slowed one.
+                // The other domain was not held back behind the slowed one: half of it had arrived
+                // before half of gmail. (Its last arrival may come close to gmail's last: a run
+                // boundary now counts what the run before sent, and gmail sends from a run's first
+                // second instead of losing it.)
                 List<Long> gmail = arrivals.of("gmail.com");
                 List<Long> others = arrivals.of("other.example");
-                assertThat(others.get(others.size() - 1)).isLessThan(gmail.get(gmail.size() - 1));
+                assertThat(others.get(others.size() / 2)).isLessThan(gmail.get(gmail.size() / 2));
                 TaskRun run = w.tasks.recentRuns(SendTask.taskName(id), 20).stream()
                         .filter(r -> r.summary().map(s -> s.has("too_fast_requeued")).orElse(false)).findFirst().orElseThrow();
                 assertThat(run.summary().orElseThrow().get("rate_adapted").has("domain:gmail")).isTrue();
