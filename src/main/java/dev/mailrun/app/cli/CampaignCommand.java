@@ -4,6 +4,8 @@ import dev.mailrun.app.Services;
 import dev.mailrun.app.config.ConfigKey;
 import dev.mailrun.app.config.ConfigKeys;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.attach.AttachmentFiles;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
@@ -13,6 +15,7 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.mail.smtp.SmtpSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -72,6 +75,9 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--relay", paramLabel = "ROUTE",
                 description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
                         + "default: smtp.relays.") String relay;
+        @Option(names = "--attach", paramLabel = "FILE",
+                description = "A file every message carries (repeatable); copied into the database now, within "
+                        + "content.max-attachment-bytes each and content.max-message-bytes together.") List<Path> attach;
 
         @Override
         int act(Services s) throws Exception {
@@ -82,9 +88,11 @@ final class CampaignCommand extends GroupCommand {
             Optional<Instant> start = Optional.ofNullable(startAt).map(CampaignCommand::instant);
             Optional<SendWindows> window = Optional.ofNullable(windows).map(SendWindows::parse);
             Optional<Instant> expiry = Optional.ofNullable(expireAt).map(CampaignCommand::expiry);
-            long id = s.campaigns().create(new NewCampaign(name, template, from, Optional.ofNullable(fromName),
-                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate),
-                    window, expiry), route);
+            NewCampaign campaign = new NewCampaign(name, template, from, Optional.ofNullable(fromName),
+                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate), window, expiry);
+            List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
+                    .read(attach == null ? List.of() : attach);
+            long id = s.campaigns().create(campaign, route, files);
             out().println(id);
             return Cli.OK;
         }

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.send.deliver.MessageFactory;
@@ -8,6 +9,7 @@ import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Timing;
+import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageComposer;
@@ -15,7 +17,10 @@ import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.TemplateLoader;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -29,9 +34,17 @@ public record SendDependencies(DataSource dataSource, TemplateLoader templates, 
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
 
-    /** The messages of {@code campaign}, built as every run builds them. */
-    public MessageFactory messages(Campaign campaign, CompiledTemplate template, Clock clock) {
+    /**
+     * The messages of {@code campaign}, built as every run builds them: with its attachments read
+     * and encoded once, here.
+     */
+    public MessageFactory messages(Campaign campaign, CompiledTemplate template, Clock clock) throws SQLException {
+        List<Attachment> attachments;
+        try (Connection c = dataSource.getConnection()) {
+            attachments = new AttachmentTable().load(c, campaign.id());
+        }
         return new MessageFactory(campaign, template, new MessageComposer(clock),
-                new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim);
+                new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim,
+                MessageFactory.encode(attachments));
     }
 }

@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +44,7 @@ public final class CampaignComposer {
 
     private static final String BOUNDARY_PREFIX = "----=_Part_";
     private static final String ALTERNATIVE = "multipart/alternative; \r\n\tboundary=\"";
+    private static final String MIXED = "multipart/mixed; \r\n\tboundary=\"";
     private static final String SEVEN_BIT = "7bit";
 
     private final Clock clock;
@@ -55,14 +57,18 @@ public final class CampaignComposer {
     private final byte[] senderLines;
     /** MIME-Version, then the start of the Content-Type line up to the boundary's value. */
     private final byte[] mimeLines;
+    /** Files every message carries, encoded once; with any, the message is multipart/mixed. */
+    private final AttachedFiles files;
     private final byte[] listIdLine;
     private final byte[] unsubscribePostLine;
     private final AtomicLong parts = new AtomicLong();
     private final String boundarySuffix;
     private volatile FormattedDate lastDate = new FormattedDate(Long.MIN_VALUE, "");
 
-    CampaignComposer(Clock clock, Mailbox from, Optional<Mailbox> replyTo, String listId, String listName) {
+    CampaignComposer(Clock clock, Mailbox from, Optional<Mailbox> replyTo, String listId, String listName,
+                     List<AttachmentPart> attachments) {
         this.clock = clock;
+        this.files = new AttachedFiles(attachments);
         String problem = null;
         InternetAddress fromAddress = null;
         WireBuffer sender = new WireBuffer(256);
@@ -90,7 +96,8 @@ public final class CampaignComposer {
         }
         this.listIdProblem = problem;
         this.listIdLine = bytes(list);
-        this.mimeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(ALTERNATIVE));
+        this.mimeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ")
+                .text(files.isEmpty() ? ALTERNATIVE : MIXED));
         this.unsubscribePostLine = bytes(new WireBuffer(64).header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
         // Unique enough that no text contains it by chance, as the mail API's own boundaries are.
         this.boundarySuffix = "_" + System.identityHashCode(this) + "." + clock.millis();
@@ -142,9 +149,10 @@ public final class CampaignComposer {
             throw new RejectedMessageException(listIdProblem);
         }
         String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
-        String boundary = BOUNDARY_PREFIX + parts.getAndIncrement() + boundarySuffix;
+        long part = parts.getAndAdd(files.isEmpty() ? 1 : 2);
+        String boundary = BOUNDARY_PREFIX + part + boundarySuffix;
 
-        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize);
+        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize + files.size());
         out.header("Date", date());
         out.bytes(senderLines);
         out.header("To", addressValue("To", to));
@@ -165,10 +173,21 @@ public final class CampaignComposer {
             }
         }
         out.crlf();
-        bodies.write(out, boundary);
-        out.text("--").text(boundary).text("--").crlf();
+        if (files.isEmpty()) {
+            writeAlternative(out, boundary, bodies);
+        } else {
+            // The outer boundary is the header's; the bodies' own comes next in the sequence.
+            files.writeMixed(out, boundary, BOUNDARY_PREFIX + (part + 1) + boundarySuffix, alternative -> writeAlternative(out,
+                    alternative, bodies));
+        }
         return new SerialisedMessage(session, out.buffer(), out.size(), from.clone(), new Address[] {to},
                 messageId, subjectText.strip());
+    }
+
+    /** The two bodies between the delimiters of {@code boundary}. */
+    private static void writeAlternative(WireBuffer out, String boundary, Bodies bodies) {
+        bodies.write(out, boundary);
+        out.text("--").text(boundary).text("--").crlf();
     }
 
     /** A body part whose text is already in its 7bit form, as {@link #part} writes one that can go so. */

@@ -3,12 +3,14 @@ package dev.mailrun.campaign.send.deliver;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.feedback.SendIds;
+import dev.mailrun.mail.message.AttachmentPart;
 import dev.mailrun.mail.message.CampaignComposer;
 import dev.mailrun.mail.message.Mailbox;
 import dev.mailrun.mail.message.MessageComposer;
@@ -23,6 +25,7 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongConsumer;
@@ -53,6 +56,12 @@ public final class MessageFactory {
 
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim) {
+        this(campaign, template, composer, messageIds, links, dkim, List.of());
+    }
+
+    /** Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each. */
+    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments) {
         this.dkim = dkim;
         this.campaign = campaign;
         this.template = template;
@@ -62,7 +71,12 @@ public final class MessageFactory {
         this.listId = "c" + campaign.id() + ".lists." + fromDomain;
         // The headers every recipient shares are checked and written once, here.
         this.composer = composer.forCampaign(new Mailbox(campaign.fromAddress(), campaign.fromName().orElse("")),
-                campaign.replyTo().map(Mailbox::of), listId, campaign.name());
+                campaign.replyTo().map(Mailbox::of), listId, campaign.name(), attachments);
+    }
+
+    /** The campaign's files as the body parts every message copies: encoded here, once per run. */
+    public static List<AttachmentPart> encode(List<Attachment> attachments) {
+        return attachments.stream().map(a -> AttachmentPart.attachment(a.filename(), a.contentType(), a.content())).toList();
     }
 
     String messageId(long recipientId) {

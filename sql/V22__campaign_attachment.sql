@@ -1,0 +1,19 @@
+-- Files a campaign's messages carry (docs/MAIL.md, "Attachments"), copied here when the campaign is
+-- created so that a campaign never depends on a file that may change or vanish afterwards.
+--
+-- campaign_attachment  one row per file, in the order given (position); content is the file as it
+--                      was read, sha256 its checksum (hex), content_type what was detected from its
+--                      content and name. Every message of the campaign carries every row.
+
+CREATE TABLE campaign_attachment (
+    campaign_id  BIGINT        NOT NULL,
+    position     SMALLINT      NOT NULL,
+    filename     VARCHAR(255)  NOT NULL,
+    content_type VARCHAR(127)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    size_bytes   BIGINT        NOT NULL,
+    sha256       CHAR(64)      CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    content      LONGBLOB      NOT NULL,
+    created_at   DATETIME(3)   NOT NULL,
+    PRIMARY KEY (campaign_id, position),
+    CONSTRAINT fk_campaign_attachment_campaign FOREIGN KEY (campaign_id) REFERENCES campaign (id) ON DELETE CASCADE
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
