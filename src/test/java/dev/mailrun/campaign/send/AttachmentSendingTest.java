@@ -1,0 +1,143 @@
+package dev.mailrun.campaign.send;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.icegreen.greenmail.junit5.GreenMailExtension;
+import com.icegreen.greenmail.util.GreenMailUtil;
+import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailrun.campaign.attach.AttachmentFiles;
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.model.Attachment;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.mail.dkim.DkimSettings;
+import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.mail.dkim.RelaxedDkimVerifier;
+import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.SendSettingsFixtures;
+import dev.mailrun.testing.SendingHarness;
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import jakarta.mail.Part;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeBodyPart;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeMultipart;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A campaign with attached files, sent through the real sending path to GreenMail: every message
+ * parses strictly, carries each file byte for byte under its name, and its DKIM signature verifies.
+ */
+class AttachmentSendingTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    @RegisterExtension
+    static final GreenMailExtension greenMail = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
+
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void every_message_carries_the_files_byte_identical_after_a_strict_parse_and_its_dkim_signature_verifies() throws Exception {
+        byte[] pdf = pdf(100_000);
+        Path programme = Files.write(dir.resolve("Programm 2030.pdf"), pdf);
+        byte[] prices = "Artikel;Preis\nKäse;4,20 €\n".getBytes(StandardCharsets.UTF_8);
+        Path list = Files.write(dir.resolve("Preisliste für Köln.csv"), prices);
+        KeyPair keys = rsa();
+        Path key = dir.resolve("dkim.pem");
+        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(keys.getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        DkimSigner dkim = new DkimSigner(new DkimSettings("sender.example", "s1", key));
+        SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
+
+        try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL,
+                SendSettingsFixtures.builder("test-relay", 0).build(), "w1", SendEvents.NONE, Optional.of(dkim))) {
+            List<Attachment> files = new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(programme, list));
+            long id = h.campaigns.create(new NewCampaign("Programme", "welcome", "news@sender.example", Optional.of("News"),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.empty(), files);
+            assertThat(h.campaigns.attachments(id)).extracting(Attachment.Summary::toString).containsExactly(
+                    "Programm 2030.pdf (application/pdf, 100000 bytes)", "Preisliste für Köln.csv (text/csv, " + prices.length + " bytes)");
+            CampaignFixtures.recipients(db.dataSource(), id, 3);
+            h.campaigns.start(id);
+            for (int tick = 0; tick < 5 && h.campaigns.get(id).status() != CampaignStatus.COMPLETED; tick++) {
+                h.scheduler.tick();
+                clock.set(clock.peek().plus(INTERVAL));
+            }
+            assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
+        }
+
+        MimeMessage[] received = greenMail.getReceivedMessages();
+        assertThat(received).hasSize(3);
+        for (MimeMessage m : received) {
+            String raw = GreenMailUtil.getWholeMessage(m);
+            RelaxedDkimVerifier.Result dkimResult = RelaxedDkimVerifier.verify(raw, keys.getPublic());
+            assertThat(dkimResult.bodyHashMatches()).as("bh=").isTrue();
+            assertThat(dkimResult.signatureValid()).as("b=").isTrue();
+            assertThat(raw).contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+
+            MimeMultipart mixed = (MimeMultipart) strictParse(raw.getBytes(StandardCharsets.ISO_8859_1)).getContent();
+            assertThat(mixed.getContentType()).startsWith("multipart/mixed");
+            assertThat(mixed.getCount()).isEqualTo(3);
+            assertThat(mixed.getBodyPart(0).getContentType()).startsWith("multipart/alternative");
+            MimeBodyPart first = (MimeBodyPart) mixed.getBodyPart(1);
+            assertThat(first.getFileName()).isEqualTo("Programm 2030.pdf");
+            assertThat(first.getDisposition()).isEqualTo(Part.ATTACHMENT);
+            assertThat(first.getInputStream().readAllBytes()).isEqualTo(pdf);
+            MimeBodyPart second = (MimeBodyPart) mixed.getBodyPart(2);
+            assertThat(second.getFileName()).isEqualTo("Preisliste für Köln.csv");
+            assertThat(second.getContentType()).startsWith("text/csv");
+            assertThat(second.getInputStream().readAllBytes()).isEqualTo(prices);
+        }
+    }
+
+    private static MimeMessage strictParse(byte[] raw) throws Exception {
+        Properties p = new Properties();
+        p.setProperty("mail.mime.multipart.ignoremissingendboundary", "false");
+        p.setProperty("mail.mime.multipart.ignoremissingboundaryparameter", "false");
+        p.setProperty("mail.mime.multipart.allowempty", "false");
+        p.setProperty("mail.mime.parameters.strict", "true");
+        p.setProperty("mail.mime.decodeparameters.strict", "true");
+        p.setProperty("mail.mime.base64.ignoreerrors", "false");
+        MimeMessage m = new MimeMessage(Session.getInstance(p), new ByteArrayInputStream(raw));
+        MimeMultipart mixed = (MimeMultipart) m.getContent();
+        for (int i = 0; i < mixed.getCount(); i++) {
+            mixed.getBodyPart(i).getInputStream().readAllBytes();
+        }
+        return m;
+    }
+
+    private static byte[] pdf(int size) {
+        byte[] b = new byte[size];
+        new SplittableRandom(7).nextBytes(b);
+        System.arraycopy("%PDF-1.7\n".getBytes(StandardCharsets.US_ASCII), 0, b, 0, 9);
+        return b;
+    }
+
+    private static KeyPair rsa() throws Exception {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+        return g.generateKeyPair();
+    }
+}
