@@ -17,3 +17,11 @@ CREATE TABLE campaign_attachment (
     PRIMARY KEY (campaign_id, position),
     CONSTRAINT fk_campaign_attachment_campaign FOREIGN KEY (campaign_id) REFERENCES campaign (id) ON DELETE CASCADE
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
+
+-- A recipient's own file (recipients import, the attachment column): its path under
+-- content.recipient-files as imported, and the SHA-256 (hex) of the file the import checked. The
+-- message carries the file only while it still has that checksum, so what was sent is what was
+-- checked. NULL: no file of its own. Both at the end of the row: an instant change on MySQL 8 and MariaDB.
+ALTER TABLE recipient
+    ADD COLUMN attachment        VARCHAR(1024) NULL,
+    ADD COLUMN attachment_sha256 CHAR(64)      CHARACTER SET ascii COLLATE ascii_bin NULL;

@@ -53,7 +53,7 @@ class CampaignLayersTest {
                 .whereLayer("Report").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Send").mayOnlyBeAccessedByLayers("Api", "Report")
                 .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api")
-                .whereLayer("Attach").mayOnlyBeAccessedByLayers("Api", "Importing")
+                .whereLayer("Attach").mayOnlyBeAccessedByLayers("Api", "Importing", "Send")
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")

@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
@@ -32,7 +34,16 @@ import javax.sql.DataSource;
  */
 public record SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                           Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
+                           Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
+                           RecipientFiles recipientFiles) {
+
+    /** Without recipients' own files (content.recipient-files unset). */
+    public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
+        this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,
+                RecipientFiles.none(AttachmentLimits.DEFAULTS));
+    }
 
     /**
      * The messages of {@code campaign}, built as every run builds them: with its attachments read
@@ -45,6 +56,6 @@ public record SendDependencies(DataSource dataSource, TemplateLoader templates, 
         }
         return new MessageFactory(campaign, template, new MessageComposer(clock),
                 new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim,
-                MessageFactory.encode(attachments));
+                MessageFactory.encode(attachments), recipientFiles);
     }
 }

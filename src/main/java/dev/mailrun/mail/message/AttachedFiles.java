@@ -1,6 +1,7 @@
 package dev.mailrun.mail.message;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -32,9 +33,11 @@ final class AttachedFiles {
     /**
      * The body of a {@code multipart/mixed} message whose header named {@code boundary}: the
      * alternative part (written by {@code alternativeBodies} between the delimiters of
-     * {@code alternative}), then the files, then the closing delimiter.
+     * {@code alternative}), then the campaign's files, then the recipient's {@code own} file, then
+     * the closing delimiter.
      */
-    void writeMixed(WireBuffer out, String boundary, String alternative, Consumer<String> alternativeBodies) {
+    void writeMixed(WireBuffer out, String boundary, String alternative, Optional<AttachmentPart> own,
+                    Consumer<String> alternativeBodies) {
         out.text("--").text(boundary).crlf();
         out.text("Content-Type: ").text(ALTERNATIVE).text(alternative).text("\"").crlf();
         out.crlf();
@@ -42,6 +45,10 @@ final class AttachedFiles {
         for (AttachmentPart part : parts) {
             out.text("--").text(boundary).crlf();
             part.writeTo(out);
+        }
+        if (own.isPresent()) {
+            out.text("--").text(boundary).crlf();
+            own.get().writeTo(out);
         }
         out.text("--").text(boundary).text("--").crlf();
     }

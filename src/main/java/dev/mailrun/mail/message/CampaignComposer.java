@@ -55,8 +55,9 @@ public final class CampaignComposer {
     private final Address[] from;
     /** From and Reply-To lines: they stand between the Date and To lines. */
     private final byte[] senderLines;
-    /** MIME-Version, then the start of the Content-Type line up to the boundary's value. */
-    private final byte[] mimeLines;
+    /** MIME-Version, then the start of the Content-Type line up to the boundary's value: alternative, or mixed. */
+    private final byte[] alternativeLines;
+    private final byte[] mixedLines;
     /** Files every message carries, encoded once; with any, the message is multipart/mixed. */
     private final AttachedFiles files;
     private final byte[] listIdLine;
@@ -96,8 +97,8 @@ public final class CampaignComposer {
         }
         this.listIdProblem = problem;
         this.listIdLine = bytes(list);
-        this.mimeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ")
-                .text(files.isEmpty() ? ALTERNATIVE : MIXED));
+        this.alternativeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(ALTERNATIVE));
+        this.mixedLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(MIXED));
         this.unsubscribePostLine = bytes(new WireBuffer(64).header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
         // Unique enough that no text contains it by chance, as the mail API's own boundaries are.
         this.boundarySuffix = "_" + System.identityHashCode(this) + "." + clock.millis();
@@ -111,9 +112,15 @@ public final class CampaignComposer {
      */
     public SerialisedMessage compose(Session session, RecipientFields fields, RenderedContent content)
             throws RejectedMessageException {
+        return compose(session, fields, content, Optional.empty());
+    }
+
+    /** As {@link #compose(Session, RecipientFields, RenderedContent)}, carrying {@code own}, the recipient's own file, last. */
+    public SerialisedMessage compose(Session session, RecipientFields fields, RenderedContent content,
+                                     Optional<AttachmentPart> own) throws RejectedMessageException {
         String text = content.text();
         String html = content.html();
-        return compose(session, fields, content.subject(), (text.length() + html.length()) * 17 / 16, (out, boundary) -> {
+        return compose(session, fields, content.subject(), (text.length() + html.length()) * 17 / 16, own, (out, boundary) -> {
             part(out, boundary, text, "plain");
             part(out, boundary, html, "html");
         });
@@ -126,7 +133,13 @@ public final class CampaignComposer {
      */
     public SerialisedMessage compose(Session session, RecipientFields fields, String subject, SevenBitBody text,
                                      SevenBitBody html) throws RejectedMessageException {
-        return compose(session, fields, subject, text.length() + html.length(), (out, boundary) -> {
+        return compose(session, fields, subject, text, html, Optional.empty());
+    }
+
+    /** As {@link #compose(Session, RecipientFields, String, SevenBitBody, SevenBitBody)}, carrying {@code own} last. */
+    public SerialisedMessage compose(Session session, RecipientFields fields, String subject, SevenBitBody text,
+                                     SevenBitBody html, Optional<AttachmentPart> own) throws RejectedMessageException {
+        return compose(session, fields, subject, text.length() + html.length(), own, (out, boundary) -> {
             sevenBitPart(out, boundary, text, "plain");
             sevenBitPart(out, boundary, html, "html");
         });
@@ -138,7 +151,7 @@ public final class CampaignComposer {
     }
 
     private SerialisedMessage compose(Session session, RecipientFields fields, String subjectText, int bodiesSize,
-                                      Bodies bodies) throws RejectedMessageException {
+                                      Optional<AttachmentPart> own, Bodies bodies) throws RejectedMessageException {
         if (senderProblem != null) {
             throw new RejectedMessageException(senderProblem);
         }
@@ -149,16 +162,18 @@ public final class CampaignComposer {
             throw new RejectedMessageException(listIdProblem);
         }
         String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
-        long part = parts.getAndAdd(files.isEmpty() ? 1 : 2);
+        boolean mixed = !files.isEmpty() || own.isPresent();
+        long part = parts.getAndAdd(mixed ? 2 : 1);
         String boundary = BOUNDARY_PREFIX + part + boundarySuffix;
 
-        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize + files.size());
+        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize + files.size()
+                + own.map(AttachmentPart::size).orElse(0));
         out.header("Date", date());
         out.bytes(senderLines);
         out.header("To", addressValue("To", to));
         out.header("Message-ID", messageId);
         out.header("Subject", subject);
-        out.bytes(mimeLines);
+        out.bytes(mixed ? mixedLines : alternativeLines);
         out.text(boundary).text("\"").crlf();
         out.bytes(listIdLine);
         out.header("List-Unsubscribe", unsubscribe);
@@ -173,12 +188,12 @@ public final class CampaignComposer {
             }
         }
         out.crlf();
-        if (files.isEmpty()) {
+        if (!mixed) {
             writeAlternative(out, boundary, bodies);
         } else {
             // The outer boundary is the header's; the bodies' own comes next in the sequence.
-            files.writeMixed(out, boundary, BOUNDARY_PREFIX + (part + 1) + boundarySuffix, alternative -> writeAlternative(out,
-                    alternative, bodies));
+            files.writeMixed(out, boundary, BOUNDARY_PREFIX + (part + 1) + boundarySuffix, own,
+                    alternative -> writeAlternative(out, alternative, bodies));
         }
         return new SerialisedMessage(session, out.buffer(), out.size(), from.clone(), new Address[] {to},
                 messageId, subjectText.strip());

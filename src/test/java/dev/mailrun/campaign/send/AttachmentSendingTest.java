@@ -7,6 +7,11 @@ import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.attach.AttachmentFiles;
 import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.importing.AddressFilter;
+import dev.mailrun.campaign.importing.ImportSettings;
+import dev.mailrun.campaign.importing.RecipientImportReport;
+import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
@@ -14,6 +19,7 @@ import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.mail.dkim.DkimSettings;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.dkim.RelaxedDkimVerifier;
+import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
@@ -109,6 +115,68 @@ class AttachmentSendingTest {
             assertThat(second.getFileName()).isEqualTo("Preisliste für Köln.csv");
             assertThat(second.getContentType()).startsWith("text/csv");
             assertThat(second.getInputStream().readAllBytes()).isEqualTo(prices);
+        }
+    }
+
+    @Test
+    void a_recipients_own_file_is_checked_at_import_and_carried_after_the_campaigns_files() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("files"));
+        byte[] annTicket = pdf(40_000);
+        Files.createDirectories(root.resolve("tickets"));
+        Files.write(root.resolve("tickets/ann.pdf"), annTicket);
+        Files.writeString(dir.resolve("secret.txt"), "not for mailing");
+        Files.createSymbolicLink(root.resolve("tickets/link.txt"), dir.resolve("secret.txt"));
+        Path campaignFile = Files.writeString(dir.resolve("terms.txt"), "Terms and conditions\n");
+        Path csv = Files.writeString(dir.resolve("list.csv"), String.join("\n",
+                "email,name,attachment",
+                "ann@example.org,Ann,tickets/ann.pdf",
+                "bob@example.org,Bob,",
+                "eve@example.org,Eve,../secret.txt",
+                "mal@example.org,Mal,tickets/link.txt",
+                "abs@example.org,Abs," + dir.resolve("secret.txt"),
+                "gone@example.org,Gone,tickets/gone.pdf") + "\n");
+        RecipientFiles files = RecipientFiles.under(root, AttachmentLimits.DEFAULTS);
+        SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
+
+        try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL,
+                SendSettingsFixtures.builder("test-relay", 0).build(), "w1", SendEvents.NONE, Optional.empty(), files)) {
+            long id = h.campaigns.create(new NewCampaign("Tickets", "welcome", "news@sender.example", Optional.of("News"),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.empty(),
+                    new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(campaignFile)));
+            RecipientImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")),
+                    AddressFilter.none(), clock, ImportSettings.defaults()).withRecipientFiles(files)
+                    .importCsv(id, csv, Optional.empty(), n -> { });
+
+            assertThat(report.imported()).isEqualTo(2);
+            assertThat(report.firstRejects()).extracting(r -> r.email() + ": " + r.reason() + " " + r.detail()).containsExactly(
+                    "eve@example.org: ATTACHMENT '../secret.txt' contains '..'; it must stay under content.recipient-files",
+                    "mal@example.org: ATTACHMENT 'tickets/link.txt' leads outside content.recipient-files (through a symbolic link)",
+                    "abs@example.org: ATTACHMENT '" + dir.resolve("secret.txt") + "' is an absolute path; give it relative to "
+                            + "content.recipient-files",
+                    "gone@example.org: ATTACHMENT no file tickets/gone.pdf under content.recipient-files");
+            h.campaigns.start(id);
+            for (int tick = 0; tick < 5 && h.campaigns.get(id).status() != CampaignStatus.COMPLETED; tick++) {
+                h.scheduler.tick();
+                clock.set(clock.peek().plus(INTERVAL));
+            }
+            assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
+        }
+
+        MimeMessage[] received = greenMail.getReceivedMessages();
+        assertThat(received).hasSize(2);
+        for (MimeMessage m : received) {
+            String to = m.getAllRecipients()[0].toString();
+            MimeMultipart mixed = (MimeMultipart) strictParse(GreenMailUtil.getWholeMessage(m).getBytes(StandardCharsets.ISO_8859_1))
+                    .getContent();
+            assertThat(mixed.getBodyPart(1).getFileName()).isEqualTo("terms.txt");
+            if (to.contains("ann@")) {
+                assertThat(mixed.getCount()).isEqualTo(3);
+                assertThat(mixed.getBodyPart(2).getFileName()).isEqualTo("ann.pdf");
+                assertThat(mixed.getBodyPart(2).getContentType()).startsWith("application/pdf");
+                assertThat(mixed.getBodyPart(2).getInputStream().readAllBytes()).isEqualTo(annTicket);
+            } else {
+                assertThat(mixed.getCount()).isEqualTo(2);
+            }
         }
     }
 
