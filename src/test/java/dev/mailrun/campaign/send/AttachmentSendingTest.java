@@ -160,6 +160,12 @@ class AttachmentSendingTest {
                 clock.set(clock.peek().plus(INTERVAL));
             }
             assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
+            java.io.StringWriter export = new java.io.StringWriter();
+            new dev.mailrun.campaign.CampaignExport(db.dataSource()).write(id, export);
+            String annTicketSha = sha256(annTicket);
+            assertThat(export.toString().lines().toList()).anySatisfy(line -> assertThat(line)
+                    .contains("ann@example.org,sent").endsWith(",terms.txt; ann.pdf," + annTicketSha))
+                    .anySatisfy(line -> assertThat(line).contains("bob@example.org,sent").endsWith(",terms.txt,"));
         }
 
         MimeMessage[] received = greenMail.getReceivedMessages();
@@ -194,6 +200,10 @@ class AttachmentSendingTest {
             mixed.getBodyPart(i).getInputStream().readAllBytes();
         }
         return m;
+    }
+
+    private static String sha256(byte[] b) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(b));
     }
 
     private static byte[] pdf(int size) {
