@@ -3,7 +3,8 @@
 --
 -- campaign_attachment  one row per file, in the order given (position); content is the file as it
 --                      was read, sha256 its checksum (hex), content_type what was detected from its
---                      content and name. Every message of the campaign carries every row.
+--                      content and name. Every message of the campaign carries every row: attached,
+--                      or inline (an image the HTML shows).
 
 CREATE TABLE campaign_attachment (
     campaign_id  BIGINT        NOT NULL,
@@ -13,6 +14,8 @@ CREATE TABLE campaign_attachment (
     size_bytes   BIGINT        NOT NULL,
     sha256       CHAR(64)      CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
     content      LONGBLOB      NOT NULL,
+    -- 1: an image shown in the HTML body (Content-ID <filename>, referenced as cid:filename)
+    inline       TINYINT(1)    NOT NULL DEFAULT 0,
     created_at   DATETIME(3)   NOT NULL,
     PRIMARY KEY (campaign_id, position),
     CONSTRAINT fk_campaign_attachment_campaign FOREIGN KEY (campaign_id) REFERENCES campaign (id) ON DELETE CASCADE

@@ -78,6 +78,9 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--attach", paramLabel = "FILE",
                 description = "A file every message carries (repeatable); copied into the database now, within "
                         + "content.max-attachment-bytes each and content.max-message-bytes together.") List<Path> attach;
+        @Option(names = "--inline", paramLabel = "IMAGE",
+                description = "An image the HTML shows as <img src=\"cid:NAME\">, NAME its file name (repeatable); "
+                        + "stored and limited as --attach.") List<Path> inline;
 
         @Override
         int act(Services s) throws Exception {
@@ -91,7 +94,7 @@ final class CampaignCommand extends GroupCommand {
             NewCampaign campaign = new NewCampaign(name, template, from, Optional.ofNullable(fromName),
                     Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate), window, expiry);
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
-                    .read(attach == null ? List.of() : attach);
+                    .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
             long id = s.campaigns().create(campaign, route, files);
             out().println(id);
             return Cli.OK;

@@ -2,6 +2,7 @@ package dev.mailrun.campaign.attach;
 
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.mail.message.AttachmentPart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +27,29 @@ public final class AttachmentFiles {
 
     /** The files, read in order; the recipient sees each under its own name (the path's last part). */
     public List<Attachment> read(List<Path> files) {
+        return read(files, List.of());
+    }
+
+    /**
+     * The attached {@code files} and the {@code inline} images ({@code campaign create --inline}),
+     * each referenced from the HTML as {@code cid:NAME}, NAME its file name: an image type, and a name
+     * of letters, digits, '.', '-' and '_'. Both count toward the limits together.
+     */
+    public List<Attachment> read(List<Path> files, List<Path> inline) {
         List<Attachment> all = new ArrayList<>();
         for (Path file : files) {
-            all.add(read(file));
+            all.add(read(file, "--attach"));
+        }
+        for (Path file : inline) {
+            Attachment image = read(file, "--inline");
+            if (!AttachmentPart.INLINE_NAME.matcher(image.filename()).matches()) {
+                throw new CampaignException("--inline " + file + ": the name is its Content-ID (cid:NAME), so it may hold only "
+                        + "letters, digits, '.', '-' and '_'");
+            }
+            if (!image.contentType().startsWith("image/")) {
+                throw new CampaignException("--inline " + file + ": is " + image.contentType() + ", not an image");
+            }
+            all.add(image.asInline());
         }
         return check(all);
     }
@@ -45,18 +66,18 @@ public final class AttachmentFiles {
     /** A file's name and bytes. */
     public record Named(String filename, byte[] content) {}
 
-    private Attachment read(Path file) {
+    private Attachment read(Path file, String option) {
         if (!Files.isRegularFile(file)) {
-            throw new CampaignException("--attach " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"));
+            throw new CampaignException(option + " " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"));
         }
         try {
             long size = Files.size(file);
             if (size > limits.maxAttachmentBytes()) {
-                throw tooLarge(file.toString(), size);
+                throw tooLarge(option + " " + file, size);
             }
             return attachment(file.getFileName().toString(), Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new CampaignException("--attach " + file + ": cannot be read (" + e.getMessage() + ")");
+            throw new CampaignException(option + " " + file + ": cannot be read (" + e.getMessage() + ")");
         }
     }
 
@@ -66,7 +87,7 @@ public final class AttachmentFiles {
             throw new CampaignException("--attach " + shown(filename) + ": " + problem);
         }
         if (content.length > limits.maxAttachmentBytes()) {
-            throw tooLarge(filename, content.length);
+            throw tooLarge("--attach " + filename, content.length);
         }
         return Attachment.of(filename, ContentTypes.detect(filename, content), content);
     }
@@ -77,18 +98,19 @@ public final class AttachmentFiles {
         for (Attachment a : all) {
             total += a.size();
             if (total > limits.maxMessageBytes()) {
-                throw new CampaignException("--attach " + a.filename() + ": the files together reach " + total
+                throw new CampaignException((a.inline() ? "--inline " : "--attach ") + a.filename() + ": the files together reach " + total
                         + " bytes, over content.max-message-bytes (" + limits.maxMessageBytes() + ")");
             }
             if (!names.add(a.filename().toLowerCase(Locale.ROOT))) {
-                throw new CampaignException("--attach " + a.filename() + ": a file of that name is attached already");
+                throw new CampaignException((a.inline() ? "--inline " : "--attach ") + a.filename()
+                        + ": a file of that name is attached already");
             }
         }
         return all;
     }
 
-    private CampaignException tooLarge(String file, long size) {
-        return new CampaignException("--attach " + file + ": " + size + " bytes, over content.max-attachment-bytes ("
+    private CampaignException tooLarge(String optionAndFile, long size) {
+        return new CampaignException(optionAndFile + ": " + size + " bytes, over content.max-attachment-bytes ("
                 + limits.maxAttachmentBytes() + ")");
     }
 

@@ -19,8 +19,8 @@ public final class AttachmentTable {
             return;
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO campaign_attachment"
-                + " (campaign_id, position, filename, content_type, size_bytes, sha256, content, created_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " (campaign_id, position, filename, content_type, size_bytes, sha256, content, inline, created_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             int position = 0;
             for (Attachment a : attachments) {
                 ps.setLong(1, campaignId);
@@ -30,7 +30,8 @@ public final class AttachmentTable {
                 ps.setLong(5, a.size());
                 ps.setString(6, a.sha256());
                 ps.setBytes(7, a.content());
-                SqlTime.set(ps, 8, now);
+                ps.setBoolean(8, a.inline());
+                SqlTime.set(ps, 9, now);
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -40,12 +41,12 @@ public final class AttachmentTable {
     /** The campaign's files with their bytes, in order; read once per run. */
     public List<Attachment> load(Connection c, long campaignId) throws SQLException {
         List<Attachment> all = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT filename, content_type, content, sha256"
+        try (PreparedStatement ps = c.prepareStatement("SELECT filename, content_type, content, sha256, inline"
                 + " FROM campaign_attachment WHERE campaign_id = ? ORDER BY position")) {
             ps.setLong(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    all.add(new Attachment(rs.getString(1), rs.getString(2), rs.getBytes(3), rs.getString(4)));
+                    all.add(new Attachment(rs.getString(1), rs.getString(2), rs.getBytes(3), rs.getString(4), rs.getBoolean(5)));
                 }
             }
         }
@@ -55,12 +56,12 @@ public final class AttachmentTable {
     /** The campaign's files without their bytes, in order. */
     public List<Attachment.Summary> list(Connection c, long campaignId) throws SQLException {
         List<Attachment.Summary> all = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT filename, content_type, size_bytes, sha256"
+        try (PreparedStatement ps = c.prepareStatement("SELECT filename, content_type, size_bytes, sha256, inline"
                 + " FROM campaign_attachment WHERE campaign_id = ? ORDER BY position")) {
             ps.setLong(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    all.add(new Attachment.Summary(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)));
+                    all.add(new Attachment.Summary(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getBoolean(5)));
                 }
             }
         }

@@ -28,12 +28,31 @@ public final class AttachmentPart {
     private static final Base64.Encoder BASE64 = Base64.getMimeEncoder(BASE64_LINE, CRLF);
     private static final Pattern MEDIA_TYPE = Pattern.compile("[a-z0-9][a-z0-9!#$&^_.+-]{0,62}/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}");
 
+    /** What a Content-ID (and so a {@code cid:} reference) may hold here: a plain file name. */
+    public static final Pattern INLINE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+
     private final String filename;
     private final byte[] bytes;
+    private final boolean inline;
 
-    private AttachmentPart(String filename, byte[] bytes) {
+    private AttachmentPart(String filename, byte[] bytes, boolean inline) {
         this.filename = filename;
         this.bytes = bytes;
+        this.inline = inline;
+    }
+
+    /**
+     * An image shown inside the HTML body ({@code Content-Disposition: inline}), which the HTML
+     * references as {@code cid:FILENAME}: its Content-ID is {@code <FILENAME>}.
+     *
+     * @throws IllegalArgumentException when the name is not a plain file name ({@link #INLINE_NAME})
+     */
+    public static AttachmentPart inline(String filename, String contentType, byte[] content) {
+        if (filename == null || !INLINE_NAME.matcher(filename).matches()) {
+            throw new IllegalArgumentException("an inline image's name must be letters, digits, '.', '-' and '_' (it is its "
+                    + "Content-ID), got '" + (filename == null ? "" : filename.replaceAll("\\p{Cntrl}", "?")) + "'");
+        }
+        return encode(filename, contentType, content, true);
     }
 
     /**
@@ -43,6 +62,10 @@ public final class AttachmentPart {
      * @throws IllegalArgumentException when the name holds a control character or the type is malformed
      */
     public static AttachmentPart attachment(String filename, String contentType, byte[] content) {
+        return encode(filename, contentType, content, false);
+    }
+
+    private static AttachmentPart encode(String filename, String contentType, byte[] content, boolean inline) {
         Objects.requireNonNull(content, "content");
         checkName(filename);
         if (!MEDIA_TYPE.matcher(contentType).matches()) {
@@ -53,14 +76,18 @@ public final class AttachmentPart {
         out.text("Content-Type: ").text(contentType).text(parameters("name", filename, ("Content-Type: " + contentType).length()))
                 .crlf();
         out.header("Content-Transfer-Encoding", "base64");
-        out.text("Content-Disposition: attachment")
-                .text(parameters("filename", filename, "Content-Disposition: attachment".length())).crlf();
+        String disposition = inline ? "inline" : "attachment";
+        out.text("Content-Disposition: ").text(disposition)
+                .text(parameters("filename", filename, "Content-Disposition: ".length() + disposition.length())).crlf();
+        if (inline) {
+            out.header("Content-ID", "<" + filename + ">");
+        }
         out.crlf();
         out.bytes(encoded);
         if (encoded.length > 0) {
             out.crlf();
         }
-        return new AttachmentPart(filename, Arrays.copyOf(out.buffer(), out.size()));
+        return new AttachmentPart(filename, Arrays.copyOf(out.buffer(), out.size()), inline);
     }
 
     /**
@@ -126,6 +153,11 @@ public final class AttachmentPart {
 
     public String filename() {
         return filename;
+    }
+
+    /** Whether it is an inline image (inside multipart/related) rather than an attached file. */
+    public boolean inline() {
+        return inline;
     }
 
     /** How many bytes the part adds to a message, besides its delimiter line. */

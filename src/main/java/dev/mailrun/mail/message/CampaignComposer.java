@@ -43,8 +43,6 @@ public final class CampaignComposer {
     static final String TEST_SEND_HEADER = "X-Mailrun-Test";
 
     private static final String BOUNDARY_PREFIX = "----=_Part_";
-    private static final String ALTERNATIVE = "multipart/alternative; \r\n\tboundary=\"";
-    private static final String MIXED = "multipart/mixed; \r\n\tboundary=\"";
     private static final String SEVEN_BIT = "7bit";
 
     private final Clock clock;
@@ -55,9 +53,9 @@ public final class CampaignComposer {
     private final Address[] from;
     /** From and Reply-To lines: they stand between the Date and To lines. */
     private final byte[] senderLines;
-    /** MIME-Version, then the start of the Content-Type line up to the boundary's value: alternative, or mixed. */
-    private final byte[] alternativeLines;
-    private final byte[] mixedLines;
+    /** MIME-Version, then the start of the Content-Type line up to the boundary's value: without, or with an own file. */
+    private final byte[] mimeLines;
+    private final byte[] mimeLinesWithOwn;
     /** Files every message carries, encoded once; with any, the message is multipart/mixed. */
     private final AttachedFiles files;
     private final byte[] listIdLine;
@@ -97,8 +95,9 @@ public final class CampaignComposer {
         }
         this.listIdProblem = problem;
         this.listIdLine = bytes(list);
-        this.alternativeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(ALTERNATIVE));
-        this.mixedLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(MIXED));
+        this.mimeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(files.topType(false)));
+        this.mimeLinesWithOwn = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ")
+                .text(files.topType(true)));
         this.unsubscribePostLine = bytes(new WireBuffer(64).header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
         // Unique enough that no text contains it by chance, as the mail API's own boundaries are.
         this.boundarySuffix = "_" + System.identityHashCode(this) + "." + clock.millis();
@@ -162,8 +161,7 @@ public final class CampaignComposer {
             throw new RejectedMessageException(listIdProblem);
         }
         String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
-        boolean mixed = !files.isEmpty() || own.isPresent();
-        long part = parts.getAndAdd(mixed ? 2 : 1);
+        long part = parts.getAndAdd(files.boundaries(own.isPresent()));
         String boundary = BOUNDARY_PREFIX + part + boundarySuffix;
 
         WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize + files.size()
@@ -173,7 +171,7 @@ public final class CampaignComposer {
         out.header("To", addressValue("To", to));
         out.header("Message-ID", messageId);
         out.header("Subject", subject);
-        out.bytes(mixed ? mixedLines : alternativeLines);
+        out.bytes(own.isPresent() ? mimeLinesWithOwn : mimeLines);
         out.text(boundary).text("\"").crlf();
         out.bytes(listIdLine);
         out.header("List-Unsubscribe", unsubscribe);
@@ -188,13 +186,9 @@ public final class CampaignComposer {
             }
         }
         out.crlf();
-        if (!mixed) {
-            writeAlternative(out, boundary, bodies);
-        } else {
-            // The outer boundary is the header's; the bodies' own comes next in the sequence.
-            files.writeMixed(out, boundary, BOUNDARY_PREFIX + (part + 1) + boundarySuffix, own,
-                    alternative -> writeAlternative(out, alternative, bodies));
-        }
+        // The outer boundary is the header's; the nested levels' follow it in the sequence.
+        files.writeBody(out, level -> level == 0 ? boundary : BOUNDARY_PREFIX + (part + level) + boundarySuffix, own,
+                alternative -> writeAlternative(out, alternative, bodies));
         return new SerialisedMessage(session, out.buffer(), out.size(), from.clone(), new Address[] {to},
                 messageId, subjectText.strip());
     }

@@ -70,6 +70,8 @@ class AttachmentSendingTest {
         Path programme = Files.write(dir.resolve("Programm 2030.pdf"), pdf);
         byte[] prices = "Artikel;Preis\nKäse;4,20 €\n".getBytes(StandardCharsets.UTF_8);
         Path list = Files.write(dir.resolve("Preisliste für Köln.csv"), prices);
+        byte[] png = png(3_000);
+        Path logo = Files.write(dir.resolve("logo.png"), png);
         KeyPair keys = rsa();
         Path key = dir.resolve("dkim.pem");
         Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
@@ -80,11 +82,11 @@ class AttachmentSendingTest {
 
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL,
                 SendSettingsFixtures.builder("test-relay", 0).build(), "w1", SendEvents.NONE, Optional.of(dkim))) {
-            List<Attachment> files = new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(programme, list));
+            List<Attachment> files = new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(programme, list), List.of(logo));
             long id = h.campaigns.create(new NewCampaign("Programme", "welcome", "news@sender.example", Optional.of("News"),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.empty(), files);
             assertThat(h.campaigns.attachments(id)).extracting(Attachment.Summary::toString).containsExactly(
-                    "Programm 2030.pdf (application/pdf, 100000 bytes)", "Preisliste für Köln.csv (text/csv, " + prices.length + " bytes)");
+                    "Programm 2030.pdf (application/pdf, 100000 bytes)", "Preisliste für Köln.csv (text/csv, " + prices.length + " bytes)", "logo.png (image/png, 3000 bytes, inline)");
             CampaignFixtures.recipients(db.dataSource(), id, 3);
             h.campaigns.start(id);
             for (int tick = 0; tick < 5 && h.campaigns.get(id).status() != CampaignStatus.COMPLETED; tick++) {
@@ -106,7 +108,11 @@ class AttachmentSendingTest {
             MimeMultipart mixed = (MimeMultipart) strictParse(raw.getBytes(StandardCharsets.ISO_8859_1)).getContent();
             assertThat(mixed.getContentType()).startsWith("multipart/mixed");
             assertThat(mixed.getCount()).isEqualTo(3);
-            assertThat(mixed.getBodyPart(0).getContentType()).startsWith("multipart/alternative");
+            MimeMultipart related = (MimeMultipart) mixed.getBodyPart(0).getContent();
+            assertThat(related.getContentType()).startsWith("multipart/related");
+            assertThat(related.getBodyPart(0).getContentType()).startsWith("multipart/alternative");
+            assertThat(((MimeBodyPart) related.getBodyPart(1)).getContentID()).isEqualTo("<logo.png>");
+            assertThat(related.getBodyPart(1).getInputStream().readAllBytes()).isEqualTo(png);
             MimeBodyPart first = (MimeBodyPart) mixed.getBodyPart(1);
             assertThat(first.getFileName()).isEqualTo("Programm 2030.pdf");
             assertThat(first.getDisposition()).isEqualTo(Part.ATTACHMENT);
@@ -195,15 +201,31 @@ class AttachmentSendingTest {
         p.setProperty("mail.mime.decodeparameters.strict", "true");
         p.setProperty("mail.mime.base64.ignoreerrors", "false");
         MimeMessage m = new MimeMessage(Session.getInstance(p), new ByteArrayInputStream(raw));
-        MimeMultipart mixed = (MimeMultipart) m.getContent();
-        for (int i = 0; i < mixed.getCount(); i++) {
-            mixed.getBodyPart(i).getInputStream().readAllBytes();
-        }
+        readAll(m);
         return m;
     }
 
     private static String sha256(byte[] b) throws Exception {
         return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(b));
+    }
+
+    /** Reads every part, so a structural problem fails the parse. */
+    private static void readAll(Part part) throws Exception {
+        if (part.getContent() instanceof MimeMultipart mp) {
+            for (int i = 0; i < mp.getCount(); i++) {
+                readAll(mp.getBodyPart(i));
+            }
+        } else {
+            part.getInputStream().readAllBytes();
+        }
+    }
+
+    private static byte[] png(int size) {
+        byte[] b = new byte[size];
+        new SplittableRandom(8).nextBytes(b);
+        byte[] signature = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+        System.arraycopy(signature, 0, b, 0, signature.length);
+        return b;
     }
 
     private static byte[] pdf(int size) {

@@ -107,6 +107,53 @@ class AttachmentPartTest {
     }
 
     @Test
+    void inline_images_go_into_multipart_related_after_the_bodies_with_their_content_id() throws Exception {
+        byte[] logo = random(2_000, 4);
+        byte[] raw = compose(List.of(AttachmentPart.inline("logo.png", "image/png", logo)));
+
+        MimeMessage parsed = strictParse(raw);
+        assertThat(parsed.getContentType()).startsWith("multipart/related").contains("type=\"multipart/alternative\"");
+        MimeMultipart related = (MimeMultipart) parsed.getContent();
+        assertThat(related.getCount()).isEqualTo(2);
+        assertThat(related.getBodyPart(0).getContentType()).startsWith("multipart/alternative");
+        MimeBodyPart image = (MimeBodyPart) related.getBodyPart(1);
+        assertThat(image.getContentID()).isEqualTo("<logo.png>");
+        assertThat(image.getDisposition()).isEqualTo(Part.INLINE);
+        assertThat(image.getInputStream().readAllBytes()).isEqualTo(logo);
+    }
+
+    @Test
+    void with_inline_images_attached_files_and_an_own_file_the_message_nests_related_inside_mixed() throws Exception {
+        byte[] logo = random(2_000, 5);
+        byte[] own = random(700, 6);
+        CampaignComposer composer = campaign(List.of(AttachmentPart.attachment("terms.pdf", "application/pdf", random(900, 7)),
+                AttachmentPart.inline("logo.png", "image/png", logo)));
+        SerialisedMessage message = composer.compose(SESSION, new RecipientFields(new Mailbox("ann@example.org", "Ann"),
+                "<c1.r1.x@example.com>", "https://example.com/u/T", Optional.empty(), Optional.empty()),
+                new RenderedContent("March", "Hello Ann\n", "<p><img src=\"cid:logo.png\"></p>\n"),
+                Optional.of(AttachmentPart.attachment("ticket 1.pdf", "application/pdf", own)));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        message.writeTo(out);
+
+        MimeMultipart mixed = (MimeMultipart) strictParse(out.toByteArray()).getContent();
+        assertThat(mixed.getContentType()).startsWith("multipart/mixed");
+        assertThat(mixed.getCount()).isEqualTo(3);
+        MimeMultipart related = (MimeMultipart) mixed.getBodyPart(0).getContent();
+        assertThat(related.getContentType()).startsWith("multipart/related");
+        assertThat(((MimeMultipart) related.getBodyPart(0).getContent()).getCount()).isEqualTo(2);
+        assertThat(related.getBodyPart(1).getInputStream().readAllBytes()).isEqualTo(logo);
+        assertThat(mixed.getBodyPart(1).getFileName()).isEqualTo("terms.pdf");
+        assertThat(mixed.getBodyPart(2).getFileName()).isEqualTo("ticket 1.pdf");
+        assertThat(mixed.getBodyPart(2).getInputStream().readAllBytes()).isEqualTo(own);
+    }
+
+    @Test
+    void an_inline_image_needs_a_name_that_can_be_its_content_id() {
+        assertThatThrownBy(() -> AttachmentPart.inline("my logo.png", "image/png", new byte[1]))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Content-ID");
+    }
+
+    @Test
     void a_name_or_type_that_would_break_the_header_is_refused() {
         assertThatThrownBy(() -> AttachmentPart.attachment("a\r\nBcc: x@example.org", "text/plain", new byte[1]))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("control character");

@@ -81,7 +81,8 @@ public final class MessageFactory {
 
     /** The campaign's files as the body parts every message copies: encoded here, once per run. */
     public static List<AttachmentPart> encode(List<Attachment> attachments) {
-        return attachments.stream().map(a -> AttachmentPart.attachment(a.filename(), a.contentType(), a.content())).toList();
+        return attachments.stream().map(a -> a.inline() ? AttachmentPart.inline(a.filename(), a.contentType(), a.content())
+                : AttachmentPart.attachment(a.filename(), a.contentType(), a.content())).toList();
     }
 
     String messageId(long recipientId) {
