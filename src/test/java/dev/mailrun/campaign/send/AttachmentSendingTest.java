@@ -130,6 +130,7 @@ class AttachmentSendingTest {
         byte[] annTicket = pdf(40_000);
         Files.createDirectories(root.resolve("tickets"));
         Files.write(root.resolve("tickets/ann.pdf"), annTicket);
+        Files.write(root.resolve("tickets/cat.pdf"), pdf(1_000));
         Files.writeString(dir.resolve("secret.txt"), "not for mailing");
         Files.createSymbolicLink(root.resolve("tickets/link.txt"), dir.resolve("secret.txt"));
         Path campaignFile = Files.writeString(dir.resolve("terms.txt"), "Terms and conditions\n");
@@ -137,6 +138,7 @@ class AttachmentSendingTest {
                 "email,name,attachment",
                 "ann@example.org,Ann,tickets/ann.pdf",
                 "bob@example.org,Bob,",
+                "cat@example.org,Cat,tickets/cat.pdf",
                 "eve@example.org,Eve,../secret.txt",
                 "mal@example.org,Mal,tickets/link.txt",
                 "abs@example.org,Abs," + dir.resolve("secret.txt"),
@@ -153,7 +155,9 @@ class AttachmentSendingTest {
                     AddressFilter.none(), clock, ImportSettings.defaults()).withRecipientFiles(files)
                     .importCsv(id, csv, Optional.empty(), n -> { });
 
-            assertThat(report.imported()).isEqualTo(2);
+            assertThat(report.imported()).isEqualTo(3);
+            // Replaced after the import: the message must not carry a file nobody checked.
+            Files.writeString(root.resolve("tickets/cat.pdf"), "%PDF-1.4 another file");
             assertThat(report.firstRejects()).extracting(r -> r.email() + ": " + r.reason() + " " + r.detail()).containsExactly(
                     "eve@example.org: ATTACHMENT '../secret.txt' contains '..'; it must stay under content.recipient-files",
                     "mal@example.org: ATTACHMENT 'tickets/link.txt' leads outside content.recipient-files (through a symbolic link)",
@@ -166,12 +170,15 @@ class AttachmentSendingTest {
                 clock.set(clock.peek().plus(INTERVAL));
             }
             assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
+            assertThat(CampaignFixtures.recipientCount(db.dataSource(), id, "failed")).isEqualTo(1);
             java.io.StringWriter export = new java.io.StringWriter();
             new dev.mailrun.campaign.CampaignExport(db.dataSource()).write(id, export);
             String annTicketSha = sha256(annTicket);
             assertThat(export.toString().lines().toList()).anySatisfy(line -> assertThat(line)
                     .contains("ann@example.org,sent").endsWith(",terms.txt; ann.pdf," + annTicketSha))
-                    .anySatisfy(line -> assertThat(line).contains("bob@example.org,sent").endsWith(",terms.txt,"));
+                    .anySatisfy(line -> assertThat(line).contains("bob@example.org,sent").endsWith(",terms.txt,"))
+                    .anySatisfy(line -> assertThat(line).contains("cat@example.org,failed")
+                            .contains("attachment tickets/cat.pdf has changed since it was imported (checksum differs)"));
         }
 
         MimeMessage[] received = greenMail.getReceivedMessages();
