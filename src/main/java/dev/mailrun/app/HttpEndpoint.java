@@ -11,6 +11,9 @@ import dev.mailrun.http.HttpServer;
 import dev.mailrun.http.Listener;
 import dev.mailrun.http.Probe;
 import dev.mailrun.http.Route;
+import dev.mailrun.http.api.ApiHandler;
+import dev.mailrun.http.api.ApiServices;
+import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.mail.feedback.HttpsFetcher;
 import dev.mailrun.mail.feedback.JdkHttpsFetcher;
 import dev.mailrun.metrics.MailrunMetrics;
@@ -22,7 +25,7 @@ import java.util.Optional;
 
 /**
  * The HTTP endpoint, started from configuration: the public listener on http.bind:http.port (one-click
- * unsubscribe, the webhooks of the enabled email providers) and the admin listener on admin.bind:admin.port (metrics, health probes, status page),
+ * unsubscribe, the webhooks of the enabled email providers) and the admin listener on admin.bind:admin.port (metrics, health probes, status page, the HTTP API under /api/v1),
  * each only when its port is set, both on one server. Stopping it takes at most tick.shutdown-grace.
  */
 public final class HttpEndpoint implements AutoCloseable {
@@ -80,7 +83,8 @@ public final class HttpEndpoint implements AutoCloseable {
                     Route.probe("/health/live", () -> probe(ready.live())),
                     Route.probe("/health/ready", () -> probe(ready.ready())),
                     Route.statusPage(() -> s.reports().all(), STATUS_REFRESH),
-                    Route.statusJson(() -> s.reports().all()));
+                    Route.statusJson(() -> s.reports().all()),
+                    Route.authenticatingItself("/api/v1/*", limits -> new ApiHandler(apiServices(s), limits)));
             listeners.add(new Listener(ADMIN, s.config().admin().bind(), s.config().admin().port().get(), routes,
                     s.config().admin().token()));
         }
@@ -99,6 +103,20 @@ public final class HttpEndpoint implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The operator's API the HTTP API works through: the same objects the CLI commands call. */
+    static ApiServices apiServices(Services s) {
+        Runnable startCheck = () -> {
+            try {
+                s.config().unsubscribe().requireForSending();
+            } catch (RuntimeException e) {
+                throw new CampaignException(e.getMessage());
+            }
+        };
+        return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
+                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), startCheck, s.apiTokens(), s.apiAudit(),
+                s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock());
     }
 
     private static Probe probe(ProbeResult result) {

@@ -3,7 +3,11 @@ package dev.mailrun.app;
 import dev.mailrun.app.config.BounceConfig;
 import dev.mailrun.app.config.ImportConfig;
 import dev.mailrun.app.config.MailrunConfig;
+import dev.mailrun.campaign.ApiAudit;
+import dev.mailrun.campaign.ApiTokens;
 import dev.mailrun.campaign.CampaignExport;
+import dev.mailrun.campaign.IdempotencyKeys;
+import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.bounce.BounceApplier;
@@ -147,6 +151,22 @@ public final class Services implements AutoCloseable {
 
     public CampaignExport campaignExport() {
         return new CampaignExport(dataSource());
+    }
+
+    public ApiTokens apiTokens() {
+        return new ApiTokens(dataSource(), clock(), new SecureRandom());
+    }
+
+    public ApiAudit apiAudit() {
+        return new ApiAudit(dataSource(), clock());
+    }
+
+    public IdempotencyKeys idempotencyKeys() {
+        return new IdempotencyKeys(dataSource(), clock());
+    }
+
+    public Templates templateCatalogue() {
+        return new Templates(config.templatesDir());
     }
 
     /** This process's tick-loop heartbeat (one per process), which readiness and the metrics read. */

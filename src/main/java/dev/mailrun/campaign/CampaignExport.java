@@ -9,6 +9,7 @@ import dev.mailrun.db.Transactions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +39,12 @@ public final class CampaignExport {
         this.dataSource = dataSource;
     }
 
+    /** Takes the exported recipients one at a time, in id order. */
+    @FunctionalInterface
+    public interface Rows {
+        void accept(RecipientExport.ExportedRecipient row) throws IOException;
+    }
+
     /**
      * Writes the header and every recipient; returns how many. The writer stays open.
      *
@@ -45,13 +52,35 @@ public final class CampaignExport {
      */
     public long write(long campaignId, Writer out) throws SQLException, IOException {
         CSVPrinter csv = new CSVPrinter(out, CSVFormat.RFC4180);
+        String campaignFiles = campaignFileNames(campaignId);
+        boolean[] headed = {false};
+        long n = each(campaignId, r -> {
+            if (!headed[0]) {
+                csv.printRecord(COLUMNS);
+                headed[0] = true;
+            }
+            csv.printRecord(List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
+                    blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
+                    blank(r.bouncedAt()), attachments(campaignFiles, r.attachment()), blank(r.attachmentSha256())));
+        });
+        if (!headed[0]) {
+            csv.printRecord(COLUMNS);
+        }
+        csv.flush();
+        return n;
+    }
+
+    /**
+     * Hands every recipient to {@code rows}, in pages from one snapshot (as {@link #write}); returns how many.
+     *
+     * @throws CampaignException when there is no such campaign (nothing is handed over then)
+     */
+    public long each(long campaignId, Rows rows) throws SQLException, IOException {
         try {
-            long n = Transactions.readSnapshot(dataSource, c -> {
+            return Transactions.readSnapshot(dataSource, c -> {
                 if (campaigns.find(c, campaignId).isEmpty()) {
                     throw new CampaignException("no campaign with id " + campaignId);
                 }
-                print(csv, COLUMNS);
-                String campaignFiles = String.join("; ", files.list(c, campaignId).stream().map(Attachment.Summary::filename).toList());
                 Optional<Long> first = recipients.firstId(c, campaignId);
                 long written = 0;
                 long from = first.orElse(0L);
@@ -59,19 +88,26 @@ public final class CampaignExport {
                 do {
                     page = first.isEmpty() ? List.of() : recipients.exportPage(c, campaignId, from, PAGE);
                     for (RecipientExport.ExportedRecipient r : page) {
-                        print(csv, List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
-                                blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
-                                blank(r.bouncedAt()), attachments(campaignFiles, r.attachment()), blank(r.attachmentSha256())));
+                        try {
+                            rows.accept(r);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
                         from = r.id() + 1;
                     }
                     written += page.size();
                 } while (page.size() == PAGE);
                 return written;
             });
-            csv.flush();
-            return n;
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+    }
+
+    /** The names of the campaign's own files, separated by "; " (they never change after create). */
+    private String campaignFileNames(long campaignId) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return String.join("; ", files.list(c, campaignId).stream().map(Attachment.Summary::filename).toList());
         }
     }
 
@@ -86,13 +122,5 @@ public final class CampaignExport {
 
     private static Object blank(Object value) {
         return value == null ? "" : value;
-    }
-
-    private static void print(CSVPrinter csv, List<?> values) {
-        try {
-            csv.printRecord(values);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

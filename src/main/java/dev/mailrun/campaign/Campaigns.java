@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -12,6 +13,7 @@ import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
+import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
@@ -29,9 +31,11 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * What an operator does to campaigns: create, start, pause, resume, cancel, requeue unknown or
- * failed recipients. Each change is a conditional update, so two operators (or an operator and a running
- * task) cannot leave a campaign in a state neither asked for.
+ * What an operator does to campaigns: create, change, start, pause, resume, cancel, requeue unknown or
+ * failed recipients, read its runs and one recipient. Each change is a conditional update, so two
+ * operators (or an operator and a running task) cannot leave a campaign in a state neither asked for.
+ * Over 250 lines as one piece because it is the one entry point the CLI and the API share, each
+ * action a few lines over the same table, task and clock.
  */
 public final class Campaigns {
 
@@ -108,6 +112,51 @@ public final class Campaigns {
         try (Connection c = dataSource.getConnection()) {
             return files.list(c, id);
         }
+    }
+
+    /**
+     * Changes a draft or scheduled campaign to {@code changed} (and its route, when given), only if it
+     * is still as the caller saw it ({@code seen}: its updated_at). A scheduled campaign's start may
+     * move, to another time in the future; its first run moves with it.
+     *
+     * @return the campaign as changed; empty when it changed since {@code seen}
+     * @throws CampaignException when it is neither draft nor scheduled, or a scheduled start would
+     *                           not be in the future
+     */
+    public Optional<Campaign> update(long id, CampaignForm.Parsed changed, Instant seen) throws SQLException {
+        Campaign before = get(id);
+        if (before.status() != CampaignStatus.DRAFT && before.status() != CampaignStatus.SCHEDULED) {
+            throw new CampaignException("campaign " + id + " is " + before.status().dbValue()
+                    + "; only a draft or scheduled campaign can be changed");
+        }
+        NewCampaign n = changed.campaign();
+        if (templates.load(n.template()) instanceof LoadResult.Invalid invalid) {
+            throw new CampaignException("template " + n.template() + " cannot be used: " + first(invalid.problems()));
+        }
+        Instant now = clock.instant();
+        if (n.expireAt().isPresent() && !n.expireAt().get().isAfter(now)) {
+            throw new CampaignException("--expire-at " + n.expireAt().get() + " is not in the future (now " + now + ")");
+        }
+        boolean rescheduled = before.status() == CampaignStatus.SCHEDULED && !n.startAt().equals(before.startAt());
+        if (rescheduled && (n.startAt().isEmpty() || !n.startAt().get().isAfter(now))) {
+            throw new CampaignException("campaign " + id + " is scheduled; its start can move only to another time in the future");
+        }
+        boolean updated = Transactions.inTransaction(dataSource, c -> {
+            if (!store.update(c, id, n, seen, now)) {
+                return false;
+            }
+            if (changed.route().isPresent()) {
+                store.setRoute(c, id, changed.route(), now);
+            }
+            return true;
+        });
+        if (!updated) {
+            return Optional.empty();
+        }
+        if (rescheduled) {
+            tasks.scheduleFrom(SendTask.taskName(id), firstSlot(n.startAt().get()), now);
+        }
+        return Optional.of(get(id));
     }
 
     /** The campaign's own relay route; empty when it sends through the configured default route. */
@@ -196,6 +245,27 @@ public final class Campaigns {
     public RequeueResult requeueFailed(long id, FailureFilter filter) throws SQLException {
         Requeues.FailedRequeued r = requeues.failed(get(id), filter);
         return new RequeueResult(r.requeued(), r.suppressed());
+    }
+
+    /** One run of a campaign's sending task, as its history shows it. */
+    public record CampaignRun(long id, Instant startedAt, Optional<Instant> finishedAt, String outcome, Optional<Long> sent,
+                              Optional<String> error) {}
+
+    /** The campaign's latest runs, newest first; none before it was started. */
+    public List<CampaignRun> runs(long id, int limit) throws SQLException {
+        get(id);
+        return tasks.recentRuns(SendTask.taskName(id), limit).stream()
+                .map(r -> new CampaignRun(r.id(), r.startedAt(), r.finishedAt(), r.outcome().name().toLowerCase(java.util.Locale.ROOT),
+                        r.items(), r.error()))
+                .toList();
+    }
+
+    /** One recipient of the campaign by address (case ignored), as the export shows it. */
+    public Optional<RecipientExport.ExportedRecipient> recipient(long id, EmailAddress address) throws SQLException {
+        get(id);
+        try (Connection c = dataSource.getConnection()) {
+            return new RecipientExport().byEmail(c, id, address.toString());
+        }
     }
 
     /** What requeue-failed did. */

@@ -18,14 +18,14 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * bytes (the unsubscribe route acts on the URL, and only on a request that arrived whole);
  * {@link #collect} keeps them, for the webhooks whose signatures cover the body.
  */
-final class BodyReader implements Runnable {
+public final class BodyReader implements Runnable {
 
     /** How reading a body ended. */
-    enum Outcome { COMPLETE, TOO_LARGE, TIMED_OUT, BROKEN }
+    public enum Outcome { COMPLETE, TOO_LARGE, TIMED_OUT, BROKEN }
 
     /** Told how a collected body ended: the whole body when COMPLETE, otherwise what had arrived. */
     @FunctionalInterface
-    interface Collected {
+    public interface Collected {
         void accept(Outcome outcome, byte[] body, Throwable failure);
     }
 
@@ -55,7 +55,7 @@ final class BodyReader implements Runnable {
     }
 
     /** Like {@link #read}, and hands over the body's bytes too. */
-    static void collect(Request request, int maxBytes, Duration timeout, Collected then) {
+    public static void collect(Request request, int maxBytes, Duration timeout, Collected then) {
         start(new BodyReader(request, maxBytes, then, true), timeout);
     }
 

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * connectors (each: 1 acceptor, 1 selector; together at most maxConnections, idleTimeout, maxHeaderBytes)
  *  └ RequestHeadDeadline   closes connections whose request head is not in within headTimeout
  *     └ GracefulHandler    counts requests in flight; on stop, lets them finish and answers new ones 503
- *        └ per listener: OnListener (its connector only) [→ BearerTokenCheck] → PathMappingsHandler:
- *                         each route's handler, "/" → 404
+ *        └ per listener: OnListener (its connector only) → PathMappingsHandler: each route's handler
+ *                         [behind BearerTokenCheck, unless the route authenticates itself], "/" → [BearerTokenCheck →] 404
  * QueuedThreadPool (maxThreads, shared)
  * </pre>
  *
@@ -97,13 +97,15 @@ public final class HttpServer implements AutoCloseable {
             server.addConnector(connector);
             connectors.put(listener.name(), connector);
 
+            // The listener's bearer token stands in front of every route but those that authenticate
+            // each request themselves, and in front of the 404 of paths no route claims.
             PathMappingsHandler mappings = new PathMappingsHandler();
             for (Route route : listener.routes()) {
-                mappings.addMapping(PathSpec.from(route.pathSpec()), route.handler(limits));
+                Handler h = route.handler(limits);
+                mappings.addMapping(PathSpec.from(route.pathSpec()), route.ownAuthentication() ? h : guarded(listener, h));
             }
-            mappings.addMapping(PathSpec.from("/"), new NotFoundHandler());
-            Handler routes = listener.bearerToken().<Handler>map(t -> new BearerTokenCheck(t, mappings)).orElse(mappings);
-            perListener.add(new OnListener(connector, routes));
+            mappings.addMapping(PathSpec.from("/"), guarded(listener, new NotFoundHandler()));
+            perListener.add(new OnListener(connector, mappings));
         }
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connectors.values().toArray(new ServerConnector[0])));
         perListener.add(new NotFoundHandler());
@@ -134,6 +136,10 @@ public final class HttpServer implements AutoCloseable {
                 .collect(Collectors.joining("; "));
         log.info("HTTP endpoint listening on {}", description);
         return new HttpServer(server, connectors, description);
+    }
+
+    private static Handler guarded(Listener listener, Handler handler) {
+        return listener.bearerToken().<Handler>map(t -> new BearerTokenCheck(t, handler)).orElse(handler);
     }
 
     /** The port of the first listener. */

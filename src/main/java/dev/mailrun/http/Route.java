@@ -20,10 +20,25 @@ public final class Route {
 
     private final String pathSpec;
     private final Function<HttpLimits, Handler> handler;
+    private final boolean ownAuthentication;
 
     private Route(String pathSpec, Function<HttpLimits, Handler> handler) {
+        this(pathSpec, handler, false);
+    }
+
+    private Route(String pathSpec, Function<HttpLimits, Handler> handler, boolean ownAuthentication) {
         this.pathSpec = pathSpec;
         this.handler = handler;
+        this.ownAuthentication = ownAuthentication;
+    }
+
+    /**
+     * A route that authenticates every request itself (the API: its own tokens and scopes, with the
+     * listener's bearer token accepted as one of them), so the listener's bearer token check does not
+     * stand in front of it.
+     */
+    public static Route authenticatingItself(String pathSpec, Function<HttpLimits, Handler> handler) {
+        return new Route(pathSpec, handler, true);
     }
 
     /** One-click unsubscribe, {@code /u/<token>}. */
@@ -65,6 +80,10 @@ public final class Route {
 
     String pathSpec() {
         return pathSpec;
+    }
+
+    boolean ownAuthentication() {
+        return ownAuthentication;
     }
 
     Handler handler(HttpLimits limits) {

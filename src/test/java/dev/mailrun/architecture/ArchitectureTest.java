@@ -3,10 +3,15 @@ package dev.mailrun.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import dev.mailrun.csv.RejectCounts;
+import dev.mailrun.csv.RejectReason;
+import dev.mailrun.csv.RejectedRow;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +80,15 @@ class ArchitectureTest {
 
     @Test
     void only_campaign_and_app_read_csv_files() {
+        // The API (http.api) reports an import's rejected rows, which are csv's values; it reads no file.
+        DescribedPredicate<JavaClass> reportValues = JavaClass.Predicates.belongToAnyOf(RejectedRow.class, RejectReason.class,
+                RejectCounts.class);
         noClasses().that().resideOutsideOfPackages("dev.mailrun.csv..", "dev.mailrun.campaign..", "dev.mailrun.app..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.mailrun.csv..")
+                        .and(DescribedPredicate.not(reportValues)))
+                .check(main);
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.csv..", "dev.mailrun.campaign..", "dev.mailrun.app..",
+                        "dev.mailrun.http.api..")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.csv..")
                 .check(main);
     }
@@ -148,6 +161,18 @@ class ArchitectureTest {
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("dev.mailrun.timebox..", "dev.mailrun.scheduler..", "dev.mailrun.db..",
                         "dev.mailrun.metrics..", "dev.mailrun.health..", "dev.mailrun.app..")
+                .check(main);
+    }
+
+    @Test
+    void the_api_sits_on_the_server_and_only_app_wires_it() {
+        // http.api uses the server's pieces (limits, body reading, routes); the server knows nothing of
+        // the API, which app hands it as one more route.
+        noClasses().that().resideInAPackage("dev.mailrun.http")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
+                .check(main);
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.api..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
                 .check(main);
     }
 

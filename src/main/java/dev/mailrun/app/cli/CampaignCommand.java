@@ -1,24 +1,18 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.app.config.ConfigKey;
-import dev.mailrun.app.config.ConfigKeys;
+import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.attach.AttachmentFiles;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.model.ExpiryTime;
 import dev.mailrun.campaign.model.FailureFilter;
-import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.model.RelayRoute;
-import dev.mailrun.campaign.model.SendWindows;
-import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.campaign.model.InvalidFields;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -84,35 +78,21 @@ final class CampaignCommand extends GroupCommand {
 
         @Override
         int act(Services s) throws Exception {
-            if (rate != null && !(rate >= ConfigKeys.MIN_RATE && rate <= SmtpSettings.MAX_RATE)) {
-                throw new UsageException("--rate must be " + RATE_RANGE + " messages per second, got " + rate);
+            CampaignForm.Parsed parsed;
+            try {
+                parsed = new CampaignForm(name, template, from, Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
+                        Optional.ofNullable(subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
+                        windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay))
+                        .parse(s.config().relays());
+            } catch (InvalidFields e) {
+                // One line, as every usage error: the first problem, in the order of the options.
+                throw new UsageException(e.problems().get(0).reason());
             }
-            Optional<RelayRoute> route = Optional.ofNullable(relay).map(r -> route(s, r));
-            Optional<Instant> start = Optional.ofNullable(startAt).map(CampaignCommand::instant);
-            Optional<SendWindows> window = Optional.ofNullable(windows).map(SendWindows::parse);
-            Optional<Instant> expiry = Optional.ofNullable(expireAt).map(CampaignCommand::expiry);
-            NewCampaign campaign = new NewCampaign(name, template, from, Optional.ofNullable(fromName),
-                    Optional.ofNullable(replyTo), Optional.ofNullable(subject), start, Optional.ofNullable(rate), window, expiry);
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
-            long id = s.campaigns().create(campaign, route, files);
-            out().println(id);
+            out().println(s.campaigns().create(parsed.campaign(), parsed.route(), files));
             return Cli.OK;
         }
-    }
-
-    /** The route of {@code --relay}, every relay of which must be configured. */
-    static RelayRoute route(Services s, String text) {
-        RelayRoute route;
-        try {
-            route = RelayRoute.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--relay: " + e.getMessage());
-        }
-        s.config().relays().unknownIn(route).ifPresent(problem -> {
-            throw new UsageException("--relay: " + problem);
-        });
-        return route;
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true,
@@ -223,40 +203,9 @@ final class CampaignCommand extends GroupCommand {
         }
     }
 
-    static Instant instant(String iso) {
-        Instant at;
-        try {
-            at = Instant.parse(iso);
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("--start-at must be an ISO-8601 instant such as 2026-12-01T09:00:00Z, got '" + iso + "'");
-        }
-        if (at.isBefore(EARLIEST_START) || !at.isBefore(LATEST_START)) {
-            throw new IllegalArgumentException("--start-at must be from " + EARLIEST_START + " and before " + LATEST_START
-                    + ", got '" + iso + "'");
-        }
-        return at;
-    }
-
-    /** campaign create --expire-at, within what a DATETIME(3) column holds. */
-    static Instant expiry(String text) {
-        Instant at = ExpiryTime.parse(text);
-        if (at.isBefore(EARLIEST_START) || !at.isBefore(LATEST_START)) {
-            throw new IllegalArgumentException("--expire-at must be from " + EARLIEST_START + " and before " + LATEST_START
-                    + ", got '" + text + "'");
-        }
-        return at;
-    }
-
-    /** campaign create --rate: what smtp.rate accepts, less "0: unlimited" (no --rate is the relay's rate). */
-    private static final String RATE_RANGE = ConfigKeys.find("smtp.rate").flatMap(ConfigKey::range).orElseThrow().text()
-            .replaceFirst("^0 or ", "");
-
-    /**
-     * Timestamps are DATETIME(3) columns, which end with the year 9999; the first slot and the task's
-     * later slots are computed from the start, so it stays a year clear of that end.
-     */
-    static final Instant EARLIEST_START = Instant.EPOCH;
-    static final Instant LATEST_START = Instant.parse("9999-01-01T00:00:00Z");
+    /** The first and the last instant a time option takes (timestamps are DATETIME(3) columns). */
+    static final Instant EARLIEST_START = CampaignForm.EARLIEST;
+    static final Instant LATEST_START = CampaignForm.LATEST;
 
     static String duration(Duration d) {
         long s = d.toSeconds();

@@ -1,5 +1,6 @@
 package dev.mailrun.app.config;
 
+import dev.mailrun.http.api.ApiSettings;
 import dev.mailrun.mail.Secret;
 import java.util.Optional;
 
@@ -8,9 +9,15 @@ import java.util.Optional;
  * own so that none of it is reachable where the public unsubscribe endpoint is.
  *
  * @param port  empty: no admin listener
- * @param token when present, every admin request must carry {@code Authorization: Bearer <token>}
+ * @param token when present, every admin request must carry {@code Authorization: Bearer <token>}; the API takes it as a token with the admin scope
+ * @param api   the API's limits ({@code api.*})
  */
-public record AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token) {
+public record AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token, ApiSettings api) {
+
+    /** With the API's default limits. */
+    public AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token) {
+        this(port, bind, token, ApiSettings.DEFAULTS);
+    }
 
     static final int MIN_TOKEN_LENGTH = 16;
 

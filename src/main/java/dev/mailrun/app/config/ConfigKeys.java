@@ -120,6 +120,11 @@ public final class ConfigKeys {
         key("admin.port", "", PORT, "Port of the admin listener (/metrics, /health/live, /health/ready, /status, /status.json) started by worker and serve; empty: none. Never the public http.port.");
         key("admin.bind", "127.0.0.1", "Address the admin listener listens on; keep it on a private network.");
         secret("admin.token", "", "Bearer token every admin request must carry (Authorization: Bearer TOKEN), at least 16 visible ASCII characters; empty: none.");
+        // the HTTP API under /api/v1 on the admin listener
+        key("api.rate", "20", Range.decimal(0.1, 10_000, false), "Requests per second each API token may make on average; over it: 429 with Retry-After.");
+        key("api.burst", "40", Range.whole(1, 100_000), "Requests an API token may make at once after a quiet spell.");
+        key("api.max-body-bytes", "16777216", Range.whole(1024, 268_435_456), "Largest JSON request body of the API, in bytes; larger: 413.");
+        key("api.max-upload-bytes", "1073741824", Range.whole(1024, Integer.MAX_VALUE), "Largest CSV upload of the API (recipients, suppressions), in bytes; streamed to a temporary file, never held in memory; larger: 413.");
         // bounces
         key("bounce.imap.host", "", "IMAP server of the bounce mailbox, which also receives unsubscribe requests sent by mail; empty: no bounce processing and no mailto unsubscribe.");
         key("bounce.imap.port", "993", PORT, "IMAP port.");

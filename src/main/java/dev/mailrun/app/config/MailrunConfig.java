@@ -10,6 +10,7 @@ import dev.mailrun.campaign.send.scope.FlushCadence;
 import dev.mailrun.campaign.send.scope.HardBounceRule;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.events.EventsSettings;
+import dev.mailrun.http.api.ApiSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.MailboxSettings;
 import dev.mailrun.mail.dkim.DkimSettings;
@@ -175,7 +176,9 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
             // One port cannot be both: the admin routes must never answer where the public endpoint does.
             throw ConfigException.invalid("admin.port", "must differ from http.port (" + httpPort.get() + ")");
         }
-        return new AdminConfig(port, bind, raw.optional("admin.token").map(Secret::of));
+        ApiSettings api = new ApiSettings(raw.decimal("api.rate"), raw.integer("api.burst"), raw.integer("api.max-body-bytes"),
+                raw.integer("api.max-upload-bytes"));
+        return new AdminConfig(port, bind, raw.optional("admin.token").map(Secret::of), api);
     }
 
     private static BounceConfig bounce(RawConfig raw) {

@@ -64,6 +64,38 @@ public final class CampaignTable {
         }
     }
 
+    /**
+     * Replaces what an operator gave of a draft or scheduled campaign, only while it is still at
+     * version {@code seen} (its updated_at); false when it changed since or is no longer draft or
+     * scheduled. The new version is later than the old one even within the same millisecond.
+     */
+    public boolean update(Connection c, long id, NewCampaign n, Instant seen, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE campaign SET name = ?, template = ?, from_address = ?, from_name = ?, reply_to = ?, subject_override = ?,
+                                    start_at = ?, rate_cap = ?, send_windows = ?, expire_at = ?,
+                                    updated_at = GREATEST(?, updated_at + INTERVAL 1000 MICROSECOND)
+                WHERE id = ? AND updated_at = ? AND status IN ('draft', 'scheduled')""")) {
+            ps.setString(1, n.name());
+            ps.setString(2, n.template());
+            ps.setString(3, EmailAddress.of(n.fromAddress()).value());
+            ps.setString(4, n.fromName().orElse(null));
+            ps.setString(5, n.replyTo().map(r -> EmailAddress.of(r).value()).orElse(null));
+            ps.setString(6, n.subject().orElse(null));
+            SqlTime.set(ps, 7, n.startAt().orElse(null));
+            if (n.rateCap().isPresent()) {
+                ps.setDouble(8, n.rateCap().get());
+            } else {
+                ps.setNull(8, Types.DOUBLE);
+            }
+            ps.setString(9, n.windows().map(SendWindows::spec).orElse(null));
+            SqlTime.set(ps, 10, n.expireAt().orElse(null));
+            SqlTime.set(ps, 11, now);
+            ps.setLong(12, id);
+            SqlTime.set(ps, 13, seen);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
     public Optional<Campaign> find(Connection c, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM campaign WHERE id = ?")) {
             ps.setLong(1, id);
@@ -227,7 +259,7 @@ public final class CampaignTable {
 
     /** Sets the campaign's relay route ({@code campaign create --relay}); empty: the configured default route. */
     public void setRoute(Connection c, long id, Optional<RelayRoute> route, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE campaign SET relay_route = ?, updated_at = ? WHERE id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE campaign SET relay_route = ?, updated_at = GREATEST(?, updated_at) WHERE id = ?")) {
             ps.setString(1, route.map(RelayRoute::text).orElse(null));
             SqlTime.set(ps, 2, now);
             ps.setLong(3, id);

@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.suppression;
 
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionRemovalTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
@@ -9,6 +10,7 @@ import dev.mailrun.events.EventOutbox;
 import dev.mailrun.events.EventType;
 import dev.mailrun.events.OutboxEvent;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -47,11 +49,29 @@ public final class SuppressionList {
         }
     }
 
+    /** Up to {@code limit} suppressions matching {@code filter} after {@code afterKey} in address order: a page that inserts do not shift. */
+    public List<SuppressionTable.Stored> page(SuppressionTable.Filter filter, String afterKey, int limit) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return table.page(c, filter, afterKey, limit);
+        }
+    }
+
     public Status check(EmailAddress address) throws SQLException {
         String key = address.suppressionKey();
         try (Connection c = dataSource.getConnection()) {
             return new Status(key, table.find(c, key), removals.latest(c, key));
         }
+    }
+
+    /**
+     * Puts the address on the list; false when it was on it already (it keeps its first reason).
+     *
+     * @param source who or what put it there, as the list shows it (e.g. {@code api:crm})
+     */
+    public boolean add(EmailAddress address, SuppressionReason reason, String source) throws SQLException {
+        SuppressionTable.Entry entry = new SuppressionTable.Entry(address.suppressionKey(), reason, source);
+        Instant now = clock.instant();
+        return Transactions.inTransaction(dataSource, c -> table.add(c, List.of(entry), now)) == 1;
     }
 
     /**

@@ -65,4 +65,20 @@ public final class RecipientExport {
         }
         return rows;
     }
+
+    /** The campaign's recipient with this address (case ignored: the unique key's lower-cased column). */
+    public Optional<ExportedRecipient> byEmail(Connection c, long campaignId, String email) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT MIN(id) FROM recipient WHERE campaign_id = ? AND email_key = LOWER(?)")) {
+            ps.setLong(1, campaignId);
+            ps.setString(2, email);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long id = rs.getLong(1);
+                if (rs.wasNull()) {
+                    return Optional.empty();
+                }
+                return exportPage(c, campaignId, id, 1).stream().findFirst();
+            }
+        }
+    }
 }

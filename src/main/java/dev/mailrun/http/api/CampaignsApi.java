@@ -1,0 +1,247 @@
+package dev.mailrun.http.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mailrun.campaign.CampaignForm;
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.FailureFilter;
+import dev.mailrun.campaign.report.CampaignReportJson;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Campaigns: create, list, get (with the status report and an ETag), the state changes, requeues, runs. */
+final class CampaignsApi {
+
+    /** What {@code campaign create} takes. */
+    record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
+                      String startAt, Double rate, List<String> windows, String expireAt, String relay) {}
+
+    /** A change of a draft or scheduled campaign: the fields given replace the campaign's, the others stay. */
+    record UpdateBody(String name, String template, String from, String fromName, String replyTo, String subject,
+                      String startAt, Double rate, List<String> windows, String expireAt, String relay) {}
+
+    record PauseBody(String reason) {}
+
+    record RequeueFailedBody(String code, String reason) {}
+
+    static final int MAX_LIST = 500;
+
+    private final ApiServices s;
+    private final Campaigns campaigns;
+
+    CampaignsApi(ApiServices services) {
+        this.s = services;
+        this.campaigns = services.campaigns();
+    }
+
+    List<Operation> operations() {
+        return List.of(
+                Operation.read("/campaigns", ApiScope.CAMPAIGNS_READ, this::list),
+                Operation.write("POST", "/campaigns", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.create", this::create),
+                Operation.read("/campaigns/{id}", ApiScope.CAMPAIGNS_READ, this::get),
+                Operation.read("/campaigns/{id}/runs", ApiScope.CAMPAIGNS_READ, this::runs),
+                Operation.write("PATCH", "/campaigns/{id}", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.update", this::update),
+                action("start", Operation.Body.NONE, r -> {
+                    s.startCheck().run();
+                    return Map.of("status", campaigns.start(r.id("id")).dbValue());
+                }),
+                action("pause", Operation.Body.JSON, r -> {
+                    PauseBody body = r.json(PauseBody.class);
+                    campaigns.pause(r.id("id"), Strings.optional("reason", body.reason(), 500).orElse("paused through the API"));
+                    return Map.of("status", CampaignStatus.PAUSED.dbValue());
+                }),
+                action("resume", Operation.Body.NONE, r -> Map.of("status", campaigns.resume(r.id("id")).dbValue())),
+                action("cancel", Operation.Body.NONE, r -> {
+                    campaigns.cancel(r.id("id"));
+                    return Map.of("status", CampaignStatus.CANCELLED.dbValue());
+                }),
+                action("requeue-unknown", Operation.Body.NONE, r -> Map.of("requeued", campaigns.requeueUnknown(r.id("id")))),
+                action("requeue-failed", Operation.Body.JSON, r -> {
+                    RequeueFailedBody body = r.json(RequeueFailedBody.class);
+                    FailureFilter filter;
+                    try {
+                        filter = Strings.optional("code", body.code(), 3).map(FailureFilter::ofCode).orElse(FailureFilter.all());
+                    } catch (IllegalArgumentException e) {
+                        throw ApiException.invalid("code", e.getMessage());
+                    }
+                    Optional<String> reason = Strings.optional("reason", body.reason(), 200);
+                    if (reason.isPresent()) {
+                        filter = filter.withErrorContaining(reason.get());
+                    }
+                    Campaigns.RequeueResult result = campaigns.requeueFailed(r.id("id"), filter);
+                    return Map.of("requeued", result.requeued(), "leftSuppressed", result.leftSuppressed());
+                }));
+    }
+
+    @FunctionalInterface
+    private interface Action {
+        Map<String, Object> act(ApiRequest request) throws Exception;
+    }
+
+    /**
+     * A state change: with If-Match, only when the campaign is still as the caller last saw it (412
+     * otherwise), so two operators acting on one campaign cannot undo each other unknowingly.
+     */
+    private Operation action(String name, Operation.Body body, Action action) {
+        return Operation.write("POST", "/campaigns/{id}/" + name, ApiScope.CAMPAIGNS_WRITE, body, "campaign." + name, r -> {
+            Campaign before = campaigns.get(r.id("id"));
+            if (r.ifMatch().isPresent() && !matches(r.ifMatch().get(), etag(before))) {
+                throw new ApiException(412, "Precondition failed", "campaign " + before.id() + " changed since that ETag; read it again");
+            }
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("id", Long.toString(before.id()));
+            answer.putAll(action.act(r));
+            return ApiResponse.json(200, answer).header("ETag", etag(campaigns.get(before.id())));
+        });
+    }
+
+    private ApiResponse create(ApiRequest r) throws Exception {
+        CreateBody b = r.json(CreateBody.class);
+        List<String> windows = b.windows() == null ? List.of() : checkedWindows(b.windows());
+        CampaignForm form = new CampaignForm(Strings.required("name", b.name(), 200), Strings.required("template", b.template(), 64),
+                Strings.required("from", b.from(), 254), Strings.optional("fromName", b.fromName(), 200),
+                Strings.optional("replyTo", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
+                Strings.optional("startAt", b.startAt(), 40), Optional.ofNullable(b.rate()), windows,
+                Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500));
+        CampaignForm.Parsed parsed = form.parse(s.relays());
+        long id = campaigns.create(parsed.campaign(), parsed.route());
+        Campaign created = campaigns.get(id);
+        return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
+                .header("ETag", etag(created));
+    }
+
+    /**
+     * Changes a draft or scheduled campaign; If-Match is required, so that of two operators changing
+     * it at once, the second learns (412) that the first did.
+     */
+    private ApiResponse update(ApiRequest r) throws Exception {
+        long id = r.id("id");
+        Campaign current = campaigns.get(id);
+        String ifMatch = r.ifMatch().orElseThrow(() -> new ApiException(428, "Precondition required",
+                "send the campaign's ETag in If-Match (GET /campaigns/" + id + ")"));
+        if (!matches(ifMatch, etag(current))) {
+            throw new ApiException(412, "Precondition failed", "campaign " + id + " changed since that ETag; read it again");
+        }
+        UpdateBody b = r.json(UpdateBody.class);
+        List<String> windows = b.windows() != null ? checkedWindows(b.windows())
+                : current.windows().map(w -> List.of(w.spec())).orElse(List.of());
+        CampaignForm form = new CampaignForm(
+                Strings.optional("name", b.name(), 200).orElse(current.name()),
+                Strings.optional("template", b.template(), 64).orElse(current.template()),
+                Strings.optional("from", b.from(), 254).orElse(current.fromAddress()),
+                Strings.optional("fromName", b.fromName(), 200).or(current::fromName),
+                Strings.optional("replyTo", b.replyTo(), 254).or(current::replyTo),
+                Strings.optional("subject", b.subject(), 500).or(current::subjectOverride),
+                Strings.optional("startAt", b.startAt(), 40).or(() -> current.startAt().map(Instant::toString)),
+                Optional.ofNullable(b.rate()).or(current::rateCap), windows,
+                Strings.optional("expireAt", b.expireAt(), 100).or(() -> current.expireAt().map(Instant::toString)),
+                Strings.optional("relay", b.relay(), 500));
+        Campaign changed = campaigns.update(id, form.parse(s.relays()), current.updatedAt())
+                .orElseThrow(() -> new ApiException(412, "Precondition failed", "campaign " + id + " changed meanwhile; read it again"));
+        return ApiResponse.json(200, item(changed)).header("ETag", etag(changed));
+    }
+
+    private static List<String> checkedWindows(List<String> windows) {
+        if (windows.size() > 20) {
+            throw ApiException.invalid("windows", "at most 20 ranges");
+        }
+        for (int i = 0; i < windows.size(); i++) {
+            Strings.required("windows[" + i + "]", windows.get(i), 200);
+        }
+        return windows;
+    }
+
+    private ApiResponse list(ApiRequest r) throws Exception {
+        int limit = r.intParam("limit", 1, MAX_LIST, 100);
+        Optional<CampaignStatus> status = r.param("status").map(CampaignsApi::status);
+        Optional<Instant> since = r.param("createdSince").map(CampaignsApi::instant);
+        long after = r.param("cursor").map(c -> Cursors.decodeLong("campaigns", c)).orElse(0L);
+        // In id order, after the cursor's id: a campaign created meanwhile lands at the end, never on a page already read.
+        List<Campaign> matching = campaigns.list().stream()
+                .filter(c -> c.id() > after)
+                .filter(c -> status.map(st -> c.status() == st).orElse(true))
+                .filter(c -> since.map(at -> !c.createdAt().isBefore(at)).orElse(true))
+                .sorted((a, b) -> Long.compare(a.id(), b.id()))
+                .limit(limit + 1L).toList();
+        List<Campaign> page = matching.subList(0, Math.min(limit, matching.size()));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("campaigns", page.stream().map(CampaignsApi::item).toList());
+        body.put("nextCursor", matching.size() > limit ? Cursors.encode("campaigns", page.get(page.size() - 1).id()) : null);
+        return ApiResponse.json(200, body);
+    }
+
+    private ApiResponse get(ApiRequest r) throws Exception {
+        long id = r.id("id");
+        Campaign campaign = campaigns.get(id);
+        JsonNode report = Json.MAPPER.readTree(CampaignReportJson.of(s.reports().report(id)));
+        Map<String, Object> body = item(campaign);
+        body.put("report", report);
+        return ApiResponse.json(200, body).header("ETag", etag(campaign));
+    }
+
+    private ApiResponse runs(ApiRequest r) throws Exception {
+        int limit = r.intParam("limit", 1, 500, 50);
+        List<Map<String, Object>> runs = campaigns.runs(r.id("id"), limit).stream().map(run -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", Long.toString(run.id()));
+            m.put("startedAt", run.startedAt().toString());
+            m.put("finishedAt", run.finishedAt().map(Instant::toString).orElse(null));
+            m.put("outcome", run.outcome());
+            m.put("items", run.sent().orElse(null));
+            m.put("error", run.error().orElse(null));
+            return m;
+        }).toList();
+        return ApiResponse.json(200, Map.of("runs", runs));
+    }
+
+    static Map<String, Object> item(Campaign c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", Long.toString(c.id()));
+        m.put("name", c.name());
+        m.put("status", c.status().dbValue());
+        m.put("template", c.template());
+        m.put("from", c.fromAddress());
+        m.put("fromName", c.fromName().orElse(null));
+        m.put("replyTo", c.replyTo().orElse(null));
+        m.put("subject", c.subjectOverride().orElse(null));
+        m.put("startAt", c.startAt().map(Instant::toString).orElse(null));
+        m.put("rate", c.rateCap().orElse(null));
+        m.put("windows", c.windows().map(Object::toString).orElse(null));
+        m.put("expireAt", c.expireAt().map(Instant::toString).orElse(null));
+        m.put("pauseReason", c.pauseReason().orElse(null));
+        m.put("createdAt", c.createdAt().toString());
+        m.put("updatedAt", c.updatedAt().toString());
+        return m;
+    }
+
+    /** Changes with every write to the campaign row: its status and its last update. */
+    static String etag(Campaign c) {
+        return "\"c" + c.id() + "-" + c.updatedAt().toEpochMilli() + "-" + c.status().dbValue() + "\"";
+    }
+
+    private static boolean matches(String ifMatch, String etag) {
+        return Arrays.stream(ifMatch.split(",")).map(String::strip).anyMatch(t -> t.equals("*") || t.equals(etag));
+    }
+
+    private static CampaignStatus status(String text) {
+        return Arrays.stream(CampaignStatus.values()).filter(st -> st.dbValue().equals(text)).findFirst()
+                .orElseThrow(() -> ApiException.invalid("status", "one of " + Arrays.stream(CampaignStatus.values())
+                        .map(CampaignStatus::dbValue).collect(Collectors.joining(", "))));
+    }
+
+    static Instant instant(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw ApiException.invalid("createdSince", "must be an RFC 3339 UTC instant such as 2026-12-01T09:00:00Z");
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.mailrun.http.api;
+
+import dev.mailrun.campaign.importing.ImportRefusedException;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.InvalidFields;
+import dev.mailrun.campaign.suppression.SuppressionFileException;
+
+/** The operator API's refusals as problems: what each kind of exception means to a client. */
+final class Failures {
+
+    private Failures() {}
+
+    static ApiException map(Exception e) {
+        if (e instanceof InvalidFields f) {
+            return ApiException.invalid(f.problems());
+        }
+        if (e instanceof CampaignException c) {
+            String m = c.getMessage();
+            // "no campaign with id 7", "no template named x": the thing is not there; anything else is
+            // a state the request does not fit (a campaign already running, one not paused).
+            return m != null && m.startsWith("no ") ? ApiException.notFound(m) : ApiException.conflict(m);
+        }
+        if (e instanceof ImportRefusedException || e instanceof SuppressionFileException) {
+            return new ApiException(422, "Import refused", e.getMessage());
+        }
+        if (e instanceof IllegalArgumentException || e instanceof IllegalStateException && e.getMessage() != null
+                && e.getMessage().startsWith("missing")) {
+            return ApiException.invalid("body", e.getMessage());
+        }
+        return new ApiException(500, "Server error", "the request failed; see the worker's log");
+    }
+}
