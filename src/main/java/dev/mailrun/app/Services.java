@@ -119,7 +119,7 @@ public final class Services implements AutoCloseable {
 
     public RecipientImporter importer() {
         RecipientImporter importer = new RecipientImporter(dataSource(), templates(), addressFilter(), clock(),
-                config.imports().settings());
+                config.imports().settings()).withRecipientFiles(config.content().recipientFiles());
         return metricsIfServed().map(m -> importer.withListener(m.imports())).orElse(importer);
     }
 
@@ -246,7 +246,8 @@ public final class Services implements AutoCloseable {
         return new SendTask(new SendDependencies(dataSource(), templates(), config.smtp(),
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
-                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays()));
+                metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays(),
+                config.content().recipientFiles()));
     }
 
     /**

@@ -1,12 +1,15 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.db.Transactions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -16,19 +19,21 @@ import org.apache.commons.csv.CSVPrinter;
 
 /**
  * Every recipient of a campaign with its outcome, as CSV ({@link #COLUMNS}; times in ISO-8601 UTC,
- * empty when unknown): for reports and for moving results into another system. Read in id order,
+ * empty when unknown; {@code attachments}: the names of the files its message carries, separated by
+ * {@code "; "}, and {@code attachment_sha256}: the checksum of its own file): for reports and for moving results into another system. Read in id order,
  * in pages of {@link #PAGE}, all from one snapshot: memory does not grow with the campaign, and a
  * campaign still sending is exported as it stood when the export began.
  */
 public final class CampaignExport {
 
     public static final List<String> COLUMNS = List.of("id", "email", "status", "attempts", "last_code", "last_error",
-            "sent_at", "message_id", "bounce_kind", "bounced_at");
+            "sent_at", "message_id", "bounce_kind", "bounced_at", "attachments", "attachment_sha256");
     static final int PAGE = 1_000;
 
     private final DataSource dataSource;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientExport recipients = new RecipientExport();
+    private final AttachmentTable files = new AttachmentTable();
 
     public CampaignExport(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -47,6 +52,7 @@ public final class CampaignExport {
      */
     public long write(long campaignId, Writer out) throws SQLException, IOException {
         CSVPrinter csv = new CSVPrinter(out, CSVFormat.RFC4180);
+        String campaignFiles = campaignFileNames(campaignId);
         boolean[] headed = {false};
         long n = each(campaignId, r -> {
             if (!headed[0]) {
@@ -55,7 +61,7 @@ public final class CampaignExport {
             }
             csv.printRecord(List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
                     blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
-                    blank(r.bouncedAt())));
+                    blank(r.bouncedAt()), attachments(campaignFiles, r.attachment()), blank(r.attachmentSha256())));
         });
         if (!headed[0]) {
             csv.printRecord(COLUMNS);
@@ -96,6 +102,22 @@ public final class CampaignExport {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /** The names of the campaign's own files, separated by "; " (they never change after create). */
+    private String campaignFileNames(long campaignId) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return String.join("; ", files.list(c, campaignId).stream().map(Attachment.Summary::filename).toList());
+        }
+    }
+
+    /** The names of the files the recipient's message carries: the campaign's, then its own. */
+    private static String attachments(String campaignFiles, String own) {
+        if (own == null) {
+            return campaignFiles;
+        }
+        String name = own.substring(Math.max(own.lastIndexOf('/'), own.lastIndexOf('\\')) + 1);
+        return campaignFiles.isEmpty() ? name : campaignFiles + "; " + name;
     }
 
     private static Object blank(Object value) {

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
@@ -9,6 +10,7 @@ import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
@@ -43,6 +45,7 @@ public final class Campaigns {
     private final Clock clock;
     private final Duration tickInterval;
     private final CampaignTable store = new CampaignTable();
+    private final AttachmentTable files = new AttachmentTable();
     private final RecipientCounts queue = new RecipientCounts();
     private final Requeues requeues;
 
@@ -64,6 +67,14 @@ public final class Campaigns {
      * configured default route. The caller has checked that every relay of the route is configured.
      */
     public long create(NewCampaign campaign, Optional<RelayRoute> route) throws SQLException {
+        return create(campaign, route, List.of());
+    }
+
+    /**
+     * Creates a campaign whose messages carry {@code attachments} (read and checked against the
+     * limits by {@code campaign.attach.AttachmentFiles}), stored with it in the same transaction.
+     */
+    public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments) throws SQLException {
         if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
         }
@@ -73,10 +84,34 @@ public final class Campaigns {
             throw new CampaignException("--expire-at " + campaign.expireAt().get() + " is not in the future (now " + now + ")");
         }
         return Transactions.inTransaction(dataSource, c -> {
+            refuseOverPacket(c, attachments);
             long id = store.insert(c, campaign, now);
             store.setRoute(c, id, route, now);
+            files.insert(c, id, attachments, now);
             return id;
         });
+    }
+
+    /** A file the server would refuse to take in one statement is refused here, naming the server's limit. */
+    private void refuseOverPacket(Connection c, List<Attachment> attachments) throws SQLException {
+        if (attachments.isEmpty()) {
+            return;
+        }
+        long packet = files.maxAllowedPacket(c);
+        for (Attachment a : attachments) {
+            // Room for the statement's other values and the protocol's framing.
+            if (a.size() > packet - 64 * 1024) {
+                throw new CampaignException("--attach " + a.filename() + ": " + a.size()
+                        + " bytes, too large for the database server's max_allowed_packet (" + packet + ")");
+            }
+        }
+    }
+
+    /** The files the campaign's messages carry, without their bytes, in order. */
+    public List<Attachment.Summary> attachments(long id) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return files.list(c, id);
+        }
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.mailrun.mail.smtp.SendRateLimiter;
 import dev.mailrun.mail.smtp.SendResult;
 import dev.mailrun.mail.smtp.SmtpPool;
 import dev.mailrun.mail.template.LoadResult;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +41,7 @@ public final class TestSend {
         this.clock = clock;
     }
 
-    public SendResult send(Campaign campaign, String to, String name, Map<String, String> fields) {
+    public SendResult send(Campaign campaign, String to, String name, Map<String, String> fields) throws SQLException {
         LoadResult loaded = deps.templates().load(campaign.template());
         if (loaded instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " does not compile: " + invalid.problems().get(0));

@@ -41,6 +41,7 @@ class CampaignLayersTest {
                 .layer("Report").definedBy("dev.mailrun.campaign.report..")
                 .layer("Send").definedBy("dev.mailrun.campaign.send..")
                 .layer("Importing").definedBy("dev.mailrun.campaign.importing..")
+                .layer("Attach").definedBy("dev.mailrun.campaign.attach..")
                 .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
                 .layer("Feedback").definedBy("dev.mailrun.campaign.feedback..")
                 .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
@@ -52,6 +53,7 @@ class CampaignLayersTest {
                 .whereLayer("Report").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Send").mayOnlyBeAccessedByLayers("Api", "Report")
                 .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Attach").mayOnlyBeAccessedByLayers("Api", "Importing", "Send")
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
@@ -59,7 +61,7 @@ class CampaignLayersTest {
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
                         "Suppression")
-                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
+                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Feedback", "Unsubscribe",
                         "Hygiene", "Suppression", "Store");
     }
 

@@ -33,13 +33,18 @@ public final class BuildCostBenchmark {
         if (accented < 0 || accented > 100) {
             throw new IllegalArgumentException("--accented must be a percentage from 0 to 100, got " + accented);
         }
-        SampleMessages samples = new SampleMessages(Clock.systemUTC());
+        int attachmentKb = args.integer("attachment-kb", 0);
+        if (attachmentKb < 0 || attachmentKb > 10_240) {
+            throw new IllegalArgumentException("--attachment-kb must be 0-10240, got " + attachmentKb);
+        }
+        SampleMessages samples = new SampleMessages(Clock.systemUTC(), attachmentKb * 1024);
         Session session = MessageComposer.newSession("sender.example");
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.printf("%,d messages per round (template welcome, one merge field), one thread, %d%% of the "
-                + "recipients with a name outside ASCII; the first round warms up and is not shown%n%n", messages, accented);
-        System.out.println("| round | µs CPU per message | bytes per message |");
-        System.out.println("|---:|---:|---:|");
+                + "recipients with a name outside ASCII, a campaign attachment of %d KB; the first round warms up and is "
+                + "not shown%n%n", messages, accented, attachmentKb);
+        System.out.println("| round | µs CPU per message | bytes per message | µs CPU of a bare copy of that many bytes |");
+        System.out.println("|---:|---:|---:|---:|");
         for (int round = 0; round <= rounds; round++) {
             Counting out = new Counting();
             long cpu0 = threads.getCurrentThreadCpuTime();
@@ -49,9 +54,28 @@ public final class BuildCostBenchmark {
             }
             long cpu = threads.getCurrentThreadCpuTime() - cpu0;
             if (round > 0) {
-                System.out.printf("| %d | %.1f | %d |%n", round, cpu / 1e3 / messages, out.bytes / messages);
+                int size = (int) (out.bytes / messages);
+                System.out.printf("| %d | %.1f | %d | %.1f |%n", round, cpu / 1e3 / messages, size,
+                        copyCost(threads, size, Math.min(messages, 20_000)));
             }
         }
+    }
+
+    /**
+     * The CPU of what every message pays at least for its size: a new array of {@code size} bytes
+     * filled by one copy, as the composer's buffer is. The part of an attachment's cost that is the copy.
+     */
+    private static double copyCost(ThreadMXBean threads, int size, int times) {
+        byte[] source = new byte[size];
+        long sum = 0;
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        for (int i = 0; i < times; i++) {
+            byte[] target = new byte[size];
+            System.arraycopy(source, 0, target, 0, size);
+            sum += target[i % size];
+        }
+        long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+        return sum == Long.MIN_VALUE ? 0 : cpu / 1e3 / times;
     }
 
     /** Counts what is written and keeps nothing, so the figures hold no buffer growth. */

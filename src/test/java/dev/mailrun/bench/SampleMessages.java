@@ -24,6 +24,11 @@ final class SampleMessages {
     private final MessageFactory factory;
 
     SampleMessages(Clock clock) {
+        this(clock, 0);
+    }
+
+    /** With a campaign attachment of {@code attachmentBytes} random bytes (none: 0), encoded once as a run encodes it. */
+    SampleMessages(Clock clock, int attachmentBytes) {
         LoadResult loaded = new TemplateLoader(Path.of("templates")).load(PipelineHarness.TEMPLATE);
         if (!(loaded instanceof LoadResult.Loaded ok)) {
             throw new IllegalStateException("template " + PipelineHarness.TEMPLATE + " does not load: " + loaded);
@@ -34,7 +39,16 @@ final class SampleMessages {
                 Optional.of("Sender News"), Optional.empty(), Optional.empty(), CampaignStatus.RUNNING, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), t, t);
         factory = new MessageFactory(campaign, template, new MessageComposer(clock),
-                new MessageIds("sender.example", PipelineHarness.MESSAGE_ID_KEY), new dev.mailrun.testing.FixedLinks(), Optional.empty());
+                new MessageIds("sender.example", PipelineHarness.MESSAGE_ID_KEY), new dev.mailrun.testing.FixedLinks(), Optional.empty(),
+                attachmentBytes == 0 ? java.util.List.of() : MessageFactory.encode(java.util.List.of(
+                        dev.mailrun.campaign.model.Attachment.of("programme.pdf", "application/pdf", random(attachmentBytes)))),
+                dev.mailrun.campaign.attach.RecipientFiles.none(dev.mailrun.campaign.attach.AttachmentLimits.DEFAULTS));
+    }
+
+    private static byte[] random(int n) {
+        byte[] b = new byte[n];
+        new java.util.SplittableRandom(1).nextBytes(b);
+        return b;
     }
 
     private final ThreadLocal<jakarta.mail.internet.MimeMessage> perThread = new ThreadLocal<>();

@@ -1,5 +1,7 @@
 package dev.mailrun.testing;
 
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
@@ -30,9 +32,18 @@ public final class SendDependenciesFixtures {
                                             Secret messageIdKey, UnsubscribeLinks links, SendSettings settings,
                                             Supplier<RandomGenerator> random, Optional<DkimSigner> dkim, Timing timing,
                                             SendEvents events) {
+        return oneRelay(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events,
+                RecipientFiles.none(AttachmentLimits.DEFAULTS));
+    }
+
+    /** As {@link #oneRelay}, reading the recipients' own files from {@code recipientFiles}. */
+    public static SendDependencies oneRelay(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp,
+                                            Secret messageIdKey, UnsubscribeLinks links, SendSettings settings,
+                                            Supplier<RandomGenerator> random, Optional<DkimSigner> dkim, Timing timing,
+                                            SendEvents events, RecipientFiles recipientFiles) {
         return new SendDependencies(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing,
                 events, Relays.single(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT,
-                        smtp, settings.relayRate()));
+                        smtp, settings.relayRate()), recipientFiles);
     }
 
     /** With one relay (as {@link #oneRelay}), without DKIM signing and telling nobody what the sending path does. */

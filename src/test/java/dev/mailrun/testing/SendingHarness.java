@@ -1,10 +1,13 @@
 package dev.mailrun.testing;
 
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
+import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -34,13 +37,25 @@ public final class SendingHarness implements AutoCloseable {
     /** Telling {@code events} what the sending path does, as the metrics are told. */
     public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner,
                           SendEvents events) {
+        this(ds, clock, smtpPort, interval, settings, owner, events, Optional.empty());
+    }
+
+    /** Signing every message with {@code dkim}. */
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner,
+                          SendEvents events, Optional<DkimSigner> dkim) {
+        this(ds, clock, smtpPort, interval, settings, owner, events, dkim, RecipientFiles.none(AttachmentLimits.DEFAULTS));
+    }
+
+    /** Signing every message with {@code dkim} and reading the recipients' own files from {@code recipientFiles}. */
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner,
+                          SendEvents events, Optional<DkimSigner> dkim, RecipientFiles recipientFiles) {
         SmtpSettings smtp = SmtpSettings.of("127.0.0.1", smtpPort, TlsMode.NONE, "mailrun.test")
                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
                 .withConnections(4);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates, smtp,
                 Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),
-                settings, () -> new Random(42), Optional.empty(), TestTiming.realTime(clock), events));
+                settings, () -> new Random(42), dkim, TestTiming.realTime(clock), events, recipientFiles));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults(owner), clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);

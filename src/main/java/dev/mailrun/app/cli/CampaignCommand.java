@@ -3,11 +3,14 @@ package dev.mailrun.app.cli;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.attach.AttachmentFiles;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.InvalidFields;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,6 +69,12 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--relay", paramLabel = "ROUTE",
                 description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
                         + "default: smtp.relays.") String relay;
+        @Option(names = "--attach", paramLabel = "FILE",
+                description = "A file every message carries (repeatable); copied into the database now, within "
+                        + "content.max-attachment-bytes each and content.max-message-bytes together.") List<Path> attach;
+        @Option(names = "--inline", paramLabel = "IMAGE",
+                description = "An image the HTML shows as <img src=\"cid:NAME\">, NAME its file name (repeatable); "
+                        + "stored and limited as --attach.") List<Path> inline;
 
         @Override
         int act(Services s) throws Exception {
@@ -79,7 +88,9 @@ final class CampaignCommand extends GroupCommand {
                 // One line, as every usage error: the first problem, in the order of the options.
                 throw new UsageException(e.problems().get(0).reason());
             }
-            out().println(s.campaigns().create(parsed.campaign(), parsed.route()));
+            List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
+                    .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
+            out().println(s.campaigns().create(parsed.campaign(), parsed.route(), files));
             return Cli.OK;
         }
     }

@@ -28,6 +28,9 @@ final class RecipientsCommand extends GroupCommand {
         @Parameters(paramLabel = "FILE", description = "CSV file (UTF-8).")
         Path file;
 
+        @Option(names = "--attachment-column", paramLabel = "NAME",
+                description = "Column naming each recipient's own file under content.recipient-files (default: attachment, "
+                        + "when the file has such a column).") String attachmentColumn;
         @Option(names = "--rejects", paramLabel = "FILE", description = "Also write every rejected row to this CSV file.")
         Path rejects;
 
@@ -41,7 +44,7 @@ final class RecipientsCommand extends GroupCommand {
             Progress progress = Progress.on(err(), "import");
             RecipientImportReport r;
             try {
-                r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
+                r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), Optional.ofNullable(attachmentColumn), n -> progress.show(n + " rows read"));
             } catch (ImportRefusedException | CampaignException e) {
                 throw new UsageException(e.getMessage());
             } catch (ImportStoppedException e) {

@@ -1,6 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.ErrorCount;
@@ -44,7 +45,7 @@ final class StatusCommand extends ContextCommand {
                 if (watch && Progress.isTerminal()) {
                     out().print("\033[H\033[2J");
                 }
-                print(reports);
+                print(s, reports);
                 out().flush();
             }
             if (!watch || ended) {
@@ -70,18 +71,18 @@ final class StatusCommand extends ContextCommand {
         return reports;
     }
 
-    private void print(List<CampaignReport> reports) throws Exception {
+    private void print(Services s, List<CampaignReport> reports) throws Exception {
         PrintWriter out = out();
         if (json) {
             out.println(id != null ? CampaignReportJson.of(reports.get(0)) : CampaignReportJson.of(reports));
             return;
         }
         for (CampaignReport r : reports) {
-            text(out, r);
+            text(out, r, s.campaigns().attachments(r.campaign().id()));
         }
     }
 
-    private static void text(PrintWriter out, CampaignReport r) {
+    private static void text(PrintWriter out, CampaignReport r, List<Attachment.Summary> attachments) {
         Campaign c = r.campaign();
         long done = r.total() - r.remaining();
         out.printf("campaign %d \"%s\" (%s) — %s%s%n", c.id(), c.name(), c.template(), c.status().dbValue(),
@@ -89,6 +90,9 @@ final class StatusCommand extends ContextCommand {
         if (c.windows().isPresent() || c.expireAt().isPresent()) {
             out.printf("  window: %s; expires: %s%n", c.windows().map(Object::toString).orElse("any time"),
                     c.expireAt().map(Object::toString).orElse("never"));
+        }
+        if (!attachments.isEmpty()) {
+            out.printf("  attachments: %s%n", String.join(", ", attachments.stream().map(Object::toString).toList()));
         }
         out.printf("  held back by: %s%n", r.heldBackBy().isEmpty() ? "-" : String.join("; ", r.heldBackBy()));
         out.printf("  %s %d/%d done%n", Progress.bar(r.total() == 0 ? 0 : (double) done / r.total(), 30), done, r.total());

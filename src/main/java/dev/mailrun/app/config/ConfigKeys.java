@@ -158,6 +158,10 @@ public final class ConfigKeys {
         key("import.disposable-list", "", "Extra disposable domains file, one per line, added to the bundled list.");
         key("import.max-field-bytes", "65536", Range.whole(1024, 4_194_304), "Largest value of one CSV field, in UTF-8 bytes; a larger one rejects its row.");
         key("import.max-row-bytes", "262144", Range.whole(1024, 4_194_304), "Largest CSV row, all fields together, in UTF-8 bytes; at least import.max-field-bytes.");
+        // what messages carry (docs/MAIL.md, "Attachments")
+        key("content.max-attachment-bytes", "10485760", Range.whole(1024, 104_857_600), "Largest file campaign create --attach takes, in bytes; a larger one is refused at create. At most content.max-message-bytes.");
+        key("content.max-message-bytes", "20971520", Range.whole(1024, 209_715_200), "Largest size of a campaign's attached files together, in bytes; more is refused at create.");
+        key("content.recipient-files", "", "Directory holding the recipients' own files, named by an import's attachment column relative to it; empty: an import with such a column is refused.");
         // events out (docs/EVENTS.md): delivered by the worker to each endpoint events.endpoints names
         key("events.endpoints", "", "Endpoints that receive events (docs/EVENTS.md), comma-separated names, each with the events.<name>.* keys below; empty: none (events are still written to the outbox and expire after events.retention).");
         key("events.include-fields", "false", "true: each recipient event carries the recipient's imported fields (data.fields), so a receiver can match its own records.");

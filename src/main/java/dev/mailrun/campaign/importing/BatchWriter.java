@@ -121,7 +121,8 @@ final class BatchWriter {
                 to = chunkEnd(rows, from);
                 List<Row> chunk = rows.subList(from, to);
                 int inserted = inserts.insert(chunk.stream()
-                        .map(r -> new RecipientInserts.NewRecipient(r.email(), r.name(), r.fieldsJson(), r.line()))
+                        .map(r -> new RecipientInserts.NewRecipient(r.email(), r.name(), r.fieldsJson(), r.attachment(),
+                                r.attachmentSha256(), r.line()))
                         .toList());
                 sortInserted(c, chunk, inserted, result);
             }

@@ -34,13 +34,13 @@ final class CsvFile {
      *
      * @throws ImportFileException when the file as a whole cannot be imported
      */
-    static CsvFile check(Path file) throws IOException {
+    static CsvFile check(Path file, String attachmentColumn) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new ImportFileException(file + ": no such file");
         }
         long lastComplete = 1;
         try (CSVParser parser = CsvFiles.open(file)) {
-            CsvHeader header = CsvHeader.of(file, parser.getHeaderNames());
+            CsvHeader header = CsvHeader.of(file, parser.getHeaderNames(), attachmentColumn);
             Iterator<CSVRecord> it = parser.iterator();
             lastComplete = parser.getCurrentLineNumber();
             while (it.hasNext()) {

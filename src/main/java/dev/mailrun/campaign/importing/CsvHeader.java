@@ -10,10 +10,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The header row of an import file: which column holds the address, which the name, and which
- * become merge fields (every other one, as written).
+ * The header row of an import file: which column holds the address, which the name, which names
+ * each recipient's own file, and which become merge fields (every other one, as written).
  */
-record CsvHeader(List<String> columns, String emailColumn, Optional<String> nameColumn, List<String> fieldColumns) {
+record CsvHeader(List<String> columns, String emailColumn, Optional<String> nameColumn, List<String> fieldColumns,
+                 Optional<String> attachmentColumn) {
 
     /** Merge fields every recipient gets from mailrun itself; a column may not replace them. */
     private static final Set<String> BUILT_IN_FIELDS = Set.of("unsubscribe_url", "campaign");
@@ -28,13 +29,17 @@ record CsvHeader(List<String> columns, String emailColumn, Optional<String> name
         return columns.size();
     }
 
-    /** @throws ImportFileException naming what is wrong with the header row */
-    static CsvHeader of(Path file, List<String> names) {
+    /**
+     * @param attachmentName the column that names each recipient's own file, not a merge field (case ignored)
+     * @throws ImportFileException naming what is wrong with the header row
+     */
+    static CsvHeader of(Path file, List<String> names, String attachmentName) {
         if (names.isEmpty()) {
             throw new ImportFileException(file + ": empty file; expected a header row with an email column");
         }
         String email = null;
         String name = null;
+        String attachment = null;
         List<String> fields = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String raw : names) {
@@ -50,6 +55,8 @@ record CsvHeader(List<String> columns, String emailColumn, Optional<String> name
                 email = raw;
             } else if (key.equals("name")) {
                 name = raw;
+            } else if (key.equals(attachmentName.strip().toLowerCase(Locale.ROOT))) {
+                attachment = raw;
             } else if (BUILT_IN_FIELDS.contains(key)) {
                 throw new ImportFileException(file + ": column '" + Shown.of(n) + "' clashes with a built-in merge field");
             } else {
@@ -60,6 +67,6 @@ record CsvHeader(List<String> columns, String emailColumn, Optional<String> name
             throw new ImportFileException(file + ": no email column in the header row (found: "
                     + String.join(", ", names.stream().map(Shown::of).toList()) + ")");
         }
-        return new CsvHeader(names, email, Optional.ofNullable(name), fields);
+        return new CsvHeader(names, email, Optional.ofNullable(name), fields, Optional.ofNullable(attachment));
     }
 }

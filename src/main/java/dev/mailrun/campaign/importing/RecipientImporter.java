@@ -1,10 +1,15 @@
 package dev.mailrun.campaign.importing;
 
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.model.Attachment;
+import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.csv.RejectLog;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.TemplateLoader;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Optional;
@@ -37,14 +42,18 @@ public final class RecipientImporter {
     private final ImportSettings settings;
     private final TemplateLoader templates;
     private final ImportListener listener;
+    private final RecipientFiles files;
+
+    /** The column that names each recipient's own file unless the import names another. */
+    public static final String ATTACHMENT_COLUMN = "attachment";
 
     public RecipientImporter(DataSource dataSource, TemplateLoader templates, AddressFilter filter, Clock clock,
                              ImportSettings settings) {
-        this(dataSource, templates, filter, clock, settings, ImportListener.NONE);
+        this(dataSource, templates, filter, clock, settings, ImportListener.NONE, RecipientFiles.none(AttachmentLimits.DEFAULTS));
     }
 
     private RecipientImporter(DataSource dataSource, TemplateLoader templates, AddressFilter filter, Clock clock,
-                              ImportSettings settings, ImportListener listener) {
+                              ImportSettings settings, ImportListener listener, RecipientFiles files) {
         this.dataSource = dataSource;
         this.templates = templates;
         this.campaignCheck = new CampaignCheck(dataSource, templates);
@@ -52,11 +61,17 @@ public final class RecipientImporter {
         this.clock = clock;
         this.settings = settings;
         this.listener = listener;
+        this.files = files;
     }
 
     /** The same importer, telling {@code listener} about every row accepted or rejected. */
     public RecipientImporter withListener(ImportListener listener) {
-        return new RecipientImporter(dataSource, templates, filter, clock, settings, listener);
+        return new RecipientImporter(dataSource, templates, filter, clock, settings, listener, files);
+    }
+
+    /** The same importer, taking the recipients' own files from {@code files} (content.recipient-files). */
+    public RecipientImporter withRecipientFiles(RecipientFiles files) {
+        return new RecipientImporter(dataSource, templates, filter, clock, settings, listener, files);
     }
 
     /**
@@ -67,12 +82,23 @@ public final class RecipientImporter {
      */
     public RecipientImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile, LongConsumer progress)
             throws IOException, SQLException {
+        return importCsv(campaignId, file, rejectsFile, Optional.empty(), progress);
+    }
+
+    /**
+     * @param attachmentColumn the column naming each recipient's own file ({@code --attachment-column}); empty:
+     *                         {@value #ATTACHMENT_COLUMN} when the file has one
+     */
+    public RecipientImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile,
+                                           Optional<String> attachmentColumn, LongConsumer progress)
+            throws IOException, SQLException {
         CompiledTemplate template = campaignCheck.openCampaign(campaignId);
-        CsvFile csv = CsvFile.check(file);
+        CsvFile csv = CsvFile.check(file, attachmentColumn.orElse(ATTACHMENT_COLUMN));
+        RowFiles rowFiles = rowFiles(campaignId, file, csv.header(), attachmentColumn);
         CampaignCheck.requireFields(file, template, csv.header());
         StatementSize statement = StatementSize.of(dataSource);
         RowChecks checks = new RowChecks(csv.header(), filter, template.subjectFields(),
-                new RowSize(csv.header().columns(), settings, statement));
+                new RowSize(csv.header().columns(), settings, statement), rowFiles);
         Outcomes outcomes = new Outcomes(RejectLog.to(RecipientRejectReason.class, rejectsFile, ImportRefusedException::new), listener);
         long rows = 0;
         try (outcomes;
@@ -95,5 +121,23 @@ public final class RecipientImporter {
         }
         progress.accept(rows);
         return outcomes.report(rows);
+    }
+
+    /** How this import checks the files its rows name; refuses the file when it names files nothing can take. */
+    private RowFiles rowFiles(long campaignId, Path file, CsvHeader header, Optional<String> asked) throws SQLException {
+        if (asked.isPresent() && header.attachmentColumn().isEmpty()) {
+            throw new ImportFileException(file + ": no column '" + asked.get() + "' (--attachment-column) in the header row");
+        }
+        if (header.attachmentColumn().isPresent() && !files.configured()) {
+            throw new ImportFileException(file + ": column '" + header.attachmentColumn().get().strip()
+                    + "' names a file per recipient, but content.recipient-files is not set");
+        }
+        long campaignBytes = 0;
+        try (Connection c = dataSource.getConnection()) {
+            for (Attachment.Summary a : new AttachmentTable().list(c, campaignId)) {
+                campaignBytes += a.size();
+            }
+        }
+        return new RowFiles(files, campaignBytes);
     }
 }

@@ -2,6 +2,7 @@ package dev.mailrun.campaign.importing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.importing.CsvFile.CsvRow;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.mail.HeaderValues;
@@ -18,7 +19,8 @@ import org.apache.commons.csv.CSVRecord;
  * The checks a row passes on its own, before any other row or the database is looked at: field
  * count, size ({@link RowSize}), address syntax, the address filter, and the values that end up in a header — the name
  * (the To display name) and the columns the template's subject uses — by the mail package's own
- * header rule, so a row that could never be sent is rejected here rather than failed at send time.
+ * header rule, so a row that could never be sent is rejected here rather than failed at send time;
+ * and the recipient's own file, when the file has an attachment column ({@link RowFiles}).
  * The result is the row to write, or why not.
  */
 final class RowChecks {
@@ -44,10 +46,15 @@ final class RowChecks {
     private final String[] fieldNames;
     /** The positions in {@link #fieldIndexes} of the fields whose values go into the subject. */
     private final int[] subjectFields;
+    private final RowFiles files;
+    /** The column naming the recipient's own file; -1: none. */
+    private final int attachmentIndex;
 
     /** @param subjectFields the merge fields the campaign's subject reads */
-    RowChecks(CsvHeader header, AddressFilter filter, Set<String> subjectFields, RowSize size) {
+    RowChecks(CsvHeader header, AddressFilter filter, Set<String> subjectFields, RowSize size, RowFiles files) {
         this.header = header;
+        this.files = files;
+        this.attachmentIndex = header.attachmentColumn().map(header.columns()::indexOf).orElse(-1);
         this.filter = filter;
         this.size = size;
         this.emailIndex = header.columns().indexOf(header.emailColumn());
@@ -89,16 +96,26 @@ final class RowChecks {
         if (badField.isPresent()) {
             return new Rejected(line, rawEmail, RecipientRejectReason.INVALID_FIELD, badField.get());
         }
+        String attachment = attachmentIndex < 0 ? "" : record.get(attachmentIndex).strip();
+        RecipientFiles.Checked file = null;
+        if (!attachment.isEmpty()) {
+            try {
+                file = files.check(attachment);
+            } catch (RecipientFiles.FileProblem e) {
+                return new Rejected(line, rawEmail, RecipientRejectReason.ATTACHMENT, e.getMessage());
+            }
+        }
         String storedName = name == null || name.isEmpty() ? null : name;
         String fieldsJson = fields(record);
         String email = address.value();
-        long storedBytes = size.stored(email, storedName, fieldsJson);
+        long storedBytes = size.stored(email, storedName, fieldsJson)
+                + (file == null ? 0 : (long) Utf8.MAX_BYTES_PER_CHAR * attachment.length() + 64);
         Optional<String> unstorable = size.storedProblem(storedBytes);
         if (unstorable.isPresent()) {
             return new Rejected(line, rawEmail, RecipientRejectReason.TOO_LARGE, unstorable.get());
         }
-        return new Accepted(new Row(line, rawEmail, email, address.suppressionKey(), storedName, fieldsJson, storedBytes,
-                new AtomicLong()));
+        return new Accepted(new Row(line, rawEmail, email, address.suppressionKey(), storedName, fieldsJson,
+                file == null ? null : file.path(), file == null ? null : file.sha256(), storedBytes, new AtomicLong()));
     }
 
     private static Optional<String> nameProblem(String name) {

@@ -1,5 +1,8 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.send.deliver.MessageFactory;
@@ -8,6 +11,7 @@ import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Timing;
+import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageComposer;
@@ -15,7 +19,10 @@ import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.TemplateLoader;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -27,11 +34,28 @@ import javax.sql.DataSource;
  */
 public record SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                           Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
+                           Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
+                           RecipientFiles recipientFiles) {
 
-    /** The messages of {@code campaign}, built as every run builds them. */
-    public MessageFactory messages(Campaign campaign, CompiledTemplate template, Clock clock) {
+    /** Without recipients' own files (content.recipient-files unset). */
+    public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
+        this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,
+                RecipientFiles.none(AttachmentLimits.DEFAULTS));
+    }
+
+    /**
+     * The messages of {@code campaign}, built as every run builds them: with its attachments read
+     * and encoded once, here.
+     */
+    public MessageFactory messages(Campaign campaign, CompiledTemplate template, Clock clock) throws SQLException {
+        List<Attachment> attachments;
+        try (Connection c = dataSource.getConnection()) {
+            attachments = new AttachmentTable().load(c, campaign.id());
+        }
         return new MessageFactory(campaign, template, new MessageComposer(clock),
-                new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim);
+                new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim,
+                MessageFactory.encode(attachments), recipientFiles);
     }
 }

@@ -74,7 +74,7 @@ final class SendRun {
 
     /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
     SendRun(RunScope run, SendDependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
-            Instant deadline) {
+            Instant deadline) throws SQLException {
         this.run = run;
         this.deps = deps;
         this.deadline = deadline;

@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,7 +43,6 @@ public final class CampaignComposer {
     static final String TEST_SEND_HEADER = "X-Mailrun-Test";
 
     private static final String BOUNDARY_PREFIX = "----=_Part_";
-    private static final String ALTERNATIVE = "multipart/alternative; \r\n\tboundary=\"";
     private static final String SEVEN_BIT = "7bit";
 
     private final Clock clock;
@@ -53,16 +53,21 @@ public final class CampaignComposer {
     private final Address[] from;
     /** From and Reply-To lines: they stand between the Date and To lines. */
     private final byte[] senderLines;
-    /** MIME-Version, then the start of the Content-Type line up to the boundary's value. */
+    /** MIME-Version, then the start of the Content-Type line up to the boundary's value: without, or with an own file. */
     private final byte[] mimeLines;
+    private final byte[] mimeLinesWithOwn;
+    /** Files every message carries, encoded once; with any, the message is multipart/mixed. */
+    private final AttachedFiles files;
     private final byte[] listIdLine;
     private final byte[] unsubscribePostLine;
     private final AtomicLong parts = new AtomicLong();
     private final String boundarySuffix;
     private volatile FormattedDate lastDate = new FormattedDate(Long.MIN_VALUE, "");
 
-    CampaignComposer(Clock clock, Mailbox from, Optional<Mailbox> replyTo, String listId, String listName) {
+    CampaignComposer(Clock clock, Mailbox from, Optional<Mailbox> replyTo, String listId, String listName,
+                     List<AttachmentPart> attachments) {
         this.clock = clock;
+        this.files = new AttachedFiles(attachments);
         String problem = null;
         InternetAddress fromAddress = null;
         WireBuffer sender = new WireBuffer(256);
@@ -90,7 +95,9 @@ public final class CampaignComposer {
         }
         this.listIdProblem = problem;
         this.listIdLine = bytes(list);
-        this.mimeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(ALTERNATIVE));
+        this.mimeLines = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ").text(files.topType(false)));
+        this.mimeLinesWithOwn = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ")
+                .text(files.topType(true)));
         this.unsubscribePostLine = bytes(new WireBuffer(64).header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
         // Unique enough that no text contains it by chance, as the mail API's own boundaries are.
         this.boundarySuffix = "_" + System.identityHashCode(this) + "." + clock.millis();
@@ -104,9 +111,15 @@ public final class CampaignComposer {
      */
     public SerialisedMessage compose(Session session, RecipientFields fields, RenderedContent content)
             throws RejectedMessageException {
+        return compose(session, fields, content, Optional.empty());
+    }
+
+    /** As {@link #compose(Session, RecipientFields, RenderedContent)}, carrying {@code own}, the recipient's own file, last. */
+    public SerialisedMessage compose(Session session, RecipientFields fields, RenderedContent content,
+                                     Optional<AttachmentPart> own) throws RejectedMessageException {
         String text = content.text();
         String html = content.html();
-        return compose(session, fields, content.subject(), (text.length() + html.length()) * 17 / 16, (out, boundary) -> {
+        return compose(session, fields, content.subject(), (text.length() + html.length()) * 17 / 16, own, (out, boundary) -> {
             part(out, boundary, text, "plain");
             part(out, boundary, html, "html");
         });
@@ -119,7 +132,13 @@ public final class CampaignComposer {
      */
     public SerialisedMessage compose(Session session, RecipientFields fields, String subject, SevenBitBody text,
                                      SevenBitBody html) throws RejectedMessageException {
-        return compose(session, fields, subject, text.length() + html.length(), (out, boundary) -> {
+        return compose(session, fields, subject, text, html, Optional.empty());
+    }
+
+    /** As {@link #compose(Session, RecipientFields, String, SevenBitBody, SevenBitBody)}, carrying {@code own} last. */
+    public SerialisedMessage compose(Session session, RecipientFields fields, String subject, SevenBitBody text,
+                                     SevenBitBody html, Optional<AttachmentPart> own) throws RejectedMessageException {
+        return compose(session, fields, subject, text.length() + html.length(), own, (out, boundary) -> {
             sevenBitPart(out, boundary, text, "plain");
             sevenBitPart(out, boundary, html, "html");
         });
@@ -131,7 +150,7 @@ public final class CampaignComposer {
     }
 
     private SerialisedMessage compose(Session session, RecipientFields fields, String subjectText, int bodiesSize,
-                                      Bodies bodies) throws RejectedMessageException {
+                                      Optional<AttachmentPart> own, Bodies bodies) throws RejectedMessageException {
         if (senderProblem != null) {
             throw new RejectedMessageException(senderProblem);
         }
@@ -142,15 +161,17 @@ public final class CampaignComposer {
             throw new RejectedMessageException(listIdProblem);
         }
         String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
-        String boundary = BOUNDARY_PREFIX + parts.getAndIncrement() + boundarySuffix;
+        long part = parts.getAndAdd(files.boundaries(own.isPresent()));
+        String boundary = BOUNDARY_PREFIX + part + boundarySuffix;
 
-        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize);
+        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize + files.size()
+                + own.map(AttachmentPart::size).orElse(0));
         out.header("Date", date());
         out.bytes(senderLines);
         out.header("To", addressValue("To", to));
         out.header("Message-ID", messageId);
         out.header("Subject", subject);
-        out.bytes(mimeLines);
+        out.bytes(own.isPresent() ? mimeLinesWithOwn : mimeLines);
         out.text(boundary).text("\"").crlf();
         out.bytes(listIdLine);
         out.header("List-Unsubscribe", unsubscribe);
@@ -165,10 +186,17 @@ public final class CampaignComposer {
             }
         }
         out.crlf();
-        bodies.write(out, boundary);
-        out.text("--").text(boundary).text("--").crlf();
+        // The outer boundary is the header's; the nested levels' follow it in the sequence.
+        files.writeBody(out, level -> level == 0 ? boundary : BOUNDARY_PREFIX + (part + level) + boundarySuffix, own,
+                alternative -> writeAlternative(out, alternative, bodies));
         return new SerialisedMessage(session, out.buffer(), out.size(), from.clone(), new Address[] {to},
                 messageId, subjectText.strip());
+    }
+
+    /** The two bodies between the delimiters of {@code boundary}. */
+    private static void writeAlternative(WireBuffer out, String boundary, Bodies bodies) {
+        bodies.write(out, boundary);
+        out.text("--").text(boundary).text("--").crlf();
     }
 
     /** A body part whose text is already in its 7bit form, as {@link #part} writes one that can go so. */

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -21,7 +22,8 @@ import java.util.Properties;
  * header: every value is checked ({@link Headers}) before anything is written.
  *
  * <p>Structure: {@code multipart/alternative} with text/plain first and text/html last (clients
- * show the last part they understand), both UTF-8 and 7bit, quoted-printable or base64, so no line
+ * show the last part they understand) — inside {@code multipart/mixed}, before the files, when the
+ * campaign has attachments ({@link AttachmentPart}) — both UTF-8 and 7bit, quoted-printable or base64, so no line
  * on the wire exceeds 998 octets whatever the template's line lengths. Header text is folded, or
  * encoded when it must be ({@link HeaderText}), so no header line does either.
  *
@@ -63,11 +65,20 @@ public final class MessageComposer {
      * @param listName the human-readable List-Id phrase, e.g. the campaign name; may be empty
      */
     public CampaignComposer forCampaign(Mailbox from, Optional<Mailbox> replyTo, String listId, String listName) {
+        return forCampaign(from, replyTo, listId, listName, List.of());
+    }
+
+    /**
+     * As {@link #forCampaign(Mailbox, Optional, String, String)}, for messages that carry
+     * {@code attachments}: {@code multipart/mixed}, the alternative bodies first, then the files in order.
+     */
+    public CampaignComposer forCampaign(Mailbox from, Optional<Mailbox> replyTo, String listId, String listName,
+                                        List<AttachmentPart> attachments) {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(replyTo, "replyTo");
         Objects.requireNonNull(listId, "listId");
         Objects.requireNonNull(listName, "listName");
-        return new CampaignComposer(clock, from, replyTo, listId, listName);
+        return new CampaignComposer(clock, from, replyTo, listId, listName, attachments);
     }
 
     /** The message as a full {@code MimeMessage}, parsed from the bytes {@link #forCampaign} writes. */

@@ -15,19 +15,19 @@ import java.util.Map;
  * A deliberately separate DKIM verifier for tests: RFC 6376 relaxed/relaxed canonicalisation and
  * RSA-SHA256, written from the RFC rather than from the signing code, run on the raw bytes as received.
  */
-final class RelaxedDkimVerifier {
+public final class RelaxedDkimVerifier {
 
     /** What verification found. */
-    record Result(boolean bodyHashMatches, boolean signatureValid, Map<String, String> tags) {
+    public record Result(boolean bodyHashMatches, boolean signatureValid, Map<String, String> tags) {
 
-        boolean valid() {
+        public boolean valid() {
             return bodyHashMatches && signatureValid;
         }
     }
 
     private RelaxedDkimVerifier() {}
 
-    static Result verify(String rawMessage, PublicKey publicKey) throws Exception {
+    public static Result verify(String rawMessage, PublicKey publicKey) throws Exception {
         String raw = rawMessage.replace("\r\n", "\n").replace("\n", "\r\n");
         int split = raw.indexOf("\r\n\r\n");
         String headerBlock = raw.substring(0, split + 2);

@@ -3,12 +3,16 @@ package dev.mailrun.campaign.send.deliver;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.mail.RejectedMessageException;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.feedback.SendIds;
+import dev.mailrun.mail.message.AttachmentPart;
 import dev.mailrun.mail.message.CampaignComposer;
 import dev.mailrun.mail.message.Mailbox;
 import dev.mailrun.mail.message.MessageComposer;
@@ -23,6 +27,7 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongConsumer;
@@ -50,9 +55,18 @@ public final class MessageFactory {
     private final String fromDomain;
     private final String listId;
     private final Optional<DkimSigner> dkim;
+    private final RecipientFiles recipientFiles;
 
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim) {
+        this(campaign, template, composer, messageIds, links, dkim, List.of(), RecipientFiles.none(AttachmentLimits.DEFAULTS));
+    }
+
+    /** Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each. */
+    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
+                          RecipientFiles recipientFiles) {
+        this.recipientFiles = recipientFiles;
         this.dkim = dkim;
         this.campaign = campaign;
         this.template = template;
@@ -62,7 +76,13 @@ public final class MessageFactory {
         this.listId = "c" + campaign.id() + ".lists." + fromDomain;
         // The headers every recipient shares are checked and written once, here.
         this.composer = composer.forCampaign(new Mailbox(campaign.fromAddress(), campaign.fromName().orElse("")),
-                campaign.replyTo().map(Mailbox::of), listId, campaign.name());
+                campaign.replyTo().map(Mailbox::of), listId, campaign.name(), attachments);
+    }
+
+    /** The campaign's files as the body parts every message copies: encoded here, once per run. */
+    public static List<AttachmentPart> encode(List<Attachment> attachments) {
+        return attachments.stream().map(a -> a.inline() ? AttachmentPart.inline(a.filename(), a.contentType(), a.content())
+                : AttachmentPart.attachment(a.filename(), a.contentType(), a.content())).toList();
     }
 
     String messageId(long recipientId) {
@@ -109,15 +129,16 @@ public final class MessageFactory {
                 messageId(r.id()), unsubscribeUrl, links.mailto(fromDomain, campaign.id(), r.id(), r.email()),
                 Optional.of(new SendIds(campaign.id(), r.id())));
         String prefix = r.id() == SendIds.TEST_RECIPIENT ? TEST_SUBJECT_PREFIX : "";
+        Optional<AttachmentPart> own = ownFile(r);
         MimeMessage message;
         if (result instanceof RenderResult.RenderedSevenBit bodies) {
             message = composer.compose(session, fields, prefix + campaign.subjectOverride().orElse(bodies.subject()),
-                    bodies.text(), bodies.html());
+                    bodies.text(), bodies.html(), own);
         } else {
             RenderedContent content = ((RenderResult.Rendered) result).content();
             content = new RenderedContent(prefix + campaign.subjectOverride().orElse(content.subject()), content.text(),
                     content.html());
-            message = composer.compose(session, fields, content);
+            message = composer.compose(session, fields, content, own);
         }
         if (dkim.isEmpty()) {
             return message;
@@ -126,6 +147,22 @@ public final class MessageFactory {
             return dkim.get().sign(message);
         } catch (MessagingException e) {
             throw new IllegalStateException("DKIM signing failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The recipient's own file, read now from under content.recipient-files as the import resolved
+     * it, and only while it is the file the import checked (same checksum).
+     */
+    private Optional<AttachmentPart> ownFile(ClaimedRecipient r) throws RejectedMessageException {
+        if (r.attachment() == null) {
+            return Optional.empty();
+        }
+        try {
+            Attachment a = recipientFiles.read(r.attachment(), r.attachmentSha256());
+            return Optional.of(AttachmentPart.attachment(a.filename(), a.contentType(), a.content()));
+        } catch (RecipientFiles.FileProblem e) {
+            throw new RejectedMessageException(e.getMessage());
         }
     }
 

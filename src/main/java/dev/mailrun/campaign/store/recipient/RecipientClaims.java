@@ -171,7 +171,7 @@ public final class RecipientClaims {
     private static void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
                                     long[] ids, Collection<Long> held, int limit, List<ClaimedRecipient> into)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts FROM recipient " + where
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts, attachment, attachment_sha256 FROM recipient " + where
                 + " LIMIT ?")) {
             int i = 1;
             ps.setLong(i++, campaignId);
@@ -191,7 +191,8 @@ public final class RecipientClaims {
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5)));
+                    into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5),
+                            rs.getString(6), rs.getString(7)));
                 }
             }
         }

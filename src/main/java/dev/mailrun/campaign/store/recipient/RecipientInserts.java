@@ -18,7 +18,8 @@ import java.util.Map;
 public final class RecipientInserts {
 
     /** One row of an import: the normalised address, its merge fields as JSON, and its line in the file. */
-    public record NewRecipient(String email, String name, String fieldsJson, long line) {}
+    public record NewRecipient(String email, String name, String fieldsJson, String attachment, String attachmentSha256,
+                               long line) {}
 
     /**
      * Multi-row {@code INSERT IGNORE} statements for one import's transaction, every value a bound
@@ -75,6 +76,8 @@ public final class RecipientInserts {
                 ps.setString(p++, r.email());
                 ps.setString(p++, r.name());
                 ps.setString(p++, r.fieldsJson());
+                ps.setString(p++, r.attachment());
+                ps.setString(p++, r.attachmentSha256());
                 ps.setString(p++, importId);
                 ps.setLong(p++, r.line());
                 ps.setString(p++, stamp);
@@ -99,9 +102,10 @@ public final class RecipientInserts {
 
         private static String insertSql(int rowCount) {
             StringBuilder sql = new StringBuilder(160 + rowCount * 32).append(
-                    "INSERT IGNORE INTO recipient (campaign_id, email, name, fields, status, import_id, import_line, updated_at) VALUES ");
+                    "INSERT IGNORE INTO recipient (campaign_id, email, name, fields, attachment, attachment_sha256, status, import_id,"
+                    + " import_line, updated_at) VALUES ");
             for (int i = 0; i < rowCount; i++) {
-                sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, 'pending', ?, ?, ?)");
+                sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)");
             }
             return sql.toString();
         }
