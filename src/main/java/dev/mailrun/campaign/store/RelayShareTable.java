@@ -110,28 +110,6 @@ public final class RelayShareTable {
         return live;
     }
 
-    /**
-     * How many other live holders of {@code names} have not renewed since {@code holder} last did:
-     * those that have counted it among their holders (each renewal counts the live rows after
-     * writing its own) are not counted. Rows share one TTL, so a later expiry is a later renewal.
-     */
-    public int notYetSeenBy(Connection c, List<String> names, String holder) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM relay_share o JOIN relay_share me "
-                + "ON me.relay = o.relay AND me.holder = ? WHERE o.relay IN (" + Sql.placeholders(names.size()) + ") "
-                + "AND o.holder <> ? AND o.expires_at >= UTC_TIMESTAMP(3) AND o.expires_at < me.expires_at")) {
-            int i = 1;
-            ps.setString(i++, holder);
-            for (String name : names) {
-                ps.setString(i++, name);
-            }
-            ps.setString(i, holder);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
-    }
-
     /** {@link #release} of several shares at once. */
     public void releaseAll(Connection c, List<String> names, String holder) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM relay_share WHERE relay IN ("

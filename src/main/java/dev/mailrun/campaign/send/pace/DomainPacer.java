@@ -92,19 +92,6 @@ public final class DomainPacer {
         tails = Map.copyOf(agesByGroup);
     }
 
-    /**
-     * Once the other holders of the groups counted this run (a joining run waits for that): each
-     * group another run holds starts full from now, so its first message here waits until what
-     * they sent at their old, larger share has left the last second.
-     */
-    synchronized void holdShared() {
-        for (Pace p : byName.values()) {
-            if (p.share > 0 && p.holders.holders() > 1) {
-                p.limiter.startFull();
-            }
-        }
-    }
-
     /** Each paced group's sends in the last second (group key → ages in nanoseconds), for the next run. */
     synchronized Map<String, long[]> recentAges() {
         Map<String, long[]> ages = new LinkedHashMap<>();

@@ -7,7 +7,6 @@ import dev.mailrun.campaign.store.PaceTailTable;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +28,6 @@ public final class RelayShare {
     static final Duration TTL = Duration.ofSeconds(60);
     /** How often a sending run re-reads its relay share, also in the middle of a batch. */
     public static final Duration RENEWAL = Duration.ofSeconds(1);
-    /** How often a joining run looks whether the others have counted it yet. */
-    private static final Duration SEEN_POLL = Duration.ofMillis(50);
 
     private final RunScope run;
     private final String relay;
@@ -73,26 +70,16 @@ public final class RelayShare {
     public void join() throws SQLException, InterruptedException {
         renew();
         if (mostHolders > 1) {
-            // Others already send through this relay at their old share; wait until each has renewed
-            // since this run's row was written (it then counts this run and slows down), at most one
-            // renewal period, so the relay's rate holds while it joins. A paced domain group others
-            // hold is held in any second: its limiter here starts full once they counted this run
-            // (DomainPacer.holdShared), so its first message waits until what they sent at their
-            // old share has left the last second, while the run's other recipients go at once.
-            Instant seenBy = run.clock().instant().plus(RENEWAL).plusMillis(100);
-            while (run.clock().instant().isBefore(seenBy) && notYetSeen() > 0) {
-                timing.sleeper().sleepUntil(run.clock().instant().plus(SEEN_POLL));
-            }
+            // Others already send through this relay at their old share; give them one renewal
+            // period to see this run and slow down, so the relay's rate holds while it joins. A
+            // paced domain group is held in any second: wait one more, until what they sent at
+            // their old share has left the last second. (Going as soon as they had counted this
+            // run let their last second at the old share and this run's first add up: 63 in one
+            // second at 50/s with two workers.)
+            Duration wait = withGroups && pacing.domains().active() ? RENEWAL.multipliedBy(2) : RENEWAL;
+            timing.sleeper().sleepUntil(run.clock().instant().plus(wait).plusMillis(100));
             renew();
-            if (withGroups) {
-                pacing.domains().holdShared();
-            }
         }
-    }
-
-    private int notYetSeen() throws SQLException {
-        Tables tables = run.tables();
-        return tables.inTransaction(c -> tables.shares().notYetSeenBy(c, names, run.runToken()));
     }
 
     /** Renews the share when a renewal period has passed since the last. */
