@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * Every item gets exactly one result, delivered to the callback from the sending threads as each
  * message finishes (items never taken are reported from the calling thread at the end).
  *
- * <p>Over 250 lines as one piece: handing out items, the connections' threads, reconnects and the
+ * <p>Over 400 lines as one piece (permits, the envelope check and the crew of a batch are already
+ * their own classes; what is left shares the batch lock): handing out items, the connections' threads, reconnects and the
  * one-result-per-item rule share one lock and one batch state; apart, an item could get two results or none.
  */
 public final class SmtpPool implements AutoCloseable {

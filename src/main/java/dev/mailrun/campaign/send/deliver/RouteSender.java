@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends a run's batches through the relays of its route.
  *
+ * <p>Over 400 lines as one piece: dealing a batch among the lanes, probes, fail-over and the
+ * lanes' markers work from one view of which relays are up; split, a recipient could be dealt to a
+ * lane another part already marked down. Splitting out the lanes' setup is owed.
+ *
  * <ol>
  *   <li>Each relay is a lane: its own SMTP pool, its {@link RelayRate} and its {@link RelayShare} (the
  *       relay's rate held in total across workers, by relay name).</li>
