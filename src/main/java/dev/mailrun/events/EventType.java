@@ -20,6 +20,7 @@ public enum EventType {
     CAMPAIGN_RESUMED("campaign.resumed"),
     CAMPAIGN_COMPLETED("campaign.completed"),
     CAMPAIGN_CANCELLED("campaign.cancelled"),
+    CAMPAIGN_EXPIRED("campaign.expired"),
     RELAY_DOWN("relay.down"),
     RELAY_UP("relay.up"),
     ENDPOINT_DISABLED("endpoint.disabled");
