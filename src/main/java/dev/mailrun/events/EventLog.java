@@ -111,7 +111,7 @@ public final class EventLog {
                 break;
             }
             after = rows.get(rows.size() - 1).seq();
-            List<Long> seqs = rows.stream().filter(r -> e.types().matches(r.type())).map(OutboxTable.Unfanned::seq).toList();
+            List<Long> seqs = rows.stream().filter(r -> Subscriptions.takes(e, r.type())).map(OutboxTable.Unfanned::seq).toList();
             total += Transactions.inTransaction(dataSource, c -> deliveries.reopen(c, endpoint, seqs, clock.instant()));
         }
         long replayed = total;

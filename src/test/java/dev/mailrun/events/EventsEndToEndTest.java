@@ -69,6 +69,16 @@ class EventsEndToEndTest {
                 new BounceRateBreaker(db.dataSource(), bounces, clock), new ComplaintRateBreaker(db.dataSource(), bounces, clock), clock);
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL, settings, "w1");
              Receiver receiver = new Receiver(); Receiver single = new Receiver(); WebhookClient client = new WebhookClient(clock)) {
+            // 0. The worker's dispatcher starts: its endpoints' types are what the outbox writes from now on.
+            Endpoint crm = new Endpoint("crm", URI.create(receiver.url()), SigningSecret.parse(Receiver.SECRET), TypeFilter.parse("*"),
+                    25, Duration.ofSeconds(5), Duration.ofDays(3), true, true);
+            // A second receiver takes one event per request: the other body shape of the contract.
+            Endpoint one = new Endpoint("one", URI.create(single.url()), SigningSecret.parse(Receiver.SECRET), TypeFilter.parse("*"),
+                    1, Duration.ofSeconds(5), Duration.ofDays(3), true, true);
+            Dispatcher dispatcher = new Dispatcher(db.dataSource(), new EventsSettings(List.of(crm, one), true, Duration.ofSeconds(1),
+                    Duration.ofDays(30)), clock, client, new RecipientFields(), DeliveryListener.NONE, new Random(7));
+            dispatcher.pass();
+
             // 1. A campaign of 10 sent through GreenMail to the end.
             long sent = create(h, "Launch");
             CampaignFixtures.recipients(db.dataSource(), sent, 10);
@@ -98,13 +108,6 @@ class EventsEndToEndTest {
             assertThat(h.campaigns.get(paused).status()).isEqualTo(CampaignStatus.PAUSED);
 
             // 4. The receiver is down for a while, then takes everything.
-            Endpoint crm = new Endpoint("crm", URI.create(receiver.url()), SigningSecret.parse(Receiver.SECRET), TypeFilter.parse("*"),
-                    25, Duration.ofSeconds(5), Duration.ofDays(3), true, true);
-            // A second receiver takes one event per request: the other body shape of the contract.
-            Endpoint one = new Endpoint("one", URI.create(single.url()), SigningSecret.parse(Receiver.SECRET), TypeFilter.parse("*"),
-                    1, Duration.ofSeconds(5), Duration.ofDays(3), true, true);
-            Dispatcher dispatcher = new Dispatcher(db.dataSource(), new EventsSettings(List.of(crm, one), true, Duration.ofSeconds(1),
-                    Duration.ofDays(30)), clock, client, new RecipientFields(), DeliveryListener.NONE, new Random(7));
             receiver.answer(503, null);
             dispatcher.pass();
             clock.advance(Duration.ofMinutes(5));

@@ -41,7 +41,7 @@ class EventsApiTest {
     void start() throws Exception {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
             for (String table : List.of("api_token", "api_audit", "api_idempotency", "suppression", "suppression_removal",
-                    "event_delivery", "event_outbox", "event_endpoint", "event_audit")) {
+                    "event_delivery", "event_outbox", "event_endpoint", "event_audit", "event_subscription")) {
                 s.execute("DELETE FROM " + table);
             }
         }
@@ -57,6 +57,7 @@ class EventsApiTest {
         env.put("MAILRUN_EVENTS_OPS_TYPES", "campaign.*");
         api = new ApiHarness(env, clock);
         token = api.token("ops-team", ApiScope.EVENTS_READ, ApiScope.EVENTS_WRITE, ApiScope.SUPPRESSIONS_WRITE);
+        api.services.dispatcher().pass();   // as the worker's dispatcher starts: its endpoints' types are written from now on
     }
 
     @AfterEach
