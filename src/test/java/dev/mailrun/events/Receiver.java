@@ -73,7 +73,7 @@ public final class Receiver implements AutoCloseable {
     }
 
     /** Runs {@code action} while each request is being answered (before the answer goes out). */
-    void onRequest(Runnable action) {
+    public void onRequest(Runnable action) {
         this.onRequest = action;
     }
 
