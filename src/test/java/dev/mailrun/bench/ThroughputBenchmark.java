@@ -25,9 +25,9 @@ import javax.sql.DataSource;
  * claim → render → SMTP → mark) against the sink with no rate limit, next to the bare mail-library
  * loop at the same connection count, in the same run.
  *
- * <p>Arguments: {@code --recipients 50000 --connections 1,2,4,8 --warmup 50000 --attachment-kb 0}.
- * With {@code --attachment-kb N} every campaign carries an attachment of N KB of random bytes (the
- * bare loop's message does not), for the end-to-end cost of attachments. The warm-up drains
+ * <p>Arguments: {@code --recipients 50000 --connections 1,2,4,8 --warmup 50000 --events none|sent
+ * --attachment-kb 0}. With {@code --attachment-kb N} every campaign carries an attachment of N KB of
+ * random bytes (the bare loop's message does not), for the end-to-end cost of attachments. The warm-up drains
  * that many through the pipeline and sends as many bare: with 5,000 the JIT compiler threads were
  * still compiling the pipeline's code through the first rows and took about a third of its CPU
  * (a worker that runs all day pays that once). The CPU table shows the compile time in each row.
@@ -51,8 +51,17 @@ public final class ThroughputBenchmark {
         // --bare-write-timeout no: the bare loop without mail.smtp.writetimeout (no timer per write)
         BareSender.writeTimeout = !"no".equals(args.text("bare-write-timeout", "yes"));
         attachments = attachment(args.integer("attachment-kb", 0));
+        // --events sent: the outbox writes recipient.sent and .failed, as with an endpoint taking them
+        // (the default, none, is a worker with no endpoint: no event written)
+        boolean events = "sent".equals(args.text("events", "none"));
         try (Sink sink = Sink.start(); BenchDatabase db = BenchDatabase.create("mailrun_bench_throughput", 12)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
+            if (events) {
+                dev.mailrun.testing.Subscribed.to(db.dataSource(), java.util.Set.of(dev.mailrun.events.EventType.RECIPIENT_SENT,
+                        dev.mailrun.events.EventType.RECIPIENT_FAILED));
+            }
+            System.out.println(events ? "events: recipient.sent and recipient.failed written with each flush"
+                    : "events: none written (no endpoint)");
             System.out.printf("%d recipients per pipeline row, as many messages per bare row; warm-up %d of each at 4 connections%n",
                     recipients, warmup);
             System.out.println(attachments.isEmpty() ? "pipeline messages without attachments"

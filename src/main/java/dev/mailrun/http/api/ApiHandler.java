@@ -65,6 +65,7 @@ public final class ApiHandler extends Handler.Abstract {
         ops.addAll(new CampaignsApi(services).operations());
         ops.addAll(new RecipientsApi(services).operations());
         ops.addAll(new SuppressionsApi(services).operations());
+        ops.addAll(new EventsApi(services).operations());
         this.operations = List.copyOf(ops);
         this.runner = new OperationRunner(services);
     }
