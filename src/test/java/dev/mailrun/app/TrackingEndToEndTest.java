@@ -183,6 +183,24 @@ class TrackingEndToEndTest {
                     new TrackingEventTable.Count(true, 0, TrackingClass.SCANNER, 2, 1));
         }
 
+        // What status reports: people and machines apart, per campaign and per link.
+        CliHarness.Result status = cli.run("campaign", "status", Long.toString(campaign), "--json");
+        assertThat(status.exitCode()).as(status.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode engagement = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(status.out()).path("engagement");
+        assertThat(engagement.path("track").asText()).isEqualTo("opens,clicks");
+        assertThat(engagement.path("opens").path("human_unique").asLong()).isEqualTo(1);
+        assertThat(engagement.path("opens").path("machine").asLong()).isEqualTo(1);
+        assertThat(engagement.path("opens").path("machine_share").asDouble()).isEqualTo(0.5);
+        assertThat(engagement.path("clicks").path("human_total").asLong()).isEqualTo(2);
+        assertThat(engagement.path("clicks").path("scanner").asLong()).isEqualTo(3);
+        assertThat(engagement.path("links").get(0).path("url").asText()).isEqualTo("https://shop.example/sale?utm=mail&x=1");
+        assertThat(engagement.path("links").get(0).path("scanner").asLong()).isEqualTo(2);
+        assertThat(engagement.path("links").get(1).path("human_unique").asLong()).isEqualTo(1);
+        CliHarness.Result text = cli.run("campaign", "status", Long.toString(campaign));
+        assertThat(text.out()).contains("tracking (opens,clicks): opens human 1 unique / 1 total, machine 1, scanner 0, "
+                + "unknown 0; machine share 50%").contains("clicks human 1 unique / 2 total, scanner 3, unknown 0");
+
         // Erasing ann deletes her events; her links still go where they went and record nothing.
         CliHarness.Result erased = cli.run("suppressions", "erase-tracking", "Ann@List.example");
         assertThat(erased.exitCode()).as(erased.err()).isZero();
