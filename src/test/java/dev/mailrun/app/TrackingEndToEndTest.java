@@ -201,6 +201,21 @@ class TrackingEndToEndTest {
         assertThat(text.out()).contains("tracking (opens,clicks): opens human 1 unique / 1 total, machine 1, scanner 0, "
                 + "unknown 0; machine share 50%").contains("clicks human 1 unique / 2 total, scanner 3, unknown 0");
 
+        // The export: each recipient's first and last human open and click.
+        Path exported = dir.resolve("export.csv");
+        CliHarness.Result export = cli.run("campaign", "export", Long.toString(campaign), exported.toString());
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        List<String> rows = Files.readAllLines(exported);
+        assertThat(rows.get(0)).endsWith(",attachment_sha256,first_open_at,last_open_at,first_click_at,last_click_at");
+        String open = "2026-11-26T10:20:00";
+        assertThat(rows).filteredOn(r -> r.contains("ann@list.example")).singleElement().satisfies(r -> {
+            String[] f = r.split(",", -1);
+            assertThat(f[f.length - 4]).startsWith(open).isEqualTo(f[f.length - 3]);
+            assertThat(Instant.parse(f[f.length - 2])).isBefore(Instant.parse(f[f.length - 1]));
+        });
+        assertThat(rows).filteredOn(r -> r.contains("bob@list.example")).singleElement()
+                .satisfies(r -> assertThat(r).endsWith(",,,,"));
+
         // Erasing ann deletes her events; her links still go where they went and record nothing.
         CliHarness.Result erased = cli.run("suppressions", "erase-tracking", "Ann@List.example");
         assertThat(erased.exitCode()).as(erased.err()).isZero();

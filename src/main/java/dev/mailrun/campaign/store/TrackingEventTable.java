@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -114,21 +113,27 @@ public final class TrackingEventTable {
         }
     }
 
-    /** Each recipient's first and last human open and click, for those with any (export). */
-    public Map<Long, Engagement> engagement(Connection c, long campaignId) throws SQLException {
-        Map<Long, Engagement> out = new HashMap<>();
+    /**
+     * The first and last human open and click of up to {@code limit} recipients with any, from
+     * recipient id {@code fromId} on, in id order (the export reads them page by page beside the recipients).
+     */
+    public List<Map.Entry<Long, Engagement>> engagement(Connection c, long campaignId, long fromId, int limit)
+            throws SQLException {
+        List<Map.Entry<Long, Engagement>> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT recipient_id,
                        MIN(CASE WHEN kind = 'open' THEN at END), MAX(CASE WHEN kind = 'open' THEN at END),
                        MIN(CASE WHEN kind = 'click' THEN at END), MAX(CASE WHEN kind = 'click' THEN at END)
-                FROM tracking_event WHERE campaign_id = ? AND class = 'human' AND recipient_id IS NOT NULL
-                GROUP BY recipient_id""")) {
+                FROM tracking_event WHERE campaign_id = ? AND class = 'human' AND recipient_id >= ?
+                GROUP BY recipient_id ORDER BY recipient_id LIMIT ?""")) {
             ps.setLong(1, campaignId);
+            ps.setLong(2, fromId);
+            ps.setInt(3, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.put(rs.getLong(1), new Engagement(Optional.ofNullable(SqlTime.get(rs, 2)),
+                    out.add(Map.entry(rs.getLong(1), new Engagement(Optional.ofNullable(SqlTime.get(rs, 2)),
                             Optional.ofNullable(SqlTime.get(rs, 3)), Optional.ofNullable(SqlTime.get(rs, 4)),
-                            Optional.ofNullable(SqlTime.get(rs, 5))));
+                            Optional.ofNullable(SqlTime.get(rs, 5)))));
                 }
             }
         }
