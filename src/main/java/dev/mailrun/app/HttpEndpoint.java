@@ -125,7 +125,8 @@ public final class HttpEndpoint implements AutoCloseable {
         };
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
                 s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), startCheck, s.apiTokens(), s.apiAudit(),
-                s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock());
+                s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock(),
+                s.config().tracking().enabled());
     }
 
     private static Probe probe(ProbeResult result) {

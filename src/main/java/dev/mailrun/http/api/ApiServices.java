@@ -24,4 +24,14 @@ import java.util.Optional;
 public record ApiServices(Campaigns campaigns, CampaignReports reports, RecipientImporter importer, CampaignExport export,
                           SuppressionList suppressions, SuppressionImporter suppressionImporter, Templates templates,
                           Relays relays, Runnable startCheck, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
-                          Optional<Secret> adminToken, ApiSettings settings, Clock clock) {}
+                          Optional<Secret> adminToken, ApiSettings settings, Clock clock, boolean trackingEnabled) {
+
+    /** With tracking.enabled off: a create asking for tracking is refused. */
+    public ApiServices(Campaigns campaigns, CampaignReports reports, RecipientImporter importer, CampaignExport export,
+                       SuppressionList suppressions, SuppressionImporter suppressionImporter, Templates templates,
+                       Relays relays, Runnable startCheck, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
+                       Optional<Secret> adminToken, ApiSettings settings, Clock clock) {
+        this(campaigns, reports, importer, export, suppressions, suppressionImporter, templates, relays, startCheck, tokens,
+                audit, idempotency, adminToken, settings, clock, false);
+    }
+}
