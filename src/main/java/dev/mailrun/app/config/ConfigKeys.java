@@ -163,9 +163,9 @@ public final class ConfigKeys {
         key("content.max-message-bytes", "20971520", Range.whole(1024, 209_715_200), "Largest size of a campaign's attached files together, in bytes; more is refused at create.");
         key("content.recipient-files", "", "Directory holding the recipients' own files, named by an import's attachment column relative to it; empty: an import with such a column is refused.");
         // engagement tracking (docs/TRACKING.md)
-        key("tracking.enabled", "false", "true: campaigns created with --track get their links rewritten and an open image (docs/TRACKING.md); false: no campaign is tracked and messages are exactly as without tracking.");
+        key("tracking.enabled", "false", "true: campaigns created with --track get their links rewritten and an open image (docs/TRACKING.md), served on the public listener (needs http.port); false: no campaign is tracked and messages are exactly as without tracking.");
         key("tracking.base-url", "", "Public https base of the tracking endpoints (<base>/c/TOKEN, <base>/o/TOKEN.gif), served on the public listener; required when tracking.enabled. Never defaulted to the From domain: a separate tracking domain is the operator's choice.");
-        key("tracking.retention", "180d", span(Duration.ofDays(1), Duration.ofDays(3650)), "How long opens and clicks are kept; older ones are deleted by the worker.");
+        key("tracking.retention", "180d", span(Duration.ofDays(1), Duration.ofDays(3650)), "How long opens and clicks are kept; older ones are deleted by the process serving the public listener.");
         key("tracking.per-recipient", "true", "true: each open and click names its recipient (unique counts, first/last per recipient in export); false: only per-campaign and per-link counts are stored.");
         key("tracking.exclude-domains", "", "Comma-separated domains whose links (and their subdomains') are never rewritten.");
         key("tracking.scanner-window", "10s", span(Duration.ZERO, HOUR), "A click this soon after delivery is counted as a link scanner's.");

@@ -124,7 +124,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
-                EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw));
+                EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort));
     }
 
     private static DailyCap dailyCap(RawConfig raw) {

@@ -23,9 +23,14 @@ public record TrackingConfig(Optional<TrackingSettings> settings, Optional<Machi
         return settings.isPresent();
     }
 
-    static TrackingConfig from(RawConfig raw) {
+    /** @param httpPort the public listener's port, which serves the tracking endpoints */
+    static TrackingConfig from(RawConfig raw, Optional<Integer> httpPort) {
         if (!raw.bool("tracking.enabled")) {
             return OFF;
+        }
+        if (httpPort.isEmpty()) {
+            // Links to endpoints nobody serves would send every reader to an error page.
+            throw ConfigException.invalid("tracking.enabled", "needs http.port: the public listener serves <base>/c/ and <base>/o/");
         }
         String base = raw.optional("tracking.base-url").orElseThrow(() -> ConfigException.invalid("tracking.base-url",
                 "must be set when tracking.enabled=true: the https URL of the tracking domain (it is never defaulted to the From domain)"));
