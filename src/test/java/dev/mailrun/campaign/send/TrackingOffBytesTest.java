@@ -81,8 +81,8 @@ class TrackingOffBytesTest {
         String a = bytes(old, r);
         String b = bytes(current, r);
         assertThat(a).contains("https://unsubscribe.sender.example/u/c").doesNotContain("/c/");
+        // Equal once each composer's boundary number is masked; the number's digits vary in count, so lengths may too.
         assertThat(withoutBoundaries(b)).isEqualTo(withoutBoundaries(a));
-        assertThat(b.length()).isEqualTo(a.length());
     }
 
     private static String bytes(MessageFactory factory, ClaimedRecipient r) throws Exception {
