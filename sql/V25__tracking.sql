@@ -10,7 +10,7 @@
 --                    recipient_id is NULL when tracking.per-recipient=false. Expired after
 --                    tracking.retention.
 -- recipient.tracking_erased  1: the address's tracking data was erased (tracking erase); its
---                    links still redirect but record nothing more.
+--                    tracking links answer 404 and record nothing more.
 
 CREATE TABLE campaign_tracking (
     campaign_id BIGINT      NOT NULL,

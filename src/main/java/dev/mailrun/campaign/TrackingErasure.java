@@ -9,8 +9,8 @@ import javax.sql.DataSource;
 
 /**
  * Erases one address's tracking data ({@code tracking erase ADDRESS}): its opens and clicks in every
- * tracked campaign are deleted and its recipients marked, so that its links still go where they
- * went but record nothing more. Counts already shown in reports drop by what was deleted.
+ * tracked campaign are deleted and its recipients marked, so that its tracking links answer 404 and
+ * record nothing more (its unsubscribe link keeps working). Reports drop by what was deleted.
  */
 public final class TrackingErasure {
 

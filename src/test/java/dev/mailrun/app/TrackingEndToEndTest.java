@@ -216,11 +216,19 @@ class TrackingEndToEndTest {
         assertThat(rows).filteredOn(r -> r.contains("bob@list.example")).singleElement()
                 .satisfies(r -> assertThat(r).endsWith(",,,,"));
 
-        // Erasing ann deletes her events; her links still go where they went and record nothing.
+        // Erasing ann deletes her events; her tracking links then answer 404 and record nothing.
         CliHarness.Result erased = cli.run("suppressions", "erase-tracking", "Ann@List.example");
         assertThat(erased.exitCode()).as(erased.err()).isZero();
         assertThat(erased.out()).contains("erased 3 open(s) and click(s) of ann@list.example");
         assertThat(counts(campaign)).doesNotContainKey("click human").doesNotContainKey("open human");
+        try (AppContext ctx = AppContext.load(Optional.empty(), env, clock);
+             Services services = new Services(ctx, ProductionLinks::of);
+             HttpEndpoint endpoint = HttpEndpoint.start(services, false)) {
+            assertThat(request(links.get("ann@list.example").get(0), "GET", CHROME).statusCode()).isEqualTo(404);
+            assertThat(request(pixels.get("ann@list.example"), "GET", CHROME).statusCode()).isEqualTo(404);
+            assertThat(request(links.get("cid@list.example").get(0), "GET", CHROME).statusCode()).isEqualTo(302);
+            assertThat(services.tracker().flusher().flush()).as("only cid's click").isEqualTo(1);
+        }
     }
 
     @Test

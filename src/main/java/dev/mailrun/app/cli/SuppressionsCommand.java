@@ -194,7 +194,7 @@ final class SuppressionsCommand extends GroupCommand {
 
     @Command(name = "erase-tracking", mixinStandardHelpOptions = true,
             description = {"Erase an address's opens and clicks in every tracked campaign (docs/TRACKING.md).",
-                    "Its links keep working and record nothing more for it."})
+                    "Its tracking links then answer 404 and record nothing."})
     static final class EraseTracking extends ContextCommand {
 
         @Parameters(paramLabel = "ADDRESS")
