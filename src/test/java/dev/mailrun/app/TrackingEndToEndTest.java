@@ -201,6 +201,12 @@ class TrackingEndToEndTest {
         assertThat(text.out()).contains("tracking (opens,clicks): opens human 1 unique / 1 total, machine 1, scanner 0, "
                 + "unknown 0; machine share 50%").contains("clicks human 1 unique / 2 total, scanner 3, unknown 0");
 
+        Path page = dir.resolve("report.html");
+        assertThat(cli.run("campaign", "report", Long.toString(campaign), "--html", page.toString()).exitCode()).isZero();
+        assertThat(Files.readString(page)).contains("<h3>Engagement (opens,clicks)</h3>")
+                .contains("<tr><td>clicks</td><td>1</td><td>2</td><td>0</td><td>3</td><td>0</td></tr>")
+                .contains("machine share of opens: 50%");
+
         // The export: each recipient's first and last human open and click.
         Path exported = dir.resolve("export.csv");
         CliHarness.Result export = cli.run("campaign", "export", Long.toString(campaign), exported.toString());
