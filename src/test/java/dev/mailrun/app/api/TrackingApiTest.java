@@ -39,6 +39,18 @@ class TrackingApiTest {
     }
 
     @Test
+    void erase_tracking_answers_how_many_were_erased_and_a_bad_address_is_422() throws Exception {
+        try (ApiHarness api = new ApiHarness(WorkerEnv.of(db, 2525), clock)) {
+            HttpResponse<String> r = api.post(ApiHarness.ADMIN_TOKEN, "/api/v1/suppressions/Ann%40List.example/erase-tracking", null);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            assertThat(ApiHarness.json(r).path("address").asText()).isEqualTo("ann@list.example");
+            assertThat(ApiHarness.json(r).path("erased").asInt()).isZero();
+            HttpResponse<String> bad = api.post(ApiHarness.ADMIN_TOKEN, "/api/v1/suppressions/not-an-address/erase-tracking", null);
+            assertThat(bad.statusCode()).isEqualTo(422);
+        }
+    }
+
+    @Test
     void track_while_tracking_is_off_is_422_naming_the_field() throws Exception {
         try (ApiHarness api = new ApiHarness(WorkerEnv.of(db, 2525), clock)) {
             HttpResponse<String> r = api.post(ApiHarness.ADMIN_TOKEN, "/api/v1/campaigns", BODY.formatted("clicks"));
