@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds once, then runs one benchmark: bench/run.sh NAME [--arg value ...]
-# Names: throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api. See docs/BENCHMARKS.md.
+# Names: throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api, tracking. See docs/BENCHMARKS.md.
 # BENCH_JAVA_OPTS adds JVM options (e.g. a flight recording); BENCH_SKIP_BUILD=1 reuses the last build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,8 @@ case "$name" in
   allowance)    class=AllowanceBenchmark ;;
   events)       class=EventsBenchmark ;;
   api)          class=ApiBenchmark ;;
-  *) echo "unknown benchmark '$name' (throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api)" >&2; exit 2 ;;
+  tracking)     class=TrackingBenchmark ;;
+  *) echo "unknown benchmark '$name' (throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api, tracking)" >&2; exit 2 ;;
 esac
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f target/cp.txt ]; then

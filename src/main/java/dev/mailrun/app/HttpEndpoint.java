@@ -1,7 +1,9 @@
 package dev.mailrun.app;
 
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.tracking.Tracker;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
+import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.health.ProbeResult;
@@ -25,7 +27,7 @@ import java.util.Optional;
 
 /**
  * The HTTP endpoint, started from configuration: the public listener on http.bind:http.port (one-click
- * unsubscribe, the webhooks of the enabled email providers) and the admin listener on admin.bind:admin.port (metrics, health probes, status page, the HTTP API under /api/v1),
+ * unsubscribe, the webhooks of the enabled email providers, the tracking endpoints when tracking.enabled) and the admin listener on admin.bind:admin.port (metrics, health probes, status page, the HTTP API under /api/v1),
  * each only when its port is set, both on one server. Stopping it takes at most tick.shutdown-grace.
  */
 public final class HttpEndpoint implements AutoCloseable {
@@ -71,6 +73,13 @@ public final class HttpEndpoint implements AutoCloseable {
             routes.add(Route.unsubscribe(new UnsubscribeTokens(key),
                     new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock())));
             routes.addAll(FeedbackRoutes.of(s, fetcher));
+            if (s.config().tracking().enabled()) {
+                TrackingTokens tokens = new TrackingTokens(key);
+                Tracker tracker = s.tracker();
+                tracker.flusher().start();
+                routes.add(Route.trackedClicks(tokens, tracker));
+                routes.add(Route.trackedOpens(tokens, tracker));
+            }
             listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, routes));
         });
         Readiness readiness = null;
@@ -116,7 +125,8 @@ public final class HttpEndpoint implements AutoCloseable {
         };
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
                 s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), startCheck, s.apiTokens(), s.apiAudit(),
-                s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock());
+                s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock(),
+                s.config().tracking().enabled(), s.trackingErasure());
     }
 
     private static Probe probe(ProbeResult result) {

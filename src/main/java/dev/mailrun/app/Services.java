@@ -3,13 +3,15 @@ package dev.mailrun.app;
 import dev.mailrun.app.config.BounceConfig;
 import dev.mailrun.app.config.ImportConfig;
 import dev.mailrun.app.config.MailrunConfig;
+import dev.mailrun.app.config.TrackingConfig;
 import dev.mailrun.campaign.ApiAudit;
 import dev.mailrun.campaign.ApiTokens;
 import dev.mailrun.campaign.CampaignExport;
-import dev.mailrun.campaign.IdempotencyKeys;
-import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.IdempotencyKeys;
+import dev.mailrun.campaign.Templates;
+import dev.mailrun.campaign.TrackingErasure;
 import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
@@ -26,6 +28,7 @@ import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.deliver.TrackingLinks;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
@@ -34,6 +37,8 @@ import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.recipient.RecipientFields;
 import dev.mailrun.campaign.suppression.SuppressionImporter;
 import dev.mailrun.campaign.suppression.SuppressionList;
+import dev.mailrun.campaign.tracking.Tracker;
+import dev.mailrun.campaign.tracking.TrackingListener;
 import dev.mailrun.campaign.unsubscribe.MailedUnsubscribes;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
@@ -74,6 +79,7 @@ public final class Services implements AutoCloseable {
     private final AppContext ctx;
     private final MailrunConfig config;
     private final Function<Services, UnsubscribeLinks> links;
+    private Tracker tracker;   // guarded by this
     private WorkerHeartbeat heartbeat;   // guarded by this
     private MailrunMetrics metrics;      // guarded by this
     private WebhookClient webhooks;      // guarded by this
@@ -215,6 +221,10 @@ public final class Services implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (tracker != null) {
+            tracker.flusher().close();
+            tracker = null;
+        }
         if (webhooks != null) {
             webhooks.close();
             webhooks = null;
@@ -247,7 +257,32 @@ public final class Services implements AutoCloseable {
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
                 metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays(),
-                config.content().recipientFiles()));
+                config.content().recipientFiles(), trackingLinks()));
+    }
+
+    /** The tracking URLs of tracked campaigns' messages; none while tracking.enabled is off. */
+    TrackingLinks trackingLinks() {
+        return config.tracking().enabled()
+                ? TrackingWiring.links(config.tracking(), config.unsubscribe().requireSecret().reveal())
+                : TrackingLinks.NONE;
+    }
+
+    /**
+     * What the tracking endpoints record through, created on first use (tracking.enabled only); its
+     * writer thread is started by the endpoint and stopped by {@link #close()}.
+     */
+    public synchronized Tracker tracker() {
+        if (tracker == null) {
+            TrackingConfig t = config.tracking();
+            tracker = new Tracker(dataSource(), clock(), t.settings().orElseThrow(), t.machines().orElseThrow(),
+                    metricsIfServed().map(MailrunMetrics::tracking).orElse(TrackingListener.NONE));
+        }
+        return tracker;
+    }
+
+    /** Erases one address's opens and clicks, and records nothing more for it (tracking erase). */
+    public TrackingErasure trackingErasure() {
+        return new TrackingErasure(dataSource());
     }
 
     /**

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -20,7 +21,8 @@ import org.apache.commons.csv.CSVPrinter;
 /**
  * Every recipient of a campaign with its outcome, as CSV ({@link #COLUMNS}; times in ISO-8601 UTC,
  * empty when unknown; {@code attachments}: the names of the files its message carries, separated by
- * {@code "; "}, and {@code attachment_sha256}: the checksum of its own file): for reports and for moving results into another system. Read in id order,
+ * {@code "; "}, and {@code attachment_sha256}: the checksum of its own file; a tracked campaign adds
+ * {@link EngagementColumns#COLUMNS}, each recipient's first and last human open and click): for reports and for moving results into another system. Read in id order,
  * in pages of {@link #PAGE}, all from one snapshot: memory does not grow with the campaign, and a
  * campaign still sending is exported as it stood when the export began.
  */
@@ -53,18 +55,29 @@ public final class CampaignExport {
     public long write(long campaignId, Writer out) throws SQLException, IOException {
         CSVPrinter csv = new CSVPrinter(out, CSVFormat.RFC4180);
         String campaignFiles = campaignFileNames(campaignId);
+        Optional<EngagementColumns> engagement = EngagementColumns.of(dataSource, campaignId);
+        List<String> header = new ArrayList<>(COLUMNS);
+        engagement.ifPresent(e -> header.addAll(EngagementColumns.COLUMNS));
         boolean[] headed = {false};
         long n = each(campaignId, r -> {
             if (!headed[0]) {
-                csv.printRecord(COLUMNS);
+                csv.printRecord(header);
                 headed[0] = true;
             }
-            csv.printRecord(List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
+            List<Object> row = new ArrayList<>(List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
                     blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
                     blank(r.bouncedAt()), attachments(campaignFiles, r.attachment()), blank(r.attachmentSha256())));
+            if (engagement.isPresent()) {
+                try {
+                    row.addAll(engagement.get().values(r.id()));
+                } catch (SQLException e) {
+                    throw new IOException("reading the engagement of recipient " + r.id() + ": " + e.getMessage(), e);
+                }
+            }
+            csv.printRecord(row);
         });
         if (!headed[0]) {
-            csv.printRecord(COLUMNS);
+            csv.printRecord(header);
         }
         csv.flush();
         return n;

@@ -8,6 +8,8 @@ import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.campaign.model.TrackingMode;
+import dev.mailrun.campaign.store.TrackedLinkTable;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AttachmentTable;
@@ -46,6 +48,7 @@ public final class Campaigns {
     private final Duration tickInterval;
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
+    private final TrackedLinkTable trackedLinks = new TrackedLinkTable();
     private final RecipientCounts queue = new RecipientCounts();
     private final Requeues requeues;
 
@@ -75,6 +78,15 @@ public final class Campaigns {
      * limits by {@code campaign.attach.AttachmentFiles}), stored with it in the same transaction.
      */
     public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments) throws SQLException {
+        return create(campaign, route, attachments, Optional.empty());
+    }
+
+    /**
+     * Creates a campaign whose messages are tracked as {@code tracking} says ({@code campaign create
+     * --track}; the caller has checked that tracking.enabled is on); empty: not tracked.
+     */
+    public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
+                       Optional<TrackingMode> tracking) throws SQLException {
         if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
         }
@@ -88,6 +100,9 @@ public final class Campaigns {
             long id = store.insert(c, campaign, now);
             store.setRoute(c, id, route, now);
             files.insert(c, id, attachments, now);
+            if (tracking.isPresent()) {
+                trackedLinks.setMode(c, id, tracking.get(), now);
+            }
             return id;
         });
     }

@@ -2,6 +2,8 @@ package dev.mailrun.http;
 
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.report.CampaignReportJson;
+import dev.mailrun.campaign.tracking.Tracker;
+import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.mail.feedback.FeedbackWebhook;
@@ -44,6 +46,16 @@ public final class Route {
     /** One-click unsubscribe, {@code /u/<token>}. */
     public static Route unsubscribe(UnsubscribeTokens tokens, Unsubscriber unsubscriber) {
         return new Route(UnsubscribeTokens.PATH_PREFIX + "*", limits -> new UnsubscribeHandler(tokens, unsubscriber, limits));
+    }
+
+    /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md). */
+    public static Route trackedClicks(TrackingTokens tokens, Tracker tracker) {
+        return new Route(TrackingTokens.CLICK_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker));
+    }
+
+    /** The open endpoint, {@code /o/<token>.gif} (docs/TRACKING.md). */
+    public static Route trackedOpens(TrackingTokens tokens, Tracker tracker) {
+        return new Route(TrackingTokens.OPEN_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker));
     }
 
     /** {@code /metrics}: the Prometheus text format (version 0.0.4) that {@code scrape} renders. */

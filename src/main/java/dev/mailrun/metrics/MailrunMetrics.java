@@ -5,6 +5,7 @@ import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.importing.ImportListener;
 import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.tracking.TrackingListener;
 import dev.mailrun.scheduler.RunListener;
 import dev.mailrun.events.DeliveryListener;
 import dev.mailrun.events.EventLog;
@@ -65,6 +66,11 @@ public final class MailrunMetrics implements AutoCloseable {
 
     public ImportListener imports() {
         return new ImportMeters(registry);
+    }
+
+    /** The tracking endpoints' meters; call once per process (they register their counters). */
+    public TrackingListener tracking() {
+        return new TrackingMeters(registry);
     }
 
     public SendEvents sends() {

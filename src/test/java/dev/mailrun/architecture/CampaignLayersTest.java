@@ -47,6 +47,7 @@ class CampaignLayersTest {
                 .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
                 .layer("Hygiene").definedBy("dev.mailrun.campaign.hygiene..")
                 .layer("Suppression").definedBy("dev.mailrun.campaign.suppression..")
+                .layer("Tracking").definedBy("dev.mailrun.campaign.tracking..")
                 .layer("Store").definedBy("dev.mailrun.campaign.store..")
                 .layer("Model").definedBy("dev.mailrun.campaign.model..")
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
@@ -59,10 +60,11 @@ class CampaignLayersTest {
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
-                        "Suppression")
+                        "Suppression", "Tracking")
                 .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Feedback", "Unsubscribe",
-                        "Hygiene", "Suppression", "Store");
+                        "Hygiene", "Suppression", "Tracking", "Store");
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.InvalidFields;
+import dev.mailrun.campaign.model.TrackingMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +76,9 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--inline", paramLabel = "IMAGE",
                 description = "An image the HTML shows as <img src=\"cid:NAME\">, NAME its file name (repeatable); "
                         + "stored and limited as --attach.") List<Path> inline;
+        @Option(names = "--track", paramLabel = "clicks|opens,clicks",
+                description = "Track clicks (links rewritten) or opens and clicks (also a 1x1 image); needs tracking.enabled "
+                        + "(docs/TRACKING.md). Default: not tracked.") String track;
 
         @Override
         int act(Services s) throws Exception {
@@ -88,10 +92,22 @@ final class CampaignCommand extends GroupCommand {
                 // One line, as every usage error: the first problem, in the order of the options.
                 throw new UsageException(e.problems().get(0).reason());
             }
+            Optional<TrackingMode> tracking = tracking(s);
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
-            out().println(s.campaigns().create(parsed.campaign(), parsed.route(), files));
+            out().println(s.campaigns().create(parsed.campaign(), parsed.route(), files, tracking));
             return Cli.OK;
+        }
+
+        private Optional<TrackingMode> tracking(Services s) {
+            if (track == null) {
+                return Optional.empty();
+            }
+            if (!s.config().tracking().enabled()) {
+                throw new UsageException("--track needs tracking.enabled=true (and tracking.base-url) in the configuration");
+            }
+            return Optional.of(TrackingMode.parse(track).orElseThrow(() -> new UsageException(
+                    "--track must be clicks, opens or opens,clicks, got '" + track + "'")));
         }
     }
 

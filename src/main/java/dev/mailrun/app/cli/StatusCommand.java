@@ -8,6 +8,7 @@ import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReportJson;
+import dev.mailrun.campaign.report.Engagement;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,20 @@ final class StatusCommand extends ContextCommand {
         }
     }
 
+    /** People and machines apart: what a tracked campaign's opens and clicks came to (docs/TRACKING.md). */
+    private static void engagement(PrintWriter out, Engagement e) {
+        out.printf("  tracking (%s): opens human %d unique / %d total, machine %d, scanner %d, unknown %d; machine share %s%n",
+                e.mode().text(), e.opens().humanUnique(), e.opens().humanTotal(), e.opens().machineTotal(),
+                e.opens().scannerTotal(), e.opens().unknownTotal(),
+                e.machineShareOfOpens().map(x -> String.format(Locale.ROOT, "%.0f%%", x * 100)).orElse("-"));
+        out.printf("    clicks human %d unique / %d total, scanner %d, unknown %d%n", e.clicks().humanUnique(),
+                e.clicks().humanTotal(), e.clicks().scannerTotal(), e.clicks().unknownTotal());
+        for (Engagement.LinkLine l : e.links()) {
+            out.printf("    link %d %s: human %d unique / %d total, scanner %d%n", l.index(), l.url(), l.clicks().humanUnique(),
+                    l.clicks().humanTotal(), l.clicks().scannerTotal());
+        }
+    }
+
     private static void text(PrintWriter out, CampaignReport r, List<Attachment.Summary> attachments) {
         Campaign c = r.campaign();
         long done = r.total() - r.remaining();
@@ -113,6 +128,7 @@ final class StatusCommand extends ContextCommand {
                         l.reason().map(x -> " (" + x + ")").orElse(""));
             }
         }
+        r.engagement().ifPresent(e -> engagement(out, e));
         if (!r.topErrors().isEmpty()) {
             out.println("  most common errors:");
             for (ErrorCount e : r.topErrors()) {

@@ -24,9 +24,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "suppressions", mixinStandardHelpOptions = true,
-        description = "The suppression list: addresses no campaign mails. Import, export, list, check, remove.",
+        description = "The suppression list: addresses no campaign mails. Import, export, list, check, remove; "
+                + "erase-tracking erases an address's opens and clicks.",
         subcommands = {SuppressionsCommand.Import.class, SuppressionsCommand.Export.class,
-                SuppressionsCommand.ListSuppressions.class, SuppressionsCommand.Check.class, SuppressionsCommand.Remove.class})
+                SuppressionsCommand.ListSuppressions.class, SuppressionsCommand.Check.class, SuppressionsCommand.Remove.class,
+                SuppressionsCommand.EraseTracking.class})
 final class SuppressionsCommand extends GroupCommand {
 
     @Command(name = "import", mixinStandardHelpOptions = true,
@@ -186,6 +188,23 @@ final class SuppressionsCommand extends GroupCommand {
                     new UsageException(a.suppressionKey() + " is not on the suppression list"));
             out().println("removed " + row.address() + " from the suppression list (was " + row.reason() + " since "
                     + row.createdAt() + ", source " + row.source() + ")");
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "erase-tracking", mixinStandardHelpOptions = true,
+            description = {"Erase an address's opens and clicks in every tracked campaign (docs/TRACKING.md).",
+                    "Its tracking links then answer 404 and record nothing."})
+    static final class EraseTracking extends ContextCommand {
+
+        @Parameters(paramLabel = "ADDRESS")
+        String address;
+
+        @Override
+        int run(Services s) throws Exception {
+            EmailAddress a = address(address);
+            int erased = s.trackingErasure().erase(a.value());
+            out().println("erased " + erased + " open(s) and click(s) of " + a.suppressionKey());
             return Cli.OK;
         }
     }

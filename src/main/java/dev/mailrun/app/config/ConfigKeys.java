@@ -162,6 +162,15 @@ public final class ConfigKeys {
         key("content.max-attachment-bytes", "10485760", Range.whole(1024, 104_857_600), "Largest file campaign create --attach takes, in bytes; a larger one is refused at create. At most content.max-message-bytes.");
         key("content.max-message-bytes", "20971520", Range.whole(1024, 209_715_200), "Largest size of a campaign's attached files together, in bytes; more is refused at create.");
         key("content.recipient-files", "", "Directory holding the recipients' own files, named by an import's attachment column relative to it; empty: an import with such a column is refused.");
+        // engagement tracking (docs/TRACKING.md)
+        key("tracking.enabled", "false", "true: campaigns created with --track get their links rewritten and an open image (docs/TRACKING.md), served on the public listener (needs http.port); false: no campaign is tracked and messages are exactly as without tracking.");
+        key("tracking.base-url", "", "Public https base of the tracking endpoints (<base>/c/TOKEN, <base>/o/TOKEN.gif), served on the public listener; required when tracking.enabled. Never defaulted to the From domain: a separate tracking domain is the operator's choice.");
+        key("tracking.retention", "180d", span(Duration.ofDays(1), Duration.ofDays(3650)), "How long opens and clicks are kept; older ones are deleted by the process serving the public listener.");
+        key("tracking.per-recipient", "true", "true: each open and click names its recipient (unique counts, first/last per recipient in export); false: only per-campaign and per-link counts are stored.");
+        key("tracking.exclude-domains", "", "Comma-separated domains whose links (and their subdomains') are never rewritten.");
+        key("tracking.scanner-window", "10s", span(Duration.ZERO, HOUR), "A click this soon after delivery is counted as a link scanner's.");
+        key("tracking.machines-file", "", "A file of image proxies and link scanners used instead of the shipped list (format: docs/TRACKING.md); empty: the shipped list.");
+        key("tracking.buffer", "10000", Range.whole(100, 1_000_000), "Opens and clicks waiting to be written at most; beyond it they are dropped and counted (mailrun_tracking_dropped_total), never delaying an answer.");
         // events out (docs/EVENTS.md): delivered by the worker to each endpoint events.endpoints names
         key("events.endpoints", "", "Endpoints that receive events (docs/EVENTS.md), comma-separated names, each with the events.<name>.* keys below; empty: none, and no event is written (an event is written only when an endpoint's types take it; an endpoint added later gets events from then on, events replay the older ones written for another endpoint).");
         key("events.include-fields", "false", "true: each recipient event carries the recipient's imported fields (data.fields), so a receiver can match its own records.");

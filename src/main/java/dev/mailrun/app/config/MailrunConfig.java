@@ -31,7 +31,16 @@ import java.util.function.Supplier;
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
-                            Relays relays, EventsSettings events, ContentConfig content) {
+                            Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking) {
+
+    /** Without tracking. */
+    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
+                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
+                         Relays relays, EventsSettings events, ContentConfig content) {
+        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback, relays,
+                events, content, TrackingConfig.OFF);
+    }
 
     /** With the default limits on attachments. */
     public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
@@ -115,7 +124,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
-                EventsConfig.from(raw), ContentConfig.from(raw));
+                EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort));
     }
 
     private static DailyCap dailyCap(RawConfig raw) {

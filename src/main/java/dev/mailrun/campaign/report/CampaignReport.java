@@ -37,7 +37,17 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
                              Optional<Double> currentRate, Optional<Double> averageRate, Eta eta,
                              List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
                              Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
-                             List<RelayLine> relays, List<String> heldBackBy) {
+                             List<RelayLine> relays, List<String> heldBackBy, Optional<Engagement> engagement) {
+
+    /** Not tracked. */
+    public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
+                          Optional<Double> currentRate, Optional<Double> averageRate, Eta eta,
+                          List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
+                          Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
+                          List<RelayLine> relays, List<String> heldBackBy) {
+        this(campaign, counts, configuredRate, currentRate, averageRate, eta, runs, topErrors, at, history, slotLength,
+                bounceRate, bounceThreshold, relays, heldBackBy, Optional.empty());
+    }
 
     /** Without per-relay figures, and held back by nothing. */
     public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,

@@ -126,8 +126,41 @@ public final class CampaignReportJson {
             n.put("failed", l.failed());
             n.put("deferred", l.deferred());
         }
+        if (r.engagement().isPresent()) {
+            root.set("engagement", engagement(r.engagement().get()));
+        } else {
+            root.putNull("engagement");
+        }
         root.put("generated_at", r.at().toString());
         return root;
+    }
+
+    private static ObjectNode engagement(Engagement e) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("track", e.mode().text());
+        ObjectNode opens = n.putObject("opens");
+        opens.put("human_unique", e.opens().humanUnique());
+        opens.put("human_total", e.opens().humanTotal());
+        opens.put("machine", e.opens().machineTotal());
+        opens.put("scanner", e.opens().scannerTotal());
+        opens.put("unknown", e.opens().unknownTotal());
+        putRounded(opens, "machine_share", e.machineShareOfOpens().orElse(null));
+        clicks(n.putObject("clicks"), e.clicks());
+        ArrayNode links = n.putArray("links");
+        for (Engagement.LinkLine l : e.links()) {
+            ObjectNode link = links.addObject();
+            link.put("index", l.index());
+            link.put("url", l.url());
+            clicks(link, l.clicks());
+        }
+        return n;
+    }
+
+    private static void clicks(ObjectNode n, Engagement.Figures f) {
+        n.put("human_unique", f.humanUnique());
+        n.put("human_total", f.humanTotal());
+        n.put("scanner", f.scannerTotal());
+        n.put("unknown", f.unknownTotal());
     }
 
     private static void putRounded(ObjectNode n, String key, Double value) {

@@ -124,6 +124,7 @@ public final class CampaignReports {
         CampaignOutlook.Result outlook;
         List<CampaignReport.RelayLine> relays;
         long sentLately;
+        Optional<Engagement> engagement;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = recipients.counts(c, campaignId, inFlight.ids(c, campaignId));
@@ -138,6 +139,7 @@ public final class CampaignReports {
             boolean completedEarlier = campaign.status() == CampaignStatus.COMPLETED
                     && campaign.updatedAt().isBefore(now.minus(CURRENT_OVER));
             sentLately = completedEarlier ? 0 : recipients.sentSince(c, campaignId, now.minus(CURRENT_OVER));
+            engagement = Engagement.read(c, campaignId);
         }
         String taskName = SendTask.taskName(campaignId);
         List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
@@ -172,7 +174,7 @@ public final class CampaignReports {
         Optional<Double> current = sentLately > 0
                 ? Optional.of(sentLately / (CURRENT_OVER.toMillis() / 1000.0)) : Optional.empty();
         return new CampaignReport(campaign, counts, outlook.configured(), current, average, outlook.eta(), runs, errors, now,
-                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, outlook.heldBackBy());
+                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, outlook.heldBackBy(), engagement);
     }
 
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */

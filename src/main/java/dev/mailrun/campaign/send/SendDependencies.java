@@ -6,6 +6,7 @@ import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.send.deliver.MessageFactory;
+import dev.mailrun.campaign.send.deliver.TrackingLinks;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
@@ -35,7 +36,16 @@ import javax.sql.DataSource;
 public record SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
-                           RecipientFiles recipientFiles) {
+                           RecipientFiles recipientFiles, TrackingLinks tracking) {
+
+    /** Without tracking (tracking.enabled off). */
+    public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
+                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
+                            RecipientFiles recipientFiles) {
+        this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,
+                recipientFiles, TrackingLinks.NONE);
+    }
 
     /** Without recipients' own files (content.recipient-files unset). */
     public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
@@ -56,6 +66,6 @@ public record SendDependencies(DataSource dataSource, TemplateLoader templates, 
         }
         return new MessageFactory(campaign, template, new MessageComposer(clock),
                 new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim,
-                MessageFactory.encode(attachments), recipientFiles);
+                MessageFactory.encode(attachments), recipientFiles, tracking);
     }
 }

@@ -139,7 +139,7 @@ public final class SendTask implements TaskHandler {
         if (heldBack(ctx, campaign, route)) {
             return;
         }
-        LoadResult loaded = deps.templates().load(campaign.template());
+        LoadResult loaded = TemplateForRun.load(deps, campaign, ctx.clock().instant());
         if (loaded instanceof LoadResult.Invalid invalid) {
             String reason = "template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
             tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,

@@ -6,6 +6,7 @@ import dev.mailrun.campaign.CampaignExport;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
+import dev.mailrun.campaign.TrackingErasure;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.route.Relays;
@@ -25,4 +26,5 @@ import java.util.Optional;
 public record ApiServices(Campaigns campaigns, CampaignReports reports, RecipientImporter importer, CampaignExport export,
                           SuppressionList suppressions, SuppressionImporter suppressionImporter, Templates templates,
                           Relays relays, EventLog events, Runnable startCheck, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
-                          Optional<Secret> adminToken, ApiSettings settings, Clock clock) {}
+                          Optional<Secret> adminToken, ApiSettings settings, Clock clock, boolean trackingEnabled,
+                          TrackingErasure trackingErasure) {}

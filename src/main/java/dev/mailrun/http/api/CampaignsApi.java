@@ -5,6 +5,7 @@ import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.report.CampaignReportJson;
@@ -22,7 +23,7 @@ final class CampaignsApi {
 
     /** What {@code campaign create} takes. */
     record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
-                      String startAt, Double rate, List<String> windows, String expireAt, String relay) {}
+                      String startAt, Double rate, List<String> windows, String expireAt, String relay, String track) {}
 
     /** A change of a draft or scheduled campaign: the fields given replace the campaign's, the others stay. */
     record UpdateBody(String name, String template, String from, String fromName, String replyTo, String subject,
@@ -112,10 +113,23 @@ final class CampaignsApi {
                 Strings.optional("startAt", b.startAt(), 40), Optional.ofNullable(b.rate()), windows,
                 Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500));
         CampaignForm.Parsed parsed = form.parse(s.relays());
-        long id = campaigns.create(parsed.campaign(), parsed.route());
+        Optional<TrackingMode> tracking = tracking(b.track());
+        long id = campaigns.create(parsed.campaign(), parsed.route(), List.of(), tracking);
         Campaign created = campaigns.get(id);
         return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
                 .header("ETag", etag(created));
+    }
+
+    /** What {@code track} asks for, as {@code campaign create --track}: only while tracking.enabled is on. */
+    private Optional<TrackingMode> tracking(String track) {
+        if (track == null) {
+            return Optional.empty();
+        }
+        if (!s.trackingEnabled()) {
+            throw ApiException.invalid("track", "tracking is not enabled (tracking.enabled=true and tracking.base-url)");
+        }
+        return Optional.of(TrackingMode.parse(track).orElseThrow(() -> ApiException.invalid("track",
+                "must be clicks, opens or opens,clicks, got '" + Shown.of(track) + "'")));
     }
 
     /**

@@ -39,6 +39,8 @@ final class SuppressionsApi {
                 Operation.write("POST", "/suppressions", ApiScope.SUPPRESSIONS_WRITE, Operation.Body.JSON, "suppression.add", this::add),
                 Operation.write("DELETE", "/suppressions/{address}", ApiScope.SUPPRESSIONS_WRITE, Operation.Body.JSON,
                         "suppression.remove", this::remove),
+                Operation.write("POST", "/suppressions/{address}/erase-tracking", ApiScope.SUPPRESSIONS_WRITE,
+                        Operation.Body.NONE, "tracking.erase", this::eraseTracking),
                 Operation.write("POST", "/suppressions/import", ApiScope.SUPPRESSIONS_WRITE, Operation.Body.CSV,
                         "suppression.import", this::importCsv));
     }
@@ -99,6 +101,16 @@ final class SuppressionsApi {
             throw ApiException.notFound(address.suppressionKey() + " is not on the suppression list");
         }
         return ApiResponse.json(200, Map.of("address", address.suppressionKey(), "removed", stored(removed.get())));
+    }
+
+    /** As {@code suppressions erase-tracking}: the address's opens and clicks deleted, nothing more recorded. */
+    private ApiResponse eraseTracking(ApiRequest r) throws Exception {
+        EmailAddress address = address("address", r.var("address"));
+        int erased = s.trackingErasure().erase(address.value());
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("address", address.suppressionKey());
+        answer.put("erased", erased);
+        return ApiResponse.json(200, answer);
     }
 
     private ApiResponse importCsv(ApiRequest r) throws Exception {

@@ -5,6 +5,7 @@ import io.pebbletemplates.pebble.error.PebbleException;
 import io.pebbletemplates.pebble.template.PebbleTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -36,9 +37,19 @@ public final class CompiledTemplate {
     private final OutputSize htmlSize = new OutputSize();
     private final StaticText textStatics;
     private final StaticText htmlStatics;
+    private final List<URI> trackedLinks;
+    private final Optional<LinkTracking> tracking;
 
     CompiledTemplate(String name, PebbleTemplate subject, PebbleTemplate text, PebbleTemplate html,
                      Map<String, String> sources, TemplateDefaults defaults) {
+        this(name, subject, text, html, sources, defaults, Optional.empty(), List.of());
+    }
+
+    CompiledTemplate(String name, PebbleTemplate subject, PebbleTemplate text, PebbleTemplate html,
+                     Map<String, String> sources, TemplateDefaults defaults, Optional<LinkTracking> tracking,
+                     List<URI> trackedLinks) {
+        this.tracking = Objects.requireNonNull(tracking, "tracking");
+        this.trackedLinks = List.copyOf(trackedLinks);
         this.name = Objects.requireNonNull(name, "name");
         this.subject = subject;
         this.text = text;
@@ -48,7 +59,10 @@ public final class CompiledTemplate {
         Map<String, List<FieldUse>> uses = new LinkedHashMap<>();
         uses.put(TemplateLoader.SUBJECT, FieldScanner.scan(subject.getRootNode()));
         uses.put(TemplateLoader.TEXT, FieldScanner.scan(text.getRootNode()));
-        uses.put(TemplateLoader.HTML, FieldScanner.scan(html.getRootNode()));
+        // The tracking fields are filled in by mailrun for every recipient of a tracked run, never imported.
+        uses.put(TemplateLoader.HTML, FieldScanner.scan(html.getRootNode()).stream()
+                .filter(use -> !use.name().equals(TrackedHtml.CLICK_FIELD) && !use.name().equals(TrackedHtml.OPEN_FIELD))
+                .toList());
         this.usesByFile = Map.copyOf(uses);
         this.textStatics = StaticText.of(text);
         this.htmlStatics = StaticText.of(html);
@@ -56,6 +70,19 @@ public final class CompiledTemplate {
 
     public String name() {
         return name;
+    }
+
+    /**
+     * The links of the HTML part rewritten for tracking, in the order of their index (what
+     * {@code <base>/c/<token>} redirects to); empty for a template loaded without tracking.
+     */
+    public List<URI> trackedLinks() {
+        return trackedLinks;
+    }
+
+    /** What the template was loaded to track; empty: loaded as written ({@link TemplateLoader#load(String)}). */
+    public Optional<LinkTracking> tracking() {
+        return tracking;
     }
 
     TemplateDefaults defaults() {

@@ -2,6 +2,7 @@ package dev.mailrun.mail.template;
 
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -49,6 +50,19 @@ public final class MergeFields {
         values.put(NAME, name);
         values.put(UNSUBSCRIBE_URL, unsubscribeUrl);
         values.put(CAMPAIGN, campaign);
+        return values;
+    }
+
+    /**
+     * {@code values} with one recipient's tracking URLs, for a template loaded with
+     * {@link TemplateLoader#load(String, LinkTracking)}: {@code clicks.get(i)} is the URL of link
+     * {@code i} (computed when the body asks for it), {@code open} the image's URL (empty without opens).
+     */
+    public static Map<String, Object> tracked(Map<String, Object> values, List<String> clicks, String open) {
+        Objects.requireNonNull(clicks, "clicks");
+        Objects.requireNonNull(open, "open");
+        values.put(TrackedHtml.CLICK_FIELD, clicks);
+        values.put(TrackedHtml.OPEN_FIELD, open);
         return values;
     }
 }

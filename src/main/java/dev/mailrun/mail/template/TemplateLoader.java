@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -44,13 +45,22 @@ public final class TemplateLoader {
 
     /** Compiles the template, or lists every missing file, encoding error and syntax error. */
     public LoadResult load(String name) {
-        return attempt(name).result();
+        return attempt(name, Optional.empty()).result();
+    }
+
+    /**
+     * Compiles the template with its HTML part's links rewritten for {@code tracking}
+     * ({@link TrackedHtml}): what a tracked campaign's run sends. The text part and the subject are
+     * as {@link #load} compiles them.
+     */
+    public LoadResult load(String name, LinkTracking tracking) {
+        return attempt(name, Optional.of(tracking)).result();
     }
 
     /** What one compilation produced, including the files that compiled when others did not. */
     private record Attempt(LoadResult result, Map<String, String> sources, Map<String, PebbleTemplate> compiled) {}
 
-    private Attempt attempt(String name) {
+    private Attempt attempt(String name, Optional<LinkTracking> tracking) {
         if (name == null || !NAME.matcher(name).matches()) {
             return new Attempt(new LoadResult.Invalid(List.of(new TemplateProblem(String.valueOf(name), 0, 0,
                     "template names are letters, digits, '-' and '_' (at most 64), starting with a letter or digit"))),
@@ -75,12 +85,19 @@ public final class TemplateLoader {
                 problems.add(new TemplateProblem(name + "/" + SUBJECT, line, 1, "the subject must be a single line"));
             }
         }
+        List<java.net.URI> links = List.of();
+        if (tracking.isPresent() && sources.containsKey(HTML)) {
+            // Rewritten before compiling, so the static text around the links is converted once per run.
+            TrackedHtml.Rewritten rewritten = TrackedHtml.rewrite(sources.get(HTML), tracking.get());
+            sources.put(HTML, rewritten.source());
+            links = rewritten.links();
+        }
         Map<String, PebbleTemplate> compiled = compile(name, sources, problems);
         if (!problems.isEmpty()) {
             return new Attempt(new LoadResult.Invalid(problems), sources, compiled);
         }
         return new Attempt(new LoadResult.Loaded(new CompiledTemplate(name, compiled.get(SUBJECT), compiled.get(TEXT),
-                compiled.get(HTML), sources, defaults)), sources, compiled);
+                compiled.get(HTML), sources, defaults, tracking, links)), sources, compiled);
     }
 
     /**
@@ -88,7 +105,7 @@ public final class TemplateLoader {
      * fields: what {@link #load} reports, then every field used without a default that is missing.
      */
     public List<TemplateProblem> check(String name, Set<String> availableFields) {
-        Attempt attempt = attempt(name);
+        Attempt attempt = attempt(name, Optional.empty());
         if (attempt.result() instanceof LoadResult.Loaded loaded) {
             return loaded.template().check(availableFields);
         }

@@ -27,8 +27,10 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
+import java.util.AbstractList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 
@@ -56,6 +58,7 @@ public final class MessageFactory {
     private final String listId;
     private final Optional<DkimSigner> dkim;
     private final RecipientFiles recipientFiles;
+    private final TrackingLinks tracking;
 
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim) {
@@ -66,6 +69,20 @@ public final class MessageFactory {
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
                           RecipientFiles recipientFiles) {
+        this(campaign, template, composer, messageIds, links, dkim, attachments, recipientFiles, TrackingLinks.NONE);
+    }
+
+    /**
+     * With the tracking URLs a template loaded for tracking asks for ({@link CompiledTemplate#tracking()});
+     * a template loaded without tracking never reads them.
+     */
+    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
+                          RecipientFiles recipientFiles, TrackingLinks tracking) {
+        if (template.tracking().isPresent() && !tracking.enabled()) {
+            throw new IllegalArgumentException("template " + template.name() + " is tracked but tracking is not enabled");
+        }
+        this.tracking = tracking;
         this.recipientFiles = recipientFiles;
         this.dkim = dkim;
         this.campaign = campaign;
@@ -121,6 +138,10 @@ public final class MessageFactory {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
         Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns(r),
                 unsubscribeUrl, campaign.name());
+        if (template.tracking().isPresent()) {
+            MergeFields.tracked(values, clicks(r.id()),
+                    template.tracking().get().opens() ? tracking.open(campaign.id(), r.id()) : "");
+        }
         RenderResult result = template.renderSevenBit(values);
         if (result instanceof RenderResult.Rejected rejected) {
             throw new RejectedMessageException(rejected.reason());
@@ -148,6 +169,27 @@ public final class MessageFactory {
         } catch (MessagingException e) {
             throw new IllegalStateException("DKIM signing failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The click URLs of one recipient's message, each signed only when the body asks for it: the
+     * per-recipient cost of tracking is one signature per link, the rewriting was done once per run.
+     */
+    private List<String> clicks(long recipientId) {
+        int count = template.trackedLinks().size();
+        long campaignId = campaign.id();
+        return new AbstractList<>() {
+            @Override
+            public String get(int index) {
+                Objects.checkIndex(index, count);
+                return tracking.click(campaignId, recipientId, index);
+            }
+
+            @Override
+            public int size() {
+                return count;
+            }
+        };
     }
 
     /**

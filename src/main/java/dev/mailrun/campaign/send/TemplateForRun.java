@@ -1,0 +1,41 @@
+package dev.mailrun.campaign.send;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.TrackingMode;
+import dev.mailrun.campaign.store.TrackedLinkTable;
+import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.template.LinkTracking;
+import dev.mailrun.mail.template.LoadResult;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Compiles a run's template: as written, or, for a tracked campaign while tracking.enabled is on,
+ * with its links rewritten (once per run) and the links stored, so that the click endpoint
+ * redirects each index only to the URL the messages of this run carry.
+ */
+final class TemplateForRun {
+
+    private TemplateForRun() {
+    }
+
+    static LoadResult load(SendDependencies deps, Campaign campaign, Instant now) throws SQLException {
+        TrackedLinkTable table = new TrackedLinkTable();
+        Optional<TrackingMode> mode = deps.tracking().enabled()
+                ? Transactions.inTransaction(deps.dataSource(), c -> table.mode(c, campaign.id()))
+                : Optional.empty();
+        if (mode.isEmpty()) {
+            return deps.templates().load(campaign.template());
+        }
+        LoadResult loaded = deps.templates().load(campaign.template(),
+                new LinkTracking(mode.get().opens(), mode.get().clicks(), deps.tracking().excludedDomains()));
+        if (loaded instanceof LoadResult.Loaded ok) {
+            Transactions.inTransaction(deps.dataSource(), c -> {
+                table.saveLinks(c, campaign.id(), ok.template().trackedLinks(), now);
+                return null;
+            });
+        }
+        return loaded;
+    }
+}
