@@ -171,8 +171,17 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.mailrun.http")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
                 .check(main);
-        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.api..", "dev.mailrun.app..")
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.api..", "dev.mailrun.http.console..", "dev.mailrun.app..")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
+                .check(main);
+    }
+
+    @Test
+    void the_console_sits_on_the_server_and_the_api_and_only_app_wires_it() {
+        // http.console works through the API's services and authenticator and the server's pieces; neither
+        // knows the console: the server asks its sessions through SessionCheck, an interface of its own.
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.console..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.console..")
                 .check(main);
     }
 

@@ -1,0 +1,36 @@
+package dev.mailrun.http.console;
+
+import dev.mailrun.campaign.model.ApiScope;
+import java.util.List;
+
+/**
+ * The console's pages and actions, below {@code /console}: the catalogue, readable as a list. Every
+ * GET only reads; every change is a POST, with the scope the same change needs in the API.
+ */
+final class ConsolePages {
+
+    private static final String ID = "/campaigns/(\\d{1,18})";
+
+    private ConsolePages() {}
+
+    static List<ConsoleRoute> routes(ConsoleServices services, Views views) {
+        CampaignsPage list = new CampaignsPage(services, views);
+        CampaignPage detail = new CampaignPage(services, views);
+        CampaignActions actions = new CampaignActions(services, views);
+        CampaignFiles files = new CampaignFiles(services);
+        return List.of(
+                ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
+                ConsoleRoute.get(ID, ApiScope.CAMPAIGNS_READ, detail::show),
+                ConsoleRoute.get(ID + "/export", ApiScope.CAMPAIGNS_READ, files::export),
+                ConsoleRoute.get(ID + "/report", ApiScope.CAMPAIGNS_READ, files::report),
+                ConsoleRoute.get(ID + "/cancel", ApiScope.CAMPAIGNS_WRITE, actions::confirmCancel),
+                ConsoleRoute.post(ID + "/start", ApiScope.CAMPAIGNS_WRITE, "campaign.start", actions::start),
+                ConsoleRoute.post(ID + "/pause", ApiScope.CAMPAIGNS_WRITE, "campaign.pause", actions::pause),
+                ConsoleRoute.post(ID + "/resume", ApiScope.CAMPAIGNS_WRITE, "campaign.resume", actions::resume),
+                ConsoleRoute.post(ID + "/cancel", ApiScope.CAMPAIGNS_WRITE, "campaign.cancel", actions::cancel),
+                ConsoleRoute.post(ID + "/requeue-unknown", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-unknown",
+                        actions::requeueUnknown),
+                ConsoleRoute.post(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-failed",
+                        actions::requeueFailed));
+    }
+}

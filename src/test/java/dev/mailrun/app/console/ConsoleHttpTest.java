@@ -1,0 +1,197 @@
+package dev.mailrun.app.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The console over plain HTTP, without a browser: its headers on every page, the login and the
+ * session cookie's flags, CSRF on every change, scopes checked on the server whatever the page shows,
+ * the idle timeout on the injected clock, logout, and /status opened by a console session.
+ */
+class ConsoleHttpTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private final SettableClock clock = SettableClock.at("2026-11-26T10:00:00Z");
+    private ConsoleClient console;
+
+    @BeforeEach
+    void start() throws Exception {
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            for (String table : List.of("api_token", "api_audit", "api_idempotency", "campaign", "task")) {
+                s.execute("DELETE FROM " + table);
+            }
+        }
+        console = new ConsoleClient(WorkerEnv.of(db, 2525), clock);
+    }
+
+    @AfterEach
+    void stop() {
+        console.close();
+    }
+
+    @Test
+    void every_console_answer_carries_the_policy_headers() {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Headers");
+        for (HttpResponse<String> r : List.of(console.get(null, "/console/login"), console.get(session, "/console/campaigns"),
+                console.get(session, "/console/campaigns/" + id), console.get(session, "/console/campaigns/" + id + "/cancel"),
+                console.get(session, "/console/campaigns/999999"), console.post(session, "/console/campaigns/" + id + "/start",
+                        Map.of()))) {
+            String where = r.request().method() + " " + r.request().uri().getPath() + " " + r.statusCode();
+            String csp = r.headers().firstValue("Content-Security-Policy").orElse("");
+            assertThat(csp).as(where).contains("default-src 'none'", "frame-ancestors 'none'", "form-action 'self'")
+                    .doesNotContain("script-src", "unsafe-inline");
+            assertThat(r.headers().firstValue("X-Frame-Options")).as(where).hasValue("DENY");
+            assertThat(r.headers().firstValue("Referrer-Policy")).as(where).hasValue("no-referrer");
+            assertThat(r.headers().firstValue("Cache-Control")).as(where).hasValue("no-store");
+            assertThat(r.headers().firstValue("X-Content-Type-Options")).as(where).hasValue("nosniff");
+        }
+        assertThat(console.get(session, "/console/campaigns/999999").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void a_login_gives_a_session_cookie_with_its_flags_and_a_bad_token_gives_none() {
+        HttpResponse<String> bad = console.post(null, "/console/login", Map.of("token", "mrt_not-a-token"));
+        assertThat(bad.statusCode()).isEqualTo(401);
+        assertThat(bad.headers().firstValue("Set-Cookie")).isEmpty();
+        assertThat(bad.body()).contains("That token is not valid");
+
+        HttpResponse<String> ok = console.post(null, "/console/login", Map.of("token", console.token("ops", ApiScope.CAMPAIGNS_READ)));
+        assertThat(ok.statusCode()).isEqualTo(303);
+        assertThat(ok.headers().firstValue("Location")).hasValue("/console/campaigns");
+        String cookie = ok.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).startsWith("mailrun_console=").contains("; HttpOnly", "; SameSite=Strict", "; Path=/")
+                .as("plain http: not Secure, or the browser would never send it back").doesNotContain("Secure");
+        assertThat(cookie).doesNotContain("Max-Age").doesNotContain("Expires");
+
+        HttpResponse<String> list = console.get(ConsoleClient.cookieValue(cookie), "/console/campaigns");
+        assertThat(list.statusCode()).isEqualTo(200);
+        assertThat(list.body()).contains("Logged in as <strong>ops</strong>");
+        assertThat(console.get(null, "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+        assertThat(console.get("A".repeat(43), "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+    }
+
+    @Test
+    void a_change_needs_the_sessions_csrf_token_and_its_own_origin() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Csrf");
+        String path = "/console/campaigns/" + id + "/cancel";
+
+        HttpResponse<String> none = console.post(session, path, Map.of("confirm", "yes"));
+        assertThat(none.statusCode()).isEqualTo(403);
+        assertThat(none.body()).contains("security token");
+        String otherSession = console.login(console.token("other", ApiScope.ADMIN));
+        String othersToken = console.csrf(otherSession, "/console/campaigns");
+        assertThat(console.post(session, path, Map.of("confirm", "yes", "csrf", othersToken)).statusCode())
+                .as("another session's token").isEqualTo(403);
+        String csrf = console.csrf(session, "/console/campaigns/" + id);
+        assertThat(console.post(session, path, Map.of("confirm", "yes", "csrf", csrf), "Origin", "http://evil.example").statusCode())
+                .as("a foreign Origin").isEqualTo(403);
+        assertThat(console.post(null, path, Map.of("confirm", "yes", "csrf", csrf)).statusCode()).as("no session").isEqualTo(403);
+        assertThat(status(id)).isEqualTo("draft");
+
+        HttpResponse<String> done = console.post(session, path, Map.of("confirm", "yes", "csrf", csrf), "Origin", console.base());
+        assertThat(done.statusCode()).isEqualTo(303);
+        assertThat(status(id)).isEqualTo("cancelled");
+        assertThat(console.get(session, "/console/campaigns/" + id).body()).contains("is cancelled: nothing more will be sent");
+        assertThat(audit()).containsExactly("ops campaign.cancel /console/campaigns/" + id + "/cancel 200");
+    }
+
+    @Test
+    void a_read_only_token_sees_no_write_buttons_and_a_forged_post_is_forbidden() throws Exception {
+        String session = console.login(console.token("viewer", ApiScope.CAMPAIGNS_READ));
+        long id = console.campaign("Read only");
+        HttpResponse<String> page = console.get(session, "/console/campaigns/" + id);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("Export recipients").doesNotContain("/start\"", "id=\"start\"", "/cancel\"", "Actions");
+        String csrf = console.csrf(session, "/console/campaigns/" + id);
+
+        HttpResponse<String> forged = console.post(session, "/console/campaigns/" + id + "/start", Map.of("csrf", csrf));
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(forged.body()).contains("campaigns:write");
+        assertThat(console.get(session, "/console/campaigns/" + id + "/cancel").statusCode()).isEqualTo(403);
+        assertThat(status(id)).isEqualTo("draft");
+        assertThat(audit()).containsExactly("viewer campaign.start /console/campaigns/" + id + "/start 403");
+    }
+
+    @Test
+    void a_session_ends_when_idle_and_at_logout() {
+        String session = console.login(console.token("ops", ApiScope.CAMPAIGNS_READ));
+        clock.advance(Duration.ofMinutes(29));
+        assertThat(console.get(session, "/console/campaigns").statusCode()).as("used within the idle time").isEqualTo(200);
+        clock.advance(Duration.ofMinutes(29));
+        assertThat(console.get(session, "/console/campaigns").statusCode()).as("the idle time restarts at each use").isEqualTo(200);
+        clock.advance(Duration.ofMinutes(30));
+        assertThat(console.get(session, "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+
+        String again = console.login(console.token("ops2", ApiScope.CAMPAIGNS_READ));
+        String csrf = console.csrf(again, "/console/campaigns");
+        HttpResponse<String> out = console.post(again, "/console/logout", Map.of("csrf", csrf));
+        assertThat(out.statusCode()).isEqualTo(303);
+        assertThat(out.headers().firstValue("Set-Cookie").orElseThrow()).contains("Max-Age=0", "HttpOnly", "SameSite=Strict");
+        assertThat(console.get(again, "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+    }
+
+    @Test
+    void the_status_page_opens_with_a_console_session_that_may_read_campaigns() {
+        assertThat(console.get(null, "/status").statusCode()).as("admin.token is set").isEqualTo(401);
+        String reader = console.login(console.token("reader", ApiScope.CAMPAIGNS_READ));
+        HttpResponse<String> status = console.get(reader, "/status");
+        assertThat(status.statusCode()).isEqualTo(200);
+        assertThat(status.body()).contains("mailrun status");
+        String suppressionsOnly = console.login(console.token("lists", ApiScope.SUPPRESSIONS_READ));
+        assertThat(console.get(suppressionsOnly, "/status").statusCode()).isEqualTo(401);
+        assertThat(console.get(reader, "/metrics").statusCode()).as("only the routes that open in a browser").isEqualTo(401);
+    }
+
+    @Test
+    void values_from_the_database_are_escaped() {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("<script>alert(1)</script> & \"friends\"");
+        for (String path : List.of("/console/campaigns", "/console/campaigns/" + id)) {
+            String body = console.get(session, path).body();
+            assertThat(body).as(path).doesNotContain("<script>").contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;friends&quot;");
+        }
+    }
+
+    private String status(long id) throws Exception {
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT status FROM campaign WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private List<String> audit() throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT token_name, action, target, status FROM api_audit WHERE target LIKE '/console/%' ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getInt(4));
+            }
+        }
+        return rows;
+    }
+}
