@@ -5,8 +5,12 @@ import java.io.Writer;
 /** What a console page answers: a page, a redirect after a change (303, so a reload does not repeat it), or a download. */
 sealed interface Answer permits Answer.Page, Answer.Error, Answer.Document, Answer.Redirect, Answer.Download {
 
-    /** An HTML page of the console, with its policy. */
-    record Page(int status, String html) implements Answer {}
+    /** An HTML page of the console, with its policy; {@code setCookie} null or a cookie to set with it. */
+    record Page(int status, String html, String setCookie) implements Answer {
+        Page(int status, String html) {
+            this(status, html, null);
+        }
+    }
 
     /** A refusal or failure, shown as a page that says what to change. */
     record Error(int status, String message) implements Answer {}

@@ -78,9 +78,10 @@ public final class ConsoleHandler extends Handler.Abstract {
         }
         if (path.equals("/login")) {
             if (isGet(method)) {
-                send(request, response, callback, login.show(session));
+                send(request, response, callback, login.show(session, secure));
             } else if ("POST".equals(method)) {
-                form(request, response, callback, fields -> login.submit(fields, secure, sameOrigin(request)));
+                Optional<String> formCookie = SessionCookie.read(request, SessionCookie.LOGIN);
+                form(request, response, callback, fields -> login.submit(fields, formCookie, secure));
             } else {
                 send(request, response, callback, Answer.error(405, "Use GET or POST."));
             }
@@ -194,12 +195,13 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     /**
-     * A browser names the page a form came from in {@code Origin}; it must be this server. Without the
-     * header (an older browser, a same-origin GET) the CSRF token alone decides.
+     * A browser names the page a form came from in {@code Origin}; when it does, it must be this server.
+     * Without it, or with {@code null} (what a browser sends under our {@code Referrer-Policy: no-referrer},
+     * and from sandboxed pages), the session's CSRF token alone decides.
      */
     static boolean sameOrigin(Request request) {
         String origin = request.getHeaders().get(HttpHeader.ORIGIN);
-        if (origin == null) {
+        if (origin == null || origin.equals("null")) {
             return true;
         }
         String host = request.getHeaders().get(HttpHeader.HOST);

@@ -42,6 +42,9 @@ final class ConsoleResponse {
         headers.put("Referrer-Policy", "no-referrer");
         headers.put("Cross-Origin-Opener-Policy", "same-origin");
         if (answer instanceof Answer.Page p) {
+            if (p.setCookie() != null) {
+                headers.add(HttpHeader.SET_COOKIE, p.setCookie());
+            }
             whole(response, callback, p.status(), "text/html; charset=utf-8", p.html(), PAGE_POLICY);
         } else if (answer instanceof Answer.Document d) {
             whole(response, callback, 200, d.contentType(), d.body(), d.contentSecurityPolicy());

@@ -97,7 +97,8 @@ final class ConsoleSessions implements SessionCheck {
         return !now.isBefore(s.lastSeen().plus(idle)) || !now.isBefore(s.createdAt().plus(lifetime));
     }
 
-    private String randomId() {
+    /** 32 random bytes, base64url: a session id, a CSRF token, a login form's token. */
+    String randomId() {
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);

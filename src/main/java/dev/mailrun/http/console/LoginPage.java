@@ -1,6 +1,8 @@
 package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.ApiTokens;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -24,32 +26,35 @@ final class LoginPage {
         this.views = views;
     }
 
-    Answer show(Optional<ConsoleSession> session) {
+    Answer show(Optional<ConsoleSession> session, boolean secure) {
         if (session.isPresent()) {
             return Answer.redirect(ConsoleHandler.PREFIX + "/campaigns");
         }
-        return Answer.ok(page(null));
+        return page(200, null, secure);
     }
 
     /**
-     * The form has no session to carry a CSRF token yet; a login posted from another origin is refused
-     * instead (it would log the victim in as the attacker).
+     * There is no session yet to carry a CSRF token: the form carries its own, which must match the
+     * cookie set with the form ({@link SessionCookie#LOGIN}); a login posted from another site has no
+     * such cookie and is refused (it would log the victim in as the attacker).
      */
-    Answer submit(Map<String, String> form, boolean secure, boolean sameOrigin) throws Exception {
-        if (!sameOrigin) {
-            return new Answer.Page(403, page("This login form was posted from another site: open the console's own login page."));
+    Answer submit(Map<String, String> form, Optional<String> formCookie, boolean secure) throws Exception {
+        String presented = form.get("login");
+        if (formCookie.isEmpty() || presented == null || !java.security.MessageDigest.isEqual(
+                formCookie.get().getBytes(StandardCharsets.US_ASCII), presented.getBytes(StandardCharsets.UTF_8))) {
+            return page(403, "This login form is stale or was posted from another site: log in again here.", secure);
         }
         String token = form.getOrDefault("token", "").strip();
         if (token.isEmpty()) {
-            return new Answer.Page(400, page("Enter an API token (mailrun token create) or admin.token."));
+            return page(400, "Enter an API token (mailrun token create) or admin.token.", secure);
         }
         if (token.length() > MAX_TOKEN) {
-            return new Answer.Page(400, page("That is longer than any token (" + MAX_TOKEN + " characters at most)."));
+            return page(400, "That is longer than any token (" + MAX_TOKEN + " characters at most).", secure);
         }
         Optional<ApiTokens.Caller> caller = services.authenticator().authenticateToken(token);
         if (caller.isEmpty()) {
             log.warn("console: a login with an unknown or revoked token was refused");
-            return new Answer.Page(401, page("That token is not valid: it is unknown or revoked (mailrun token list)."));
+            return page(401, "That token is not valid: it is unknown or revoked (mailrun token list).", secure);
         }
         ConsoleSession session = services.sessions().open(caller.get());
         log.info("console: {} logged in", caller.get().name());
@@ -62,10 +67,13 @@ final class LoginPage {
         return new Answer.Redirect(ConsoleHandler.PREFIX + "/login", SessionCookie.clear(secure));
     }
 
-    private String page(String error) {
-        Map<String, Object> model = new java.util.HashMap<>();
+    /** The form, with a new form token in it and in its cookie. */
+    private Answer page(int status, String error, boolean secure) {
+        String formToken = services.sessions().randomId();
+        Map<String, Object> model = new HashMap<>();
         model.put("error", error);
+        model.put("login", formToken);
         model.put("idleMinutes", services.sessions().idle().toMinutes());
-        return views.render("login", null, model);
+        return new Answer.Page(status, views.render("login", null, model), SessionCookie.login(formToken, secure));
     }
 }

@@ -20,10 +20,26 @@ final class SessionCookie {
 
     private SessionCookie() {}
 
+    /**
+     * The login form's own token: set with the form, expected back in it. A form posted from another
+     * site arrives without this cookie (SameSite=Strict), so nobody can log a browser in as someone else.
+     */
+    static final String LOGIN = "mailrun_login";
+
     static Optional<String> read(Request request) {
+        return read(request, NAME);
+    }
+
+    static Optional<String> read(Request request, String name) {
         List<HttpCookie> cookies = Request.getCookies(request);
-        return cookies.stream().filter(c -> NAME.equals(c.getName())).map(HttpCookie::getValue)
+        return cookies.stream().filter(c -> name.equals(c.getName())).map(HttpCookie::getValue)
                 .filter(v -> v != null && ID.matcher(v).matches()).findFirst();
+    }
+
+    /** The login form's cookie: for the login path only, ten minutes. */
+    static String login(String value, boolean secure) {
+        return LOGIN + "=" + value + "; Path=" + ConsoleHandler.PREFIX + "/login; Max-Age=600; HttpOnly; SameSite=Strict"
+                + (secure ? "; Secure" : "");
     }
 
     static String set(String id, boolean secure) {

@@ -71,17 +71,39 @@ final class ConsoleClient implements AutoCloseable {
         return Long.parseLong(m.group(1));
     }
 
+    /** Imports {@code csv} into campaign {@code id} through the API; the import report as JSON text. */
+    String importThroughApi(long id, java.nio.file.Path csv) throws java.io.FileNotFoundException {
+        HttpResponse<String> r = send(null, HttpRequest.newBuilder(URI.create(base() + "/api/v1/campaigns/" + id + "/recipients/import"))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).header("Content-Type", "text/csv")
+                .POST(HttpRequest.BodyPublishers.ofFile(csv)));
+        if (r.statusCode() != 200) {
+            throw new AssertionError("import answered " + r.statusCode() + ": " + r.body());
+        }
+        return r.body();
+    }
+
     private static String quoted(String s) {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     /** Logs in with {@code token}; the session cookie's value. */
     String login(String token) {
-        HttpResponse<String> r = post(null, "/console/login", Map.of("token", token));
+        HttpResponse<String> r = loginForm(token);
         if (r.statusCode() != 303) {
             throw new AssertionError("login answered " + r.statusCode() + ": " + r.body());
         }
         return cookieValue(r.headers().firstValue("Set-Cookie").orElseThrow());
+    }
+
+    /** Posts the login form as a browser does: with the form's token in the form and in its cookie. */
+    HttpResponse<String> loginForm(String token) {
+        HttpResponse<String> form = get(null, "/console/login");
+        String cookie = cookieValue(form.headers().firstValue("Set-Cookie").orElseThrow());
+        Matcher m = Pattern.compile("name=\"login\" value=\"([^\"]+)\"").matcher(form.body());
+        if (!m.find()) {
+            throw new AssertionError("no form token on the login page");
+        }
+        return post(null, "/console/login", Map.of("token", token, "login", m.group(1)), "Cookie", "mailrun_login=" + cookie);
     }
 
     static String cookieValue(String setCookie) {

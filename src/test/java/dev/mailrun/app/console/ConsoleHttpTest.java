@@ -70,15 +70,19 @@ class ConsoleHttpTest {
 
     @Test
     void a_login_gives_a_session_cookie_with_its_flags_and_a_bad_token_gives_none() {
-        HttpResponse<String> bad = console.post(null, "/console/login", Map.of("token", "mrt_not-a-token"));
+        HttpResponse<String> bad = console.loginForm("mrt_not-a-token");
         assertThat(bad.statusCode()).isEqualTo(401);
-        assertThat(bad.headers().firstValue("Set-Cookie")).isEmpty();
+        assertThat(bad.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("mailrun_console="));
         assertThat(bad.body()).contains("That token is not valid");
 
-        HttpResponse<String> ok = console.post(null, "/console/login", Map.of("token", console.token("ops", ApiScope.CAMPAIGNS_READ)));
+        String token = console.token("ops", ApiScope.CAMPAIGNS_READ);
+        HttpResponse<String> foreign = console.post(null, "/console/login", Map.of("token", token, "login", "A".repeat(43)));
+        assertThat(foreign.statusCode()).as("a login form without its cookie: posted from another site").isEqualTo(403);
+        assertThat(foreign.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("mailrun_console="));
+        HttpResponse<String> ok = console.loginForm(token);
         assertThat(ok.statusCode()).isEqualTo(303);
         assertThat(ok.headers().firstValue("Location")).hasValue("/console/campaigns");
-        String cookie = ok.headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = ok.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("mailrun_console=")).findFirst().orElseThrow();
         assertThat(cookie).startsWith("mailrun_console=").contains("; HttpOnly", "; SameSite=Strict", "; Path=/")
                 .as("plain http: not Secure, or the browser would never send it back").doesNotContain("Secure");
         assertThat(cookie).doesNotContain("Max-Age").doesNotContain("Expires");

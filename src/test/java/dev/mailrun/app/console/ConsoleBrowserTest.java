@@ -1,0 +1,240 @@
+package dev.mailrun.app.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.icegreen.greenmail.junit5.GreenMailExtension;
+import com.icegreen.greenmail.util.ServerSetupTest;
+import com.sun.net.httpserver.HttpServer;
+import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
+import java.io.BufferedWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The console in a real browser (headless Chromium through WebDriver), as an operator uses it: log in,
+ * run a campaign against GreenMail from its page — start, watch progress move, pause with a reason,
+ * resume, export — and log out; a cross-site form is refused, the session cookie has its flags, and a
+ * read-only token sees no write buttons and is refused a forged POST. Skipped, with one line, where
+ * chromium or chromedriver is not installed. With {@code -Dconsole.screenshots=docs} it saves the
+ * main pages as docs/console-*.png.
+ */
+class ConsoleBrowserTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    @RegisterExtension
+    static final GreenMailExtension greenMail = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
+
+    private static final int RECIPIENTS = 40;
+
+    @TempDir
+    Path dir;
+
+    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-26T10:00:00Z"), Duration.ofMillis(1));
+    private String[] installed;
+
+    @BeforeEach
+    void browserInstalled() throws Exception {
+        Optional<String[]> found = ConsoleBrowser.installed();
+        Assumptions.assumeTrue(found.isPresent(), "no chromium and chromedriver installed: the console browser tests are skipped");
+        installed = found.get();
+        try (var c = db.dataSource().getConnection(); var s = c.createStatement()) {
+            for (String table : List.of("api_token", "api_audit", "api_idempotency", "campaign", "task")) {
+                s.execute("DELETE FROM " + table);
+            }
+        }
+    }
+
+    @Test
+    void an_operator_runs_a_campaign_from_the_console_and_logs_out() throws Exception {
+        try (ConsoleClient app = new ConsoleClient(WorkerEnv.of(db, greenMail.getSmtp().getPort()), clock);
+             Scheduler scheduler = app.services.scheduler();
+             ConsoleBrowser browser = ConsoleBrowser.start(installed, dir.resolve("profile"), Files.createDirectories(dir.resolve("dl")))) {
+            ChromeDriver d = browser.driver;
+            long id = app.campaign("Winter news");
+            app.importThroughApi(id, csv(RECIPIENTS));
+
+            d.get(app.base() + "/console/");
+            assertThat(d.getCurrentUrl()).endsWith("/console/login");
+            browser.screenshot("login");
+            login(d, app.token("ops", ApiScope.ADMIN));
+            assertThat(d.getCurrentUrl()).endsWith("/console/campaigns");
+            Cookie cookie = d.manage().getCookieNamed("mailrun_console");
+            assertThat(cookie).as("the session cookie").isNotNull();
+            assertThat(cookie.isHttpOnly()).as("HttpOnly").isTrue();
+            assertThat(cookie.getSameSite()).as("SameSite").isEqualTo("Strict");
+            assertThat(cookie.isSecure()).as("not Secure over plain http").isFalse();
+            assertThat(d.executeScript("return document.cookie")).as("no script can read the session").isEqualTo("");
+            assertThat(d.findElement(By.id("campaign-" + id)).getText()).contains("Winter news", "draft", "0 of " + RECIPIENTS);
+            browser.screenshot("campaigns");
+
+            d.findElement(By.linkText("Winter news")).click();
+            assertThat(text(d, "progress-text")).isEqualTo("0 of " + RECIPIENTS + " done (0.0%)");
+            d.findElement(By.id("start")).click();
+            assertThat(flash(d)).isEqualTo("Campaign " + id + " is running.");
+            scheduler.tick();
+            d.navigate().refresh();
+            assertThat(text(d, "progress-text")).as("progress moved").isEqualTo(RECIPIENTS + " of " + RECIPIENTS + " done (100.0%)");
+            assertThat(text(d, "count-sent")).isEqualTo(Integer.toString(RECIPIENTS));
+            assertThat(greenMail.getReceivedMessages()).hasSize(RECIPIENTS);
+            browser.screenshot("campaign");
+
+            d.findElement(By.linkText("Export recipients (CSV)")).click();
+            Path export = dir.resolve("dl").resolve("campaign-" + id + "-recipients.csv");
+            waitFor(() -> Files.exists(export) && Files.size(export) > 0);
+            List<String> lines = Files.readAllLines(export, StandardCharsets.UTF_8);
+            assertThat(lines).hasSize(RECIPIENTS + 1);
+            assertThat(lines.subList(1, lines.size())).allMatch(l -> l.contains(",sent,"));
+
+            d.findElement(By.linkText("HTML report")).click();
+            assertThat(d.findElements(By.cssSelector("svg.chart"))).hasSize(3);
+            d.navigate().back();
+
+            d.findElement(By.cssSelector("header nav")).findElement(By.linkText("Status page")).click();
+            assertThat(d.getTitle()).as("/status opens with the console's login").isEqualTo("mailrun: Winter news");
+            assertThat(d.findElements(By.cssSelector("svg.chart"))).hasSize(3);
+            d.navigate().back();
+
+            d.findElement(By.id("logout")).click();
+            assertThat(d.getCurrentUrl()).endsWith("/console/login");
+            d.get(app.base() + "/console/campaigns/" + id);
+            assertThat(d.getCurrentUrl()).as("the session is gone").endsWith("/console/login");
+        }
+    }
+
+    @Test
+    void pause_needs_a_reason_and_resume_continues() throws Exception {
+        try (ConsoleClient app = new ConsoleClient(WorkerEnv.of(db, greenMail.getSmtp().getPort()), clock);
+             ConsoleBrowser browser = ConsoleBrowser.start(installed, dir.resolve("profile"), dir)) {
+            ChromeDriver d = browser.driver;
+            long id = app.campaign("Paused news");
+            app.importThroughApi(id, csv(3));
+            d.get(app.base() + "/console/login");
+            login(d, app.token("ops", ApiScope.CAMPAIGNS_READ, ApiScope.CAMPAIGNS_WRITE));
+            d.get(app.base() + "/console/campaigns/" + id);
+            d.findElement(By.id("start")).click();
+            WebElement reason = d.findElement(By.id("pause-reason"));
+            assertThat(d.findElement(By.cssSelector("label[for=pause-reason]")).getText()).isEqualTo("Reason for pausing");
+            reason.sendKeys("waiting for <legal> & approval");
+            d.findElement(By.id("pause")).click();
+            assertThat(flash(d)).isEqualTo("Campaign " + id + " is paused.");
+            assertThat(d.findElement(By.cssSelector("p.held")).getText()).isEqualTo("Paused: waiting for <legal> & approval");
+            d.findElement(By.id("resume")).click();
+            assertThat(flash(d)).isEqualTo("Campaign " + id + " is running.");
+            d.findElement(By.id("cancel")).click();
+            assertThat(d.findElement(By.tagName("main")).getText()).contains("will not be sent to", "cannot be started or resumed again");
+            d.findElement(By.id("confirm")).click();
+            d.findElement(By.id("cancel-confirmed")).click();
+            assertThat(flash(d)).isEqualTo("Campaign " + id + " is cancelled: nothing more will be sent.");
+        }
+    }
+
+    @Test
+    void a_cross_site_form_is_refused_and_a_read_only_token_sees_no_write_buttons_and_gets_403_on_a_forged_post() throws Exception {
+        HttpServer evil = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        try (ConsoleClient app = new ConsoleClient(WorkerEnv.of(db, greenMail.getSmtp().getPort()), clock);
+             ConsoleBrowser browser = ConsoleBrowser.start(installed, dir.resolve("profile"), dir)) {
+            ChromeDriver d = browser.driver;
+            long id = app.campaign("Target");
+            // Another site (evil.test, which the browser resolves to this machine) whose page posts a form to the console.
+            String form = "<!DOCTYPE html><title>evil</title><form method=post action=\"" + app.base() + "/console/campaigns/" + id
+                    + "/cancel\"><input type=hidden name=confirm value=yes><button id=go>win a prize</button></form>";
+            evil.createContext("/", ex -> {
+                byte[] body = form.getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+                ex.sendResponseHeaders(200, body.length);
+                ex.getResponseBody().write(body);
+                ex.close();
+            });
+            evil.start();
+
+            d.get(app.base() + "/console/login");
+            login(d, app.token("ops", ApiScope.ADMIN));
+            d.get("http://" + ConsoleBrowser.OTHER_SITE + ":" + evil.getAddress().getPort() + "/");
+            d.findElement(By.id("go")).click();
+            assertThat(d.findElement(By.tagName("body")).getText()).contains("not logged in");
+            d.get(app.base() + "/console/campaigns/" + id);
+            assertThat(d.findElement(By.cssSelector("h1 .badge")).getText()).as("still a draft").isEqualTo("draft");
+            d.findElement(By.id("logout")).click();
+
+            login(d, app.token("viewer", ApiScope.CAMPAIGNS_READ));
+            d.get(app.base() + "/console/campaigns/" + id);
+            assertThat(d.findElements(By.cssSelector("main form"))).as("no write buttons").isEmpty();
+            assertThat(d.findElements(By.id("start"))).isEmpty();
+            // A forged POST with the session's own CSRF token: the scope still decides.
+            d.executeScript("var f = document.createElement('form'); f.method = 'post'; f.action = arguments[0];"
+                    + "var t = document.createElement('input'); t.type = 'hidden'; t.name = 'csrf';"
+                    + "t.value = document.querySelector('input[name=csrf]').value; f.appendChild(t);"
+                    + "document.body.appendChild(f); f.submit();", "/console/campaigns/" + id + "/start");
+            waitFor(() -> d.getTitle().startsWith("Error"));
+            assertThat(d.getTitle()).startsWith("Error 403");
+            assertThat(d.findElement(By.tagName("main")).getText()).contains("campaigns:write");
+        } finally {
+            evil.stop(0);
+        }
+    }
+
+    private static void login(ChromeDriver d, String token) {
+        if (!d.getCurrentUrl().endsWith("/console/login")) {
+            d.get(d.getCurrentUrl().replaceAll("/console/.*$", "/console/login"));
+        }
+        assertThat(d.findElement(By.cssSelector("label[for=token]")).getText()).isEqualTo("API token");
+        d.findElement(By.id("token")).sendKeys(token);
+        d.findElement(By.cssSelector("form button[type=submit]")).click();
+    }
+
+    private static String text(ChromeDriver d, String id) {
+        return d.findElement(By.id(id)).getText();
+    }
+
+    private static String flash(ChromeDriver d) {
+        return d.findElement(By.cssSelector("p.flash")).getText();
+    }
+
+    private Path csv(int n) throws Exception {
+        Path csv = dir.resolve("list-" + n + ".csv");
+        try (BufferedWriter w = Files.newBufferedWriter(csv)) {
+            w.write("email,name\n");
+            for (int i = 0; i < n; i++) {
+                w.write("reader" + i + "@list.example,Reader " + i + "\n");
+            }
+        }
+        return csv;
+    }
+
+    @FunctionalInterface
+    private interface Condition {
+        boolean met() throws Exception;
+    }
+
+    /** Waits for the browser (a download, a navigation), at most 30 s; the clock under test never moves here. */
+    private static void waitFor(Condition condition) throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.met()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("the browser did not get there within 30 s");
+            }
+            Thread.sleep(50);
+        }
+    }
+}
