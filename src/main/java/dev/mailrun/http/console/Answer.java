@@ -15,8 +15,15 @@ sealed interface Answer permits Answer.Page, Answer.Error, Answer.Document, Answ
     /** A refusal or failure, shown as a page that says what to change. */
     record Error(int status, String message) implements Answer {}
 
-    /** A whole document shown as it is (the status report, a template preview) under its own, stricter policy. */
-    record Document(String contentType, String body, String contentSecurityPolicy) implements Answer {}
+    /**
+     * A whole document shown as it is (the status report, a template preview) under its own policy;
+     * {@code framedByConsole}: the console's own pages may frame it (the preview), no other page may.
+     */
+    record Document(String contentType, String body, String contentSecurityPolicy, boolean framedByConsole) implements Answer {
+        Document(String contentType, String body, String contentSecurityPolicy) {
+            this(contentType, body, contentSecurityPolicy, false);
+        }
+    }
 
     /** 303 See Other to a path of the console; {@code setCookie} when the login changed. */
     record Redirect(String location, String setCookie) implements Answer {}

@@ -18,8 +18,13 @@ final class ConsolePages {
         CampaignPage detail = new CampaignPage(services, views);
         CampaignActions actions = new CampaignActions(services, views);
         CampaignFiles files = new CampaignFiles(services);
+        TemplatePreview preview = new TemplatePreview(services);
+        NewCampaignPage create = new NewCampaignPage(services, views, preview);
         return List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
+                ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
+                ConsoleRoute.post("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, "campaign.create", create::create),
+                ConsoleRoute.get("/templates/([A-Za-z0-9][A-Za-z0-9_-]{0,63})/preview", ApiScope.TEMPLATES_READ, preview::frame),
                 ConsoleRoute.get(ID, ApiScope.CAMPAIGNS_READ, detail::show),
                 ConsoleRoute.get(ID + "/export", ApiScope.CAMPAIGNS_READ, files::export),
                 ConsoleRoute.get(ID + "/report", ApiScope.CAMPAIGNS_READ, files::report),

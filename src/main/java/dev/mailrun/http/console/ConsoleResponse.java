@@ -47,6 +47,9 @@ final class ConsoleResponse {
             }
             whole(response, callback, p.status(), "text/html; charset=utf-8", p.html(), PAGE_POLICY);
         } else if (answer instanceof Answer.Document d) {
+            if (d.framedByConsole()) {
+                headers.put("X-Frame-Options", "SAMEORIGIN");
+            }
             whole(response, callback, 200, d.contentType(), d.body(), d.contentSecurityPolicy());
         } else if (answer instanceof Answer.Redirect r) {
             if (r.setCookie() != null) {

@@ -177,6 +177,55 @@ class ConsoleHttpTest {
         }
     }
 
+    @Test
+    void a_new_campaign_shows_each_check_next_to_its_field_and_is_created_when_valid() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        HttpResponse<String> page = console.get(session, "/console/campaigns/new?template=newsletter&sampleName=Ada&f.company=Initech");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("id=\"preview-subject\">preview: what&#39;s new at Initech</dd>", "Hi Ada,",
+                "<iframe class=\"preview\" id=\"preview-html\" title=\"HTML part of the preview\" sandbox src=");
+        String csrf = console.csrf(session, "/console/campaigns/new?template=newsletter");
+
+        HttpResponse<String> bad = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Spring", "from", "news@sender.example", "rate", "fast", "windows", "Mon-Fri 25:00-26:00 UTC"));
+        assertThat(bad.statusCode()).isEqualTo(422);
+        assertThat(bad.body()).contains("id=\"rate-error\">--rate must be a number");
+        HttpResponse<String> window = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Spring", "from", "news@sender.example", "windows", "Mon-Fri 25:00-26:00 UTC", "startAt", "soon"));
+        assertThat(window.statusCode()).isEqualTo(422);
+        assertThat(window.body()).contains("id=\"windows-error\">--window", "id=\"startAt-error\">--start-at",
+                "value=\"Spring\"", "aria-invalid=\"true\" aria-describedby=\"windows-error\"");
+        assertThat(count()).isZero();
+
+        HttpResponse<String> ok = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Spring", "from", "news@sender.example", "rate", "2.5"));
+        assertThat(ok.statusCode()).isEqualTo(303);
+        assertThat(count()).isOne();
+        assertThat(console.get(session, ok.headers().firstValue("Location").orElseThrow()).body())
+                .contains("is created as a draft", "Spring");
+    }
+
+    @Test
+    void the_preview_frame_has_its_own_sandboxing_policy() {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        HttpResponse<String> frame = console.get(session, "/console/templates/newsletter/preview?email=a%40b.example&name=Ada");
+        assertThat(frame.statusCode()).isEqualTo(200);
+        assertThat(frame.body()).contains("Hi Ada,");
+        String csp = frame.headers().firstValue("Content-Security-Policy").orElseThrow();
+        assertThat(csp).startsWith("sandbox;").contains("default-src 'none'", "frame-ancestors 'self'").doesNotContain("script-src");
+        assertThat(frame.headers().firstValue("X-Frame-Options")).hasValue("SAMEORIGIN");
+        String reader = console.login(console.token("reader", ApiScope.CAMPAIGNS_READ));
+        assertThat(console.get(reader, "/console/templates/newsletter/preview").statusCode()).isEqualTo(403);
+    }
+
+    private long count() throws Exception {
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM campaign")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private String status(long id) throws Exception {
         try (Connection c = db.dataSource().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT status FROM campaign WHERE id = ?")) {
