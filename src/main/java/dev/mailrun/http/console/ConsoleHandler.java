@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *       (none: a GET is sent to the login page, a POST refused with 403);</li>
  *   <li>matched to a {@link ConsoleRoute} (none: 404; GET only reads, every change is a POST);</li>
  *   <li>its scope checked against the session's token (403 naming the scope);</li>
- *   <li>for a POST: the body read (at most {@link #MAX_FORM_BYTES}, or streamed for an upload), a
+ *   <li>for a POST: the body read (at most {@link #MAX_FORM_BYTES}, or an upload's file to disk), a
  *       foreign {@code Origin} refused, and the session's CSRF token required in the form (403);</li>
  *   <li>handed to the page; a change is recorded in the API's audit trail under the token's name.</li>
  * </ol>
@@ -40,6 +40,7 @@ public final class ConsoleHandler extends Handler.Abstract {
     private final Views views;
     private final LoginPage login;
     private final List<ConsoleRoute> routes;
+    private final UploadForm uploads;
 
     public ConsoleHandler(ConsoleServices services, HttpLimits limits) {
         this.services = services;
@@ -47,6 +48,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         this.views = new Views();
         this.login = new LoginPage(services, views);
         this.routes = ConsolePages.routes(services, views);
+        this.uploads = new UploadForm(services.api().settings().maxUploadBytes());
     }
 
     @Override
@@ -108,6 +110,9 @@ public final class ConsoleHandler extends Handler.Abstract {
                 refuse(request, response, callback, route, s, path, "this needs the scope " + route.scope().text());
             } else if (isGet(route.method())) {
                 send(request, response, callback, route.page().handle(new ConsoleRequest(method, path, s, vars, query, Map.of(), secure)));
+            } else if (UploadForm.isUpload(request)) {
+                upload(request, response, callback, (fields, file) -> csrfChecked(request, s, fields,
+                        () -> run(route, s, path, new ConsoleRequest(method, path, s, vars, query, fields, secure, file))));
             } else {
                 form(request, response, callback, fields -> csrfChecked(request, s, fields,
                         () -> run(route, s, path, new ConsoleRequest(method, path, s, vars, query, fields, secure))));
@@ -147,6 +152,34 @@ public final class ConsoleHandler extends Handler.Abstract {
                 case TIMED_OUT -> send(request, response, callback, Answer.error(408, "The form did not arrive in time."));
                 case BROKEN -> callback.failed(failure);
             }
+        });
+    }
+
+    @FunctionalInterface
+    interface UploadAction {
+        Answer act(Map<String, String> fields, Optional<java.nio.file.Path> file) throws Exception;
+    }
+
+    /** Reads a multipart form with its file to disk, answers what {@code action} makes of it, then deletes the file. */
+    private void upload(Request request, Response response, Callback callback, UploadAction action) throws Exception {
+        uploads.read(request, "file", (received, failure) -> {
+            Answer answer;
+            if (failure != null) {
+                String why = String.valueOf(failure.getMessage());
+                answer = why.toLowerCase(java.util.Locale.ROOT).contains("max")
+                        ? Answer.error(413, "The upload is over api.max-upload-bytes (" + uploads.maxBytes() + " bytes).")
+                        : Answer.error(400, "The upload could not be read as a form with a file: send it again.");
+            } else {
+                try {
+                    answer = action.act(received.fields(), received.file());
+                } catch (Exception e) {
+                    log.error("console {} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
+                    answer = Answer.error(500, "The console failed: see the worker's log.");
+                } finally {
+                    received.file().ifPresent(UploadForm::deleteQuietly);
+                }
+            }
+            send(request, response, callback, answer);
         });
     }
 

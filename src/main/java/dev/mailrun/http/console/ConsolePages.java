@@ -20,6 +20,7 @@ final class ConsolePages {
         CampaignFiles files = new CampaignFiles(services);
         TemplatePreview preview = new TemplatePreview(services);
         NewCampaignPage create = new NewCampaignPage(services, views, preview);
+        ImportPage imports = new ImportPage(services, views);
         return List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
@@ -29,6 +30,9 @@ final class ConsolePages {
                 ConsoleRoute.get(ID + "/export", ApiScope.CAMPAIGNS_READ, files::export),
                 ConsoleRoute.get(ID + "/report", ApiScope.CAMPAIGNS_READ, files::report),
                 ConsoleRoute.get(ID + "/cancel", ApiScope.CAMPAIGNS_WRITE, actions::confirmCancel),
+                ConsoleRoute.get(ID + "/import", ApiScope.RECIPIENTS_WRITE, imports::show),
+                ConsoleRoute.post(ID + "/import", ApiScope.RECIPIENTS_WRITE, "recipients.import", imports::upload),
+                ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
                 ConsoleRoute.post(ID + "/start", ApiScope.CAMPAIGNS_WRITE, "campaign.start", actions::start),
                 ConsoleRoute.post(ID + "/pause", ApiScope.CAMPAIGNS_WRITE, "campaign.pause", actions::pause),
                 ConsoleRoute.post(ID + "/resume", ApiScope.CAMPAIGNS_WRITE, "campaign.resume", actions::resume),

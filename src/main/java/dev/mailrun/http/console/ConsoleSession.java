@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One login: who (the API token's name and scopes, as at login), the CSRF token every form of the
- * session carries, when the session was last used (its idle timeout counts from there), and the
- * message the next page shows.
+ * session carries, when the session was last used (its idle timeout counts from there), the
+ * message the next page shows, and the session's last import (its report and rejects file).
  */
 final class ConsoleSession {
 
@@ -18,6 +18,7 @@ final class ConsoleSession {
     private final Instant createdAt;
     private volatile Instant lastSeen;
     private final AtomicReference<Flash> flash = new AtomicReference<>();
+    private final AtomicReference<ImportPage.Done> lastImport = new AtomicReference<>();
 
     /** What the page after a change tells: done, or refused and why (Post/Redirect/Get carries it here). */
     record Flash(boolean error, String text) {}
@@ -61,6 +62,15 @@ final class ConsoleSession {
     /** The message for the next page, once. */
     Flash takeFlash() {
         return flash.getAndSet(null);
+    }
+
+    ImportPage.Done lastImport() {
+        return lastImport.get();
+    }
+
+    /** Keeps {@code done} as this session's last import; the one it replaces. */
+    ImportPage.Done lastImport(ImportPage.Done done) {
+        return lastImport.getAndSet(done);
     }
 
     boolean may(ApiScope scope) {

@@ -46,7 +46,13 @@ final class ConsoleSessions implements SessionCheck {
     /** A new session for {@code caller}, with a new id: an id from before the login never becomes valid. */
     ConsoleSession open(ApiTokens.Caller caller) {
         Instant now = clock.instant();
-        sessions.values().removeIf(s -> expired(s, now));
+        sessions.values().removeIf(s -> {
+            if (expired(s, now)) {
+                forget(s);
+                return true;
+            }
+            return false;
+        });
         if (sessions.size() >= MAX_SESSIONS) {
             sessions.values().stream().min((a, b) -> a.lastSeen().compareTo(b.lastSeen()))
                     .ifPresent(oldest -> sessions.remove(oldest.id()));
@@ -68,6 +74,7 @@ final class ConsoleSessions implements SessionCheck {
         Instant now = clock.instant();
         if (expired(session, now)) {
             sessions.remove(id);
+            forget(session);
             return Optional.empty();
         }
         session.seen(now);
@@ -76,6 +83,15 @@ final class ConsoleSessions implements SessionCheck {
 
     void close(ConsoleSession session) {
         sessions.remove(session.id());
+        forget(session);
+    }
+
+    /** A session's rejects file goes with it. */
+    private static void forget(ConsoleSession session) {
+        ImportPage.Done last = session.lastImport();
+        if (last != null) {
+            last.rejects().ifPresent(UploadForm::deleteQuietly);
+        }
     }
 
     Duration idle() {

@@ -98,6 +98,7 @@ final class NewCampaignPage {
         }
         filled.putIfAbsent("sampleEmail", "");
         filled.putIfAbsent("sampleName", "");
+        filled.putIfAbsent("sampleFields", "");
         model.put("values", filled);
         model.put("errors", errors);
         model.put("errorSummary", errors.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.toList()));
@@ -116,13 +117,14 @@ final class NewCampaignPage {
                 }
                 model.put("templateProblems", d.problems().stream().map(Object::toString).toList());
                 if (r.session().may(dev.mailrun.campaign.model.ApiScope.TEMPLATES_READ) && d.problems().isEmpty()) {
+                    Map<String, String> sample = sampleFields(values, columns);
                     TemplatePreview.Shown shown = preview.render(template, sampleEmail(values), values.getOrDefault("sampleName", ""),
-                            values);
+                            sample);
                     Map<String, Object> p = new HashMap<>();
                     p.put("subject", shown.subject());
                     p.put("text", shown.text());
                     p.put("problem", shown.problem());
-                    p.put("src", ConsoleHandler.PREFIX + "/templates/" + enc(template) + "/preview?" + sample(values, columns));
+                    p.put("src", ConsoleHandler.PREFIX + "/templates/" + enc(template) + "/preview?" + query(values, sample));
                     model.put("preview", p);
                 }
             } catch (CampaignException e) {
@@ -134,12 +136,28 @@ final class NewCampaignPage {
         return new Answer.Page(status, views.render("new-campaign", r.session(), model));
     }
 
-    private static String sample(Map<String, String> values, List<Map<String, String>> columns) {
+    /**
+     * The sample's merge fields as {@code f.<column>}: the template's required columns, then any other
+     * field given as {@code column=value} lines (optional fields, such as one with a default).
+     */
+    private static Map<String, String> sampleFields(Map<String, String> values, List<Map<String, String>> columns) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (Map<String, String> c : columns) {
+            fields.put(c.get("field"), c.get("value"));
+        }
+        for (String line : values.getOrDefault("sampleFields", "").split("\\R")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                fields.putIfAbsent(TemplatePreview.FIELD_PREFIX + line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            }
+        }
+        return fields;
+    }
+
+    private static String query(Map<String, String> values, Map<String, String> fields) {
         StringBuilder q = new StringBuilder("email=").append(enc(sampleEmail(values)))
                 .append("&name=").append(enc(values.getOrDefault("sampleName", "")));
-        for (Map<String, String> c : columns) {
-            q.append('&').append(enc(c.get("field"))).append('=').append(enc(c.get("value")));
-        }
+        fields.forEach((k, v) -> q.append('&').append(enc(k)).append('=').append(enc(v)));
         return q.toString();
     }
 

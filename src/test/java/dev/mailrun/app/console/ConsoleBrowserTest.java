@@ -71,14 +71,14 @@ class ConsoleBrowserTest {
              Scheduler scheduler = app.services.scheduler();
              ConsoleBrowser browser = ConsoleBrowser.start(installed, dir.resolve("profile"), Files.createDirectories(dir.resolve("dl")))) {
             ChromeDriver d = browser.driver;
-            long id = app.campaign("Winter news");
-            app.importThroughApi(id, csv(RECIPIENTS));
-
             d.get(app.base() + "/console/");
             assertThat(d.getCurrentUrl()).endsWith("/console/login");
             browser.screenshot("login");
             login(d, app.token("ops", ApiScope.ADMIN));
             assertThat(d.getCurrentUrl()).endsWith("/console/campaigns");
+            long id = createWithPreview(d, browser);
+            uploadWithBadRows(d, browser, id);
+            d.get(app.base() + "/console/campaigns");
             Cookie cookie = d.manage().getCookieNamed("mailrun_console");
             assertThat(cookie).as("the session cookie").isNotNull();
             assertThat(cookie.isHttpOnly()).as("HttpOnly").isTrue();
@@ -192,6 +192,54 @@ class ConsoleBrowserTest {
         } finally {
             evil.stop(0);
         }
+    }
+
+    /** The new-campaign page: choose the template, preview it with a sample, create (a bad rate first). */
+    private long createWithPreview(ChromeDriver d, ConsoleBrowser browser) throws Exception {
+        d.findElement(By.linkText("New campaign")).click();
+        d.findElement(By.cssSelector("#preview-template option[value=newsletter]")).click();
+        d.findElement(By.id("preview")).click();
+        d.findElement(By.id("sample-name")).sendKeys("Ada");
+        d.findElement(By.id("sample-fields")).sendKeys("company=Initech");
+        d.findElement(By.id("preview")).click();
+        assertThat(text(d, "preview-subject")).isEqualTo("preview: what's new at Initech");
+        assertThat(d.findElement(By.id("preview-html")).getAttribute("sandbox")).isEmpty();
+        d.switchTo().frame("preview-html");
+        assertThat(d.findElement(By.tagName("body")).getText()).contains("Hi Ada,", "Initech News");
+        d.switchTo().defaultContent();
+        browser.screenshot("new-campaign");
+        d.findElement(By.id("name")).sendKeys("Winter news");
+        d.findElement(By.id("from")).sendKeys("news@sender.example");
+        d.findElement(By.id("rate")).sendKeys("fast");
+        d.findElement(By.id("create")).click();
+        assertThat(text(d, "rate-error")).startsWith("--rate must be a number");
+        assertThat(d.findElement(By.id("name")).getAttribute("value")).as("values kept").isEqualTo("Winter news");
+        d.findElement(By.id("rate")).clear();
+        d.findElement(By.id("create")).click();
+        assertThat(flash(d)).contains("is created as a draft");
+        return Long.parseLong(d.getCurrentUrl().replaceAll(".*/campaigns/", ""));
+    }
+
+    /** The upload page: a CSV with two bad rows and a duplicate; the report names them by line. */
+    private void uploadWithBadRows(ChromeDriver d, ConsoleBrowser browser, long id) throws Exception {
+        d.findElement(By.id("import")).click();
+        Path csv = csv(RECIPIENTS);
+        Files.writeString(csv, "not-an-address,Broken\nreader1@list.example,Again\n@nobody,Broken\n", StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.APPEND);
+        d.findElement(By.id("file")).sendKeys(csv.toString());
+        d.findElement(By.id("upload")).click();
+        assertThat(flash(d)).isEqualTo(RECIPIENTS + " recipient(s) imported, 3 row(s) rejected: see the report below.");
+        assertThat(text(d, "report-rows")).isEqualTo(Integer.toString(RECIPIENTS + 3));
+        assertThat(text(d, "report-imported")).isEqualTo(Integer.toString(RECIPIENTS));
+        assertThat(text(d, "report-duplicates")).isEqualTo("1");
+        assertThat(text(d, "report-rejected")).isEqualTo("3");
+        assertThat(d.findElement(By.id("rejects")).getText()).contains("not-an-address", Integer.toString(RECIPIENTS + 2));
+        browser.screenshot("import");
+        d.findElement(By.id("rejects-download")).click();
+        Path rejects = dir.resolve("dl").resolve("campaign-" + id + "-rejects.csv");
+        waitFor(() -> Files.exists(rejects) && Files.readString(rejects).contains("@nobody"));
+        assertThat(Files.readString(rejects)).contains("not-an-address", "reader1@list.example");
+        d.findElement(By.linkText("#" + id + " Winter news")).click();
     }
 
     private static void login(ChromeDriver d, String token) {

@@ -180,7 +180,7 @@ class ConsoleHttpTest {
     @Test
     void a_new_campaign_shows_each_check_next_to_its_field_and_is_created_when_valid() throws Exception {
         String session = console.login(console.token("ops", ApiScope.ADMIN));
-        HttpResponse<String> page = console.get(session, "/console/campaigns/new?template=newsletter&sampleName=Ada&f.company=Initech");
+        HttpResponse<String> page = console.get(session, "/console/campaigns/new?template=newsletter&sampleName=Ada&sampleFields=company%3DInitech");
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("id=\"preview-subject\">preview: what&#39;s new at Initech</dd>", "Hi Ada,",
                 "<iframe class=\"preview\" id=\"preview-html\" title=\"HTML part of the preview\" sandbox src=");
