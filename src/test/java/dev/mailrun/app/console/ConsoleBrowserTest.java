@@ -194,6 +194,34 @@ class ConsoleBrowserTest {
         }
     }
 
+    @Test
+    void a_template_preview_cannot_run_script_in_the_console_origin() throws Exception {
+        Path templates = dir.resolve("templates");
+        Path hostile = Files.createDirectories(templates.resolve("hostile"));
+        Files.writeString(hostile.resolve("subject.txt"), "Hostile");
+        Files.writeString(hostile.resolve("body.txt"), "Text. Unsubscribe: {{ unsubscribe_url }}\n");
+        Files.writeString(hostile.resolve("body.html"), "<html><head><title>x</title></head><body><p id=\"x\">static</p>"
+                + "<script>document.getElementById('x').textContent = 'ran'; parent.document.title = 'pwned';</script>"
+                + "<img src=\"data:,\" onerror=\"parent.document.title = 'pwned'\" alt=\"\">"
+                + "<a href=\"{{ unsubscribe_url }}\">unsubscribe</a></body></html>\n");
+        var env = WorkerEnv.of(db, greenMail.getSmtp().getPort());
+        env.put("MAILRUN_TEMPLATES_DIR", templates.toString());
+        try (ConsoleClient app = new ConsoleClient(env, clock);
+             ConsoleBrowser browser = ConsoleBrowser.start(installed, dir.resolve("profile"), dir)) {
+            ChromeDriver d = browser.driver;
+            d.get(app.base() + "/console/login");
+            login(d, app.token("ops", ApiScope.ADMIN));
+            d.get(app.base() + "/console/campaigns/new?template=hostile");
+            assertThat(text(d, "preview-subject")).isEqualTo("Hostile");
+            d.switchTo().frame("preview-html");
+            assertThat(d.findElement(By.id("x")).getText()).as("the template's script did not run").isEqualTo("static");
+            d.switchTo().defaultContent();
+            assertThat(d.getTitle()).as("nothing in the frame reached the console's page").isEqualTo("New campaign · mailrun");
+            d.get(app.base() + "/console/templates/hostile/preview");
+            assertThat(d.findElement(By.id("x")).getText()).as("opened on its own, its policy still runs nothing").isEqualTo("static");
+        }
+    }
+
     /** The new-campaign page: choose the template, preview it with a sample, create (a bad rate first). */
     private long createWithPreview(ChromeDriver d, ConsoleBrowser browser) throws Exception {
         d.findElement(By.linkText("New campaign")).click();
