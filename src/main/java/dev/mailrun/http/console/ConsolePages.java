@@ -21,6 +21,7 @@ final class ConsolePages {
         TemplatePreview preview = new TemplatePreview(services);
         NewCampaignPage create = new NewCampaignPage(services, views, preview);
         ImportPage imports = new ImportPage(services, views);
+        SuppressionsPage suppressions = new SuppressionsPage(services, views);
         return List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
@@ -33,6 +34,10 @@ final class ConsolePages {
                 ConsoleRoute.get(ID + "/import", ApiScope.RECIPIENTS_WRITE, imports::show),
                 ConsoleRoute.post(ID + "/import", ApiScope.RECIPIENTS_WRITE, "recipients.import", imports::upload),
                 ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
+                ConsoleRoute.get("/suppressions", ApiScope.SUPPRESSIONS_READ, suppressions::show),
+                ConsoleRoute.post("/suppressions/add", ApiScope.SUPPRESSIONS_WRITE, "suppression.add", suppressions::add),
+                ConsoleRoute.post("/suppressions/remove", ApiScope.SUPPRESSIONS_WRITE, "suppression.remove", suppressions::remove),
+                ConsoleRoute.post("/suppressions/import", ApiScope.SUPPRESSIONS_WRITE, "suppression.import", suppressions::importCsv),
                 ConsoleRoute.post(ID + "/start", ApiScope.CAMPAIGNS_WRITE, "campaign.start", actions::start),
                 ConsoleRoute.post(ID + "/pause", ApiScope.CAMPAIGNS_WRITE, "campaign.pause", actions::pause),
                 ConsoleRoute.post(ID + "/resume", ApiScope.CAMPAIGNS_WRITE, "campaign.resume", actions::resume),

@@ -115,6 +115,18 @@ class ConsoleBrowserTest {
             assertThat(d.findElements(By.cssSelector("svg.chart"))).hasSize(3);
             d.navigate().back();
 
+            d.findElement(By.linkText("Suppressions")).click();
+            d.findElement(By.id("add-address")).sendKeys("Former@List.example");
+            d.findElement(By.id("add")).click();
+            assertThat(flash(d)).isEqualTo("former@list.example is suppressed (manual).");
+            assertThat(text(d, "found-status")).startsWith("Suppressed: manual, by console:ops");
+            d.findElement(By.id("why")).sendKeys("asked to be mailed again, ticket 4711");
+            d.findElement(By.id("remove")).click();
+            assertThat(flash(d)).isEqualTo("former@list.example is no longer suppressed; the removal and its reason are logged.");
+            assertThat(text(d, "found-status")).isEqualTo("Not suppressed.");
+            assertThat(text(d, "last-removal")).endsWith("by console:ops: asked to be mailed again, ticket 4711");
+            browser.screenshot("suppressions");
+
             d.findElement(By.id("logout")).click();
             assertThat(d.getCurrentUrl()).endsWith("/console/login");
             d.get(app.base() + "/console/campaigns/" + id);

@@ -218,6 +218,35 @@ class ConsoleHttpTest {
         assertThat(console.get(reader, "/console/templates/newsletter/preview").statusCode()).isEqualTo(403);
     }
 
+    @Test
+    void a_suppression_is_removed_only_with_a_reason_and_only_with_the_write_scope() throws Exception {
+        String session = console.login(console.token("lists", ApiScope.SUPPRESSIONS_READ, ApiScope.SUPPRESSIONS_WRITE));
+        String csrf = console.csrf(session, "/console/suppressions");
+        assertThat(console.post(session, "/console/suppressions/add", Map.of("csrf", csrf, "address", "gone@list.example"))
+                .statusCode()).isEqualTo(303);
+        HttpResponse<String> noReason = console.post(session, "/console/suppressions/remove",
+                Map.of("csrf", csrf, "address", "gone@list.example", "why", "  "));
+        assertThat(noReason.statusCode()).isEqualTo(303);
+        assertThat(console.get(session, noReason.headers().firstValue("Location").orElseThrow()).body())
+                .contains("Removing needs a reason", "Suppressed: manual, by console:lists");
+
+        String reader = console.login(console.token("reader", ApiScope.SUPPRESSIONS_READ));
+        String readerCsrf = console.csrf(reader, "/console/suppressions");
+        assertThat(console.get(reader, "/console/suppressions?address=gone%40list.example").body())
+                .contains("Suppressed: manual").doesNotContain("id=\"remove\"", "id=\"add\"");
+        assertThat(console.post(reader, "/console/suppressions/remove", Map.of("csrf", readerCsrf, "address", "gone@list.example",
+                "why", "forged")).statusCode()).isEqualTo(403);
+
+        assertThat(console.post(session, "/console/suppressions/remove", Map.of("csrf", csrf, "address", "gone@list.example",
+                "why", "asked again")).statusCode()).isEqualTo(303);
+        assertThat(console.get(session, "/console/suppressions?address=gone%40list.example").body())
+                .contains("Not suppressed.", "by console:lists: asked again");
+        assertThat(audit()).containsExactly("lists suppression.add /console/suppressions/add 200",
+                "lists suppression.remove /console/suppressions/remove 409",
+                "reader suppression.remove /console/suppressions/remove 403",
+                "lists suppression.remove /console/suppressions/remove 200");
+    }
+
     private long count() throws Exception {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM campaign")) {
