@@ -130,6 +130,19 @@ final class ConsoleClient implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(body)), headers);
     }
 
+    /** A multipart form as a browser sends a file input: {@code fields}, then {@code csv} as the part "file". */
+    HttpResponse<String> upload(String session, String path, Map<String, String> fields, String csv) {
+        String boundary = "----console-test-boundary";
+        StringBuilder body = new StringBuilder();
+        fields.forEach((k, v) -> body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"")
+                .append(k).append("\"\r\n\r\n").append(v).append("\r\n"));
+        body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"file\"; filename=\"list.csv\"\r\n")
+                .append("Content-Type: text/csv\r\n\r\n").append(csv).append("\r\n--").append(boundary).append("--\r\n");
+        return send(session, HttpRequest.newBuilder(URI.create(base() + path))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+    }
+
     private HttpResponse<String> send(String session, HttpRequest.Builder b, String... headers) {
         b.timeout(Duration.ofSeconds(60));
         if (session != null) {

@@ -247,6 +247,34 @@ class ConsoleHttpTest {
                 "lists suppression.remove /console/suppressions/remove 200");
     }
 
+    @Test
+    void an_upload_needs_the_csrf_token_too_and_imports_with_it() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Upload");
+        String csv = "email,name\nreader1@list.example,One\nnot-an-address,Two\n";
+        String path = "/console/campaigns/" + id + "/import";
+        HttpResponse<String> forged = console.upload(session, path, Map.of(), csv);
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(recipients(id)).isZero();
+
+        HttpResponse<String> ok = console.upload(session, path, Map.of("csrf", console.csrf(session, path)), csv);
+        assertThat(ok.statusCode()).isEqualTo(303);
+        assertThat(recipients(id)).isOne();
+        assertThat(console.get(session, path).body()).contains("id=\"report-imported\">1<", "id=\"report-rejected\">1<",
+                "not-an-address");
+    }
+
+    private long recipients(long id) throws Exception {
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     private long count() throws Exception {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM campaign")) {
