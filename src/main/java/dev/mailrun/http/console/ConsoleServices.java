@@ -1,5 +1,6 @@
 package dev.mailrun.http.console;
 
+import dev.mailrun.http.HttpLimits;
 import dev.mailrun.http.SessionCheck;
 import dev.mailrun.http.api.ApiServices;
 import dev.mailrun.http.api.Authenticator;
@@ -28,7 +29,7 @@ public final class ConsoleServices {
         this.sessions = new ConsoleSessions(api.clock(), idle, LIFETIME.compareTo(idle) < 0 ? idle : LIFETIME, new SecureRandom());
     }
 
-    public ConsoleHandler handler(dev.mailrun.http.HttpLimits limits) {
+    public ConsoleHandler handler(HttpLimits limits) {
         return new ConsoleHandler(this, limits);
     }
 
