@@ -121,7 +121,7 @@ public final class HttpEndpoint implements AutoCloseable {
             }
         };
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
-                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), startCheck, s.apiTokens(), s.apiAudit(),
+                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), startCheck, s.apiTokens(), s.apiAudit(),
                 s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock());
     }
 

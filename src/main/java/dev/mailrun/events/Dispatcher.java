@@ -72,6 +72,7 @@ public final class Dispatcher {
     private final EndpointTable endpoints = new EndpointTable();
     private final EventOutbox events = new EventOutbox();
     private Instant lastExpiry = Instant.MIN;
+    private boolean registered;
 
     public Dispatcher(DataSource dataSource, EventsSettings settings, Clock clock, WebhookClient client,
                       RecipientLookup recipients, DeliveryListener listener, RandomGenerator random) {
@@ -84,8 +85,12 @@ public final class Dispatcher {
         this.backoff = new Backoff(random);
     }
 
-    /** One pass; returns how many events were delivered. */
+    /** One pass; returns how many events were delivered. The first registers the endpoints' subscriptions. */
     public synchronized long pass() throws SQLException {
+        if (!registered) {
+            Subscriptions.register(dataSource, settings);
+            registered = true;
+        }
         while (fanOut() == FAN_OUT_CHUNK) {
             // a backlog: fan out all of it before delivering, so each endpoint sees the events in order
         }
@@ -107,7 +112,7 @@ public final class Dispatcher {
             Instant now = clock.instant();
             for (Endpoint e : settings.endpoints()) {
                 endpoints.ensure(c, e.name());
-                deliveries.add(c, e.name(), rows.stream().filter(r -> e.types().matches(r.type()))
+                deliveries.add(c, e.name(), rows.stream().filter(r -> Subscriptions.takes(e, r.type()))
                         .map(OutboxTable.Unfanned::seq).toList(), now);
             }
             outbox.markFanned(c, rows.stream().map(OutboxTable.Unfanned::seq).toList());

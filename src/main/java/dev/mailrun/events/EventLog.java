@@ -10,6 +10,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,16 +42,49 @@ public final class EventLog {
         this.clock = clock;
     }
 
+    /**
+     * One endpoint as operators see it: its pending deliveries and oldest pending event, and its
+     * state — {@code ok}, {@code failing} (since, next try), {@code disabled}, or {@code not configured}
+     * (a row left by an endpoint no longer in events.endpoints).
+     */
+    public record EndpointStatus(String name, String state, long pending, Optional<Instant> oldestPending,
+                                 Optional<Instant> failingSince, Optional<Instant> nextAttemptAt, Optional<Instant> disabledAt,
+                                 Optional<String> lastError) {}
+
     public List<DeliveryTable.Listed> list(DeliveryTable.Filter filter, int limit) throws SQLException {
+        return list(filter, Optional.empty(), limit);
+    }
+
+    /** A page of deliveries, newest first, after {@code after} (the last of the previous page). */
+    public List<DeliveryTable.Listed> list(DeliveryTable.Filter filter, Optional<DeliveryTable.Position> after, int limit)
+            throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            return deliveries.list(c, filter, limit);
+            return deliveries.list(c, filter, after, limit);
         }
     }
 
-    public List<EndpointTable.State> endpoints() throws SQLException {
+    /** Every configured endpoint (in events.endpoints order), then any other endpoint the tables know. */
+    public List<EndpointStatus> endpoints() throws SQLException {
+        List<EndpointTable.State> rows;
+        Map<String, DeliveryTable.Backlog> backlog;
         try (Connection c = dataSource.getConnection()) {
-            return endpoints.all(c);
+            rows = endpoints.all(c);
+            backlog = deliveries.backlog(c);
         }
+        Map<String, EndpointTable.State> byName = new LinkedHashMap<>();
+        // A configured endpoint no worker has delivered to yet has no row: shown as it starts.
+        settings.endpoints().forEach(e -> byName.put(e.name(), new EndpointTable.State(e.name(), null, null, 0, null, null, false)));
+        rows.forEach(r -> byName.put(r.name(), r));
+        List<EndpointStatus> out = new ArrayList<>();
+        for (EndpointTable.State st : byName.values()) {
+            DeliveryTable.Backlog b = backlog.getOrDefault(st.name(), new DeliveryTable.Backlog(0, Optional.empty()));
+            String state = settings.endpoint(st.name()).isEmpty() ? "not configured" : st.disabledAt() != null ? "disabled"
+                    : st.failingSince() != null ? "failing" : "ok";
+            out.add(new EndpointStatus(st.name(), state, b.pending(), b.oldest(), Optional.ofNullable(st.failingSince()),
+                    Optional.ofNullable(st.failingSince() == null ? null : st.nextAttemptAt()),
+                    Optional.ofNullable(st.disabledAt()), Optional.ofNullable(st.lastError())));
+        }
+        return out;
     }
 
     public Map<String, DeliveryTable.Backlog> backlog() throws SQLException {
@@ -62,7 +97,7 @@ public final class EventLog {
      * Makes every event since {@code since} that the endpoint's types take pending again for it, the
      * ones already delivered too (receivers get the same ids and deduplicate); returns how many.
      *
-     * @throws IllegalArgumentException when the endpoint is not configured
+     * @throws UnknownEndpoint when the endpoint is not configured
      */
     public long replay(String endpoint, Instant since, String actor, String why) throws SQLException {
         Endpoint e = configured(endpoint);
@@ -76,7 +111,7 @@ public final class EventLog {
                 break;
             }
             after = rows.get(rows.size() - 1).seq();
-            List<Long> seqs = rows.stream().filter(r -> e.types().matches(r.type())).map(OutboxTable.Unfanned::seq).toList();
+            List<Long> seqs = rows.stream().filter(r -> Subscriptions.takes(e, r.type())).map(OutboxTable.Unfanned::seq).toList();
             total += Transactions.inTransaction(dataSource, c -> deliveries.reopen(c, endpoint, seqs, clock.instant()));
         }
         long replayed = total;
@@ -115,8 +150,15 @@ public final class EventLog {
         });
     }
 
+    /** The endpoint an operator named is not in events.endpoints. */
+    public static final class UnknownEndpoint extends IllegalArgumentException {
+        UnknownEndpoint(String message) {
+            super(message);
+        }
+    }
+
     private Endpoint configured(String name) {
-        return settings.endpoint(name).orElseThrow(() -> new IllegalArgumentException("no endpoint named '" + name
+        return settings.endpoint(name).orElseThrow(() -> new UnknownEndpoint("no endpoint named '" + name
                 + "' in events.endpoints (" + (settings.endpoints().isEmpty() ? "empty"
                 : String.join(",", settings.endpoints().stream().map(Endpoint::name).toList())) + ")"));
     }

@@ -3,27 +3,42 @@ package dev.mailrun.events;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.events.store.OutboxTable;
+import dev.mailrun.events.store.SubscriptionTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Writes events into the outbox in the caller's transaction, beside the change they report: the
  * change and its event commit together or not at all. Many events are one multi-row INSERT, so a
- * flush of results adds one statement, never one per recipient. Which endpoint gets which event is
- * decided later, by the dispatcher ({@link Dispatcher}).
+ * flush of results adds two statements (the subscriptions read, the insert), never one per recipient.
+ * Which endpoint gets which event is decided later, by the dispatcher ({@link Dispatcher}).
  */
 public final class EventOutbox {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OutboxTable table = new OutboxTable();
+    private final SubscriptionTable subscriptions = new SubscriptionTable();
 
+    /**
+     * Writes those of {@code events} whose type some endpoint takes ({@link Subscriptions}): with no
+     * endpoint, nothing. The subscriptions are read in the caller's transaction (one small statement
+     * per call, never per event).
+     */
     public void write(Connection c, Collection<OutboxEvent> events, Instant now) throws SQLException {
-        if (!events.isEmpty()) {
-            table.insert(c, events.stream().map(e -> new OutboxTable.NewRow(e.id(), e.type().wireName(), e.campaignId(),
-                    e.recipientId(), e.email(), json(e))).toList(), now);
+        if (events.isEmpty()) {
+            return;
+        }
+        Set<String> taken = subscriptions.types(c);
+        List<OutboxTable.NewRow> rows = events.stream().filter(e -> taken.contains(e.type().wireName()))
+                .map(e -> new OutboxTable.NewRow(e.id(), e.type().wireName(), e.campaignId(), e.recipientId(), e.email(), json(e)))
+                .toList();
+        if (!rows.isEmpty()) {
+            table.insert(c, rows, now);
         }
     }
 

@@ -5,29 +5,44 @@ import java.util.Optional;
 
 /**
  * The types of event mailrun writes to its outbox (docs/EVENTS.md): what receivers see in
- * {@code type} and what {@code events.<name>.types} selects.
+ * {@code type} and what {@code events.<name>.types} selects ({@link #optional()} ones only by name).
  */
 public enum EventType {
-    RECIPIENT_SENT("recipient.sent"),
-    RECIPIENT_FAILED("recipient.failed"),
-    RECIPIENT_BOUNCED("recipient.bounced"),
-    RECIPIENT_COMPLAINED("recipient.complained"),
-    RECIPIENT_UNSUBSCRIBED("recipient.unsubscribed"),
-    RECIPIENT_SUPPRESSED("recipient.suppressed"),
-    RECIPIENT_UNSUPPRESSED("recipient.unsuppressed"),
-    CAMPAIGN_STARTED("campaign.started"),
-    CAMPAIGN_PAUSED("campaign.paused"),
-    CAMPAIGN_RESUMED("campaign.resumed"),
-    CAMPAIGN_COMPLETED("campaign.completed"),
-    CAMPAIGN_CANCELLED("campaign.cancelled"),
-    RELAY_DOWN("relay.down"),
-    RELAY_UP("relay.up"),
-    ENDPOINT_DISABLED("endpoint.disabled");
+    RECIPIENT_SENT("recipient.sent", false),
+    RECIPIENT_FAILED("recipient.failed", false),
+    /** Optional: a temporary failure, tried again later. */
+    RECIPIENT_DEFERRED("recipient.deferred", true),
+    RECIPIENT_BOUNCED("recipient.bounced", false),
+    RECIPIENT_COMPLAINED("recipient.complained", false),
+    RECIPIENT_UNSUBSCRIBED("recipient.unsubscribed", false),
+    RECIPIENT_SUPPRESSED("recipient.suppressed", false),
+    RECIPIENT_UNSUPPRESSED("recipient.unsuppressed", false),
+    CAMPAIGN_STARTED("campaign.started", false),
+    CAMPAIGN_PAUSED("campaign.paused", false),
+    CAMPAIGN_RESUMED("campaign.resumed", false),
+    CAMPAIGN_COMPLETED("campaign.completed", false),
+    CAMPAIGN_CANCELLED("campaign.cancelled", false),
+    CAMPAIGN_EXPIRED("campaign.expired", false),
+    RELAY_DOWN("relay.down", false),
+    RELAY_UP("relay.up", false),
+    ENDPOINT_DISABLED("endpoint.disabled", false),
+    /** Optional: a sending run's summary. */
+    RUN_FINISHED("run.finished", true);
 
     private final String wireName;
+    private final boolean optional;
 
-    EventType(String wireName) {
+    EventType(String wireName, boolean optional) {
         this.wireName = wireName;
+        this.optional = optional;
+    }
+
+    /**
+     * An optional type is taken only by an endpoint whose types name it exactly, never by a prefix or
+     * {@code *}: it is off unless asked for (each recipient.deferred is one more row per temporary failure).
+     */
+    public boolean optional() {
+        return optional;
     }
 
     /** As receivers see it: {@code recipient.sent}. */

@@ -2,8 +2,6 @@ package dev.mailrun.metrics;
 
 import dev.mailrun.events.DeliveryListener;
 import dev.mailrun.events.EventLog;
-import dev.mailrun.events.store.DeliveryTable;
-import dev.mailrun.events.store.EndpointTable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -14,7 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,10 +88,8 @@ final class EventMeters implements DeliveryListener {
             return;
         }
         readAt = now;
-        Map<String, DeliveryTable.Backlog> pending;
-        List<EndpointTable.State> states;
+        List<EventLog.EndpointStatus> states;
         try {
-            pending = events.backlog();
             states = events.endpoints();
         } catch (SQLException | RuntimeException e) {
             log.warn("Event gauges keep their last reading: the database could not be read ({})", e.toString());
@@ -103,13 +98,12 @@ final class EventMeters implements DeliveryListener {
         List<MultiGauge.Row<?>> backlogRows = new ArrayList<>();
         List<MultiGauge.Row<?>> oldestRows = new ArrayList<>();
         List<MultiGauge.Row<?>> disabledRows = new ArrayList<>();
-        for (EndpointTable.State s : states) {
+        for (EventLog.EndpointStatus s : states) {
             Tags tags = Tags.of("endpoint", s.name());
-            DeliveryTable.Backlog b = pending.getOrDefault(s.name(), new DeliveryTable.Backlog(0, java.util.Optional.empty()));
-            backlogRows.add(MultiGauge.Row.of(tags, b.pending()));
-            oldestRows.add(MultiGauge.Row.of(tags, b.oldest().map(t -> Math.max(0, Duration.between(t, now).toMillis()) / 1000.0)
+            backlogRows.add(MultiGauge.Row.of(tags, s.pending()));
+            oldestRows.add(MultiGauge.Row.of(tags, s.oldestPending().map(t -> Math.max(0, Duration.between(t, now).toMillis()) / 1000.0)
                     .orElse(0.0)));
-            disabledRows.add(MultiGauge.Row.of(tags, s.disabledAt() != null ? 1 : 0));
+            disabledRows.add(MultiGauge.Row.of(tags, s.disabledAt().isPresent() ? 1 : 0));
         }
         backlog.register(backlogRows, true);
         oldest.register(oldestRows, true);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
  * timebox, db, csv and mail use nothing of ours; scheduler uses db and timebox; events uses db;
- * campaign uses scheduler, timebox, mail, db, csv and events (its writing entry point); http uses campaign and mail and is the only home of an HTTP
+ * campaign uses scheduler, timebox, mail, db, csv and events (its writing entry point); http uses campaign and mail (http.api also events' operator calls) and is the only home of an HTTP
  * server library; metrics uses campaign, scheduler and events and is the only home of Micrometer; health
  * uses db and scheduler; app uses all and nothing uses app.
  */
@@ -183,6 +183,18 @@ class ArchitectureTest {
         // knows the console: the server asks its sessions through SessionCheck, an interface of its own.
         noClasses().that().resideOutsideOfPackages("dev.mailrun.http.console..", "dev.mailrun.app..")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.console..")
+                .check(main);
+    }
+
+    @Test
+    void the_api_reaches_events_only_through_the_operators_calls() {
+        // http.api calls EventLog (and reads its rows' values), as `mailrun events` does; delivery is
+        // the worker's, and the server itself knows nothing of events.
+        noClasses().that().resideInAPackage("dev.mailrun.http..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.events.delivery..")
+                .check(main);
+        noClasses().that().resideInAPackage("dev.mailrun.http")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.events..")
                 .check(main);
     }
 

@@ -8,6 +8,7 @@ import dev.mailrun.events.delivery.SigningSecret;
 import dev.mailrun.events.delivery.TypeFilter;
 import dev.mailrun.events.delivery.WebhookClient;
 import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.Subscribed;
 import dev.mailrun.testing.TestDatabase;
 import java.net.URI;
 import java.sql.Connection;
@@ -282,6 +283,7 @@ class DispatcherTest {
     }
 
     private void write(List<OutboxEvent> events) throws SQLException {
+        Subscribed.toEverything(db.dataSource());
         Transactions.inTransaction(db.dataSource(), c -> {
             new EventOutbox().write(c, events, clock.instant());
             return null;

@@ -68,7 +68,17 @@ class EventsEndToEndTest {
         FeedbackProcessor feedback = new FeedbackProcessor(db.dataSource(), new FeedbackApplier(new SuppressionTable(), bounces),
                 new BounceRateBreaker(db.dataSource(), bounces, clock), new ComplaintRateBreaker(db.dataSource(), bounces, clock), clock);
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL, settings, "w1");
-             Receiver receiver = new Receiver(); WebhookClient client = new WebhookClient(clock)) {
+             Receiver receiver = new Receiver(); Receiver single = new Receiver(); WebhookClient client = new WebhookClient(clock)) {
+            // 0. The worker's dispatcher starts: its endpoints' types are what the outbox writes from now on.
+            Endpoint crm = new Endpoint("crm", URI.create(receiver.url()), SigningSecret.parse(Receiver.SECRET), TypeFilter.parse("*"),
+                    25, Duration.ofSeconds(5), Duration.ofDays(3), true, true);
+            // A second receiver takes one event per request: the other body shape of the contract.
+            Endpoint one = new Endpoint("one", URI.create(single.url()), SigningSecret.parse(Receiver.SECRET), TypeFilter.parse("*"),
+                    1, Duration.ofSeconds(5), Duration.ofDays(3), true, true);
+            Dispatcher dispatcher = new Dispatcher(db.dataSource(), new EventsSettings(List.of(crm, one), true, Duration.ofSeconds(1),
+                    Duration.ofDays(30)), clock, client, new RecipientFields(), DeliveryListener.NONE, new Random(7));
+            dispatcher.pass();
+
             // 1. A campaign of 10 sent through GreenMail to the end.
             long sent = create(h, "Launch");
             CampaignFixtures.recipients(db.dataSource(), sent, 10);
@@ -98,10 +108,6 @@ class EventsEndToEndTest {
             assertThat(h.campaigns.get(paused).status()).isEqualTo(CampaignStatus.PAUSED);
 
             // 4. The receiver is down for a while, then takes everything.
-            Endpoint crm = new Endpoint("crm", URI.create(receiver.url()), SigningSecret.parse(Receiver.SECRET), TypeFilter.parse("*"),
-                    25, Duration.ofSeconds(5), Duration.ofDays(3), true, true);
-            Dispatcher dispatcher = new Dispatcher(db.dataSource(), new EventsSettings(List.of(crm), false, Duration.ofSeconds(1),
-                    Duration.ofDays(30)), clock, client, new RecipientFields(), DeliveryListener.NONE, new Random(7));
             receiver.answer(503, null);
             dispatcher.pass();
             clock.advance(Duration.ofMinutes(5));
@@ -140,7 +146,31 @@ class EventsEndToEndTest {
             }
             Receiver.Got firstSent = got.stream().filter(g -> g.type().equals("recipient.sent")).findFirst().orElseThrow();
             assertThat(firstSent.data().get("email").asText()).as("the address is read at delivery").endsWith("@list.example");
+
+            // 5. Every body delivered, batched or one event each, is what the API contract's schemas describe.
+            for (int i = 0; i < 20 && single.accepted().size() < got.size(); i++) {
+                dispatcher.pass();
+            }
+            assertThat(single.accepted()).extracting(Receiver.Got::id).containsExactlyElementsOf(got.stream().map(Receiver.Got::id).toList());
+            assertThat(receiver.bodies()).isNotEmpty();
+            assertThat(single.bodies()).hasSize(got.size());
+            for (String body : concat(receiver.bodies(), single.bodies())) {
+                assertThat(EventSchemas.problems(body)).as(body).isEmpty();
+            }
+            // ... and the same check refuses a payload that departs from them.
+            String aBounce = single.bodies().stream().filter(b -> b.contains("\"recipient.bounced\"")).findFirst().orElseThrow();
+            assertThat(EventSchemas.problems(aBounce.replace("\"bounce\":\"hard\"", "\"bounce\":\"medium\""))).isNotEmpty();
+            assertThat(EventSchemas.problems(aBounce.replace("\"type\":\"recipient.bounced\"", "\"type\":\"recipient.sent\"")))
+                    .as("a bounce's fields under another type").isNotEmpty();
+            assertThat(EventSchemas.problems(aBounce.replaceFirst("\"id\":\"[^\"]+\",", ""))).isNotEmpty();
+            assertThat(EventSchemas.problems(receiver.bodies().get(0).replace("\"events\":[", "\"events\":[{\"id\":1},"))).isNotEmpty();
         }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private static long create(SendingHarness h, String name) throws Exception {

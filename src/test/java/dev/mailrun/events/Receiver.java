@@ -27,18 +27,19 @@ import org.eclipse.jetty.util.Callback;
  * accepted (all of them, and the ids it deduplicates by), and can be told to answer with a status
  * (500, 429 with Retry-After, 410), or to hang until released.
  */
-final class Receiver implements AutoCloseable {
+public final class Receiver implements AutoCloseable {
 
-    static final String SECRET = "whsec_" + Base64.getEncoder().encodeToString("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII));
+    public static final String SECRET = "whsec_" + Base64.getEncoder().encodeToString("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII));
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One event as accepted: its id, type and data. */
-    record Got(String id, String type, JsonNode data) {}
+    public record Got(String id, String type, JsonNode data) {}
 
     private final Server server = new Server();
     private final List<Got> accepted = new ArrayList<>();
     private final Set<String> applied = new LinkedHashSet<>();
     private final List<String> badSignatures = new ArrayList<>();
+    private final List<String> bodies = new ArrayList<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
@@ -47,7 +48,7 @@ final class Receiver implements AutoCloseable {
     private volatile CountDownLatch hang;
     private volatile Runnable onRequest = () -> {};
 
-    Receiver() throws Exception {
+    public Receiver() throws Exception {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
@@ -61,18 +62,18 @@ final class Receiver implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + ((ServerConnector) server.getConnectors()[0]).getLocalPort() + "/hooks?token=t";
     }
 
     /** From now on answer {@code code} (200: accept), with {@code retryAfter} if not null. */
-    void answer(int code, String retryAfterValue) {
+    public void answer(int code, String retryAfterValue) {
         this.status = code;
         this.retryAfter = retryAfterValue;
     }
 
     /** Runs {@code action} while each request is being answered (before the answer goes out). */
-    void onRequest(Runnable action) {
+    public void onRequest(Runnable action) {
         this.onRequest = action;
     }
 
@@ -121,6 +122,7 @@ final class Receiver implements AutoCloseable {
                     events.add(root);
                 }
                 synchronized (this) {
+                    bodies.add(body);
                     for (JsonNode e : events) {
                         accepted.add(new Got(e.get("id").asText(), e.get("type").asText(), e.get("data")));
                         applied.add(e.get("id").asText());
@@ -154,16 +156,21 @@ final class Receiver implements AutoCloseable {
         return false;
     }
 
-    synchronized List<Got> accepted() {
+    public synchronized List<Got> accepted() {
         return List.copyOf(accepted);
     }
 
     /** The ids applied once each, as a receiver deduplicating by id does. */
-    synchronized Set<String> applied() {
+    public synchronized Set<String> applied() {
         return Set.copyOf(applied);
     }
 
-    synchronized List<String> badSignatures() {
+    /** The bodies of the requests accepted, as received. */
+    public synchronized List<String> bodies() {
+        return List.copyOf(bodies);
+    }
+
+    public synchronized List<String> badSignatures() {
         return List.copyOf(badSignatures);
     }
 
@@ -171,7 +178,7 @@ final class Receiver implements AutoCloseable {
         return maxInFlight.get();
     }
 
-    int requests() {
+    public int requests() {
         return requests.get();
     }
 

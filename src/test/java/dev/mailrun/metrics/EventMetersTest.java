@@ -28,6 +28,7 @@ class EventMetersTest {
     void the_backlog_and_its_oldest_age_come_from_the_outbox_and_counters_by_endpoint_and_type() throws Exception {
         SettableClock clock = SettableClock.at("2026-11-26T12:00:00Z");
         OutboxEvent e = OutboxEvent.of(EventType.RECIPIENT_SENT, 1L, 2L, "a@list.example", Map.of());
+        dev.mailrun.testing.Subscribed.toEverything(db.dataSource());
         Transactions.inTransaction(db.dataSource(), c -> {
             new EventOutbox().write(c, List.of(e), clock.instant());
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO event_endpoint (name) VALUES ('crm')")) {

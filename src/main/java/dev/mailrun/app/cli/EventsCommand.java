@@ -1,12 +1,10 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
+import dev.mailrun.events.EventFilters;
 import dev.mailrun.events.EventLog;
 import dev.mailrun.events.store.DeliveryTable;
-import dev.mailrun.events.store.EndpointTable;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,27 +23,21 @@ final class EventsCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            EventLog log = s.eventLog();
-            Map<String, DeliveryTable.Backlog> backlog = log.backlog();
-            List<EndpointTable.State> states = new java.util.ArrayList<>(log.endpoints());
-            // A configured endpoint no worker has delivered to yet has no row: shown as it starts.
-            for (var e : s.config().events().endpoints()) {
-                if (states.stream().noneMatch(st -> st.name().equals(e.name()))) {
-                    states.add(new EndpointTable.State(e.name(), null, null, 0, null, null, false));
-                }
-            }
+            List<EventLog.EndpointStatus> states = s.eventLog().endpoints();
             if (states.isEmpty()) {
                 out().println("no endpoints (events.endpoints is empty)");
                 return Cli.OK;
             }
             out().printf("%-16s %-9s %-25s %-10s %s%n", "ENDPOINT", "PENDING", "OLDEST PENDING", "STATE", "LAST ERROR");
-            for (EndpointTable.State st : states) {
-                DeliveryTable.Backlog b = backlog.getOrDefault(st.name(), new DeliveryTable.Backlog(0, Optional.empty()));
-                String state = st.disabledAt() != null ? "disabled since " + st.disabledAt()
-                        : st.failingSince() != null ? "failing since " + st.failingSince() + ", next try " + st.nextAttemptAt()
-                        : s.config().events().endpoint(st.name()).isPresent() ? "ok" : "not configured";
-                out().printf("%-16s %-9d %-25s %-10s %s%n", st.name(), b.pending(), b.oldest().map(Object::toString).orElse("-"),
-                        state, st.lastError() == null ? "" : st.lastError());
+            for (EventLog.EndpointStatus st : states) {
+                String state = switch (st.state()) {
+                    case "disabled" -> "disabled since " + st.disabledAt().orElseThrow();
+                    case "failing" -> "failing since " + st.failingSince().orElseThrow() + ", next try "
+                            + st.nextAttemptAt().map(Object::toString).orElse("-");
+                    default -> st.state();
+                };
+                out().printf("%-16s %-9d %-25s %-10s %s%n", st.name(), st.pending(),
+                        st.oldestPending().map(Object::toString).orElse("-"), state, st.lastError().orElse(""));
             }
             return Cli.OK;
         }
@@ -134,11 +126,8 @@ final class EventsCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
+            option("--status", () -> EventFilters.discardable(status));
             DeliveryTable.Filter f = filter(endpoint, status, type, before);
-            if (f.status().isPresent() && f.status().get() != DeliveryTable.Status.PENDING
-                    && f.status().get() != DeliveryTable.Status.FAILED) {
-                throw new UsageException("--status must be pending or failed, got '" + status + "'");
-            }
             try {
                 int n = s.eventLog().discard(f, user(), why);
                 out().println("discarded " + n + (n == 1 ? " delivery" : " deliveries") + " to " + endpoint);
@@ -185,16 +174,16 @@ final class EventsCommand extends GroupCommand {
     }
 
     static DeliveryTable.Filter filter(String endpoint, String status, String type, String before) {
-        Optional<DeliveryTable.Status> st = Optional.ofNullable(status).map(v -> DeliveryTable.Status.fromDb(
-                v.strip().toLowerCase(Locale.ROOT)).orElseThrow(() -> new UsageException(
-                "--status must be pending, failed, delivered or discarded, got '" + v + "'")));
-        if (type != null && !type.matches("\\*|[a-z]+\\.\\*|[a-z]+\\.[a-z_]+")) {
-            throw new UsageException("--type must be an event type (recipient.bounced) or a prefix (recipient.*), got '" + type + "'");
-        }
-        if (endpoint != null && !endpoint.matches("[a-z][a-z0-9-]{0,31}")) {
-            throw new UsageException("--endpoint must be an endpoint name (lower-case letters, digits, '-'), got '" + endpoint + "'");
-        }
-        return new DeliveryTable.Filter(Optional.ofNullable(endpoint), st, Optional.ofNullable(type).filter(t -> !t.equals("*")),
+        return new DeliveryTable.Filter(option("--endpoint", () -> EventFilters.endpoint(endpoint)),
+                option("--status", () -> EventFilters.status(status)), option("--type", () -> EventFilters.type(type)),
                 Optional.ofNullable(before).map(EventsCommand::before));
+    }
+
+    private static <T> T option(String name, java.util.function.Supplier<T> check) {
+        try {
+            return check.get();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(name + " " + e.getMessage());
+        }
     }
 }

@@ -163,13 +163,13 @@ public final class ConfigKeys {
         key("content.max-message-bytes", "20971520", Range.whole(1024, 209_715_200), "Largest size of a campaign's attached files together, in bytes; more is refused at create.");
         key("content.recipient-files", "", "Directory holding the recipients' own files, named by an import's attachment column relative to it; empty: an import with such a column is refused.");
         // events out (docs/EVENTS.md): delivered by the worker to each endpoint events.endpoints names
-        key("events.endpoints", "", "Endpoints that receive events (docs/EVENTS.md), comma-separated names, each with the events.<name>.* keys below; empty: none (events are still written to the outbox and expire after events.retention).");
+        key("events.endpoints", "", "Endpoints that receive events (docs/EVENTS.md), comma-separated names, each with the events.<name>.* keys below; empty: none, and no event is written (an event is written only when an endpoint's types take it; an endpoint added later gets events from then on, events replay the older ones written for another endpoint).");
         key("events.include-fields", "false", "true: each recipient event carries the recipient's imported fields (data.fields), so a receiver can match its own records.");
         key("events.retention", "30d", span(Duration.ofDays(1), Duration.ofDays(3650)), "How long events stay in the outbox, delivered or not; one expiring before its delivery is counted (mailrun_events_expired_undelivered_total) and logged.");
         key("events.poll", "1s", span(Duration.ofMillis(100), Duration.ofMinutes(1)), "How often the worker's dispatcher looks for new events to deliver.");
         endpointKey("url", "", false, Optional.empty(), "URL events are POSTed to for endpoint <name> (required): https unless events.<name>.allow-http; redirects are not followed.");
         endpointKey("secret", "", true, Optional.empty(), "Standard Webhooks signing secret of endpoint <name> (required): whsec_ followed by the base64 of 24–64 random bytes.");
-        endpointKey("types", "*", false, Optional.empty(), "Event types endpoint <name> takes, comma-separated: types (recipient.bounced), prefixes (recipient.*) or * for all.");
+        endpointKey("types", "*", false, Optional.empty(), "Event types endpoint <name> takes, comma-separated: types (recipient.bounced), prefixes (recipient.*) or * for all but the optional types, recipient.deferred (each temporary failure) and run.finished (each sending run's summary), which only their own name switches on.");
         endpointKey("batch", "100", false, Optional.of(Range.whole(1, 1000)), "Events per request to endpoint <name>; 1: one event per request, as the body itself.");
         endpointKey("timeout", "10s", false, Optional.of(span(SECOND, Duration.ofMinutes(1))), "How long a request to endpoint <name> may take (connect and answer).");
         endpointKey("disable-after", "3d", false, Optional.of(span(HOUR, Duration.ofDays(30))), "Endpoint <name> failing for this long is disabled (an endpoint.disabled event, a metric, a warning); its events wait for mailrun events enable.");

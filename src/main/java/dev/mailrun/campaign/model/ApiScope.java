@@ -14,6 +14,8 @@ public enum ApiScope {
     SUPPRESSIONS_READ("suppressions:read"),
     SUPPRESSIONS_WRITE("suppressions:write"),
     TEMPLATES_READ("templates:read"),
+    EVENTS_READ("events:read"),
+    EVENTS_WRITE("events:write"),
     ADMIN("admin");
 
     private final String text;

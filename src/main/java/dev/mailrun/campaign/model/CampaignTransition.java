@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * so two actors racing (an operator's pause and a run completing) cannot both win.
  *
  * <pre>
- *            start                     complete
+ *            start                complete / expire
  *   draft ──────────► running ───────────────────► completed
  *     │ schedule        ▲ │ ▲  pause / self-pause       │ reopen (requeue unknown)
  *     ▼       begin     │ │ │  resume                   │
@@ -42,6 +42,8 @@ public enum CampaignTransition {
     RESUME_LATER(EnumSet.of(PAUSED), SCHEDULED, "resumed"),
     /** Nothing is left to send or retry. */
     COMPLETE(EnumSet.of(RUNNING), COMPLETED, "completed"),
+    /** The campaign's expiry came with recipients still waiting: they became expired, the campaign is done. */
+    EXPIRE(EnumSet.of(RUNNING), COMPLETED, "expired"),
     /** The operator hands recipients of a completed campaign back to the queue. */
     REOPEN(EnumSet.of(COMPLETED), RUNNING, "reopened"),
     /** The operator cancels; nothing more is sent. */

@@ -3,10 +3,14 @@ package dev.mailrun.campaign.send;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.Tables;
+import dev.mailrun.events.EventOutbox;
+import dev.mailrun.events.EventType;
+import dev.mailrun.events.OutboxEvent;
 import dev.mailrun.scheduler.RunContext;
 import dev.mailrun.timebox.TimeboxReport;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,16 +28,20 @@ final class RunEnd {
         static final Ending NONE = new Ending(false, Optional.empty());
     }
 
+    /** What this run did, for its {@code run.finished} event. */
+    record Counts(long sent, long failed, long deferred, long claimed) {}
+
     private final RunScope run;
+    private final EventOutbox events = new EventOutbox();
 
     RunEnd(RunScope run) {
         this.run = run;
     }
 
     /** @return whether the campaign completed */
-    boolean settle(TimeboxReport report, boolean leaseLost) throws SQLException {
+    boolean settle(TimeboxReport report, boolean leaseLost, Counts counts) throws SQLException {
         RunContext ctx = run.ctx();
-        Ending ending = leaseLost ? Ending.NONE : store(report);
+        Ending ending = leaseLost ? Ending.NONE : store(report, counts);
         if (ending.completed()) {
             ctx.disableAfterThisRun();
         } else {
@@ -45,8 +53,8 @@ final class RunEnd {
         return ending.completed();
     }
 
-    /** The estimator, the completion check and the checkpoint, in one transaction. */
-    private Ending store(TimeboxReport report) throws SQLException {
+    /** The estimator, the completion check, the run.finished event and the checkpoint, in one transaction. */
+    private Ending store(TimeboxReport report, Counts counts) throws SQLException {
         Instant now = run.clock().instant();
         long id = run.campaignId();
         Tables tables = run.tables();
@@ -58,6 +66,11 @@ final class RunEnd {
                     ? new Ending(false, tables.queue().hasPendingNow(c, id, now) ? Optional.empty()
                             : tables.queue().nextRetryAt(c, id))
                     : new Ending(tables.campaigns().transition(c, id, CampaignTransition.COMPLETE, null, now), Optional.empty());
+            // Optional: written only when an endpoint names run.finished (the outbox drops it otherwise).
+            events.write(c, List.of(OutboxEvent.of(EventType.RUN_FINISHED, id, null, null, OutboxEvent.fields(
+                    "task", run.ctx().taskName(), "started_at", report.started().toString(), "ended_at", now.toString(),
+                    "sent", counts.sent(), "failed", counts.failed(), "deferred", counts.deferred(),
+                    "claimed", counts.claimed(), "completed", e.completed()))), now);
             if (!run.ctx().checkpoint(c)) {
                 c.rollback();
                 return Ending.NONE;

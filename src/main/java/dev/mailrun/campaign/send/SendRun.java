@@ -157,7 +157,10 @@ final class SendRun {
         Map<String, Duration> times = new java.util.LinkedHashMap<>();
         route.connections().forEach(c -> c.perMessage().ifPresent(d -> times.put(c.relay(), d)));
         RunMemory.perMessage(run.ctx(), times);
-        boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost());
+        SendCounters counters = checkpoint.counters();
+        boolean completed = new RunEnd(run).settle(report, checkpoint.isLeaseLost(), new RunEnd.Counts(
+                counters.sent() - startCounters.sent(), counters.failed() - startCounters.failed(),
+                counters.retried() - startCounters.retried(), sender.claimed()));
         Optional<LocalDate> capReached = quota.reachedOn().filter(day -> !completed);
         // The day's volume is used up: the next run is the first after the day ends.
         capReached.ifPresent(day -> NextRun.skipTo(run.ctx(), run.campaign(),
@@ -201,7 +204,7 @@ final class SendRun {
     private TimeboxConfig timeboxConfig(double startRate) {
         SendSettings s = run.settings();
         return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),
-                SmtpPool.MIN_MEASURED_BUDGET);
+                dev.mailrun.mail.smtp.StartBudget.MIN_MEASURED);
     }
 
     @SuppressWarnings("unchecked")

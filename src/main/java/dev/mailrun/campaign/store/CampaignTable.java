@@ -161,6 +161,7 @@ public final class CampaignTable {
             case PAUSE, SELF_PAUSE -> Optional.of(EventType.CAMPAIGN_PAUSED);
             case RESUME, RESUME_LATER, REOPEN -> Optional.of(EventType.CAMPAIGN_RESUMED);
             case COMPLETE -> Optional.of(EventType.CAMPAIGN_COMPLETED);
+            case EXPIRE -> Optional.of(EventType.CAMPAIGN_EXPIRED);
             case CANCEL -> Optional.of(EventType.CAMPAIGN_CANCELLED);
             case SCHEDULE -> Optional.empty();
         };
@@ -198,7 +199,7 @@ public final class CampaignTable {
     private static boolean isOperators(CampaignTransition t) {
         return switch (t) {
             case START, SCHEDULE, PAUSE, RESUME, RESUME_LATER, REOPEN, CANCEL -> true;
-            case BEGIN, SELF_PAUSE, COMPLETE -> false;
+            case BEGIN, SELF_PAUSE, COMPLETE, EXPIRE -> false;
         };
     }
 

@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * Which event types an endpoint takes ({@code events.<name>.types}): a comma-separated list of
- * types ({@code recipient.bounced}) and prefixes ({@code recipient.*}); {@code *} takes all.
+ * types ({@code recipient.bounced}) and prefixes ({@code recipient.*}); {@code *} takes all but the
+ * optional types, which only their own name takes.
  */
 public record TypeFilter(List<String> patterns) {
 
@@ -33,7 +34,19 @@ public record TypeFilter(List<String> patterns) {
         return new TypeFilter(list);
     }
 
+    /** Whether the filter takes {@code type}, an ordinary type: by name, by prefix or by {@code *}. */
     public boolean matches(String type) {
+        return takes(type, false);
+    }
+
+    /**
+     * Whether the filter takes {@code type}; an {@code optional} type only when named exactly (off by
+     * default: {@code recipient.*} and {@code *} do not switch it on).
+     */
+    public boolean takes(String type, boolean optional) {
+        if (optional) {
+            return patterns.contains(type);
+        }
         for (String p : patterns) {
             if (p.equals("*") || p.equals(type) || (p.endsWith(".*") && type.startsWith(p.substring(0, p.length() - 1)))) {
                 return true;

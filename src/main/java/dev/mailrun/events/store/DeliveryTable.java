@@ -152,14 +152,28 @@ public final class DeliveryTable {
         }
     }
 
-    /** Deliveries matching {@code filter}, newest first, at most {@code limit}. */
-    public List<Listed> list(Connection c, Filter filter, int limit) throws SQLException {
+    /** Where a page of {@link #list} ended: its last delivery (deliveries are ordered by seq descending, then endpoint). */
+    public record Position(long seq, String endpoint) {}
+
+    /**
+     * Deliveries matching {@code filter}, newest first (one event's deliveries by endpoint name), at
+     * most {@code limit}, after {@code after} when given: a delivery made meanwhile never shifts a page.
+     */
+    public List<Listed> list(Connection c, Filter filter, Optional<Position> after, int limit) throws SQLException {
         List<Object> args = new ArrayList<>();
         String where = where(filter, args);
+        if (after.isPresent()) {
+            where += " AND (d.seq < ? OR (d.seq = ? AND d.endpoint > ?))";
+        }
         try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS
                 + ", d.endpoint, d.status, d.attempts, d.done_at, d.last_reply FROM event_delivery d"
-                + " JOIN event_outbox o ON o.seq = d.seq" + where + " ORDER BY d.seq DESC LIMIT ?")) {
+                + " JOIN event_outbox o ON o.seq = d.seq" + where + " ORDER BY d.seq DESC, d.endpoint LIMIT ?")) {
             int i = bind(ps, args);
+            if (after.isPresent()) {
+                ps.setLong(i++, after.get().seq());
+                ps.setLong(i++, after.get().seq());
+                ps.setString(i++, after.get().endpoint());
+            }
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<Listed> rows = new ArrayList<>();

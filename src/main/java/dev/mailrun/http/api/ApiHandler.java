@@ -65,6 +65,7 @@ public final class ApiHandler extends Handler.Abstract {
         ops.addAll(new CampaignsApi(services).operations());
         ops.addAll(new RecipientsApi(services).operations());
         ops.addAll(new SuppressionsApi(services).operations());
+        ops.addAll(new EventsApi(services).operations());
         this.operations = List.copyOf(ops);
         this.runner = new OperationRunner(services);
     }
@@ -162,6 +163,8 @@ public final class ApiHandler extends Handler.Abstract {
                         }
                         case TOO_LARGE -> refuseBody(request, response, callback, op, caller, path, 413, "Too large",
                                 "the upload is over api.max-upload-bytes (" + services.settings().maxUploadBytes() + " bytes)");
+                        case TIMED_OUT -> refuseBody(request, response, callback, op, caller, path, 408, "Request timeout",
+                                "the upload stalled past the connection's idle timeout");
                         case BROKEN -> callback.failed(failure);
                     }
                 });

@@ -11,17 +11,18 @@ import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.suppression.SuppressionImporter;
 import dev.mailrun.campaign.suppression.SuppressionList;
+import dev.mailrun.events.EventLog;
 import dev.mailrun.mail.Secret;
 import java.time.Clock;
 import java.util.Optional;
 
 /**
  * What the API works through: the operator's API in {@code campaign} (the same objects the CLI
- * commands call), the API's own tokens, audit trail and idempotency keys, and its settings.
+ * commands call, and the events outbox's {@link EventLog}), the API's own tokens, audit trail and idempotency keys, and its settings.
  *
  * @param startCheck throws when the configuration lacks what sending needs (as {@code campaign start} refuses)
  */
 public record ApiServices(Campaigns campaigns, CampaignReports reports, RecipientImporter importer, CampaignExport export,
                           SuppressionList suppressions, SuppressionImporter suppressionImporter, Templates templates,
-                          Relays relays, Runnable startCheck, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
+                          Relays relays, EventLog events, Runnable startCheck, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
                           Optional<Secret> adminToken, ApiSettings settings, Clock clock) {}

@@ -7,6 +7,7 @@ import dev.mailrun.events.EventOutbox;
 import dev.mailrun.events.EventType;
 import dev.mailrun.events.OutboxEvent;
 import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.Subscribed;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,6 +43,7 @@ class EventsCommandTest {
     void pending_deliveries_are_listed_discarded_with_an_audit_and_replayed_with_the_same_ids() throws Exception {
         OutboxEvent sent = OutboxEvent.of(EventType.RECIPIENT_SENT, 1L, 11L, "a@list.example", Map.of());
         OutboxEvent campaign = OutboxEvent.of(EventType.CAMPAIGN_COMPLETED, 1L, null, null, Map.of());
+        Subscribed.toEverything(db.dataSource());
         Transactions.inTransaction(db.dataSource(), c -> {
             new EventOutbox().write(c, List.of(sent, campaign), clock.instant());
             // What the dispatcher's fan-out does: a pending delivery for each endpoint whose types take the event.

@@ -158,7 +158,8 @@ class WindowsAndExpiryTest {
     }
 
     @Test
-    void at_its_expiry_a_campaign_stops_sending_expires_the_rest_and_completes() throws Exception {
+    void at_its_expiry_a_campaign_stops_sending_expires_the_rest_and_completes_as_expired() throws Exception {
+        dev.mailrun.testing.Subscribed.toEverything(db.dataSource());
         Duration interval = Duration.ofMinutes(10);
         SettableClock clock = SettableClock.at("2026-11-23T09:50:00Z");
         Instant expiry = Instant.parse("2026-11-23T09:55:00Z");
@@ -181,6 +182,21 @@ class WindowsAndExpiryTest {
             assertThat(last.summary().orElseThrow().path("end").asText()).isEqualTo("expired");
             assertThat(last.summary().orElseThrow().path("expired").asLong()).isEqualTo(12_000 - sent);
             assertThat(h.tasks.find(SendTask.taskName(id)).orElseThrow().enabled()).isFalse();
+            assertThat(campaignEvents(id)).as("written with the transition").containsExactly("campaign.started", "campaign.expired");
+        }
+    }
+
+    private static List<String> campaignEvents(long campaignId) throws Exception {
+        try (java.sql.Connection c = db.dataSource().getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(
+                "SELECT type FROM event_outbox WHERE campaign_id = ? AND type LIKE 'campaign.%' ORDER BY seq")) {
+            ps.setLong(1, campaignId);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                List<String> out = new java.util.ArrayList<>();
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+                return out;
+            }
         }
     }
 

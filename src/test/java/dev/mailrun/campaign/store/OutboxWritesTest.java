@@ -8,6 +8,7 @@ import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.recipient.RecipientResults;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.Subscribed;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,6 +17,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +28,11 @@ class OutboxWritesTest {
     static final TestDatabase db = new TestDatabase();
 
     private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
+
+    @BeforeEach
+    void subscribe() throws Exception {
+        Subscribed.toEverything(db.dataSource());
+    }
 
     @Test
     void a_status_change_writes_its_event_and_a_refused_or_rolled_back_one_writes_none() throws Exception {
@@ -60,7 +67,7 @@ class OutboxWritesTest {
     }
 
     @Test
-    void recorded_results_write_one_event_per_sent_or_failed_recipient_and_none_for_retries() throws Exception {
+    void recorded_results_write_one_event_per_sent_failed_or_deferred_recipient_in_the_flush() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "outbox results");
         CampaignFixtures.recipients(db.dataSource(), id, 4);
         List<Long> ids = rowsLong("SELECT id FROM recipient WHERE campaign_id = ? ORDER BY id", id);
@@ -73,7 +80,29 @@ class OutboxWritesTest {
         assertThat(rows("SELECT CONCAT(type, ' ', recipient_id - " + ids.get(0) + "), data FROM event_outbox WHERE campaign_id = ?"
                 + " AND recipient_id IS NOT NULL ORDER BY seq", id))
                 .containsExactly("recipient.sent 0 {\"message_id\":\"<m0@x>\",\"relay\":\"default\"}",
-                        "recipient.failed 1 {\"smtp_code\":550,\"reply\":\"550 5.1.1 no such user\",\"relay\":\"default\"}");
+                        "recipient.failed 1 {\"smtp_code\":550,\"reply\":\"550 5.1.1 no such user\",\"relay\":\"default\"}",
+                        "recipient.deferred 2 {\"smtp_code\":451,\"reply\":\"451 later\",\"relay\":\"default\","
+                                + "\"next_attempt_at\":\"2026-11-26T12:01:00Z\"}");
+    }
+
+    @Test
+    void with_no_endpoint_taking_a_type_its_events_are_not_written_and_the_others_are() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "outbox subscriptions");
+        CampaignFixtures.recipients(db.dataSource(), id, 2);
+        List<Long> ids = rowsLong("SELECT id FROM recipient WHERE campaign_id = ? ORDER BY id", id);
+        Subscribed.to(db.dataSource(), java.util.Set.of());
+        CampaignTable campaigns = new CampaignTable();
+        Transactions.inTransaction(db.dataSource(), c -> campaigns.transition(c, id, CampaignTransition.START, null, NOW));
+        Transactions.inTransaction(db.dataSource(), c -> new RecipientResults().record(c, id, List.of(
+                new Outcome.Sent(ids.get(0), "<s0@x>", NOW, "default")), NOW));
+        assertThat(rows("SELECT type, seq FROM event_outbox WHERE campaign_id = ?", id)).as("no endpoint: nothing").isEmpty();
+
+        Subscribed.to(db.dataSource(), java.util.Set.of(dev.mailrun.events.EventType.CAMPAIGN_PAUSED));
+        Transactions.inTransaction(db.dataSource(), c -> new RecipientResults().record(c, id, List.of(
+                new Outcome.Retry(ids.get(1), NOW.plusSeconds(60), 451, "451 later", "default")), NOW));
+        Transactions.inTransaction(db.dataSource(), c -> campaigns.transition(c, id, CampaignTransition.PAUSE, "by hand", NOW));
+        assertThat(rows("SELECT type, data FROM event_outbox WHERE campaign_id = ?", id))
+                .containsExactly("campaign.paused {\"status\":\"paused\",\"by\":\"operator\",\"reason\":\"by hand\",\"cause\":\"operator\"}");
     }
 
     @Test

@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 /**
  * A campaign whose expiry has come: every recipient still waiting becomes {@code expired} (never
  * sent), in statements of {@link #ROWS_PER_STATEMENT} rows, one transaction each, and the campaign
- * completes. Runs at the start of a run, after rows an earlier run held went back to the queue, so
+ * completes ({@code campaign.expired} when anyone was left unsent). Runs at the start of a run, after rows an earlier run held went back to the queue, so
  * no run holds any of them.
  */
 public final class Expiry {
@@ -37,11 +37,14 @@ public final class Expiry {
             n = Transactions.inTransaction(dataSource, c -> recipients.expireWaiting(c, campaignId, now, ROWS_PER_STATEMENT));
             expired += n;
         } while (n == ROWS_PER_STATEMENT);
+        long expiredNow = expired;
         boolean completed = Transactions.inTransaction(dataSource, c -> {
             // As the end of a run does: locked first, so no import batch commits between "nothing left" and COMPLETE.
             campaigns.lockExclusive(c, campaignId);
-            boolean done = !recipients.hasWorkLeft(c, campaignId)
-                    && campaigns.transition(c, campaignId, CampaignTransition.COMPLETE, null, now);
+            // campaign.expired (not .completed) when the expiry left someone unsent, this run or an earlier one.
+            CampaignTransition end = expiredNow > 0 || recipients.hasExpired(c, campaignId)
+                    ? CampaignTransition.EXPIRE : CampaignTransition.COMPLETE;
+            boolean done = !recipients.hasWorkLeft(c, campaignId) && campaigns.transition(c, campaignId, end, null, now);
             if (!ctx.checkpoint(c)) {
                 c.rollback();
                 return false;

@@ -62,6 +62,18 @@ public final class RecipientQueue {
     }
 
     /** Whether anything is left to send now or later (pending or retry). */
+    /** Whether the campaign's expiry left any recipient unsent. */
+    public boolean hasExpired(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT EXISTS (SELECT 1 FROM recipient WHERE campaign_id = ? AND status = 'expired')""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
     public boolean hasWorkLeft(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT EXISTS (SELECT 1 FROM recipient WHERE campaign_id = ? AND status IN ('pending', 'retry'))""")) {

@@ -91,6 +91,11 @@ public final class RecipientResults {
             } else if (o instanceof Outcome.Failed f) {
                 list.add(OutboxEvent.of(EventType.RECIPIENT_FAILED, campaignId, f.recipientId(), null,
                         OutboxEvent.fields("smtp_code", f.code(), "reply", f.error(), "relay", f.relay())));
+            } else if (o instanceof Outcome.Retry r) {
+                // Optional (off unless an endpoint names it): the outbox drops it when no endpoint takes it.
+                list.add(OutboxEvent.of(EventType.RECIPIENT_DEFERRED, campaignId, r.recipientId(), null,
+                        OutboxEvent.fields("smtp_code", r.code(), "reply", r.error(), "relay", r.relay(),
+                                "next_attempt_at", r.nextAttemptAt() == null ? null : r.nextAttemptAt().toString())));
             }
         }
         return list;
