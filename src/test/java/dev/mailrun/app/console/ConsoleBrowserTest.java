@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -88,9 +89,9 @@ class ConsoleBrowserTest {
             assertThat(d.findElement(By.id("campaign-" + id)).getText()).contains("Winter news", "draft", "0 of " + RECIPIENTS);
             browser.screenshot("campaigns");
 
-            d.findElement(By.linkText("Winter news")).click();
+            navigate(d, By.linkText("Winter news"));
             assertThat(text(d, "progress-text")).isEqualTo("0 of " + RECIPIENTS + " done (0.0%)");
-            d.findElement(By.id("start")).click();
+            navigate(d, By.id("start"));
             assertThat(flash(d)).isEqualTo("Campaign " + id + " is running.");
             scheduler.tick();
             d.navigate().refresh();
@@ -106,28 +107,28 @@ class ConsoleBrowserTest {
             assertThat(lines).hasSize(RECIPIENTS + 1);
             assertThat(lines.subList(1, lines.size())).allMatch(l -> l.contains(",sent,"));
 
-            d.findElement(By.linkText("HTML report")).click();
+            navigate(d, By.linkText("HTML report"));
             assertThat(d.findElements(By.cssSelector("svg.chart"))).hasSize(3);
             d.navigate().back();
 
-            d.findElement(By.cssSelector("header nav")).findElement(By.linkText("Status page")).click();
+            navigate(d, By.cssSelector("header nav a[href=\"/status\"]"));
             assertThat(d.getTitle()).as("/status opens with the console's login").isEqualTo("mailrun: Winter news");
             assertThat(d.findElements(By.cssSelector("svg.chart"))).hasSize(3);
             d.navigate().back();
 
-            d.findElement(By.linkText("Suppressions")).click();
+            navigate(d, By.linkText("Suppressions"));
             d.findElement(By.id("add-address")).sendKeys("Former@List.example");
-            d.findElement(By.id("add")).click();
+            navigate(d, By.id("add"));
             assertThat(flash(d)).isEqualTo("former@list.example is suppressed (manual).");
             assertThat(text(d, "found-status")).startsWith("Suppressed: manual, by console:ops");
             d.findElement(By.id("why")).sendKeys("asked to be mailed again, ticket 4711");
-            d.findElement(By.id("remove")).click();
+            navigate(d, By.id("remove"));
             assertThat(flash(d)).isEqualTo("former@list.example is no longer suppressed; the removal and its reason are logged.");
             assertThat(text(d, "found-status")).isEqualTo("Not suppressed.");
             assertThat(text(d, "last-removal")).endsWith("by console:ops: asked to be mailed again, ticket 4711");
             browser.screenshot("suppressions");
 
-            d.findElement(By.id("logout")).click();
+            navigate(d, By.id("logout"));
             assertThat(d.getCurrentUrl()).endsWith("/console/login");
             d.get(app.base() + "/console/campaigns/" + id);
             assertThat(d.getCurrentUrl()).as("the session is gone").endsWith("/console/login");
@@ -144,19 +145,19 @@ class ConsoleBrowserTest {
             d.get(app.base() + "/console/login");
             login(d, app.token("ops", ApiScope.CAMPAIGNS_READ, ApiScope.CAMPAIGNS_WRITE));
             d.get(app.base() + "/console/campaigns/" + id);
-            d.findElement(By.id("start")).click();
+            navigate(d, By.id("start"));
             WebElement reason = d.findElement(By.id("pause-reason"));
             assertThat(d.findElement(By.cssSelector("label[for=pause-reason]")).getText()).isEqualTo("Reason for pausing");
             reason.sendKeys("waiting for <legal> & approval");
-            d.findElement(By.id("pause")).click();
+            navigate(d, By.id("pause"));
             assertThat(flash(d)).isEqualTo("Campaign " + id + " is paused.");
             assertThat(d.findElement(By.cssSelector("p.held")).getText()).isEqualTo("Paused: waiting for <legal> & approval");
-            d.findElement(By.id("resume")).click();
+            navigate(d, By.id("resume"));
             assertThat(flash(d)).isEqualTo("Campaign " + id + " is running.");
-            d.findElement(By.id("cancel")).click();
+            navigate(d, By.id("cancel"));
             assertThat(d.findElement(By.tagName("main")).getText()).contains("will not be sent to", "cannot be started or resumed again");
             d.findElement(By.id("confirm")).click();
-            d.findElement(By.id("cancel-confirmed")).click();
+            navigate(d, By.id("cancel-confirmed"));
             assertThat(flash(d)).isEqualTo("Campaign " + id + " is cancelled: nothing more will be sent.");
         }
     }
@@ -183,11 +184,11 @@ class ConsoleBrowserTest {
             d.get(app.base() + "/console/login");
             login(d, app.token("ops", ApiScope.ADMIN));
             d.get("http://" + ConsoleBrowser.OTHER_SITE + ":" + evil.getAddress().getPort() + "/");
-            d.findElement(By.id("go")).click();
+            navigate(d, By.id("go"));
             assertThat(d.findElement(By.tagName("body")).getText()).contains("not logged in");
             d.get(app.base() + "/console/campaigns/" + id);
             assertThat(d.findElement(By.cssSelector("h1 .badge")).getText()).as("still a draft").isEqualTo("draft");
-            d.findElement(By.id("logout")).click();
+            navigate(d, By.id("logout"));
 
             login(d, app.token("viewer", ApiScope.CAMPAIGNS_READ));
             d.get(app.base() + "/console/campaigns/" + id);
@@ -236,12 +237,12 @@ class ConsoleBrowserTest {
 
     /** The new-campaign page: choose the template, preview it with a sample, create (a bad rate first). */
     private long createWithPreview(ChromeDriver d, ConsoleBrowser browser) throws Exception {
-        d.findElement(By.linkText("New campaign")).click();
+        navigate(d, By.linkText("New campaign"));
         d.findElement(By.cssSelector("#preview-template option[value=newsletter]")).click();
-        d.findElement(By.id("preview")).click();
+        navigate(d, By.id("preview"));
         d.findElement(By.id("sample-name")).sendKeys("Ada");
         d.findElement(By.id("sample-fields")).sendKeys("company=Initech");
-        d.findElement(By.id("preview")).click();
+        navigate(d, By.id("preview"));
         assertThat(text(d, "preview-subject")).isEqualTo("preview: what's new at Initech");
         assertThat(d.findElement(By.id("preview-html")).getAttribute("sandbox")).isEmpty();
         d.switchTo().frame("preview-html");
@@ -251,23 +252,23 @@ class ConsoleBrowserTest {
         d.findElement(By.id("name")).sendKeys("Winter news");
         d.findElement(By.id("from")).sendKeys("news@sender.example");
         d.findElement(By.id("rate")).sendKeys("fast");
-        d.findElement(By.id("create")).click();
+        navigate(d, By.id("create"));
         assertThat(text(d, "rate-error")).startsWith("--rate must be a number");
         assertThat(d.findElement(By.id("name")).getAttribute("value")).as("values kept").isEqualTo("Winter news");
         d.findElement(By.id("rate")).clear();
-        d.findElement(By.id("create")).click();
+        navigate(d, By.id("create"));
         assertThat(flash(d)).contains("is created as a draft");
         return Long.parseLong(d.getCurrentUrl().replaceAll(".*/campaigns/", ""));
     }
 
     /** The upload page: a CSV with two bad rows and a duplicate; the report names them by line. */
     private void uploadWithBadRows(ChromeDriver d, ConsoleBrowser browser, long id) throws Exception {
-        d.findElement(By.id("import")).click();
+        navigate(d, By.id("import"));
         Path csv = csv(RECIPIENTS);
         Files.writeString(csv, "not-an-address,Broken\nreader1@list.example,Again\n@nobody,Broken\n", StandardCharsets.UTF_8,
                 java.nio.file.StandardOpenOption.APPEND);
         d.findElement(By.id("file")).sendKeys(csv.toString());
-        d.findElement(By.id("upload")).click();
+        navigate(d, By.id("upload"));
         assertThat(flash(d)).isEqualTo(RECIPIENTS + " recipient(s) imported, 3 row(s) rejected: see the report below.");
         assertThat(text(d, "report-rows")).isEqualTo(Integer.toString(RECIPIENTS + 3));
         assertThat(text(d, "report-imported")).isEqualTo(Integer.toString(RECIPIENTS));
@@ -279,16 +280,35 @@ class ConsoleBrowserTest {
         Path rejects = dir.resolve("dl").resolve("campaign-" + id + "-rejects.csv");
         waitFor(() -> Files.exists(rejects) && Files.readString(rejects).contains("@nobody"));
         assertThat(Files.readString(rejects)).contains("not-an-address", "reader1@list.example");
-        d.findElement(By.linkText("#" + id + " Winter news")).click();
+        navigate(d, By.linkText("#" + id + " Winter news"));
     }
 
-    private static void login(ChromeDriver d, String token) {
+    private static void login(ChromeDriver d, String token) throws Exception {
         if (!d.getCurrentUrl().endsWith("/console/login")) {
             d.get(d.getCurrentUrl().replaceAll("/console/.*$", "/console/login"));
         }
         assertThat(d.findElement(By.cssSelector("label[for=token]")).getText()).isEqualTo("API token");
         d.findElement(By.id("token")).sendKeys(token);
-        d.findElement(By.cssSelector("form button[type=submit]")).click();
+        navigate(d, By.cssSelector("form button[type=submit]"));
+        assertThat(d.findElements(By.id("login-error"))).as("the login was refused: %s", d.findElements(By.id("login-error"))
+                .stream().map(WebElement::getText).toList()).isEmpty();
+    }
+
+    /**
+     * Clicks what {@code by} finds and waits for the next page: WebDriver's click may return before the
+     * navigation it starts, and the old page would then answer the next look-up.
+     */
+    private static void navigate(ChromeDriver d, By by) throws Exception {
+        WebElement before = d.findElement(By.tagName("html"));
+        d.findElement(by).click();
+        waitFor(() -> {
+            try {
+                before.isEnabled();
+                return false;
+            } catch (StaleElementReferenceException gone) {
+                return true;
+            }
+        });
     }
 
     private static String text(ChromeDriver d, String id) {
