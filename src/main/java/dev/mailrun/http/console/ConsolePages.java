@@ -22,6 +22,7 @@ final class ConsolePages {
         NewCampaignPage create = new NewCampaignPage(services, views, preview);
         ImportPage imports = new ImportPage(services, views);
         SuppressionsPage suppressions = new SuppressionsPage(services, views);
+        AuditPage audit = new AuditPage(services, views);
         return List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
@@ -35,6 +36,7 @@ final class ConsolePages {
                 ConsoleRoute.post(ID + "/import", ApiScope.RECIPIENTS_WRITE, "recipients.import", imports::upload),
                 ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
                 ConsoleRoute.get("/suppressions", ApiScope.SUPPRESSIONS_READ, suppressions::show),
+                ConsoleRoute.get("/audit", ApiScope.ADMIN, audit::show),
                 ConsoleRoute.post("/suppressions/add", ApiScope.SUPPRESSIONS_WRITE, "suppression.add", suppressions::add),
                 ConsoleRoute.post("/suppressions/remove", ApiScope.SUPPRESSIONS_WRITE, "suppression.remove", suppressions::remove),
                 ConsoleRoute.post("/suppressions/import", ApiScope.SUPPRESSIONS_WRITE, "suppression.import", suppressions::importCsv),

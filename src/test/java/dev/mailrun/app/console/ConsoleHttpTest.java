@@ -118,6 +118,8 @@ class ConsoleHttpTest {
         assertThat(status(id)).isEqualTo("cancelled");
         assertThat(console.get(session, "/console/campaigns/" + id).body()).contains("is cancelled: nothing more will be sent");
         assertThat(audit()).containsExactly("ops campaign.cancel /console/campaigns/" + id + "/cancel 200");
+        assertThat(console.get(session, "/console/audit").body()).as("the audit page names who did what")
+                .contains("<td>ops</td><td>campaign.cancel</td><td>/console/campaigns/" + id + "/cancel</td>");
     }
 
     @Test
@@ -133,6 +135,7 @@ class ConsoleHttpTest {
         assertThat(forged.statusCode()).isEqualTo(403);
         assertThat(forged.body()).contains("campaigns:write");
         assertThat(console.get(session, "/console/campaigns/" + id + "/cancel").statusCode()).isEqualTo(403);
+        assertThat(console.get(session, "/console/audit").statusCode()).as("the audit trail is the admin's").isEqualTo(403);
         assertThat(status(id)).isEqualTo("draft");
         assertThat(audit()).containsExactly("viewer campaign.start /console/campaigns/" + id + "/start 403");
     }
