@@ -15,6 +15,7 @@ import dev.mailrun.http.Probe;
 import dev.mailrun.http.Route;
 import dev.mailrun.http.api.ApiHandler;
 import dev.mailrun.http.api.ApiServices;
+import dev.mailrun.http.console.ConsoleServices;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.mail.feedback.HttpsFetcher;
 import dev.mailrun.mail.feedback.JdkHttpsFetcher;
@@ -27,7 +28,7 @@ import java.util.Optional;
 
 /**
  * The HTTP endpoint, started from configuration: the public listener on http.bind:http.port (one-click
- * unsubscribe, the webhooks of the enabled email providers, the tracking endpoints when tracking.enabled) and the admin listener on admin.bind:admin.port (metrics, health probes, status page, the HTTP API under /api/v1),
+ * unsubscribe, the webhooks of the enabled email providers, the tracking endpoints when tracking.enabled) and the admin listener on admin.bind:admin.port (metrics, health probes, status page, the HTTP API under /api/v1, the operator console under /console),
  * each only when its port is set, both on one server. Stopping it takes at most tick.shutdown-grace.
  */
 public final class HttpEndpoint implements AutoCloseable {
@@ -36,6 +37,8 @@ public final class HttpEndpoint implements AutoCloseable {
     static final String ADMIN = "admin";
     /** How often the status page reloads itself. */
     static final Duration STATUS_REFRESH = Duration.ofSeconds(10);
+    /** How long a console session lasts without a request. */
+    static final Duration CONSOLE_IDLE = Duration.ofMinutes(30);
 
     private final HttpServer server;
     private final Readiness readiness;
@@ -88,12 +91,15 @@ public final class HttpEndpoint implements AutoCloseable {
             MailrunMetrics metrics = s.metrics();
             Readiness ready = readiness;
             metrics.bindReady(() -> ready.ready().up());
+            ApiServices api = apiServices(s);
+            ConsoleServices console = new ConsoleServices(api, CONSOLE_IDLE);
             List<Route> routes = List.of(Route.metrics(metrics::scrape),
                     Route.probe("/health/live", () -> probe(ready.live())),
                     Route.probe("/health/ready", () -> probe(ready.ready())),
-                    Route.statusPage(() -> s.reports().all(), STATUS_REFRESH),
+                    Route.statusPage(() -> s.reports().all(), STATUS_REFRESH).orSession(console.sessionCheck()),
                     Route.statusJson(() -> s.reports().all()),
-                    Route.authenticatingItself("/api/v1/*", limits -> new ApiHandler(apiServices(s), limits)));
+                    Route.authenticatingItself("/api/v1/*", limits -> new ApiHandler(api, limits)),
+                    Route.authenticatingItself("/console/*", console::handler));
             listeners.add(new Listener(ADMIN, s.config().admin().bind(), s.config().admin().port().get(), routes,
                     s.config().admin().token()));
         }

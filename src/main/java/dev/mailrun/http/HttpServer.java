@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.Handler;
@@ -102,9 +103,9 @@ public final class HttpServer implements AutoCloseable {
             PathMappingsHandler mappings = new PathMappingsHandler();
             for (Route route : listener.routes()) {
                 Handler h = route.handler(limits);
-                mappings.addMapping(PathSpec.from(route.pathSpec()), route.ownAuthentication() ? h : guarded(listener, h));
+                mappings.addMapping(PathSpec.from(route.pathSpec()), route.ownAuthentication() ? h : guarded(listener, h, route.sessions()));
             }
-            mappings.addMapping(PathSpec.from("/"), guarded(listener, new NotFoundHandler()));
+            mappings.addMapping(PathSpec.from("/"), guarded(listener, new NotFoundHandler(), Optional.empty()));
             perListener.add(new OnListener(connector, mappings));
         }
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connectors.values().toArray(new ServerConnector[0])));
@@ -138,8 +139,8 @@ public final class HttpServer implements AutoCloseable {
         return new HttpServer(server, connectors, description);
     }
 
-    private static Handler guarded(Listener listener, Handler handler) {
-        return listener.bearerToken().<Handler>map(t -> new BearerTokenCheck(t, handler)).orElse(handler);
+    private static Handler guarded(Listener listener, Handler handler, Optional<SessionCheck> sessions) {
+        return listener.bearerToken().<Handler>map(t -> new BearerTokenCheck(t, sessions, handler)).orElse(handler);
     }
 
     /** The port of the first listener. */

@@ -23,15 +23,26 @@ public final class Route {
     private final String pathSpec;
     private final Function<HttpLimits, Handler> handler;
     private final boolean ownAuthentication;
+    private final Optional<SessionCheck> sessions;
 
     private Route(String pathSpec, Function<HttpLimits, Handler> handler) {
-        this(pathSpec, handler, false);
+        this(pathSpec, handler, false, Optional.empty());
     }
 
-    private Route(String pathSpec, Function<HttpLimits, Handler> handler, boolean ownAuthentication) {
+    private Route(String pathSpec, Function<HttpLimits, Handler> handler, boolean ownAuthentication,
+                  Optional<SessionCheck> sessions) {
         this.pathSpec = pathSpec;
         this.handler = handler;
         this.ownAuthentication = ownAuthentication;
+        this.sessions = sessions;
+    }
+
+    /**
+     * This route, opened also by a request that {@code sessions} admits (the console's login) where the
+     * listener asks for a bearer token: so that a browser can show it.
+     */
+    public Route orSession(SessionCheck sessions) {
+        return new Route(pathSpec, handler, ownAuthentication, Optional.of(sessions));
     }
 
     /**
@@ -40,7 +51,7 @@ public final class Route {
      * stand in front of it.
      */
     public static Route authenticatingItself(String pathSpec, Function<HttpLimits, Handler> handler) {
-        return new Route(pathSpec, handler, true);
+        return new Route(pathSpec, handler, true, Optional.empty());
     }
 
     /** One-click unsubscribe, {@code /u/<token>}. */
@@ -96,6 +107,10 @@ public final class Route {
 
     boolean ownAuthentication() {
         return ownAuthentication;
+    }
+
+    Optional<SessionCheck> sessions() {
+        return sessions;
     }
 
     Handler handler(HttpLimits limits) {

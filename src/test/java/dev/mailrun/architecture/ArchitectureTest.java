@@ -80,7 +80,8 @@ class ArchitectureTest {
 
     @Test
     void only_campaign_and_app_read_csv_files() {
-        // The API (http.api) reports an import's rejected rows, which are csv's values; it reads no file.
+        // The API (http.api) and the console (http.console) report an import's rejected rows, which are
+        // csv's values; they read no file.
         DescribedPredicate<JavaClass> reportValues = JavaClass.Predicates.belongToAnyOf(RejectedRow.class, RejectReason.class,
                 RejectCounts.class);
         noClasses().that().resideOutsideOfPackages("dev.mailrun.csv..", "dev.mailrun.campaign..", "dev.mailrun.app..")
@@ -88,7 +89,7 @@ class ArchitectureTest {
                         .and(DescribedPredicate.not(reportValues)))
                 .check(main);
         noClasses().that().resideOutsideOfPackages("dev.mailrun.csv..", "dev.mailrun.campaign..", "dev.mailrun.app..",
-                        "dev.mailrun.http.api..")
+                        "dev.mailrun.http.api..", "dev.mailrun.http.console..")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.csv..")
                 .check(main);
     }
@@ -171,8 +172,17 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.mailrun.http")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
                 .check(main);
-        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.api..", "dev.mailrun.app..")
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.api..", "dev.mailrun.http.console..", "dev.mailrun.app..")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
+                .check(main);
+    }
+
+    @Test
+    void the_console_sits_on_the_server_and_the_api_and_only_app_wires_it() {
+        // http.console works through the API's services and authenticator and the server's pieces; neither
+        // knows the console: the server asks its sessions through SessionCheck, an interface of its own.
+        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.console..", "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.console..")
                 .check(main);
     }
 

@@ -14,8 +14,9 @@ import java.util.Optional;
  * Who a request comes from: {@code Authorization: Bearer <token>} with an API token, or with
  * {@code admin.token}, which counts as a token named {@code admin.token} with the {@code admin} scope.
  * The admin token is compared as SHA-256 digests in constant time; API tokens by {@link ApiTokens}.
+ * The console's login asks the same question of a token typed into its form ({@link #authenticateToken}).
  */
-final class Authenticator {
+public final class Authenticator {
 
     static final String ADMIN_TOKEN = "admin.token";
     private static final String SCHEME = "Bearer ";
@@ -25,7 +26,7 @@ final class Authenticator {
     private final ApiTokens tokens;
     private final Optional<byte[]> adminToken;
 
-    Authenticator(ApiTokens tokens, Optional<Secret> adminToken) {
+    public Authenticator(ApiTokens tokens, Optional<Secret> adminToken) {
         this.tokens = tokens;
         this.adminToken = adminToken.map(s -> sha256(s.reveal()));
     }
@@ -34,7 +35,12 @@ final class Authenticator {
         if (authorization == null || !authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
             return Optional.empty();
         }
-        String presented = authorization.substring(SCHEME.length()).strip();
+        return authenticateToken(authorization.substring(SCHEME.length()));
+    }
+
+    /** The caller a bare token (no scheme) stands for; empty for no valid token. */
+    public Optional<ApiTokens.Caller> authenticateToken(String token) throws SQLException {
+        String presented = token.strip();
         if (presented.isEmpty() || presented.length() > MAX_TOKEN) {
             return Optional.empty();
         }

@@ -1,0 +1,73 @@
+package dev.mailrun.http.console;
+
+import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.report.CampaignReport;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /console/campaigns/<id>}: one campaign's counts, runs, relays, holds and bounce rate
+ * against its threshold, and the buttons for what may be done to it now — those the session's scopes
+ * allow; the actions check again ({@link CampaignActions}), a button is no permission.
+ */
+final class CampaignPage {
+
+    private static final int RUNS = 20;
+
+    private final ConsoleServices services;
+    private final Views views;
+
+    CampaignPage(ConsoleServices services, Views views) {
+        this.services = services;
+        this.views = views;
+    }
+
+    Answer show(ConsoleRequest r) throws Exception {
+        long id = r.id(0);
+        CampaignReport report;
+        try {
+            report = services.api().reports().report(id);
+        } catch (CampaignException e) {
+            return Answer.error(404, e.getMessage() + ".");
+        }
+        Campaign c = report.campaign();
+        Map<String, Object> model = new HashMap<>();
+        model.put("c", Figures.summary(report));
+        model.put("runs", runs(services.api().campaigns().runs(id, RUNS)));
+        model.put("relays", report.relays().stream().map(l -> Map.<String, Object>of("relay", l.relay(),
+                "weight", l.weight().map(String::valueOf).orElse("-"), "state", l.state(), "reason", l.reason().orElse(""),
+                "sent", l.sent(), "failed", l.failed(), "deferred", l.deferred())).toList());
+        model.put("bounceRate", Figures.percent(report.bounceRate().rate()));
+        model.put("bounceThreshold", Figures.percent(report.bounceThreshold()));
+        model.put("bounceOver", report.bounceRate().sends() > 0 && report.bounceRate().rate() > report.bounceThreshold());
+        model.put("hardBounces", report.bounceRate().hardBounces());
+        model.put("errors", report.topErrors().stream().map(e -> Map.<String, Object>of("count", e.count(),
+                "status", e.status(), "error", e.error())).toList());
+        model.put("can", can(c.status(), report));
+        return Answer.ok(views.render("campaign", r.session(), model));
+    }
+
+    /** Which actions the campaign's state allows now; the page shows them to a session with campaigns:write. */
+    static Map<String, Boolean> can(CampaignStatus status, CampaignReport report) {
+        long unknown = report.counts().get(RecipientStatus.UNKNOWN);
+        long failed = report.counts().get(RecipientStatus.FAILED);
+        return Map.of("start", status == CampaignStatus.DRAFT,
+                "pause", status == CampaignStatus.RUNNING || status == CampaignStatus.SCHEDULED,
+                "resume", status == CampaignStatus.PAUSED,
+                "cancel", !status.isFinal(),
+                "requeueUnknown", unknown > 0 && status != CampaignStatus.CANCELLED,
+                "requeueFailed", failed > 0 && status != CampaignStatus.CANCELLED);
+    }
+
+    private static List<Map<String, Object>> runs(List<Campaigns.CampaignRun> runs) {
+        return runs.stream().map(run -> Map.<String, Object>of("id", run.id(), "startedAt", run.startedAt().toString(),
+                "finishedAt", run.finishedAt().map(Instant::toString).orElse("running"), "outcome", run.outcome(),
+                "items", run.sent().map(String::valueOf).orElse("-"), "error", run.error().orElse(""))).toList();
+    }
+}

@@ -1,0 +1,52 @@
+package dev.mailrun.http.console;
+
+import dev.mailrun.campaign.model.ApiScope;
+import java.util.List;
+
+/**
+ * The console's pages and actions, below {@code /console}: the catalogue, readable as a list. Every
+ * GET only reads; every change is a POST, with the scope the same change needs in the API.
+ */
+final class ConsolePages {
+
+    private static final String ID = "/campaigns/(\\d{1,18})";
+
+    private ConsolePages() {}
+
+    static List<ConsoleRoute> routes(ConsoleServices services, Views views) {
+        CampaignsPage list = new CampaignsPage(services, views);
+        CampaignPage detail = new CampaignPage(services, views);
+        CampaignActions actions = new CampaignActions(services, views);
+        CampaignFiles files = new CampaignFiles(services);
+        TemplatePreview preview = new TemplatePreview(services);
+        NewCampaignPage create = new NewCampaignPage(services, views, preview);
+        ImportPage imports = new ImportPage(services, views);
+        SuppressionsPage suppressions = new SuppressionsPage(services, views);
+        AuditPage audit = new AuditPage(services, views);
+        return List.of(
+                ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
+                ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
+                ConsoleRoute.post("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, "campaign.create", create::create),
+                ConsoleRoute.get("/templates/([A-Za-z0-9][A-Za-z0-9_-]{0,63})/preview", ApiScope.TEMPLATES_READ, preview::frame),
+                ConsoleRoute.get(ID, ApiScope.CAMPAIGNS_READ, detail::show),
+                ConsoleRoute.get(ID + "/export", ApiScope.CAMPAIGNS_READ, files::export),
+                ConsoleRoute.get(ID + "/report", ApiScope.CAMPAIGNS_READ, files::report),
+                ConsoleRoute.get(ID + "/cancel", ApiScope.CAMPAIGNS_WRITE, actions::confirmCancel),
+                ConsoleRoute.get(ID + "/import", ApiScope.RECIPIENTS_WRITE, imports::show),
+                ConsoleRoute.post(ID + "/import", ApiScope.RECIPIENTS_WRITE, "recipients.import", imports::upload),
+                ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
+                ConsoleRoute.get("/suppressions", ApiScope.SUPPRESSIONS_READ, suppressions::show),
+                ConsoleRoute.get("/audit", ApiScope.ADMIN, audit::show),
+                ConsoleRoute.post("/suppressions/add", ApiScope.SUPPRESSIONS_WRITE, "suppression.add", suppressions::add),
+                ConsoleRoute.post("/suppressions/remove", ApiScope.SUPPRESSIONS_WRITE, "suppression.remove", suppressions::remove),
+                ConsoleRoute.post("/suppressions/import", ApiScope.SUPPRESSIONS_WRITE, "suppression.import", suppressions::importCsv),
+                ConsoleRoute.post(ID + "/start", ApiScope.CAMPAIGNS_WRITE, "campaign.start", actions::start),
+                ConsoleRoute.post(ID + "/pause", ApiScope.CAMPAIGNS_WRITE, "campaign.pause", actions::pause),
+                ConsoleRoute.post(ID + "/resume", ApiScope.CAMPAIGNS_WRITE, "campaign.resume", actions::resume),
+                ConsoleRoute.post(ID + "/cancel", ApiScope.CAMPAIGNS_WRITE, "campaign.cancel", actions::cancel),
+                ConsoleRoute.post(ID + "/requeue-unknown", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-unknown",
+                        actions::requeueUnknown),
+                ConsoleRoute.post(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-failed",
+                        actions::requeueFailed));
+    }
+}

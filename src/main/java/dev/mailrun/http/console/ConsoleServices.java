@@ -1,0 +1,52 @@
+package dev.mailrun.http.console;
+
+import dev.mailrun.http.HttpLimits;
+import dev.mailrun.http.SessionCheck;
+import dev.mailrun.http.api.ApiServices;
+import dev.mailrun.http.api.Authenticator;
+import java.security.SecureRandom;
+import java.time.Duration;
+
+/**
+ * What the console works through: the HTTP API's services (the operator's API in {@code campaign},
+ * its tokens, audit trail and settings), the same {@link Authenticator} the API asks, and the sessions.
+ * {@code app} makes one and hands its {@link #handler} to the admin listener as {@code /console/*}, and its
+ * {@link #sessionCheck()} to the routes a browser may open with a console login ({@code /status}).
+ */
+public final class ConsoleServices {
+
+    /** How long a session lives however busy it is: a day's work, then log in again. */
+    static final Duration LIFETIME = Duration.ofHours(12);
+
+    private final ApiServices api;
+    private final Authenticator authenticator;
+    private final ConsoleSessions sessions;
+
+    /** @param idle how long a session lasts without a request */
+    public ConsoleServices(ApiServices api, Duration idle) {
+        this.api = api;
+        this.authenticator = new Authenticator(api.tokens(), api.adminToken());
+        this.sessions = new ConsoleSessions(api.clock(), idle, LIFETIME.compareTo(idle) < 0 ? idle : LIFETIME, new SecureRandom());
+    }
+
+    public ConsoleHandler handler(HttpLimits limits) {
+        return new ConsoleHandler(this, limits);
+    }
+
+    /** Admits a request whose session may read campaigns: what {@code /status} asks of a browser. */
+    public SessionCheck sessionCheck() {
+        return sessions;
+    }
+
+    ApiServices api() {
+        return api;
+    }
+
+    Authenticator authenticator() {
+        return authenticator;
+    }
+
+    ConsoleSessions sessions() {
+        return sessions;
+    }
+}

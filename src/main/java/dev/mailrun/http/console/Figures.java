@@ -1,0 +1,61 @@
+package dev.mailrun.http.console;
+
+import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.report.CampaignReport;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** A campaign's figures as the console's pages print them: numbers, rates, durations, progress, ETA. */
+final class Figures {
+
+    private Figures() {}
+
+    /** One row of the campaigns list, and the head of a campaign's page. */
+    static Map<String, Object> summary(CampaignReport r) {
+        Campaign c = r.campaign();
+        long done = r.total() - r.remaining();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", c.id());
+        m.put("name", c.name());
+        m.put("status", c.status().dbValue());
+        m.put("template", c.template());
+        m.put("from", c.fromAddress());
+        m.put("total", r.total());
+        m.put("done", done);
+        m.put("progress", String.format(Locale.ROOT, "%.1f%%", r.total() == 0 ? 0.0 : 100.0 * done / r.total()));
+        m.put("currentRate", r.currentRate().map(Figures::rate).orElse("-"));
+        m.put("averageRate", r.averageRate().map(Figures::rate).orElse("-"));
+        m.put("configuredRate", r.configuredRate() > 0 ? rate(r.configuredRate()) : "unlimited");
+        m.put("eta", r.eta().text(r.at(), Figures::duration));
+        m.put("heldBackBy", r.heldBackBy());
+        m.put("pauseReason", c.pauseReason().orElse(null));
+        m.put("sent", r.counts().get(RecipientStatus.SENT));
+        m.put("failed", r.counts().get(RecipientStatus.FAILED));
+        m.put("unknown", r.counts().get(RecipientStatus.UNKNOWN));
+        m.put("suppressed", r.counts().get(RecipientStatus.SUPPRESSED));
+        m.put("waiting", r.remaining());
+        return m;
+    }
+
+    static String rate(double perSecond) {
+        return String.format(Locale.ROOT, "%.1f/s", perSecond);
+    }
+
+    static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.2f%%", fraction * 100);
+    }
+
+    static String duration(Duration d) {
+        long s = d.toSeconds();
+        if (s < 60) {
+            return s + " s";
+        }
+        if (s < 3600) {
+            return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+        }
+        return String.format(Locale.ROOT, "%d h %02d min", s / 3600, (s % 3600) / 60);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.mailrun.http.console;
+
+import dev.mailrun.campaign.CampaignForm;
+import dev.mailrun.campaign.Templates;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.InvalidFields;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * {@code /console/campaigns/new}: choose a template, see the fields it needs, preview it with sample
+ * values ({@link TemplatePreview}), and create the campaign. The values are checked by
+ * {@link CampaignForm}, the one check {@code campaign create} and the API run, and each of its messages
+ * is shown next to its field.
+ */
+final class NewCampaignPage {
+
+    /** The form's fields and their longest values: the API's limits. */
+    private static final Map<String, Integer> LIMITS = limits();
+
+    private final ConsoleServices services;
+    private final Views views;
+    private final TemplatePreview preview;
+
+    NewCampaignPage(ConsoleServices services, Views views, TemplatePreview preview) {
+        this.services = services;
+        this.views = views;
+        this.preview = preview;
+    }
+
+    Answer show(ConsoleRequest r) {
+        Map<String, String> values = new HashMap<>(r.query());
+        return page(r, 200, values, Map.of());
+    }
+
+    Answer create(ConsoleRequest r) throws Exception {
+        Map<String, String> values = r.form();
+        Map<String, String> errors = new LinkedHashMap<>();
+        LIMITS.forEach((field, max) -> {
+            String v = values.getOrDefault(field, "");
+            if (v.length() > max) {
+                errors.put(field, "at most " + max + " characters");
+            }
+        });
+        for (String required : List.of("name", "template", "from")) {
+            if (r.field(required).isEmpty()) {
+                errors.put(required, "required");
+            }
+        }
+        Optional<Double> rate = Optional.empty();
+        if (r.field("rate").isPresent()) {
+            try {
+                rate = Optional.of(Double.parseDouble(r.field("rate").get()));
+            } catch (NumberFormatException e) {
+                errors.put("rate", "--rate must be a number of messages per second, such as 2.5");
+            }
+        }
+        if (!errors.isEmpty()) {
+            return page(r, 422, values, errors);
+        }
+        List<String> windows = r.field("windows").map(w -> Arrays.stream(w.split("\\R")).map(String::strip)
+                .filter(l -> !l.isEmpty()).toList()).orElse(List.of());
+        CampaignForm form = new CampaignForm(r.field("name").get(), r.field("template").get(), r.field("from").get(),
+                r.field("fromName"), r.field("replyTo"), r.field("subject"), r.field("startAt"), rate, windows,
+                r.field("expireAt"), r.field("relay"));
+        long id;
+        try {
+            CampaignForm.Parsed parsed = form.parse(services.api().relays());
+            id = services.api().campaigns().create(parsed.campaign(), parsed.route());
+        } catch (InvalidFields e) {
+            e.problems().forEach(p -> errors.merge(p.field(), p.reason(), (a, b) -> a + "; " + b));
+            return page(r, 422, values, errors);
+        } catch (CampaignException e) {
+            errors.put("template", e.getMessage());
+            return page(r, 422, values, errors);
+        }
+        r.session().flash(false, "Campaign " + id + " is created as a draft: add its recipients, then start it.");
+        return Answer.redirect(ConsoleHandler.PREFIX + "/campaigns/" + id);
+    }
+
+    private Answer page(ConsoleRequest r, int status, Map<String, String> values, Map<String, String> errors) {
+        Templates templates = services.api().templates();
+        Map<String, Object> model = new HashMap<>();
+        String template = values.getOrDefault("template", "").strip();
+        model.put("templates", templates.names());
+        model.put("template", template);
+        Map<String, String> filled = new HashMap<>(values);
+        for (String field : LIMITS.keySet()) {
+            filled.putIfAbsent(field, "");
+        }
+        filled.putIfAbsent("sampleEmail", "");
+        filled.putIfAbsent("sampleName", "");
+        filled.putIfAbsent("sampleFields", "");
+        model.put("values", filled);
+        model.put("errors", errors);
+        model.put("errorSummary", errors.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.toList()));
+        List<Map<String, String>> columns = new ArrayList<>();
+        model.put("columns", columns);
+        model.put("templateProblems", List.of());
+        model.put("preview", null);
+        if (!template.isEmpty()) {
+            try {
+                Templates.Described d = templates.describe(template);
+                for (String c : d.requiredColumns()) {
+                    if (!c.equals("email") && !c.equals("name")) {
+                        columns.add(Map.of("name", c, "field", TemplatePreview.FIELD_PREFIX + c,
+                                "value", values.getOrDefault(TemplatePreview.FIELD_PREFIX + c, "")));
+                    }
+                }
+                model.put("templateProblems", d.problems().stream().map(Object::toString).toList());
+                if (r.session().may(dev.mailrun.campaign.model.ApiScope.TEMPLATES_READ) && d.problems().isEmpty()) {
+                    Map<String, String> sample = sampleFields(values, columns);
+                    TemplatePreview.Shown shown = preview.render(template, sampleEmail(values), values.getOrDefault("sampleName", ""),
+                            sample);
+                    Map<String, Object> p = new HashMap<>();
+                    p.put("subject", shown.subject());
+                    p.put("text", shown.text());
+                    p.put("problem", shown.problem());
+                    p.put("src", ConsoleHandler.PREFIX + "/templates/" + enc(template) + "/preview?" + query(values, sample));
+                    model.put("preview", p);
+                }
+            } catch (CampaignException e) {
+                errors = new LinkedHashMap<>(errors);
+                errors.put("template", e.getMessage());
+                model.put("errors", errors);
+            }
+        }
+        return new Answer.Page(status, views.render("new-campaign", r.session(), model));
+    }
+
+    /**
+     * The sample's merge fields as {@code f.<column>}: the template's required columns, then any other
+     * field given as {@code column=value} lines (optional fields, such as one with a default).
+     */
+    private static Map<String, String> sampleFields(Map<String, String> values, List<Map<String, String>> columns) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (Map<String, String> c : columns) {
+            fields.put(c.get("field"), c.get("value"));
+        }
+        for (String line : values.getOrDefault("sampleFields", "").split("\\R")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                fields.putIfAbsent(TemplatePreview.FIELD_PREFIX + line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            }
+        }
+        return fields;
+    }
+
+    private static String query(Map<String, String> values, Map<String, String> fields) {
+        StringBuilder q = new StringBuilder("email=").append(enc(sampleEmail(values)))
+                .append("&name=").append(enc(values.getOrDefault("sampleName", "")));
+        fields.forEach((k, v) -> q.append('&').append(enc(k)).append('=').append(enc(v)));
+        return q.toString();
+    }
+
+    private static String sampleEmail(Map<String, String> values) {
+        String given = values.getOrDefault("sampleEmail", "").strip();
+        return given.isEmpty() ? TemplatePreview.SAMPLE_EMAIL : given;
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Integer> limits() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        m.put("name", 200);
+        m.put("template", 64);
+        m.put("from", 254);
+        m.put("fromName", 200);
+        m.put("replyTo", 254);
+        m.put("subject", 500);
+        m.put("startAt", 40);
+        m.put("rate", 40);
+        m.put("windows", 20 * 200);
+        m.put("expireAt", 100);
+        m.put("relay", 500);
+        return m;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.mailrun.app.console;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Headless Chromium driven through WebDriver: the system's {@code chromium} and {@code chromedriver}
+ * (Debian's chromium and chromium-driver), never a downloaded driver — both paths are given, so
+ * Selenium Manager has nothing to look up. Absent either, the browser tests skip with one line.
+ */
+final class ConsoleBrowser implements AutoCloseable {
+
+    static final String SCREENSHOTS = "console.screenshots";
+    /** A host name the browser resolves to 127.0.0.1: another site than the console's, on this machine. */
+    static final String OTHER_SITE = "evil.test";
+
+    final ChromeDriver driver;
+
+    private ConsoleBrowser(ChromeDriver driver) {
+        this.driver = driver;
+    }
+
+    /** The browser and its driver, when both are installed. */
+    static Optional<String[]> installed() {
+        Optional<String> browser = onPath("chromium", "chromium-browser", "google-chrome");
+        Optional<String> chromedriver = onPath("chromedriver");
+        return browser.isPresent() && chromedriver.isPresent()
+                ? Optional.of(new String[] {browser.get(), chromedriver.get()}) : Optional.empty();
+    }
+
+    static ConsoleBrowser start(String[] installed, Path profile, Path downloads) {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(installed[0]);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1280,900", "--user-data-dir=" + profile,
+                "--host-resolver-rules=MAP " + OTHER_SITE + " 127.0.0.1");
+        options.setExperimentalOption("prefs", Map.of("download.default_directory", downloads.toString(),
+                "download.prompt_for_download", false));
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(installed[1]))
+                .usingAnyFreePort().build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
+        return new ConsoleBrowser(driver);
+    }
+
+    /** With {@code -Dconsole.screenshots=<dir>}, saves the page as {@code <dir>/console-<name>.png}. */
+    void screenshot(String name) throws Exception {
+        String dir = System.getProperty(SCREENSHOTS);
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        Path target = Path.of(dir).resolve("console-" + name + ".png");
+        Files.createDirectories(target.getParent());
+        Files.write(target, driver.getScreenshotAs(OutputType.BYTES));
+    }
+
+    private static Optional<String> onPath(String... names) {
+        for (String name : names) {
+            for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+                File f = new File(d, name);
+                if (f.canExecute()) {
+                    return Optional.of(f.getAbsolutePath());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+    }
+}

@@ -1,0 +1,310 @@
+package dev.mailrun.app.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The console over plain HTTP, without a browser: its headers on every page, the login and the
+ * session cookie's flags, CSRF on every change, scopes checked on the server whatever the page shows,
+ * the idle timeout on the injected clock, logout, and /status opened by a console session.
+ */
+class ConsoleHttpTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private final SettableClock clock = SettableClock.at("2026-11-26T10:00:00Z");
+    private ConsoleClient console;
+
+    @BeforeEach
+    void start() throws Exception {
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            for (String table : List.of("api_token", "api_audit", "api_idempotency", "campaign", "task")) {
+                s.execute("DELETE FROM " + table);
+            }
+        }
+        console = new ConsoleClient(WorkerEnv.of(db, 2525), clock);
+    }
+
+    @AfterEach
+    void stop() {
+        console.close();
+    }
+
+    @Test
+    void every_console_answer_carries_the_policy_headers() {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Headers");
+        for (HttpResponse<String> r : List.of(console.get(null, "/console/login"), console.get(session, "/console/campaigns"),
+                console.get(session, "/console/campaigns/" + id), console.get(session, "/console/campaigns/" + id + "/cancel"),
+                console.get(session, "/console/campaigns/999999"), console.post(session, "/console/campaigns/" + id + "/start",
+                        Map.of()))) {
+            String where = r.request().method() + " " + r.request().uri().getPath() + " " + r.statusCode();
+            String csp = r.headers().firstValue("Content-Security-Policy").orElse("");
+            assertThat(csp).as(where).contains("default-src 'none'", "frame-ancestors 'none'", "form-action 'self'")
+                    .doesNotContain("script-src", "unsafe-inline");
+            assertThat(r.headers().firstValue("X-Frame-Options")).as(where).hasValue("DENY");
+            assertThat(r.headers().firstValue("Referrer-Policy")).as(where).hasValue("no-referrer");
+            assertThat(r.headers().firstValue("Cache-Control")).as(where).hasValue("no-store");
+            assertThat(r.headers().firstValue("X-Content-Type-Options")).as(where).hasValue("nosniff");
+        }
+        assertThat(console.get(session, "/console/campaigns/999999").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void a_login_gives_a_session_cookie_with_its_flags_and_a_bad_token_gives_none() {
+        HttpResponse<String> bad = console.loginForm("mrt_not-a-token");
+        assertThat(bad.statusCode()).isEqualTo(401);
+        assertThat(bad.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("mailrun_console="));
+        assertThat(bad.body()).contains("That token is not valid");
+
+        String token = console.token("ops", ApiScope.CAMPAIGNS_READ);
+        HttpResponse<String> foreign = console.post(null, "/console/login", Map.of("token", token, "login", "A".repeat(43)));
+        assertThat(foreign.statusCode()).as("a login form without its cookie: posted from another site").isEqualTo(403);
+        assertThat(foreign.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("mailrun_console="));
+        HttpResponse<String> ok = console.loginForm(token);
+        assertThat(ok.statusCode()).isEqualTo(303);
+        assertThat(ok.headers().firstValue("Location")).hasValue("/console/campaigns");
+        String cookie = ok.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("mailrun_console=")).findFirst().orElseThrow();
+        assertThat(cookie).startsWith("mailrun_console=").contains("; HttpOnly", "; SameSite=Strict", "; Path=/")
+                .as("plain http: not Secure, or the browser would never send it back").doesNotContain("Secure");
+        assertThat(cookie).doesNotContain("Max-Age").doesNotContain("Expires");
+
+        HttpResponse<String> list = console.get(ConsoleClient.cookieValue(cookie), "/console/campaigns");
+        assertThat(list.statusCode()).isEqualTo(200);
+        assertThat(list.body()).contains("Logged in as <strong>ops</strong>");
+        assertThat(console.get(null, "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+        assertThat(console.get("A".repeat(43), "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+    }
+
+    @Test
+    void a_change_needs_the_sessions_csrf_token_and_its_own_origin() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Csrf");
+        String path = "/console/campaigns/" + id + "/cancel";
+
+        HttpResponse<String> none = console.post(session, path, Map.of("confirm", "yes"));
+        assertThat(none.statusCode()).isEqualTo(403);
+        assertThat(none.body()).contains("security token");
+        String otherSession = console.login(console.token("other", ApiScope.ADMIN));
+        String othersToken = console.csrf(otherSession, "/console/campaigns");
+        assertThat(console.post(session, path, Map.of("confirm", "yes", "csrf", othersToken)).statusCode())
+                .as("another session's token").isEqualTo(403);
+        String csrf = console.csrf(session, "/console/campaigns/" + id);
+        assertThat(console.post(session, path, Map.of("confirm", "yes", "csrf", csrf), "Origin", "http://evil.example").statusCode())
+                .as("a foreign Origin").isEqualTo(403);
+        assertThat(console.post(null, path, Map.of("confirm", "yes", "csrf", csrf)).statusCode()).as("no session").isEqualTo(403);
+        assertThat(status(id)).isEqualTo("draft");
+
+        HttpResponse<String> done = console.post(session, path, Map.of("confirm", "yes", "csrf", csrf), "Origin", console.base());
+        assertThat(done.statusCode()).isEqualTo(303);
+        assertThat(status(id)).isEqualTo("cancelled");
+        assertThat(console.get(session, "/console/campaigns/" + id).body()).contains("is cancelled: nothing more will be sent");
+        assertThat(audit()).containsExactly("ops campaign.cancel /console/campaigns/" + id + "/cancel 200");
+        assertThat(console.get(session, "/console/audit").body()).as("the audit page names who did what")
+                .contains("<td>ops</td><td>campaign.cancel</td><td>/console/campaigns/" + id + "/cancel</td>");
+    }
+
+    @Test
+    void a_read_only_token_sees_no_write_buttons_and_a_forged_post_is_forbidden() throws Exception {
+        String session = console.login(console.token("viewer", ApiScope.CAMPAIGNS_READ));
+        long id = console.campaign("Read only");
+        HttpResponse<String> page = console.get(session, "/console/campaigns/" + id);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("Export recipients").doesNotContain("/start\"", "id=\"start\"", "/cancel\"", "Actions");
+        String csrf = console.csrf(session, "/console/campaigns/" + id);
+
+        HttpResponse<String> forged = console.post(session, "/console/campaigns/" + id + "/start", Map.of("csrf", csrf));
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(forged.body()).contains("campaigns:write");
+        assertThat(console.get(session, "/console/campaigns/" + id + "/cancel").statusCode()).isEqualTo(403);
+        assertThat(console.get(session, "/console/audit").statusCode()).as("the audit trail is the admin's").isEqualTo(403);
+        assertThat(status(id)).isEqualTo("draft");
+        assertThat(audit()).containsExactly("viewer campaign.start /console/campaigns/" + id + "/start 403");
+    }
+
+    @Test
+    void a_session_ends_when_idle_and_at_logout() {
+        String session = console.login(console.token("ops", ApiScope.CAMPAIGNS_READ));
+        clock.advance(Duration.ofMinutes(29));
+        assertThat(console.get(session, "/console/campaigns").statusCode()).as("used within the idle time").isEqualTo(200);
+        clock.advance(Duration.ofMinutes(29));
+        assertThat(console.get(session, "/console/campaigns").statusCode()).as("the idle time restarts at each use").isEqualTo(200);
+        clock.advance(Duration.ofMinutes(30));
+        assertThat(console.get(session, "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+
+        String again = console.login(console.token("ops2", ApiScope.CAMPAIGNS_READ));
+        String csrf = console.csrf(again, "/console/campaigns");
+        HttpResponse<String> out = console.post(again, "/console/logout", Map.of("csrf", csrf));
+        assertThat(out.statusCode()).isEqualTo(303);
+        assertThat(out.headers().firstValue("Set-Cookie").orElseThrow()).contains("Max-Age=0", "HttpOnly", "SameSite=Strict");
+        assertThat(console.get(again, "/console/campaigns").headers().firstValue("Location")).hasValue("/console/login");
+    }
+
+    @Test
+    void the_status_page_opens_with_a_console_session_that_may_read_campaigns() {
+        assertThat(console.get(null, "/status").statusCode()).as("admin.token is set").isEqualTo(401);
+        String reader = console.login(console.token("reader", ApiScope.CAMPAIGNS_READ));
+        HttpResponse<String> status = console.get(reader, "/status");
+        assertThat(status.statusCode()).isEqualTo(200);
+        assertThat(status.body()).contains("mailrun status");
+        String suppressionsOnly = console.login(console.token("lists", ApiScope.SUPPRESSIONS_READ));
+        assertThat(console.get(suppressionsOnly, "/status").statusCode()).isEqualTo(401);
+        assertThat(console.get(reader, "/metrics").statusCode()).as("only the routes that open in a browser").isEqualTo(401);
+    }
+
+    @Test
+    void values_from_the_database_are_escaped() {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("<script>alert(1)</script> & \"friends\"");
+        for (String path : List.of("/console/campaigns", "/console/campaigns/" + id)) {
+            String body = console.get(session, path).body();
+            assertThat(body).as(path).doesNotContain("<script>").contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;friends&quot;");
+        }
+    }
+
+    @Test
+    void a_new_campaign_shows_each_check_next_to_its_field_and_is_created_when_valid() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        HttpResponse<String> page = console.get(session, "/console/campaigns/new?template=newsletter&sampleName=Ada&sampleFields=company%3DInitech");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("id=\"preview-subject\">preview: what&#39;s new at Initech</dd>", "Hi Ada,",
+                "<iframe class=\"preview\" id=\"preview-html\" title=\"HTML part of the preview\" sandbox src=");
+        String csrf = console.csrf(session, "/console/campaigns/new?template=newsletter");
+
+        HttpResponse<String> bad = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Spring", "from", "news@sender.example", "rate", "fast", "windows", "Mon-Fri 25:00-26:00 UTC"));
+        assertThat(bad.statusCode()).isEqualTo(422);
+        assertThat(bad.body()).contains("id=\"rate-error\">--rate must be a number");
+        HttpResponse<String> window = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Spring", "from", "news@sender.example", "windows", "Mon-Fri 25:00-26:00 UTC", "startAt", "soon"));
+        assertThat(window.statusCode()).isEqualTo(422);
+        assertThat(window.body()).contains("id=\"windows-error\">--window", "id=\"startAt-error\">--start-at",
+                "value=\"Spring\"", "aria-invalid=\"true\" aria-describedby=\"windows-error\"");
+        assertThat(count()).isZero();
+
+        HttpResponse<String> ok = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Spring", "from", "news@sender.example", "rate", "2.5"));
+        assertThat(ok.statusCode()).isEqualTo(303);
+        assertThat(count()).isOne();
+        assertThat(console.get(session, ok.headers().firstValue("Location").orElseThrow()).body())
+                .contains("is created as a draft", "Spring");
+    }
+
+    @Test
+    void the_preview_frame_has_its_own_sandboxing_policy() {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        HttpResponse<String> frame = console.get(session, "/console/templates/newsletter/preview?email=a%40b.example&name=Ada");
+        assertThat(frame.statusCode()).isEqualTo(200);
+        assertThat(frame.body()).contains("Hi Ada,");
+        String csp = frame.headers().firstValue("Content-Security-Policy").orElseThrow();
+        assertThat(csp).startsWith("sandbox;").contains("default-src 'none'", "frame-ancestors 'self'").doesNotContain("script-src");
+        assertThat(frame.headers().firstValue("X-Frame-Options")).hasValue("SAMEORIGIN");
+        String reader = console.login(console.token("reader", ApiScope.CAMPAIGNS_READ));
+        assertThat(console.get(reader, "/console/templates/newsletter/preview").statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void a_suppression_is_removed_only_with_a_reason_and_only_with_the_write_scope() throws Exception {
+        String session = console.login(console.token("lists", ApiScope.SUPPRESSIONS_READ, ApiScope.SUPPRESSIONS_WRITE));
+        String csrf = console.csrf(session, "/console/suppressions");
+        assertThat(console.post(session, "/console/suppressions/add", Map.of("csrf", csrf, "address", "gone@list.example"))
+                .statusCode()).isEqualTo(303);
+        HttpResponse<String> noReason = console.post(session, "/console/suppressions/remove",
+                Map.of("csrf", csrf, "address", "gone@list.example", "why", "  "));
+        assertThat(noReason.statusCode()).isEqualTo(303);
+        assertThat(console.get(session, noReason.headers().firstValue("Location").orElseThrow()).body())
+                .contains("Removing needs a reason", "Suppressed: manual, by console:lists");
+
+        String reader = console.login(console.token("reader", ApiScope.SUPPRESSIONS_READ));
+        String readerCsrf = console.csrf(reader, "/console/suppressions");
+        assertThat(console.get(reader, "/console/suppressions?address=gone%40list.example").body())
+                .contains("Suppressed: manual").doesNotContain("id=\"remove\"", "id=\"add\"");
+        assertThat(console.post(reader, "/console/suppressions/remove", Map.of("csrf", readerCsrf, "address", "gone@list.example",
+                "why", "forged")).statusCode()).isEqualTo(403);
+
+        assertThat(console.post(session, "/console/suppressions/remove", Map.of("csrf", csrf, "address", "gone@list.example",
+                "why", "asked again")).statusCode()).isEqualTo(303);
+        assertThat(console.get(session, "/console/suppressions?address=gone%40list.example").body())
+                .contains("Not suppressed.", "by console:lists: asked again");
+        assertThat(audit()).containsExactly("lists suppression.add /console/suppressions/add 200",
+                "lists suppression.remove /console/suppressions/remove 409",
+                "reader suppression.remove /console/suppressions/remove 403",
+                "lists suppression.remove /console/suppressions/remove 200");
+    }
+
+    @Test
+    void an_upload_needs_the_csrf_token_too_and_imports_with_it() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Upload");
+        String csv = "email,name\nreader1@list.example,One\nnot-an-address,Two\n";
+        String path = "/console/campaigns/" + id + "/import";
+        HttpResponse<String> forged = console.upload(session, path, Map.of(), csv);
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(recipients(id)).isZero();
+
+        HttpResponse<String> ok = console.upload(session, path, Map.of("csrf", console.csrf(session, path)), csv);
+        assertThat(ok.statusCode()).isEqualTo(303);
+        assertThat(recipients(id)).isOne();
+        assertThat(console.get(session, path).body()).contains("id=\"report-imported\">1<", "id=\"report-rejected\">1<",
+                "not-an-address");
+    }
+
+    private long recipients(long id) throws Exception {
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private long count() throws Exception {
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM campaign")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private String status(long id) throws Exception {
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT status FROM campaign WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private List<String> audit() throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT token_name, action, target, status FROM api_audit WHERE target LIKE '/console/%' ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getInt(4));
+            }
+        }
+        return rows;
+    }
+}
