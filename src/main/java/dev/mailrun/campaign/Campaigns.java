@@ -1,5 +1,7 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.AbState;
+import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
@@ -10,10 +12,13 @@ import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
+import dev.mailrun.campaign.variant.AbPicks;
+import dev.mailrun.campaign.variant.VariantChecks;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
@@ -46,6 +51,7 @@ public final class Campaigns {
     private final Duration tickInterval;
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
+    private final AbTable abTests = new AbTable();
     private final RecipientCounts queue = new RecipientCounts();
     private final Requeues requeues;
 
@@ -75,6 +81,18 @@ public final class Campaigns {
      * limits by {@code campaign.attach.AttachmentFiles}), stored with it in the same transaction.
      */
     public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments) throws SQLException {
+        return create(campaign, route, attachments, Optional.empty());
+    }
+
+    /**
+     * Creates a campaign with an A/B test ({@code --variant}, …): every variant's template must
+     * compile, as the campaign's must; the test is stored with the campaign in one transaction.
+     */
+    public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments, Optional<AbTest> ab)
+            throws SQLException {
+        if (ab.isPresent()) {
+            VariantChecks.refuseBroken(templates, ab.get());
+        }
         if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
         }
@@ -88,6 +106,9 @@ public final class Campaigns {
             long id = store.insert(c, campaign, now);
             store.setRoute(c, id, route, now);
             files.insert(c, id, attachments, now);
+            if (ab.isPresent()) {
+                abTests.insert(c, id, ab.get());
+            }
             return id;
         });
     }
@@ -201,6 +222,12 @@ public final class Campaigns {
             throw new CampaignException("campaign " + id + " cannot start: " + problems.size() + " template problem(s), first: "
                     + first(problems) + " (run: mailrun template check " + campaign.template() + ")");
         }
+        Optional<AbTest> ab = Transactions.inTransaction(dataSource, c -> abTests.find(c, id, false)).map(AbState::test);
+        if (ab.isPresent()) {
+            VariantChecks.problemAtStart(templates, ab.get(), columns).ifPresent(problem -> {
+                throw new CampaignException("campaign " + id + " cannot start: " + problem);
+            });
+        }
         Instant now = clock.instant();
         boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
         CampaignTransition start = later ? CampaignTransition.SCHEDULE : CampaignTransition.START;
@@ -266,6 +293,24 @@ public final class Campaigns {
         try (Connection c = dataSource.getConnection()) {
             return new RecipientExport().byEmail(c, id, address.toString());
         }
+    }
+
+    /**
+     * Records the winner of the campaign's A/B test ({@code campaign pick}) and gives it to the rest of
+     * the list; the sending task is woken to send them.
+     */
+    public AbPicks.Picked pick(long id, String variant) throws SQLException {
+        get(id);
+        AbPicks.Picked picked = new AbPicks(dataSource, clock).pick(id, variant, "picked by the operator (campaign pick)");
+        if (!get(id).status().isFinal()) {
+            wakeTask(id, clock.instant());
+        }
+        return picked;
+    }
+
+    /** The campaign's A/B test and how far it is; empty when it has none. */
+    public Optional<AbState> abTest(long id) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> abTests.find(c, id, false));
     }
 
     /** What requeue-failed did. */

@@ -36,7 +36,7 @@ import java.util.function.LongConsumer;
  * Turns a claimed recipient into a message of one campaign. Made once per run, with the template
  * compiled once; {@link #outgoing} is cheap and rendering happens on the SMTP worker threads.
  */
-public final class MessageFactory {
+public final class MessageFactory implements Messages {
 
     /**
      * Starts the subject of a test send (recipient id {@link SendIds#TEST_RECIPIENT}), which also
@@ -56,6 +56,8 @@ public final class MessageFactory {
     private final String listId;
     private final Optional<DkimSigner> dkim;
     private final RecipientFiles recipientFiles;
+    /** Campaign-level merge fields (an A/B variant's); they win over a recipient's column of the same name. */
+    private final Map<String, String> campaignFields;
 
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim) {
@@ -66,6 +68,14 @@ public final class MessageFactory {
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
                           RecipientFiles recipientFiles) {
+        this(campaign, template, composer, messageIds, links, dkim, attachments, recipientFiles, Map.of());
+    }
+
+    /** Messages of one A/B variant: {@code campaign} carries its subject and From name, {@code campaignFields} its fields. */
+    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
+                          RecipientFiles recipientFiles, Map<String, String> campaignFields) {
+        this.campaignFields = Map.copyOf(campaignFields);
         this.recipientFiles = recipientFiles;
         this.dkim = dkim;
         this.campaign = campaign;
@@ -97,6 +107,7 @@ public final class MessageFactory {
      * The message to {@code r}; {@code beforeBuild} gets the recipient's id first, on the thread that
      * builds it, and may block (the sending task waits there until the recipient is marked in flight).
      */
+    @Override
     public Outgoing outgoing(ClaimedRecipient r, LongConsumer beforeBuild) {
         return new Outgoing() {
             @Override
@@ -119,7 +130,12 @@ public final class MessageFactory {
 
     MimeMessage build(Session session, ClaimedRecipient r) throws RejectedMessageException {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
-        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns(r),
+        Map<String, String> columns = columns(r);
+        if (!campaignFields.isEmpty()) {
+            columns = new java.util.HashMap<>(columns);
+            columns.putAll(campaignFields);
+        }
+        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns,
                 unsubscribeUrl, campaign.name());
         RenderResult result = template.renderSevenBit(values);
         if (result instanceof RenderResult.Rejected rejected) {
