@@ -206,9 +206,10 @@ public final class RecipientClaims {
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    int variant = rs.getInt(8);
+                    int read = rs.getInt(8);
+                    Integer variant = rs.wasNull() ? null : read;
                     into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5),
-                            rs.getString(6), rs.getString(7), rs.wasNull() ? null : variant));
+                            rs.getString(6), rs.getString(7), variant));
                 }
             }
         }
