@@ -77,6 +77,25 @@ class CampaignVariantCommandTest {
     }
 
     @Test
+    void status_json_and_the_html_report_name_the_attachments_and_show_the_variants() throws Exception {
+        Path pdf = Files.write(dir.resolve("programme.pdf"), "%PDF-1.4\n%%EOF\n".getBytes());
+        CliHarness.Result created = cli().run(createNamed("Files", "--attach", pdf.toString(), "--variant", "A",
+                "--variant", "B:subject=Other", "--test-share", "10%"));
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+
+        String json = cli().run("campaign", "status", id, "--json").out();
+        assertThat(json).contains("\"filename\" : \"programme.pdf\"").contains("\"content_type\" : \"application/pdf\"")
+                .contains("\"size_bytes\" : 15");
+        Path html = dir.resolve("report.html");
+        CliHarness.Result report = cli().run("campaign", "report", id, "--html", html.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        assertThat(Files.readString(html)).contains("<h3>Attachments</h3>")
+                .contains("<tr><td>programme.pdf</td><td>application/pdf</td><td>15</td></tr>")
+                .contains("<h3>A/B variants</h3>").contains("test share 10% (not yet chosen), decide manual, pick by manual");
+    }
+
+    @Test
     void each_bad_input_is_refused_at_create_with_one_line_and_exit_2() throws Exception {
         Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
         cases.put(List.of("--variant", "A:subject=X", "--variant", "B:colour=red", "--test-share", "20%"),
