@@ -43,6 +43,21 @@ final class AbRun {
                 .withSummary("why", waiting.reason()));
     }
 
+    /**
+     * At the end of a run that sent the test share and found nobody due: when the share is done, the
+     * wait for the decision starts now, the next run is moved to when it is due, and the run ends
+     * saying so; empty when test recipients are still to send (retries due later).
+     */
+    static Optional<RunEndReason> afterTestShare(RunContext ctx, Campaign campaign, javax.sql.DataSource dataSource)
+            throws SQLException {
+        if (!(new AbGate(dataSource).phase(campaign.id(), ctx.clock().instant()) instanceof AbGate.Phase.Waiting waiting)) {
+            return Optional.empty();
+        }
+        Instant next = waiting.until().orElse(ctx.clock().instant().plus(MANUAL_RECHECK));
+        NextRun.skipTo(ctx, campaign, NextRun.slotAtOrAfter(next, ctx.interval()));
+        return Optional.of(new RunEndReason(WAITING, Optional.of(waiting.reason())));
+    }
+
     /** The test (or the decided test) a sending phase carries; empty without one. */
     static Optional<AbState> state(AbGate.Phase phase) {
         if (phase instanceof AbGate.Phase.TestShare t) {

@@ -72,6 +72,7 @@ final class SendRun {
     private final DailyQuota quota;
     /** The route's configured rate, capped by the campaign's: what the run's window share is measured against. */
     private final double allowedRate;
+    private final boolean testShareOnly;
 
     /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
     /**
@@ -83,6 +84,7 @@ final class SendRun {
         this.run = run;
         this.deps = deps;
         this.deadline = deadline;
+        this.testShareOnly = testShareOnly;
         // Counted per relay of the route: each relay has its own day's volume.
         this.allowedRate = RouteRate.configured(relayRoute, relays.stream()
                 .collect(java.util.stream.Collectors.toMap(Relay::name, Relay::rate)), run.campaign().rateCap().orElse(0.0));
@@ -172,6 +174,10 @@ final class SendRun {
         RunEndReason end = RunEndReason.of(new RunEndReason.Facts(report.endReason(), completed, checkpoint.isLeaseLost(),
                 checkpoint.pausedFor().isPresent(), capReached.isPresent(), unreachable, buffer.markingFailed(),
                 run.ctx().stopRequested(), campaignStatus(), sender.lastEmptyBatch()));
+        if (testShareOnly && end.name().equals("nothing_due")) {
+            // The test share ran dry: if it is done, this run is the first to wait for the decision.
+            end = AbRun.afterTestShare(run.ctx(), run.campaign(), deps.dataSource()).orElse(end);
+        }
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
                 checkpoint.pausedFor(), unreachable, Optional.of(end.name())).withWhy(end.why())
                 .withPace(PaceSummary.of(pacing, buffer.throttled()).withConnections(route.connections()))

@@ -130,10 +130,11 @@ class AbVariantSendingTest {
                     Optional.of(Duration.ofHours(4)), PickBy.MANUAL)));
             CampaignFixtures.recipients(db.dataSource(), id, 40);
             h.campaigns.start(id);
-            h.scheduler.tick();                       // the test share: 20
+            h.scheduler.tick();                       // the test share, 20; the run that sent it starts the wait
             assertThat(CampaignFixtures.recipientCount(db.dataSource(), id, "sent")).isEqualTo(20);
+            assertThat(lastRun(h, id).path("end").asText()).isEqualTo("ab_decision");
             clock.advance(interval);
-            h.scheduler.tick();                       // finds the share done: waits 4 h from now
+            h.scheduler.tick();                       // the next slot: nothing runs, the next run is at the decision
             Instant due = h.campaigns.abTest(id).orElseThrow().decisionDue().orElseThrow();
             assertThat(lastRun(h, id).path("why").asText()).isEqualTo("waiting for the A/B decision until " + due);
             Instant nextRun = h.tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt();
