@@ -4,24 +4,17 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * Reads a request body to its end, at most {@code maxBytes} of it and within {@code timeout}, and
- * tells the outcome exactly once. It never waits on a thread: when no bytes are there it asks Jetty
- * to call it back, so a client trickling its body holds a socket, not a thread. {@link #read} drops the
+ * tells the outcome exactly once ({@link BodyChunks}). {@link #read} drops the
  * bytes (the unsubscribe route acts on the URL, and only on a request that arrived whole);
  * {@link #collect} keeps them, for the webhooks whose signatures cover the body.
  */
-public final class BodyReader implements Runnable {
-
-    /** How reading a body ended. */
-    public enum Outcome { COMPLETE, TOO_LARGE, TIMED_OUT, BROKEN }
+public final class BodyReader extends BodyChunks {
 
     /** Told how a collected body ended: the whole body when COMPLETE, otherwise what had arrived. */
     @FunctionalInterface
@@ -29,17 +22,12 @@ public final class BodyReader implements Runnable {
         void accept(Outcome outcome, byte[] body, Throwable failure);
     }
 
-    private final Request request;
-    private final int maxBytes;
     private final Collected then;
     private final ByteArrayOutputStream kept;
-    private final AtomicBoolean decided = new AtomicBoolean();
     private volatile Scheduler.Task deadline;
-    private long received;
 
     private BodyReader(Request request, int maxBytes, Collected then, boolean keep) {
-        this.request = request;
-        this.maxBytes = maxBytes;
+        super(request, maxBytes);
         this.then = then;
         this.kept = keep ? new ByteArrayOutputStream((int) Math.min(Math.max(request.getLength(), 256), maxBytes)) : null;
     }
@@ -60,58 +48,26 @@ public final class BodyReader implements Runnable {
     }
 
     private static void start(BodyReader reader, Duration timeout) {
-        Request request = reader.request;
-        if (request.getLength() > reader.maxBytes) {
-            reader.decide(Outcome.TOO_LARGE, null);
-            return;
-        }
-        reader.deadline = request.getComponents().getScheduler()
+        reader.deadline = reader.request().getComponents().getScheduler()
                 .schedule(() -> reader.decide(Outcome.TIMED_OUT, null), timeout.toMillis(), TimeUnit.MILLISECONDS);
-        reader.run();
+        reader.start();
     }
 
-    /** Reads what has arrived, then asks to be run again when more does. */
     @Override
-    public void run() {
-        while (!decided.get()) {
-            Content.Chunk chunk = request.read();
-            if (chunk == null) {
-                request.demand(this);
-                return;
-            }
-            if (Content.Chunk.isFailure(chunk)) {
-                // An idle timeout is a slow client like any other; anything else broke the request.
-                Throwable failure = chunk.getFailure();
-                decide(failure instanceof TimeoutException ? Outcome.TIMED_OUT : Outcome.BROKEN, failure);
-                return;
-            }
-            received += chunk.remaining();
-            boolean last = chunk.isLast();
-            if (kept != null && received <= maxBytes) {
-                ByteBuffer buffer = chunk.getByteBuffer();
-                byte[] bytes = new byte[buffer.remaining()];
-                buffer.get(bytes);
-                kept.write(bytes, 0, bytes.length);
-            }
-            chunk.release();
-            if (received > maxBytes) {
-                decide(Outcome.TOO_LARGE, null);
-                return;
-            }
-            if (last) {
-                decide(Outcome.COMPLETE, null);
-                return;
-            }
+    protected void take(ByteBuffer buffer) {
+        if (kept != null) {
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            kept.write(bytes, 0, bytes.length);
         }
     }
 
-    private void decide(Outcome outcome, Throwable failure) {
-        if (decided.compareAndSet(false, true)) {
-            Scheduler.Task task = deadline;
-            if (task != null) {
-                task.cancel();
-            }
-            then.accept(outcome, kept == null ? new byte[0] : kept.toByteArray(), failure);
+    @Override
+    protected void finish(Outcome outcome, Throwable failure) {
+        Scheduler.Task task = deadline;
+        if (task != null) {
+            task.cancel();
         }
+        then.accept(outcome, kept == null ? new byte[0] : kept.toByteArray(), failure);
     }
 }

@@ -1,6 +1,7 @@
 package dev.mailrun.bench;
 
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.scope.SendSettings;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import javax.sql.DataSource;
@@ -56,8 +58,13 @@ public final class PipelineHarness implements AutoCloseable {
     }
 
     public long newCampaign(String name) throws SQLException {
+        return newCampaign(name, List.of());
+    }
+
+    /** A campaign of the benchmark template carrying {@code attachments}. */
+    public long newCampaign(String name, List<Attachment> attachments) throws SQLException {
         return campaigns.create(new NewCampaign(name, TEMPLATE, "news@sender.example", Optional.of("Sender News"),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.empty(), attachments);
     }
 
     @Override

@@ -1,15 +1,23 @@
 package dev.mailrun.bench;
 
+import dev.mailrun.campaign.attach.AttachmentFiles;
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.testing.SendSettingsFixtures;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Random;
 import javax.sql.DataSource;
 
 /**
@@ -17,7 +25,9 @@ import javax.sql.DataSource;
  * claim → render → SMTP → mark) against the sink with no rate limit, next to the bare mail-library
  * loop at the same connection count, in the same run.
  *
- * <p>Arguments: {@code --recipients 50000 --connections 1,2,4,8 --warmup 50000}. The warm-up drains
+ * <p>Arguments: {@code --recipients 50000 --connections 1,2,4,8 --warmup 50000 --attachment-kb 0}.
+ * With {@code --attachment-kb N} every campaign carries an attachment of N KB of random bytes (the
+ * bare loop's message does not), for the end-to-end cost of attachments. The warm-up drains
  * that many through the pipeline and sends as many bare: with 5,000 the JIT compiler threads were
  * still compiling the pipeline's code through the first rows and took about a third of its CPU
  * (a worker that runs all day pays that once). The CPU table shows the compile time in each row.
@@ -40,10 +50,13 @@ public final class ThroughputBenchmark {
         boolean withBare = !"no".equals(args.text("bare", "yes"));
         // --bare-write-timeout no: the bare loop without mail.smtp.writetimeout (no timer per write)
         BareSender.writeTimeout = !"no".equals(args.text("bare-write-timeout", "yes"));
+        attachments = attachment(args.integer("attachment-kb", 0));
         try (Sink sink = Sink.start(); BenchDatabase db = BenchDatabase.create("mailrun_bench_throughput", 12)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf("%d recipients per pipeline row, as many messages per bare row; warm-up %d of each at 4 connections%n",
                     recipients, warmup);
+            System.out.println(attachments.isEmpty() ? "pipeline messages without attachments"
+                    : "pipeline messages carry " + attachments.get(0).summary());
             if (withBare) {
                 System.out.println(BareSender.writeTimeout
                         ? "bare loop: mail.smtp.writetimeout set (the mail API's timer thread per connection)"
@@ -104,6 +117,24 @@ public final class ThroughputBenchmark {
         return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     }
 
+    /** The campaign attachment of every pipeline row (none by default). */
+    private static List<Attachment> attachments = List.of();
+
+    private static List<Attachment> attachment(int kb) throws IOException {
+        if (kb <= 0) {
+            return List.of();
+        }
+        byte[] bytes = new byte[kb * 1024];
+        new Random(42).nextBytes(bytes);
+        Path file = Files.createTempFile("mailrun-bench-", ".bin");
+        try {
+            Files.write(file, bytes);
+            return new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(file));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
     record Drain(double rate, long sent, long runs, long batches, CpuMeter.Reading startCpu) {}
 
     static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name, CpuMeter cpu)
@@ -111,7 +142,7 @@ public final class ThroughputBenchmark {
         SendSettings settings = SendSettingsFixtures.defaults("bench-relay", 0);
         try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, INTERVAL, settings,
                 SchedulerConfig.defaults("bench-" + name))) {
-            long id = h.newCampaign("throughput " + name);
+            long id = h.newCampaign("throughput " + name, attachments);
             Recipients.insertPending(ds, id, 0, recipients);
             if (h.campaigns.start(id) != CampaignStatus.RUNNING) {
                 throw new IllegalStateException("campaign did not start running");

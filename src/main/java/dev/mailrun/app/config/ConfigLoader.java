@@ -62,7 +62,7 @@ public final class ConfigLoader {
         }
         Set<String> endpointKeys = EndpointNames.keys(values, env);
         relayKeys(values, fromFile, env, endpointKeys);
-        EnvironmentKeys.check(env, RelayNames.parse(values.get("smtp.relays")), EndpointNames.parse(values.get("events.endpoints")));
+        EnvironmentKeys.check(env, NameList.relays(values.get("smtp.relays")), NameList.endpoints(values.get("events.endpoints")));
         return new RawConfig(values);
     }
 
@@ -73,7 +73,7 @@ public final class ConfigLoader {
      */
     private static void relayKeys(Map<String, String> values, Map<String, Path> fromFile, Map<String, String> env,
                                   Set<String> endpointKeys) {
-        List<String> relays = RelayNames.parse(values.get("smtp.relays"));
+        List<String> relays = NameList.relays(values.get("smtp.relays"));
         Set<String> known = new HashSet<>();
         for (String relay : relays) {
             if (relay.equals(Relays.DEFAULT)) {
@@ -93,7 +93,7 @@ public final class ConfigLoader {
         for (Map.Entry<String, Path> e : fromFile.entrySet()) {
             if (e.getKey().startsWith("events.") && !endpointKeys.contains(e.getKey())
                     && ConfigKeys.all().stream().noneMatch(k -> k.name().equals(e.getKey()))) {
-                List<String> endpoints = EndpointNames.parse(values.get("events.endpoints"));
+                List<String> endpoints = NameList.endpoints(values.get("events.endpoints"));
                 throw new ConfigException("configuration key " + e.getKey() + " in " + e.getValue()
                         + " belongs to no endpoint named in events.endpoints (" + (endpoints.isEmpty() ? "empty"
                         : String.join(",", endpoints)) + ")");

@@ -20,7 +20,7 @@ final class EventsConfig {
 
     static EventsSettings from(RawConfig raw) {
         List<Endpoint> endpoints = new ArrayList<>();
-        for (String name : EndpointNames.parse(raw.string("events.endpoints"))) {
+        for (String name : NameList.endpoints(raw.string("events.endpoints"))) {
             endpoints.add(endpoint(raw, name));
         }
         try {

@@ -24,7 +24,7 @@ final class RelaysConfig {
     private RelaysConfig() {}
 
     static Relays from(RawConfig raw, SmtpSettings defaultRelay, MessageTags tags) {
-        List<String> names = RelayNames.parse(raw.string("smtp.relays"));
+        List<String> names = NameList.relays(raw.string("smtp.relays"));
         if (names.isEmpty()) {
             return Relays.single(Relays.DEFAULT, defaultRelay, defaultRelay.ratePerSecond());
         }

@@ -213,7 +213,7 @@ final class SendRun {
     private TimeboxConfig timeboxConfig(double startRate) {
         SendSettings s = run.settings();
         return new TimeboxConfig(Math.min(10, s.batchMax()), 1, s.batchMax(), startRate, 1.5, s.batchOverhead(),
-                SmtpPool.MIN_MEASURED_BUDGET);
+                dev.mailrun.mail.smtp.StartBudget.MIN_MEASURED);
     }
 
     @SuppressWarnings("unchecked")

@@ -162,6 +162,8 @@ public final class ApiHandler extends Handler.Abstract {
                         }
                         case TOO_LARGE -> refuseBody(request, response, callback, op, caller, path, 413, "Too large",
                                 "the upload is over api.max-upload-bytes (" + services.settings().maxUploadBytes() + " bytes)");
+                        case TIMED_OUT -> refuseBody(request, response, callback, op, caller, path, 408, "Request timeout",
+                                "the upload stalled past the connection's idle timeout");
                         case BROKEN -> callback.failed(failure);
                     }
                 });

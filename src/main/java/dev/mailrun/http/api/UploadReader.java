@@ -1,5 +1,6 @@
 package dev.mailrun.http.api;
 
+import dev.mailrun.http.BodyChunks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -8,21 +9,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 
 /**
  * Streams an upload's body into a temporary file as it arrives, hashing it on the way (the hash is
  * what an idempotency key's request is compared by), at most {@code maxBytes}. Like the server's
- * other body readers it never waits on a thread: with no bytes there it asks Jetty to call back.
- * The body is never held in memory; the importer then reads the file as it reads any CSV file.
- * A stalled client is cut off by the connection's idle timeout.
+ * other body readers it never waits on a thread ({@link BodyChunks}). The body is never held in
+ * memory; the importer then reads the file as it reads any CSV file. A stalled client is cut off by
+ * the connection's idle timeout (TIMED_OUT).
  */
-final class UploadReader implements Runnable {
-
-    /** How an upload ended. */
-    enum Outcome { COMPLETE, TOO_LARGE, BROKEN }
+final class UploadReader extends BodyChunks {
 
     @FunctionalInterface
     interface Done {
@@ -30,18 +26,13 @@ final class UploadReader implements Runnable {
         void accept(Outcome outcome, Path file, byte[] sha256, Throwable failure);
     }
 
-    private final Request request;
-    private final long maxBytes;
     private final Path file;
     private final FileChannel channel;
     private final MessageDigest digest;
     private final Done then;
-    private final AtomicBoolean decided = new AtomicBoolean();
-    private long received;
 
     private UploadReader(Request request, long maxBytes, Path file, FileChannel channel, Done then) {
-        this.request = request;
-        this.maxBytes = maxBytes;
+        super(request, maxBytes);
         this.file = file;
         this.channel = channel;
         this.then = then;
@@ -55,57 +46,19 @@ final class UploadReader implements Runnable {
     static void read(Request request, long maxBytes, Done then) throws IOException {
         Path file = Files.createTempFile("mailrun-upload-", ".csv");
         FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        UploadReader reader = new UploadReader(request, maxBytes, file, channel, then);
-        if (request.getLength() > maxBytes) {
-            reader.decide(Outcome.TOO_LARGE, null);
-            return;
-        }
-        reader.run();
+        new UploadReader(request, maxBytes, file, channel, then).start();
     }
 
     @Override
-    public void run() {
-        while (!decided.get()) {
-            Content.Chunk chunk = request.read();
-            if (chunk == null) {
-                request.demand(this);
-                return;
-            }
-            if (Content.Chunk.isFailure(chunk)) {
-                decide(Outcome.BROKEN, chunk.getFailure());
-                return;
-            }
-            received += chunk.remaining();
-            boolean last = chunk.isLast();
-            if (received <= maxBytes) {
-                try {
-                    ByteBuffer buffer = chunk.getByteBuffer();
-                    digest.update(buffer.duplicate());
-                    while (buffer.hasRemaining()) {
-                        channel.write(buffer);
-                    }
-                } catch (IOException e) {
-                    chunk.release();
-                    decide(Outcome.BROKEN, e);
-                    return;
-                }
-            }
-            chunk.release();
-            if (received > maxBytes) {
-                decide(Outcome.TOO_LARGE, null);
-                return;
-            }
-            if (last) {
-                decide(Outcome.COMPLETE, null);
-                return;
-            }
+    protected void take(ByteBuffer buffer) throws IOException {
+        digest.update(buffer.duplicate());
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
         }
     }
 
-    private void decide(Outcome outcome, Throwable failure) {
-        if (!decided.compareAndSet(false, true)) {
-            return;
-        }
+    @Override
+    protected void finish(Outcome outcome, Throwable failure) {
         try {
             channel.close();
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.mailrun.mail.smtp;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -50,6 +51,12 @@ final class ConnectionSizer {
     /** The measured time per message, once a message was sent. */
     synchronized OptionalLong perMessageNanos() {
         return averageNanos < 0 ? OptionalLong.empty() : OptionalLong.of((long) averageNanos);
+    }
+
+    /** The measured time per message as a duration, once a message was sent. */
+    Optional<java.time.Duration> perMessage() {
+        OptionalLong nanos = perMessageNanos();
+        return nanos.isPresent() ? Optional.of(java.time.Duration.ofNanos(nanos.getAsLong())) : Optional.empty();
     }
 
     /** The count to use at {@code rate} messages per second (0: no limit). */

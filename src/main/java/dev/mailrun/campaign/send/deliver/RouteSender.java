@@ -3,8 +3,6 @@ package dev.mailrun.campaign.send.deliver;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.pace.PacedOutgoing;
 import dev.mailrun.campaign.send.pace.Pacing;
-import dev.mailrun.campaign.send.pace.RelayRate;
-import dev.mailrun.campaign.send.pace.RelayShare;
 import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.record.BatchMarker;
 import dev.mailrun.campaign.send.record.ResultBuffer;
@@ -17,11 +15,8 @@ import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.ClaimedRecipient;
-import dev.mailrun.mail.smtp.PoolEvents;
-import dev.mailrun.mail.smtp.ConnectionReport;
 import dev.mailrun.campaign.send.pace.RelayConnections;
 import dev.mailrun.mail.smtp.SendResult;
-import dev.mailrun.mail.smtp.SmtpPool;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,14 +36,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends a run's batches through the relays of its route.
  *
- * <p>Over 400 lines as one piece: dealing a batch among the lanes, probes, fail-over and the
- * lanes' markers work from one view of which relays are up; split, a recipient could be dealt to a
- * lane another part already marked down. Splitting out the lanes' setup is owed.
- *
  * <ol>
- *   <li>Each relay is a lane: its own SMTP pool, its {@link RelayRate} and its {@link RelayShare} (the
- *       relay's rate held in total across workers, by relay name).</li>
- *   <li>Each batch is dealt among the lanes whose relay is up, by weight ({@link WeightedSplit}); a
+ *   <li>Each relay is a {@link Lane}: its own SMTP pool, rate and share ({@link Lanes}).</li>
+ *   <li>Each batch is dealt among the lanes whose relay is up, by weight ({@link BatchDeal}); a
  *       relay that is down hands its weight to the next one of the route that is up; a relay whose
  *       back-off has passed gets one recipient, its probe, if this run won it.</li>
  *   <li>The lanes send at the same time, each with its own {@link BatchMarker}, so what a crash can
@@ -67,70 +57,39 @@ import org.slf4j.LoggerFactory;
  *       more than its count.</li>
  * </ol>
  *
- * <p>Over 250 lines as one piece: dealing a batch, the probes, failover and the daily-cap reservations
- * all act on the same lanes and the same shares while the batch is sent; apart, they would share that
- * state across classes. The rates are not here: each lane takes its relay's from the pace.
+ * <p>What stays here works from one view of which relays are up while the batch is sent: the
+ * weights, the lanes' results marking relays down, and fail-over. The rates are not here: each lane
+ * takes its relay's from the pace.
  */
 public final class RouteSender implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RouteSender.class);
 
-    /** One relay of the route, as this run sends through it. */
-    private static final class Lane {
-        final Relay relay;
-        final RelayRate rate;
-        final RelayShare share;
-        final SmtpPool pool;
-
-        Lane(Relay relay, RelayRate rate, RelayShare share, SmtpPool pool) {
-            this.relay = relay;
-            this.rate = rate;
-            this.share = share;
-            this.pool = pool;
-        }
-
-        String name() {
-            return relay.name();
-        }
-    }
-
     private final RunScope run;
-    private final List<Lane> lanes = new ArrayList<>();
+    private final Lanes lanes;
     private final int[] weights;
-    private final WeightedSplit split;
+    private final BatchDeal deal;
     private final RelayHealth health;
     private final ExecutorService threads;
-    private volatile int[] effective;
     /** Set when a relay went down under the batch being sent and its untried recipients were handed back. */
     private volatile boolean failedOver;
 
     private final Pacing pacing;
     private final DailyQuota quota;
-    private final List<RelayConnections> connections = new ArrayList<>();
 
     public RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing, DailyQuota quota) {
         this.pacing = pacing;
         this.quota = quota;
         this.run = run;
         this.weights = route.weights();
-        this.split = new WeightedSplit(relays.size());
         SendEvents events = run.events();
         Map<String, String> configs = new LinkedHashMap<>();
         relays.forEach(r -> configs.put(r.name(), RelayFingerprint.of(r.smtp())));
         this.health = new RelayHealth(run.tables().dataSource(), run.clock(), run.runToken(), configs,
                 (relay, downUntil, reason) -> events.relayState(relay, downUntil));
-        for (Relay relay : relays) {
-            RelayRate rate = pacing.relay(relay.name());
-            // The route's first relay also holds the domain groups' shares and syncs the adapted rates.
-            RelayConnections connections = new RelayConnections(relay.name());
-            SmtpPool pool = new SmtpPool(relay.smtp(), rate.limiter(), run.clock(), poolEvents(events, relay.name(), connections));
-            connections.attach(pool::limitConnections);
-            this.connections.add(connections);
-            lanes.add(new Lane(relay, rate, new RelayShare(run, relay.name(), rate, timing, pacing, lanes.isEmpty(), connections),
-                    pool));
-        }
-        this.effective = weights.clone();
-        pacing.routed(effective);
+        this.lanes = new Lanes(run, relays, timing, pacing);
+        this.deal = new BatchDeal(lanes, health, quota);
+        pacing.routed(weights.clone());
         this.threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mailrun-route-" + run.campaignId());
             t.setDaemon(true);
@@ -142,16 +101,12 @@ public final class RouteSender implements AutoCloseable {
     public void join() throws SQLException, InterruptedException {
         health.refresh();
         applyCaps(currentWeights());
-        for (Lane lane : lanes) {
-            lane.share.join();
-        }
+        lanes.join();
     }
 
     /** Called by the flush thread: renews the relay shares and re-reads the relays' states when due. */
     public void renewIfDue() throws SQLException {
-        for (Lane lane : lanes) {
-            lane.share.renewIfDue();
-        }
+        lanes.renewIfDue();
         health.refreshIfDue();
         applyCaps(currentWeights());
     }
@@ -198,70 +153,33 @@ public final class RouteSender implements AutoCloseable {
         List<String> probes = health.probesDue();
         int[] e = currentWeights();
         applyCaps(e);
-        List<List<ClaimedRecipient>> parts = new ArrayList<>();
-        lanes.forEach(l -> parts.add(new ArrayList<>()));
-        boolean[] probe = new boolean[lanes.size()];
-        List<ClaimedRecipient> unreserved = new ArrayList<>();
-        List<ClaimedRecipient> back = new ArrayList<>();
-        for (ClaimedRecipient r : recipients) {
-            Optional<String> reserved = quota.relayOf(r.id());
-            if (reserved.isEmpty()) {
-                unreserved.add(r);
-                continue;
-            }
-            int i = indexOf(reserved.get());
-            if (health.up(reserved.get())) {
-                parts.get(i).add(r);
-            } else if (probes.contains(reserved.get()) && !probe[i]) {
-                probe[i] = true;
-                parts.get(i).add(r);
-            } else {
-                // Counted for a relay that went down since the claim: its slot goes back to it.
-                back.add(r);
-            }
-        }
-        // Recipients no daily cap counted: probes first, then by weight.
-        int next = 0;
-        for (String relay : probes) {
-            int i = indexOf(relay);
-            if (!probe[i] && next < unreserved.size()) {
-                probe[i] = true;
-                parts.get(i).add(unreserved.get(next++));
-            }
-        }
-        boolean anyUp = java.util.Arrays.stream(e).anyMatch(w -> w > 0);
-        if (!anyUp) {
-            back.addAll(unreserved.subList(next, unreserved.size()));
-        } else {
-            for (ClaimedRecipient r : unreserved.subList(next, unreserved.size())) {
-                parts.get(split.next(e)).add(r);
-            }
-        }
+        BatchDeal.Dealt dealt = deal.deal(recipients, probes, e);
+        List<ClaimedRecipient> back = dealt.back();
         if (!back.isEmpty()) {
             buffer.handBack(back);
             // Progress only if a relay can take them in the next batch; with the others at their cap
             // the run ends instead of claiming and handing back the same recipients until its deadline.
-            failedOver = lanes.stream().anyMatch(l -> health.up(l.name()) && !quota.full(l.name()));
+            failedOver = lanes.all().stream().anyMatch(l -> health.up(l.name()) && !quota.full(l.name()));
         }
-        int active = (int) parts.stream().filter(p -> !p.isEmpty()).count();
+        int active = dealt.active();
         if (active == 0) {
             return;
         }
         List<BatchMarker> markers = new ArrayList<>();
         List<Runnable> sends = new ArrayList<>();
         for (int i = 0; i < lanes.size(); i++) {
-            List<ClaimedRecipient> part = parts.get(i);
+            List<ClaimedRecipient> part = dealt.parts().get(i);
             if (part.isEmpty()) {
                 continue;
             }
             Lane lane = lanes.get(i);
             BatchMarker marker = new BatchMarker(
-                    BatchMarker.ahead(lane.relay.smtp().connections(), Math.max(1, flushEvery / active)),
+                    BatchMarker.ahead(lane.relay().smtp().connections(), Math.max(1, flushEvery / active)),
                     part.stream().map(ClaimedRecipient::id).toList(), buffer::requestFlush, buffer::awaitsResult);
             markers.add(marker);
-            boolean probing = probe[i];
+            boolean probing = dealt.probe()[i];
             BooleanSupplier laneStop = () -> stop.getAsBoolean() || (!probing && !health.up(lane.name()));
-            sends.add(() -> lane.pool.sendBatch(part.stream().map(r -> PacedOutgoing.of(messages.outgoing(r, marker::beforeSend),
+            sends.add(() -> lane.pool().sendBatch(part.stream().map(r -> PacedOutgoing.of(messages.outgoing(r, marker::beforeSend),
                             pacing.domains().limiterFor(r.email()))).toList(),
                     deadline, laneStop, result -> onResult(lane, marker, probing, result, buffer)));
         }
@@ -334,73 +252,20 @@ public final class RouteSender implements AutoCloseable {
 
     /** The shares the relays take now: the pace divides the campaign's own rate among them by these. */
     private void applyCaps(int[] e) {
-        effective = e;
         pacing.routed(e);
-    }
-
-    private int indexOf(String relay) {
-        for (int i = 0; i < lanes.size(); i++) {
-            if (lanes.get(i).name().equals(relay)) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("relay " + relay + " is not on this route");
-    }
-
-    private static PoolEvents poolEvents(SendEvents events, String relay, RelayConnections connections) {
-        return new PoolEvents() {
-            @Override
-            public void messageTimed(Duration took) {
-                events.messageTimed(relay, took);
-            }
-
-            @Override
-            public void connectionsSized(ConnectionReport report) {
-                connections.sized(report);
-                events.connectionsSized(relay, report.target(), report.ceiling());
-            }
-
-            @Override
-            public void connectionLimitReached(int open, String reply) {
-                connections.refused(open, reply);
-            }
-
-            @Override
-            public void permitWaited(Duration waited) {
-                events.permitWaited(relay, waited);
-            }
-
-            @Override
-            public void connectionOpened() {
-                events.connectionOpened(relay);
-            }
-
-            @Override
-            public void connectionClosed() {
-                events.connectionClosed(relay);
-            }
-        };
     }
 
     /** Closes the pools, gives back the relay shares and any probe not sent. */
     @Override
     public void close() {
         threads.shutdownNow();
-        for (Lane lane : lanes) {
-            lane.pool.close();
-            lane.share.release();
-        }
+        lanes.close();
         health.releaseProbes();
     }
 
     /** What a message took on each relay before (relay name → time), so that each pool starts sized for it. */
     public void expect(Map<String, Duration> perMessage) {
-        for (Lane lane : lanes) {
-            Duration d = perMessage.get(lane.name());
-            if (d != null) {
-                lane.pool.expect(d);
-            }
-        }
+        lanes.expect(perMessage);
     }
 
     /**
@@ -410,19 +275,12 @@ public final class RouteSender implements AutoCloseable {
      * so it starts no batch the pools would refuse to start a message of.
      */
     public Duration inFlight() {
-        Duration slowest = Duration.ZERO;
-        for (Lane lane : lanes) {
-            Duration d = lane.pool.startBudget();
-            if (d.compareTo(slowest) > 0) {
-                slowest = d;
-            }
-        }
-        return slowest;
+        return lanes.inFlight();
     }
 
     /** Each relay's connections, in route order: for the run's summary. */
     public List<RelayConnections> connections() {
-        return List.copyOf(connections);
+        return lanes.connections();
     }
 
     /** Every relay's name and whether it is up, for tests and logs. */

@@ -1,0 +1,88 @@
+package dev.mailrun.mail.smtp;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * A pool's SMTP connections: which ones a batch starts with, which one joins it, and closing those
+ * left unused. Connections are made on demand and opened on first use, so a pool that never grows
+ * keeps its start count.
+ */
+final class PoolConnections {
+
+    /** A connection the pool no longer needs is closed after this long unused. */
+    static final Duration IDLE_CLOSE = Duration.ofSeconds(5);
+
+    private final List<SmtpConnection> all = new CopyOnWriteArrayList<>();
+    private final Supplier<SmtpConnection> factory;
+
+    PoolConnections(Supplier<SmtpConnection> factory) {
+        this.factory = factory;
+    }
+
+    /**
+     * The connections a batch of {@code items} starts with: as many as {@code target} (at most one per
+     * item), open ones first, so that a pool capped by the relay keeps the connections the relay
+     * accepted. Those left out that sat unused for {@link #IDLE_CLOSE} are closed.
+     */
+    List<SmtpConnection> forBatch(int target, int items) {
+        while (all.size() < target) {
+            all.add(factory.get());
+        }
+        List<SmtpConnection> byOpen = new ArrayList<>(all);
+        byOpen.sort((a, b) -> Boolean.compare(b.isOpen(), a.isOpen()));
+        List<SmtpConnection> chosen = byOpen.subList(0, Math.min(target, items));
+        for (SmtpConnection spare : byOpen.subList(chosen.size(), byOpen.size())) {
+            if (spare.isOpen() && spare.idleNanos() >= IDLE_CLOSE.toNanos()) {
+                spare.close();
+            }
+        }
+        return List.copyOf(chosen);
+    }
+
+    /**
+     * A connection the batch does not use yet, an open one first; a new one while the pool has fewer
+     * than {@code target}; else null.
+     */
+    SmtpConnection spare(int target, Predicate<SmtpConnection> inBatch) {
+        SmtpConnection closed = null;
+        for (SmtpConnection c : all) {
+            if (!inBatch.test(c)) {
+                if (c.isOpen()) {
+                    return c;
+                }
+                closed = closed == null ? c : closed;
+            }
+        }
+        if (closed != null) {
+            return closed;
+        }
+        if (all.size() < target) {
+            SmtpConnection fresh = factory.get();
+            all.add(fresh);
+            return fresh;
+        }
+        return null;
+    }
+
+    int open() {
+        int open = 0;
+        for (SmtpConnection c : all) {
+            open += c.isOpen() ? 1 : 0;
+        }
+        return open;
+    }
+
+    /** Connections opened so far, summed over all connections (reconnects included). */
+    int timesOpened() {
+        return all.stream().mapToInt(SmtpConnection::timesOpened).sum();
+    }
+
+    void closeAll() {
+        all.forEach(SmtpConnection::close);
+    }
+}
