@@ -62,7 +62,6 @@ public final class AbTable {
 
     /** The campaign's test; empty when it has none. {@code lock}: the row is locked until the transaction ends. */
     public Optional<AbState> find(Connection c, long campaignId, boolean lock) throws SQLException {
-        List<Variant> variants = variants(c, campaignId);
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT test_share_percent, decide_after_seconds, pick_by, test_size, assigned_at, test_done_at,
                        winner, winner_reason, decided_at
@@ -72,6 +71,8 @@ public final class AbTable {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
+                // Read after the campaign_ab row: a campaign without a test (most) costs one primary-key read.
+                List<Variant> variants = variants(c, campaignId);
                 long after = rs.getLong(2);
                 Optional<Duration> decideAfter = rs.wasNull() ? Optional.empty() : Optional.of(Duration.ofSeconds(after));
                 AbTest test = new AbTest(variants, rs.getInt(1), decideAfter, PickBy.parse(rs.getString(3)));

@@ -44,6 +44,8 @@ public final class Claimer {
     private final ToLongFunction<String> usable;
     private final Pacing pacing;
     private final RecipientClaims claims;
+    /** The highest pending id a test-share claim of this run took: where the next one starts reading. */
+    private long testCursor;
 
     /** A claimer of every due recipient. */
     public Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, ToLongFunction<String> usable,
@@ -96,6 +98,7 @@ public final class Claimer {
             DailyQuota.Allowance allowance = quota.allow(c, now, max, usable);
             Claim cl = allowance.count() == 0 ? new Claim(List.of(), 0)
                     : pacing.domains().active() ? claimPaced(c, now, allowance.count())
+                    : claims.takesTestShareOnly() ? claimTestShare(c, now, allowance.count())
                     : claims.claim(c, run.campaignId(), now, allowance.count(), buffer.notToClaim());
             quota.took(c, allowance, cl.recipients());
             // The lease last: the task row is locked from here to the commit only, so the marks of
@@ -114,6 +117,19 @@ public final class Claimer {
         claim.filter(cl -> cl.suppressed() > 0)
                 .ifPresent(cl -> run.events().messages(run.campaignId(), SendEvents.Outcome.SUPPRESSED, cl.suppressed()));
         return claim;
+    }
+
+    /**
+     * A claim of an A/B test's share, from the highest pending id this run claimed (claims run one at
+     * a time, under {@link Checkpoint#exclusive}). A claim that rolls back may have moved the cursor
+     * past rows it did not keep: the pass from the start up to the cursor reads them again.
+     */
+    private Claim claimTestShare(java.sql.Connection c, Instant now, int max) throws SQLException {
+        RecipientClaims.CursorClaim found = claims.claimFrom(c, run.campaignId(), now, max, buffer.notToClaim(), testCursor);
+        if (found.lastPendingId() > 0) {
+            testCursor = found.lastPendingId();
+        }
+        return found.claim();
     }
 
     /** A claim that takes from each paced domain group only its share ({@link DomainPacer#plan}). */

@@ -80,6 +80,43 @@ public final class RecipientClaims {
         return suppressFound(c, rows, now);
     }
 
+    /** Whether these claims take only an A/B test's share ({@link #testShareOnly}). */
+    public boolean takesTestShareOnly() {
+        return !onlyVariants.isEmpty();
+    }
+
+    /** A claim of the test share, and the highest pending id it took (0: none), the next claim's cursor. */
+    public record CursorClaim(Claim claim, long lastPendingId) {}
+
+    /**
+     * {@link #claim} for the test share, reading pending rows from {@code from} (the highest id the
+     * run claimed so far) to the end, then from the start up to it (rows handed back): the pending
+     * rows outside the test share that the run already walked past are not read again by every
+     * claim, which would read most of the list each time near the end of the test phase.
+     */
+    public CursorClaim claimFrom(Connection c, long campaignId, Instant now, int limit, Collection<Long> held, long from)
+            throws SQLException {
+        List<ClaimedRecipient> rows = new ArrayList<>(limit);
+        String notHeld = notHeld(held);
+        selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
+                + notHeld + onlyVariants + " ORDER BY next_attempt_at, id", campaignId, now, List.of(), null, held, limit, rows);
+        long last = 0;
+        long[][] ranges = from > 0 ? new long[][] {{from, Long.MAX_VALUE}, {0, from}} : new long[][] {{0, Long.MAX_VALUE}};
+        for (long[] range : ranges) {
+            int before = rows.size();
+            if (before >= limit) {
+                break;
+            }
+            selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
+                    + " AND next_attempt_at IS NULL AND id > ? AND id <= ?" + notHeld + onlyVariants + " ORDER BY id",
+                    campaignId, null, List.of(), range, held, limit - before, rows);
+            for (int i = before; i < rows.size(); i++) {
+                last = Math.max(last, rows.get(i).id());
+            }
+        }
+        return new CursorClaim(suppressFound(c, rows, now), last);
+    }
+
     /** {@code AND id NOT IN (…)} for the run's recipients claimed and not yet recorded; empty when there are none. */
     private static String notHeld(Collection<Long> held) {
         return held.isEmpty() ? "" : " AND id NOT IN (" + Sql.placeholders(held.size()) + ")";
