@@ -80,7 +80,7 @@ class AbVariantSendingTest {
                 assertThat(Math.abs(sent[0] - sent[1])).as("sent A %d, B %d, handed back %d", sent[0], sent[1], handedBack)
                         .isLessThanOrEqualTo(1 + handedBack);
             }
-            assertThat(runs).as("runs of the test phase").isGreaterThan(2);
+            assertThat(runs).as("runs of the test phase").isGreaterThanOrEqualTo(2);
             assertThat(sentPerVariant(id)).containsExactly(100, 100);
             assertThat(CampaignFixtures.recipientCount(db.dataSource(), id, "pending")).isEqualTo(800);
             assertThat(testShareIsEvenInClaimOrder(id)).isTrue();
