@@ -119,6 +119,15 @@ public final class CampaignReports {
         return reports;
     }
 
+    /**
+     * The ETA, unless the campaign waits for its A/B decision: the rest of the list then goes only
+     * after {@code campaign pick} (a decision that falls due is not taken without it), which has no known time.
+     */
+    private static Eta eta(Eta outlook, Optional<AbReport> ab) {
+        return ab.flatMap(AbReport::waiting).isPresent()
+                ? new Eta(Optional.empty(), Optional.empty(), Optional.of("campaign pick")) : outlook;
+    }
+
     /** What holds the campaign back, with its wait for an A/B decision first: nothing else can send it meanwhile. */
     private static List<String> heldBack(List<String> outlook, Optional<AbReport> ab) {
         if (ab.isEmpty() || ab.get().waiting().isEmpty()) {
@@ -190,7 +199,7 @@ public final class CampaignReports {
         Optional<Double> average = busySeconds > 0 ? Optional.of(itemsTotal / busySeconds) : Optional.empty();
         Optional<Double> current = sentLately > 0
                 ? Optional.of(sentLately / (CURRENT_OVER.toMillis() / 1000.0)) : Optional.empty();
-        return new CampaignReport(campaign, counts, outlook.configured(), current, average, outlook.eta(), runs, errors, now,
+        return new CampaignReport(campaign, counts, outlook.configured(), current, average, eta(outlook.eta(), ab), runs, errors, now,
                 history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, heldBack(outlook.heldBackBy(), ab), ab,
                 attachments);
     }

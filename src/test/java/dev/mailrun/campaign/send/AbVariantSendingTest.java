@@ -92,6 +92,7 @@ class AbVariantSendingTest {
             assertThat(why).isEqualTo("waiting for the A/B decision until `campaign pick " + id + " VARIANT`");
             CampaignReport status = status(h, clock, id);
             assertThat(status.heldBackBy()).first().isEqualTo(why);
+            assertThat(status.eta().waitsFor()).contains("campaign pick");
             AbReport ab = status.ab().orElseThrow();
             assertThat(ab.variants()).extracting(AbReport.Line::sent).containsExactly(100L, 100L);
             assertThat(ab.variants()).extracting(l -> l.measure().trials()).containsExactly(100L, 100L);
