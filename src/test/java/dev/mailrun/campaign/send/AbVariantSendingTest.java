@@ -107,6 +107,11 @@ class AbVariantSendingTest {
             assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
             assertThat(status(h, clock, id).ab().orElseThrow().variants()).extracting(AbReport.Line::sent)
                     .containsExactly(100L, 900L);
+            java.io.StringWriter export = new java.io.StringWriter();
+            new dev.mailrun.campaign.CampaignExport(db.dataSource()).write(id, export);
+            Map<String, Long> exported = new HashMap<>();
+            export.toString().lines().skip(1).forEach(l -> exported.merge(l.substring(l.lastIndexOf(',') + 1), 1L, Long::sum));
+            assertThat(exported).containsExactlyInAnyOrderEntriesOf(Map.of("A", 100L, "B", 900L));
         }
 
         Map<String, List<String>> subjects = new HashMap<>();
