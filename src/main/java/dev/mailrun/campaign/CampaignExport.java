@@ -1,7 +1,9 @@
 package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.model.Attachment;
+import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
@@ -21,21 +23,23 @@ import org.apache.commons.csv.CSVPrinter;
 /**
  * Every recipient of a campaign with its outcome, as CSV ({@link #COLUMNS}; times in ISO-8601 UTC,
  * empty when unknown; {@code attachments}: the names of the files its message carries, separated by
- * {@code "; "}, and {@code attachment_sha256}: the checksum of its own file; a tracked campaign adds
- * {@link EngagementColumns#COLUMNS}, each recipient's first and last human open and click): for reports and for moving results into another system. Read in id order,
+ * {@code "; "}, and {@code attachment_sha256}: the checksum of its own file; {@code variant}: the name of its A/B
+ * variant, empty without one; a tracked campaign adds {@link EngagementColumns#COLUMNS}, each recipient's first and
+ * last human open and click): for reports and for moving results into another system. Read in id order,
  * in pages of {@link #PAGE}, all from one snapshot: memory does not grow with the campaign, and a
  * campaign still sending is exported as it stood when the export began.
  */
 public final class CampaignExport {
 
     public static final List<String> COLUMNS = List.of("id", "email", "status", "attempts", "last_code", "last_error",
-            "sent_at", "message_id", "bounce_kind", "bounced_at", "attachments", "attachment_sha256");
+            "sent_at", "message_id", "bounce_kind", "bounced_at", "attachments", "attachment_sha256", "variant");
     static final int PAGE = 1_000;
 
     private final DataSource dataSource;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientExport recipients = new RecipientExport();
     private final AttachmentTable files = new AttachmentTable();
+    private final AbTable abTests = new AbTable();
 
     public CampaignExport(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -58,6 +62,7 @@ public final class CampaignExport {
         Optional<EngagementColumns> engagement = EngagementColumns.of(dataSource, campaignId);
         List<String> header = new ArrayList<>(COLUMNS);
         engagement.ifPresent(e -> header.addAll(EngagementColumns.COLUMNS));
+        List<String> variants = variantNames(campaignId);
         boolean[] headed = {false};
         long n = each(campaignId, r -> {
             if (!headed[0]) {
@@ -66,7 +71,8 @@ public final class CampaignExport {
             }
             List<Object> row = new ArrayList<>(List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
                     blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
-                    blank(r.bouncedAt()), attachments(campaignFiles, r.attachment()), blank(r.attachmentSha256())));
+                    blank(r.bouncedAt()), attachments(campaignFiles, r.attachment()), blank(r.attachmentSha256()),
+                    r.variant() == null || r.variant() >= variants.size() ? "" : variants.get(r.variant())));
             if (engagement.isPresent()) {
                 try {
                     row.addAll(engagement.get().values(r.id()));
@@ -121,6 +127,14 @@ public final class CampaignExport {
     private String campaignFileNames(long campaignId) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return String.join("; ", files.list(c, campaignId).stream().map(Attachment.Summary::filename).toList());
+        }
+    }
+
+    /** The names of the campaign's A/B variants by position (what recipient.variant holds); empty without a test. */
+    private List<String> variantNames(long campaignId) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return abTests.find(c, campaignId, false).map(ab -> ab.test().variants().stream().map(Variant::name).toList())
+                    .orElse(List.of());
         }
     }
 

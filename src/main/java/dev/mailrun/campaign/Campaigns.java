@@ -1,5 +1,7 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.AbState;
+import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
@@ -12,10 +14,13 @@ import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.store.TrackedLinkTable;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
+import dev.mailrun.campaign.variant.AbPicks;
+import dev.mailrun.campaign.variant.VariantChecks;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
@@ -49,6 +54,7 @@ public final class Campaigns {
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
     private final TrackedLinkTable trackedLinks = new TrackedLinkTable();
+    private final AbTable abTests = new AbTable();
     private final RecipientCounts queue = new RecipientCounts();
     private final Requeues requeues;
 
@@ -78,15 +84,23 @@ public final class Campaigns {
      * limits by {@code campaign.attach.AttachmentFiles}), stored with it in the same transaction.
      */
     public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments) throws SQLException {
-        return create(campaign, route, attachments, Optional.empty());
+        return create(campaign, route, attachments, Optional.empty(), Optional.empty());
     }
 
     /**
      * Creates a campaign whose messages are tracked as {@code tracking} says ({@code campaign create
-     * --track}; the caller has checked that tracking.enabled is on); empty: not tracked.
+     * --track}; the caller has checked that tracking.enabled is on; empty: not tracked), with an A/B
+     * test ({@code --variant}, …; empty: none) whose every variant's template must compile, as the
+     * campaign's must. The campaign, its files, its tracking and its test are stored in one transaction.
      */
     public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
-                       Optional<TrackingMode> tracking) throws SQLException {
+                       Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
+        if (ab.isPresent()) {
+            VariantChecks.refuseBroken(templates, ab.get());
+            if (tracking.isPresent()) {
+                VariantChecks.refuseTrackedTemplates(ab.get());
+            }
+        }
         if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
         }
@@ -102,6 +116,9 @@ public final class Campaigns {
             files.insert(c, id, attachments, now);
             if (tracking.isPresent()) {
                 trackedLinks.setMode(c, id, tracking.get(), now);
+            }
+            if (ab.isPresent()) {
+                abTests.insert(c, id, ab.get());
             }
             return id;
         });
@@ -216,6 +233,12 @@ public final class Campaigns {
             throw new CampaignException("campaign " + id + " cannot start: " + problems.size() + " template problem(s), first: "
                     + first(problems) + " (run: mailrun template check " + campaign.template() + ")");
         }
+        Optional<AbTest> ab = Transactions.inTransaction(dataSource, c -> abTests.find(c, id, false)).map(AbState::test);
+        if (ab.isPresent()) {
+            VariantChecks.problemAtStart(templates, ab.get(), columns).ifPresent(problem -> {
+                throw new CampaignException("campaign " + id + " cannot start: " + problem);
+            });
+        }
         Instant now = clock.instant();
         boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
         CampaignTransition start = later ? CampaignTransition.SCHEDULE : CampaignTransition.START;
@@ -281,6 +304,24 @@ public final class Campaigns {
         try (Connection c = dataSource.getConnection()) {
             return new RecipientExport().byEmail(c, id, address.toString());
         }
+    }
+
+    /**
+     * Records the winner of the campaign's A/B test ({@code campaign pick}) and gives it to the rest of
+     * the list; the sending task is woken to send them.
+     */
+    public AbPicks.Picked pick(long id, String variant) throws SQLException {
+        get(id);
+        AbPicks.Picked picked = new AbPicks(dataSource, clock).pick(id, variant, "picked by the operator (campaign pick)");
+        if (!get(id).status().isFinal()) {
+            wakeTask(id, clock.instant());
+        }
+        return picked;
+    }
+
+    /** The campaign's A/B test and how far it is; empty when it has none. */
+    public Optional<AbState> abTest(long id) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> abTests.find(c, id, false));
     }
 
     /** What requeue-failed did. */

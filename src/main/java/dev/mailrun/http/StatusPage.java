@@ -76,6 +76,7 @@ public final class StatusPage {
         html.append("</dl>\n<div class=\"charts\">\n");
         RunCharts runs = new RunCharts(r);
         html.append(runs.timeline()).append(runs.rate()).append(OutcomeChart.render(r)).append("</div>\n");
+        MessageContentHtml.append(html, r);
         r.engagement().ifPresent(e -> EngagementTable.render(html, e));
         if (!r.topErrors().isEmpty()) {
             html.append("<h3>Most common errors</h3>\n<table class=\"errors\"><thead><tr><th>recipients</th><th>status</th>"

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * reads: counts, holds, ETA); {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
  * importing, bounce, feedback, unsubscribe, hygiene, suppression — do not reach into each other,
- * except bounce into unsubscribe for the signed return paths both of them read, and feedback into
+ * except bounce into unsubscribe for the signed return paths both of them read, send and report into
+ * variant (an A/B test: where it stands, per-variant figures), and feedback into
  * bounce for the bounce rules and rate breakers that the providers' events share with the bounce
  * mailbox.
  */
@@ -42,6 +43,7 @@ class CampaignLayersTest {
                 .layer("Send").definedBy("dev.mailrun.campaign.send..")
                 .layer("Importing").definedBy("dev.mailrun.campaign.importing..")
                 .layer("Attach").definedBy("dev.mailrun.campaign.attach..")
+                .layer("Variant").definedBy("dev.mailrun.campaign.variant..")
                 .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
                 .layer("Feedback").definedBy("dev.mailrun.campaign.feedback..")
                 .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
@@ -55,6 +57,7 @@ class CampaignLayersTest {
                 .whereLayer("Send").mayOnlyBeAccessedByLayers("Api", "Report")
                 .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Attach").mayOnlyBeAccessedByLayers("Api", "Importing", "Send")
+                .whereLayer("Variant").mayOnlyBeAccessedByLayers("Api", "Report", "Send")
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
@@ -62,9 +65,9 @@ class CampaignLayersTest {
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
-                        "Suppression", "Tracking")
+                        "Suppression", "Tracking", "Variant")
                 .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Feedback", "Unsubscribe",
-                        "Hygiene", "Suppression", "Tracking", "Store");
+                        "Hygiene", "Suppression", "Tracking", "Store", "Variant");
     }
 
     @Test

@@ -66,7 +66,7 @@ public final class TrackingBenchmark {
                  HttpEndpoint endpoint = HttpEndpoint.start(s, false)) {
                 long campaign = s.campaigns().create(new NewCampaign("Bench", "newsletter", "news@sender.example",
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
-                        Optional.empty(), List.of(), Optional.of(new TrackingMode(true, true)));
+                        Optional.empty(), List.of(), Optional.of(new TrackingMode(true, true)), Optional.empty());
                 CampaignFixtures.recipients(db.dataSource(), campaign, recipients);
                 Transactions.inTransaction(db.dataSource(), c -> {
                     new TrackedLinkTable().saveLinks(c, campaign, List.of(URI.create("https://shop.example/a"),

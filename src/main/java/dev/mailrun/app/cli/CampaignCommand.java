@@ -4,6 +4,9 @@ import dev.mailrun.app.Services;
 import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.attach.AttachmentFiles;
+import dev.mailrun.campaign.variant.AbForm;
+import dev.mailrun.campaign.variant.AbPicks;
+import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
@@ -26,7 +29,7 @@ import picocli.CommandLine.Parameters;
  * its subcommands together; the logic is not here.
  */
 @Command(name = "campaign", mixinStandardHelpOptions = true, description = "Create and operate campaigns.",
-        subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pause.class,
+        subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pick.class, CampaignCommand.Pause.class,
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class})
@@ -79,6 +82,17 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--track", paramLabel = "clicks|opens,clicks",
                 description = "Track clicks (links rewritten) or opens and clicks (also a 1x1 image); needs tracking.enabled "
                         + "(docs/TRACKING.md). Default: not tracked.") String track;
+        @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE;…",
+                description = "An A/B variant (2-5, repeatable): NAME:subject=…;template=…;from-name=…;field.NAME=…; "
+                        + "NAME alone is the campaign as created.") List<String> variants;
+        @Option(names = "--test-share", paramLabel = "PERCENT",
+                description = "The share of the list sent the variants first, 1%-50%.") String testShare;
+        @Option(names = "--decide-after", paramLabel = "DURATION",
+                description = "When the winner falls due after the test share went out, e.g. 4h.") String decideAfter;
+        @Option(names = "--decide", paramLabel = "manual",
+                description = "manual: the winner is what `campaign pick` says (the default).") String decide;
+        @Option(names = "--pick-by", paramLabel = "MEASURE",
+                description = "manual (clicks and replies are refused: mailrun measures neither yet).") String pickBy;
 
         @Override
         int act(Services s) throws Exception {
@@ -93,9 +107,11 @@ final class CampaignCommand extends GroupCommand {
                 throw new UsageException(e.problems().get(0).reason());
             }
             Optional<TrackingMode> tracking = tracking(s);
+            Optional<AbTest> ab = new AbForm(variants, Optional.ofNullable(testShare), Optional.ofNullable(decideAfter),
+                    Optional.ofNullable(decide), Optional.ofNullable(pickBy)).parse();
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
-            out().println(s.campaigns().create(parsed.campaign(), parsed.route(), files, tracking));
+            out().println(s.campaigns().create(parsed.campaign(), parsed.route(), files, tracking, ab));
             return Cli.OK;
         }
 
@@ -123,6 +139,21 @@ final class CampaignCommand extends GroupCommand {
             CampaignStatus status = s.campaigns().start(id);
             out().println("campaign " + id + " is " + status.dbValue()
                     + (status == CampaignStatus.SCHEDULED ? " (waits for its start time)" : "; the next tick sends"));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "pick", mixinStandardHelpOptions = true,
+            description = "Pick the winner of an A/B test once its test share is sent; the rest of the list is sent it.")
+    static final class Pick extends CampaignAction {
+        @Parameters(index = "0", paramLabel = "ID") long id;
+        @Parameters(index = "1", paramLabel = "VARIANT") String variant;
+
+        @Override
+        int act(Services s) throws Exception {
+            AbPicks.Picked picked = s.campaigns().pick(id, variant);
+            out().println("campaign " + id + ": variant " + picked.variant() + " won; " + picked.givenTheWinner()
+                    + " recipient(s) will be sent it");
             return Cli.OK;
         }
     }

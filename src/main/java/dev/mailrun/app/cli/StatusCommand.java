@@ -9,6 +9,7 @@ import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReportJson;
 import dev.mailrun.campaign.report.Engagement;
+import dev.mailrun.campaign.variant.AbReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +80,17 @@ final class StatusCommand extends ContextCommand {
             return;
         }
         for (CampaignReport r : reports) {
-            text(out, r, s.campaigns().attachments(r.campaign().id()));
+            text(out, r, r.attachments());
+        }
+    }
+
+    /** The A/B test: its settings, each variant's figures with the measure's 95 % interval, the winner. */
+    private static void abLines(PrintWriter out, AbReport ab) {
+        out.printf("  A/B: %s; winner: %s%n", ab.settings(), ab.winner());
+        for (AbReport.Line l : ab.variants()) {
+            out.printf("    %-8s%s recipients %d, sent %d, delivered %d, bounces %d, complaints %d, unsubscribes %d; %s %s%n",
+                    l.name(), l.winner() ? "*" : " ", l.recipients(), l.sent(), l.delivered(), l.bounces(), l.complaints(),
+                    l.unsubscribes(), ab.measure(), l.measure());
         }
     }
 
@@ -110,6 +121,7 @@ final class StatusCommand extends ContextCommand {
             out.printf("  attachments: %s%n", String.join(", ", attachments.stream().map(Object::toString).toList()));
         }
         out.printf("  held back by: %s%n", r.heldBackBy().isEmpty() ? "-" : String.join("; ", r.heldBackBy()));
+        r.ab().ifPresent(ab -> abLines(out, ab));
         out.printf("  %s %d/%d done%n", Progress.bar(r.total() == 0 ? 0 : (double) done / r.total(), 30), done, r.total());
         StringBuilder counts = new StringBuilder("  ");
         for (RecipientStatus st : RecipientStatus.values()) {

@@ -24,6 +24,13 @@ public record Campaign(long id, String name, String template, String fromAddress
                 taskId, createdAt, updatedAt, Optional.empty(), Optional.empty());
     }
 
+    /** The campaign as {@code v} sends it: its subject and From name where the variant sets them. */
+    public Campaign as(Variant v) {
+        return new Campaign(id, name, v.template().orElse(template), fromAddress, v.fromName().or(() -> fromName), replyTo,
+                v.subject().or(() -> subjectOverride), status, startAt, rateCap, pauseReason, taskId, createdAt, updatedAt,
+                windows, expireAt);
+    }
+
     /** Whether its expiry has come at {@code now}. */
     public boolean expiredAt(Instant now) {
         return expireAt.map(at -> !now.isBefore(at)).orElse(false);

@@ -1,10 +1,12 @@
 package dev.mailrun.campaign.report;
 
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.RelayStateTable;
+import dev.mailrun.campaign.variant.AbReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,22 +33,27 @@ import java.util.Optional;
  * @param heldBackBy      what holds the campaign back right now, as short phrases (window closed
  *                        until …, daily cap of relay … reached …, expired …, start time …, relay a down
  *                        until … (why), unsubscribe.secret is not set …, domain gmail capped at 5/s, relay
- *                        default rate adapted to 12.5/s); empty when nothing does ({@link CampaignOutlook})
+ *                        default rate adapted to 12.5/s), waiting for the A/B decision until …; empty when nothing
+ *                        does ({@link CampaignOutlook})
+ * @param engagement      opens and clicks, people and machines apart; empty when the campaign is not tracked
+ * @param ab              the campaign's A/B test per variant; empty when it has none
+ * @param attachments     the files every message of the campaign carries (name, type, size), in order
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                              Optional<Double> currentRate, Optional<Double> averageRate, Eta eta,
                              List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
                              Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
-                             List<RelayLine> relays, List<String> heldBackBy, Optional<Engagement> engagement) {
+                             List<RelayLine> relays, List<String> heldBackBy, Optional<Engagement> engagement,
+                             Optional<AbReport> ab, List<Attachment.Summary> attachments) {
 
-    /** Not tracked. */
+    /** Not tracked, without an A/B test or attachments. */
     public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                           Optional<Double> currentRate, Optional<Double> averageRate, Eta eta,
                           List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
                           Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
                           List<RelayLine> relays, List<String> heldBackBy) {
         this(campaign, counts, configuredRate, currentRate, averageRate, eta, runs, topErrors, at, history, slotLength,
-                bounceRate, bounceThreshold, relays, heldBackBy, Optional.empty());
+                bounceRate, bounceThreshold, relays, heldBackBy, Optional.empty(), Optional.empty(), List.of());
     }
 
     /** Without per-relay figures, and held back by nothing. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
@@ -125,6 +126,16 @@ public final class CampaignReportJson {
             n.put("sent", l.sent());
             n.put("failed", l.failed());
             n.put("deferred", l.deferred());
+        }
+        ArrayNode files = root.putArray("attachments");
+        for (Attachment.Summary a : r.attachments()) {
+            files.addObject().put("filename", a.filename()).put("content_type", a.contentType()).put("size_bytes", a.size())
+                    .put("inline", a.inline());
+        }
+        if (r.ab().isPresent()) {
+            AbJson.put(root.putObject("ab"), r.ab().get());
+        } else {
+            root.putNull("ab");
         }
         if (r.engagement().isPresent()) {
             root.set("engagement", engagement(r.engagement().get()));

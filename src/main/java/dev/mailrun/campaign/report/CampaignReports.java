@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.report;
 
+import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
@@ -12,11 +13,13 @@ import dev.mailrun.campaign.send.pace.RelayRate;
 import dev.mailrun.campaign.send.policy.SendCalendar;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientQueue;
+import dev.mailrun.campaign.variant.AbReport;
 import dev.mailrun.scheduler.Task;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
@@ -48,6 +51,7 @@ public final class CampaignReports {
     private final Map<String, Double> rates;
     private final List<String> missingSettings;
     private final CampaignOutlook outlook;
+    private final AttachmentTable files = new AttachmentTable();
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientCounts recipients = new RecipientCounts();
     private final RecipientQueue queue = new RecipientQueue();
@@ -115,6 +119,26 @@ public final class CampaignReports {
         return reports;
     }
 
+    /**
+     * The ETA, unless the campaign waits for its A/B decision: the rest of the list then goes only
+     * after {@code campaign pick} (a decision that falls due is not taken without it), which has no known time.
+     */
+    private static Eta eta(Eta outlook, Optional<AbReport> ab) {
+        return ab.flatMap(AbReport::waiting).isPresent()
+                ? new Eta(Optional.empty(), Optional.empty(), Optional.of("campaign pick")) : outlook;
+    }
+
+    /** What holds the campaign back, with its wait for an A/B decision first: nothing else can send it meanwhile. */
+    private static List<String> heldBack(List<String> outlook, Optional<AbReport> ab) {
+        if (ab.isEmpty() || ab.get().waiting().isEmpty()) {
+            return outlook;
+        }
+        List<String> all = new ArrayList<>();
+        all.add(ab.get().waiting().get());
+        all.addAll(outlook);
+        return all;
+    }
+
     public CampaignReport report(long campaignId) throws SQLException {
         Instant now = clock.instant();
         Campaign campaign;
@@ -125,6 +149,8 @@ public final class CampaignReports {
         List<CampaignReport.RelayLine> relays;
         long sentLately;
         Optional<Engagement> engagement;
+        Optional<AbReport> ab;
+        List<Attachment.Summary> attachments;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
             counts = recipients.counts(c, campaignId, inFlight.ids(c, campaignId));
@@ -135,6 +161,8 @@ public final class CampaignReports {
             RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
             outlook = this.outlook.read(c, campaign, route, remaining, queue, now);
             relays = relays(c, campaignId, route);
+            ab = AbReport.read(c, campaignId, now);
+            attachments = files.list(c, campaignId);
             // A campaign completed before the last minute sent nothing in it: its sent rows need no reading.
             boolean completedEarlier = campaign.status() == CampaignStatus.COMPLETED
                     && campaign.updatedAt().isBefore(now.minus(CURRENT_OVER));
@@ -173,8 +201,9 @@ public final class CampaignReports {
         Optional<Double> average = busySeconds > 0 ? Optional.of(itemsTotal / busySeconds) : Optional.empty();
         Optional<Double> current = sentLately > 0
                 ? Optional.of(sentLately / (CURRENT_OVER.toMillis() / 1000.0)) : Optional.empty();
-        return new CampaignReport(campaign, counts, outlook.configured(), current, average, outlook.eta(), runs, errors, now,
-                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, outlook.heldBackBy(), engagement);
+        return new CampaignReport(campaign, counts, outlook.configured(), current, average, eta(outlook.eta(), ab), runs, errors, now,
+                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, heldBack(outlook.heldBackBy(), ab),
+                engagement, ab, attachments);
     }
 
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */

@@ -1,7 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.send.claim.ClaimAhead;
-import dev.mailrun.campaign.send.deliver.MessageFactory;
+import dev.mailrun.campaign.send.deliver.Messages;
 import dev.mailrun.campaign.send.deliver.RouteSender;
 import dev.mailrun.campaign.send.pace.DomainPacer;
 import dev.mailrun.campaign.send.record.ResultBuffer;
@@ -26,13 +26,13 @@ final class BatchSender {
     private final RunScope run;
     private final ClaimAhead claims;
     private final ResultBuffer buffer;
-    private final MessageFactory messages;
+    private final Messages messages;
     private final DomainPacer domains;
     private long claimed;
     /** What the last batch that tried nothing had and what held it, for a run that ends for want of progress. */
     private Optional<String> lastEmpty = Optional.empty();
 
-    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, MessageFactory messages, DomainPacer domains) {
+    BatchSender(RunScope run, ClaimAhead claims, ResultBuffer buffer, Messages messages, DomainPacer domains) {
         this.domains = domains;
         this.run = run;
         this.claims = claims;

@@ -23,6 +23,8 @@ import java.util.Optional;
  *       what held it;</li>
  *   <li>{@code nothing_due} — the queue had nobody due now: what is left waits for a retry later.</li>
  * </ol>
+ * A run that sent the last of an A/B test's share ends {@code ab_decision} instead of
+ * {@code nothing_due} ({@link AbRun#afterTestShare}), as does every run while the decision waits.
  */
 record RunEndReason(String name, Optional<String> why) {
 

@@ -5,8 +5,12 @@ import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.AbState;
+import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.send.deliver.MessageFactory;
+import dev.mailrun.campaign.send.deliver.Messages;
 import dev.mailrun.campaign.send.deliver.TrackingLinks;
+import dev.mailrun.campaign.send.deliver.VariantMessages;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
@@ -15,6 +19,7 @@ import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.mail.message.AttachmentPart;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SmtpSettings;
@@ -64,8 +69,33 @@ public record SendDependencies(DataSource dataSource, TemplateLoader templates, 
         try (Connection c = dataSource.getConnection()) {
             attachments = new AttachmentTable().load(c, campaign.id());
         }
+        return factory(campaign, template, MessageFactory.encode(attachments), java.util.Map.of(), clock);
+    }
+
+    /**
+     * The messages of an A/B campaign: a factory per variant — its subject, From name, template and
+     * fields — all sharing the attachments, encoded once. {@code compiled} holds each variant's
+     * template, in position order.
+     */
+    public Messages variantMessages(Campaign campaign, List<CompiledTemplate> compiled, AbState ab, Clock clock)
+            throws SQLException {
+        List<Attachment> attachments;
+        try (Connection c = dataSource.getConnection()) {
+            attachments = new AttachmentTable().load(c, campaign.id());
+        }
+        List<AttachmentPart> parts = MessageFactory.encode(attachments);
+        List<MessageFactory> factories = new java.util.ArrayList<>();
+        for (int i = 0; i < compiled.size(); i++) {
+            Variant v = ab.test().variant(i);
+            factories.add(factory(campaign.as(v), compiled.get(i), parts, v.fields(), clock));
+        }
+        return new VariantMessages(factories, ab.winner());
+    }
+
+    private MessageFactory factory(Campaign campaign, CompiledTemplate template, List<AttachmentPart> parts,
+                                   java.util.Map<String, String> fields, Clock clock) {
         return new MessageFactory(campaign, template, new MessageComposer(clock),
                 new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim,
-                MessageFactory.encode(attachments), recipientFiles, tracking);
+                parts, recipientFiles, tracking, fields);
     }
 }

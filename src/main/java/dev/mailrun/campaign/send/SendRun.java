@@ -3,6 +3,7 @@ package dev.mailrun.campaign.send;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.claim.ClaimAhead;
 import dev.mailrun.campaign.send.claim.Claimer;
+import dev.mailrun.campaign.send.deliver.Messages;
 import dev.mailrun.campaign.send.deliver.RouteSender;
 import dev.mailrun.campaign.send.pace.PaceSummary;
 import dev.mailrun.campaign.send.pace.Pacing;
@@ -21,8 +22,8 @@ import dev.mailrun.campaign.send.scope.SendCounters;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.store.DailyCountTable;
+import dev.mailrun.campaign.store.recipient.RecipientClaims;
 import dev.mailrun.mail.smtp.SmtpPool;
-import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.timebox.Algorithm;
 import dev.mailrun.timebox.BatchFailedException;
 import dev.mailrun.timebox.EstimatorState;
@@ -71,13 +72,19 @@ final class SendRun {
     private final DailyQuota quota;
     /** The route's configured rate, capped by the campaign's: what the run's window share is measured against. */
     private final double allowedRate;
+    private final boolean testShareOnly;
 
     /** @param deadline the slot's deadline, or earlier: the end of the send window or the expiry */
-    SendRun(RunScope run, SendDependencies deps, CompiledTemplate template, RelayRoute relayRoute, List<Relay> relays,
-            Instant deadline) throws SQLException {
+    /**
+     * @param messages      the run's messages, built once for the run (one factory per A/B variant)
+     * @param testShareOnly claim only recipients given a variant: an A/B test's test share, before the pick
+     */
+    SendRun(RunScope run, SendDependencies deps, Messages messages, boolean testShareOnly, RelayRoute relayRoute,
+            List<Relay> relays, Instant deadline) throws SQLException {
         this.run = run;
         this.deps = deps;
         this.deadline = deadline;
+        this.testShareOnly = testShareOnly;
         // Counted per relay of the route: each relay has its own day's volume.
         this.allowedRate = RouteRate.configured(relayRoute, relays.stream()
                 .collect(java.util.stream.Collectors.toMap(Relay::name, Relay::rate)), run.campaign().rateCap().orElse(0.0));
@@ -95,9 +102,10 @@ final class SendRun {
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
         this.buffer = new ResultBuffer(run, retry, rules.windowAtStart(stored), flushThread::request, pacing);
         this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
-        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing), buffer, flushThread::flushNow, id);
-        this.sender = new BatchSender(run, claimAhead, buffer, deps.messages(run.campaign(), template, run.clock()),
-                pacing.domains());
+        RecipientClaims claims = testShareOnly ? run.tables().claims().testShareOnly() : run.tables().claims();
+        this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing, claims), buffer,
+                flushThread::flushNow, id);
+        this.sender = new BatchSender(run, claimAhead, buffer, messages, pacing.domains());
     }
 
     void drain() throws Exception {
@@ -169,6 +177,10 @@ final class SendRun {
         RunEndReason end = RunEndReason.of(new RunEndReason.Facts(report.endReason(), completed, checkpoint.isLeaseLost(),
                 checkpoint.pausedFor().isPresent(), capReached.isPresent(), unreachable, buffer.markingFailed(),
                 run.ctx().stopRequested(), campaignStatus(), sender.lastEmptyBatch()));
+        if (testShareOnly && end.name().equals("nothing_due")) {
+            // The test share ran dry: if it is done, this run is the first to wait for the decision.
+            end = AbRun.afterTestShare(run.ctx(), run.campaign(), deps.dataSource()).orElse(end);
+        }
         new RunSummary(run.campaignId(), startCounters, checkpoint.counters(), sender.claimed(), completed,
                 checkpoint.pausedFor(), unreachable, Optional.of(end.name())).withWhy(end.why())
                 .withPace(PaceSummary.of(pacing, buffer.throttled()).withConnections(route.connections()))

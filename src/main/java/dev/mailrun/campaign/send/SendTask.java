@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
@@ -17,6 +18,7 @@ import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.InFlightTable;
+import dev.mailrun.campaign.variant.AbGate;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageComposer;
@@ -55,7 +57,9 @@ import org.slf4j.LoggerFactory;
  *   <li>expires what is left of a campaign whose expiry came, and completes it; outside the send
  *       window, or with the daily cap of every relay of its route used up, stops without claiming and says why
  *       ({@link SendCalendar});</li>
- *   <li>compiles the template once (a template that no longer compiles pauses the campaign) and reads the
+ *   <li>with an A/B test ({@link AbRun}): gives the test share its variants at the first run, and
+ *       while the campaign waits for the decision stops at once, saying until when;</li>
+ *   <li>compiles the template once, one per variant (a template that no longer compiles pauses the campaign) and reads the
  *       campaign's relay route (one naming a relay no longer configured pauses it);</li>
  *   <li>stops if its window already closed, and otherwise hands over to a {@link SendRun}, which
  *       drains the queue in timeboxed batches until the slot's deadline, cut at the end of the
@@ -139,6 +143,12 @@ public final class SendTask implements TaskHandler {
         if (heldBack(ctx, campaign, route)) {
             return;
         }
+        AbGate.Phase phase = new AbGate(deps.dataSource()).phase(campaignId, ctx.clock().instant());
+        if (phase instanceof AbGate.Phase.Waiting waiting) {
+            AbRun.hold(ctx, campaign, waiting);
+            return;
+        }
+        Optional<AbState> ab = AbRun.state(phase);
         LoadResult loaded = TemplateForRun.load(deps, campaign, ctx.clock().instant());
         if (loaded instanceof LoadResult.Invalid invalid) {
             String reason = "template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
@@ -148,6 +158,15 @@ public final class SendTask implements TaskHandler {
             return;
         }
         CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
+        AbRun.Compiled variants = ab.map(a -> AbRun.compile(deps, campaign, a, template))
+                .orElse(new AbRun.Compiled(List.of(), Optional.empty()));
+        if (variants.problem().isPresent()) {
+            String reason = variants.problem().get();
+            tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
+                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            return;
+        }
         Optional<String> unknown = deps.relays().unknownIn(route);
         if (unknown.isPresent()) {
             // A relay taken out of the configuration since the campaign was created: sending through
@@ -169,7 +188,10 @@ public final class SendTask implements TaskHandler {
                             + "send window or the expiry came first)"));
             return;
         }
-        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps, template, route, relays,
+        // Until a winner is picked, only the test share (the recipients given a variant) is claimed.
+        boolean testShareOnly = phase instanceof AbGate.Phase.TestShare;
+        new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps,
+                AbRun.messages(deps, campaign, template, ab, variants.templates(), ctx.clock()), testShareOnly, route, relays,
                 deadline).drain();
     }
 

@@ -3,12 +3,17 @@ package dev.mailrun.http.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.model.AbState;
+import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.TrackingMode;
+import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.report.CampaignReportJson;
+import dev.mailrun.campaign.variant.AbForm;
+import dev.mailrun.campaign.variant.AbPicks;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -23,7 +28,11 @@ final class CampaignsApi {
 
     /** What {@code campaign create} takes. */
     record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
-                      String startAt, Double rate, List<String> windows, String expireAt, String relay, String track) {}
+                      String startAt, Double rate, List<String> windows, String expireAt, String relay, String track,
+                      List<String> variants, Integer testShare, String decideAfter, String decide, String pickBy) {}
+
+    /** {@code campaign pick}: the variant that won. */
+    record PickBody(String variant) {}
 
     /** A change of a draft or scheduled campaign: the fields given replace the campaign's, the others stay. */
     record UpdateBody(String name, String template, String from, String fromName, String replyTo, String subject,
@@ -64,6 +73,7 @@ final class CampaignsApi {
                     campaigns.cancel(r.id("id"));
                     return Map.of("status", CampaignStatus.CANCELLED.dbValue());
                 }),
+                action("pick", Operation.Body.JSON, this::pick),
                 action("requeue-unknown", Operation.Body.NONE, r -> Map.of("requeued", campaigns.requeueUnknown(r.id("id")))),
                 action("requeue-failed", Operation.Body.JSON, r -> {
                     RequeueFailedBody body = r.json(RequeueFailedBody.class);
@@ -114,7 +124,17 @@ final class CampaignsApi {
                 Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500));
         CampaignForm.Parsed parsed = form.parse(s.relays());
         Optional<TrackingMode> tracking = tracking(b.track());
-        long id = campaigns.create(parsed.campaign(), parsed.route(), List.of(), tracking);
+        Optional<AbTest> ab = abTest(b);
+        long id;
+        try {
+            id = campaigns.create(parsed.campaign(), parsed.route(), List.of(), tracking, ab);
+        } catch (CampaignException e) {
+            // A variant the campaign cannot have is a bad field of this request, not a state.
+            if (e.getMessage() != null && e.getMessage().startsWith("--variant")) {
+                throw ApiException.invalid("variants", e.getMessage());
+            }
+            throw e;
+        }
         Campaign created = campaigns.get(id);
         return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
                 .header("ETag", etag(created));
@@ -130,6 +150,44 @@ final class CampaignsApi {
         }
         return Optional.of(TrackingMode.parse(track).orElseThrow(() -> ApiException.invalid("track",
                 "must be clicks, opens or opens,clicks, got '" + Shown.of(track) + "'")));
+    }
+
+    /** The A/B test a create asks for, read as {@code campaign create} reads its options; empty without variants. */
+    private static Optional<AbTest> abTest(CreateBody b) {
+        List<String> variants = b.variants() == null ? List.of() : b.variants();
+        if (variants.size() > AbTest.MAX_VARIANTS) {
+            throw ApiException.invalid("variants", "at most " + AbTest.MAX_VARIANTS + " variants, got " + variants.size());
+        }
+        for (int i = 0; i < variants.size(); i++) {
+            Strings.required("variants[" + i + "]", variants.get(i), 2000);
+        }
+        AbForm form = new AbForm(variants, Optional.ofNullable(b.testShare()).map(p -> p + "%"),
+                Strings.optional("decideAfter", b.decideAfter(), 20), Strings.optional("decide", b.decide(), 20),
+                Strings.optional("pickBy", b.pickBy(), 20));
+        try {
+            return form.parse();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid(abField(e.getMessage()), e.getMessage());
+        }
+    }
+
+    /** The request field an A/B problem is about, from the option its message names. */
+    private static String abField(String message) {
+        String m = message == null ? "" : message;
+        return m.startsWith("--test-share") ? "testShare" : m.startsWith("--decide-after") ? "decideAfter"
+                : m.startsWith("--decide") ? "decide" : m.startsWith("--pick-by") ? "pickBy" : "variants";
+    }
+
+    /** Records the winner of the campaign's A/B test; a name the test does not have is a bad field. */
+    private Map<String, Object> pick(ApiRequest r) throws Exception {
+        long id = r.id("id");
+        String variant = Strings.required("variant", r.json(PickBody.class).variant(), 20);
+        AbState state = campaigns.abTest(id).orElseThrow(() -> new CampaignException("campaign " + id + " has no A/B variants"));
+        if (state.test().position(variant).isEmpty()) {
+            throw ApiException.invalid("variant", "campaign " + id + " has no variant " + variant);
+        }
+        AbPicks.Picked picked = campaigns.pick(id, variant);
+        return Map.of("winner", picked.variant(), "givenTheWinner", picked.givenTheWinner());
     }
 
     /**

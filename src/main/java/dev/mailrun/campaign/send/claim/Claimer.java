@@ -11,6 +11,7 @@ import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.SendCounters;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.Tables;
+import dev.mailrun.campaign.store.recipient.RecipientClaims;
 import dev.mailrun.campaign.store.recipient.RecipientClaims.Claim;
 import dev.mailrun.campaign.store.recipient.RecipientClaims.PacedClaim;
 import java.sql.SQLException;
@@ -42,10 +43,23 @@ public final class Claimer {
     private final DailyQuota quota;
     private final ToLongFunction<String> usable;
     private final Pacing pacing;
+    private final RecipientClaims claims;
+    /** The highest pending id a test-share claim of this run took: where the next one starts reading. */
+    private long testCursor;
 
-    /** @param usable how many recipients each relay can be given now ({@link RouteSender#usable}) */
+    /** A claimer of every due recipient. */
     public Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, ToLongFunction<String> usable,
             Pacing pacing) {
+        this(run, checkpoint, buffer, quota, usable, pacing, run.tables().claims());
+    }
+
+    /**
+     * @param usable how many recipients each relay can be given now ({@link RouteSender#usable})
+     * @param claims the claim statements: all due recipients, or an A/B test's test share only
+     */
+    public Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, ToLongFunction<String> usable,
+            Pacing pacing, RecipientClaims claims) {
+        this.claims = claims;
         this.run = run;
         this.checkpoint = checkpoint;
         this.buffer = buffer;
@@ -84,7 +98,8 @@ public final class Claimer {
             DailyQuota.Allowance allowance = quota.allow(c, now, max, usable);
             Claim cl = allowance.count() == 0 ? new Claim(List.of(), 0)
                     : pacing.domains().active() ? claimPaced(c, now, allowance.count())
-                    : tables.claims().claim(c, run.campaignId(), now, allowance.count(), buffer.notToClaim());
+                    : claims.takesTestShareOnly() ? claimTestShare(c, now, allowance.count())
+                    : claims.claim(c, run.campaignId(), now, allowance.count(), buffer.notToClaim());
             quota.took(c, allowance, cl.recipients());
             // The lease last: the task row is locked from here to the commit only, so the marks of
             // the batch being sent, fenced by the same row, wait for a claim's commit at most, not
@@ -104,6 +119,19 @@ public final class Claimer {
         return claim;
     }
 
+    /**
+     * A claim of an A/B test's share, from the highest pending id this run claimed (claims run one at
+     * a time, under {@link Checkpoint#exclusive}). A claim that rolls back may have moved the cursor
+     * past rows it did not keep: the pass from the start up to the cursor reads them again.
+     */
+    private Claim claimTestShare(java.sql.Connection c, Instant now, int max) throws SQLException {
+        RecipientClaims.CursorClaim found = claims.claimFrom(c, run.campaignId(), now, max, buffer.notToClaim(), testCursor);
+        if (found.lastPendingId() > 0) {
+            testCursor = found.lastPendingId();
+        }
+        return found.claim();
+    }
+
     /** A claim that takes from each paced domain group only its share ({@link DomainPacer#plan}). */
     private Claim claimPaced(java.sql.Connection c, Instant now, int max) throws SQLException {
         DomainPacer domains = pacing.domains();
@@ -113,7 +141,7 @@ public final class Claimer {
         // and an empty claim ends the run.
         for (boolean lastChance : new boolean[] {false, true}) {
             DomainPacer.Plan plan = domains.plan(max, pacing.runRate(), now, lastChance);
-            found = run.tables().claims().claimPaced(c, run.campaignId(), now,
+            found = claims.claimPaced(c, run.campaignId(), now,
                     plan.others(), plan.othersFrom(), plan.paced(), plan.quotas(), buffer.notToClaim());
             domains.claimed(plan, found, now);
             if (found.claim().recipients().size() + found.claim().suppressed() > 0) {

@@ -38,7 +38,7 @@ import java.util.function.LongConsumer;
  * Turns a claimed recipient into a message of one campaign. Made once per run, with the template
  * compiled once; {@link #outgoing} is cheap and rendering happens on the SMTP worker threads.
  */
-public final class MessageFactory {
+public final class MessageFactory implements Messages {
 
     /**
      * Starts the subject of a test send (recipient id {@link SendIds#TEST_RECIPIENT}), which also
@@ -59,6 +59,8 @@ public final class MessageFactory {
     private final Optional<DkimSigner> dkim;
     private final RecipientFiles recipientFiles;
     private final TrackingLinks tracking;
+    /** Campaign-level merge fields (an A/B variant's); they win over a recipient's column of the same name. */
+    private final Map<String, String> campaignFields;
 
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim) {
@@ -69,20 +71,22 @@ public final class MessageFactory {
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
                           RecipientFiles recipientFiles) {
-        this(campaign, template, composer, messageIds, links, dkim, attachments, recipientFiles, TrackingLinks.NONE);
+        this(campaign, template, composer, messageIds, links, dkim, attachments, recipientFiles, TrackingLinks.NONE, Map.of());
     }
 
     /**
-     * With the tracking URLs a template loaded for tracking asks for ({@link CompiledTemplate#tracking()});
-     * a template loaded without tracking never reads them.
+     * With the tracking URLs a template loaded for tracking asks for ({@link CompiledTemplate#tracking()};
+     * a template loaded without tracking never reads them), and the campaign-level fields of an A/B
+     * variant ({@code campaign} then carries the variant's subject and From name).
      */
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
-                          RecipientFiles recipientFiles, TrackingLinks tracking) {
+                          RecipientFiles recipientFiles, TrackingLinks tracking, Map<String, String> campaignFields) {
         if (template.tracking().isPresent() && !tracking.enabled()) {
             throw new IllegalArgumentException("template " + template.name() + " is tracked but tracking is not enabled");
         }
         this.tracking = tracking;
+        this.campaignFields = Map.copyOf(campaignFields);
         this.recipientFiles = recipientFiles;
         this.dkim = dkim;
         this.campaign = campaign;
@@ -114,6 +118,7 @@ public final class MessageFactory {
      * The message to {@code r}; {@code beforeBuild} gets the recipient's id first, on the thread that
      * builds it, and may block (the sending task waits there until the recipient is marked in flight).
      */
+    @Override
     public Outgoing outgoing(ClaimedRecipient r, LongConsumer beforeBuild) {
         return new Outgoing() {
             @Override
@@ -136,7 +141,12 @@ public final class MessageFactory {
 
     MimeMessage build(Session session, ClaimedRecipient r) throws RejectedMessageException {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
-        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns(r),
+        Map<String, String> columns = columns(r);
+        if (!campaignFields.isEmpty()) {
+            columns = new java.util.HashMap<>(columns);
+            columns.putAll(campaignFields);
+        }
+        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns,
                 unsubscribeUrl, campaign.name());
         if (template.tracking().isPresent()) {
             MergeFields.tracked(values, clicks(r.id()),

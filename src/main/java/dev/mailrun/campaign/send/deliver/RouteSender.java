@@ -148,7 +148,7 @@ public final class RouteSender implements AutoCloseable {
      * With no relay up and no probe due, the batch goes back to the queue untried.
      */
     public void send(List<ClaimedRecipient> recipients, Instant deadline, BooleanSupplier stop, ResultBuffer buffer,
-              MessageFactory messages, int flushEvery) throws Exception {
+              Messages messages, int flushEvery) throws Exception {
         failedOver = false;
         List<String> probes = health.probesDue();
         int[] e = currentWeights();

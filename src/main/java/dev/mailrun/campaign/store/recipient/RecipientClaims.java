@@ -26,9 +26,24 @@ import java.util.Set;
  */
 public final class RecipientClaims {
     private final SuppressionTable suppressions;
+    /** {@code " AND variant IS NOT NULL"} while an A/B test sends its test share; empty otherwise. */
+    private final String onlyVariants;
 
     public RecipientClaims(SuppressionTable suppressions) {
+        this(suppressions, false);
+    }
+
+    private RecipientClaims(SuppressionTable suppressions, boolean testShareOnly) {
         this.suppressions = suppressions;
+        this.onlyVariants = testShareOnly ? " AND variant IS NOT NULL" : "";
+    }
+
+    /**
+     * The same claims, taking only recipients that have a variant: an A/B test's test share, while
+     * the rest wait for the winner.
+     */
+    public RecipientClaims testShareOnly() {
+        return new RecipientClaims(suppressions, true);
     }
 
     /** The recipients a claim handed to the run, and how many it found suppressed instead. */
@@ -55,14 +70,51 @@ public final class RecipientClaims {
         List<ClaimedRecipient> rows = new ArrayList<>(limit);
         String notHeld = notHeld(held);
         selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, List.of(), null,
+                + notHeld + onlyVariants + " ORDER BY next_attempt_at, id", campaignId, now, List.of(), null,
                 held, limit, rows);
         if (rows.size() < limit) {
             selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
-                    + " AND next_attempt_at IS NULL" + notHeld + " ORDER BY id", campaignId, null,
+                    + " AND next_attempt_at IS NULL" + notHeld + onlyVariants + " ORDER BY id", campaignId, null,
                     List.of(), null, held, limit - rows.size(), rows);
         }
         return suppressFound(c, rows, now);
+    }
+
+    /** Whether these claims take only an A/B test's share ({@link #testShareOnly}). */
+    public boolean takesTestShareOnly() {
+        return !onlyVariants.isEmpty();
+    }
+
+    /** A claim of the test share, and the highest pending id it took (0: none), the next claim's cursor. */
+    public record CursorClaim(Claim claim, long lastPendingId) {}
+
+    /**
+     * {@link #claim} for the test share, reading pending rows from {@code from} (the highest id the
+     * run claimed so far) to the end, then from the start up to it (rows handed back): the pending
+     * rows outside the test share that the run already walked past are not read again by every
+     * claim, which would read most of the list each time near the end of the test phase.
+     */
+    public CursorClaim claimFrom(Connection c, long campaignId, Instant now, int limit, Collection<Long> held, long from)
+            throws SQLException {
+        List<ClaimedRecipient> rows = new ArrayList<>(limit);
+        String notHeld = notHeld(held);
+        selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
+                + notHeld + onlyVariants + " ORDER BY next_attempt_at, id", campaignId, now, List.of(), null, held, limit, rows);
+        long last = 0;
+        long[][] ranges = from > 0 ? new long[][] {{from, Long.MAX_VALUE}, {0, from}} : new long[][] {{0, Long.MAX_VALUE}};
+        for (long[] range : ranges) {
+            int before = rows.size();
+            if (before >= limit) {
+                break;
+            }
+            selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
+                    + " AND next_attempt_at IS NULL AND id > ? AND id <= ?" + notHeld + onlyVariants + " ORDER BY id",
+                    campaignId, null, List.of(), range, held, limit - before, rows);
+            for (int i = before; i < rows.size(); i++) {
+                last = Math.max(last, rows.get(i).id());
+            }
+        }
+        return new CursorClaim(suppressFound(c, rows, now), last);
     }
 
     /** {@code AND id NOT IN (…)} for the run's recipients claimed and not yet recorded; empty when there are none. */
@@ -122,7 +174,7 @@ public final class RecipientClaims {
         long lastOther = 0;
         if (others > 0) {
             selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                    + notPaced + notHeld + " ORDER BY next_attempt_at, id", campaignId, now, paced,
+                    + notPaced + notHeld + onlyVariants + " ORDER BY next_attempt_at, id", campaignId, now, paced,
                     null, held, others, rows);
             // From the cursor to the end, then from the start up to the cursor: never a row twice.
             long[][] ranges = othersFrom > 0 ? new long[][] {{othersFrom, Long.MAX_VALUE}, {0, othersFrom}}
@@ -133,7 +185,7 @@ public final class RecipientClaims {
                     break;
                 }
                 selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'pending'"
-                        + " AND next_attempt_at IS NULL AND id > ? AND id <= ?" + notPaced + notHeld
+                        + " AND next_attempt_at IS NULL AND id > ? AND id <= ?" + notPaced + notHeld + onlyVariants
                         + " ORDER BY id", campaignId, null, paced, range, held, others - before, rows);
                 for (int i = before; i < rows.size(); i++) {
                     lastOther = Math.max(lastOther, rows.get(i).id());
@@ -146,7 +198,7 @@ public final class RecipientClaims {
             int before = rows.size();
             if (q.limit() > 0) {
                 selectWhere(c, "FORCE INDEX (ix_recipient_claim) WHERE campaign_id = ? AND status = 'retry' AND next_attempt_at <= ?"
-                        + " AND domain IN (" + Sql.placeholders(q.domains().size()) + ")" + notHeld
+                        + " AND domain IN (" + Sql.placeholders(q.domains().size()) + ")" + notHeld + onlyVariants
                         + " ORDER BY next_attempt_at, id", campaignId, now, q.domains(), null, held, q.limit(), rows);
                 for (String domain : q.domains()) {
                     int left = q.limit() - (rows.size() - before);
@@ -154,7 +206,7 @@ public final class RecipientClaims {
                         break;
                     }
                     selectWhere(c, "FORCE INDEX (ix_recipient_domain_claim) WHERE campaign_id = ? AND queued = 1 AND status = 'pending'"
-                            + " AND next_attempt_at IS NULL AND domain = ?" + notHeld + " ORDER BY id",
+                            + " AND next_attempt_at IS NULL AND domain = ?" + notHeld + onlyVariants + " ORDER BY id",
                             campaignId, null, List.of(domain), null, held, left, rows);
                 }
             }
@@ -168,10 +220,10 @@ public final class RecipientClaims {
      * (when {@code now} is given), the id range (above its first, up to its second, when {@code ids}
      * is given), the domains, the held ids — then LIMIT. A plain read: a claim locks nothing.
      */
-    private static void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
+    private void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
                                     long[] ids, Collection<Long> held, int limit, List<ClaimedRecipient> into)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts, attachment, attachment_sha256 FROM recipient " + where
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts, attachment, attachment_sha256, variant FROM recipient " + where
                 + " LIMIT ?")) {
             int i = 1;
             ps.setLong(i++, campaignId);
@@ -191,8 +243,10 @@ public final class RecipientClaims {
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    int read = rs.getInt(8);
+                    Integer variant = rs.wasNull() ? null : read;
                     into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5),
-                            rs.getString(6), rs.getString(7)));
+                            rs.getString(6), rs.getString(7), variant));
                 }
             }
         }

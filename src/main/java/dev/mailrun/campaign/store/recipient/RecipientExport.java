@@ -20,7 +20,7 @@ public final class RecipientExport {
      */
     public record ExportedRecipient(long id, String email, RecipientStatus status, int attempts, Integer lastCode,
                                     String lastError, Instant sentAt, String messageId, String bounceKind,
-                                    Instant bouncedAt, String attachment, String attachmentSha256) {}
+                                    Instant bouncedAt, String attachment, String attachmentSha256, Integer variant) {}
 
     /** The campaign's smallest recipient id, where an export in id order starts; empty when it has none. */
     public Optional<Long> firstId(Connection c, long campaignId) throws SQLException {
@@ -47,7 +47,7 @@ public final class RecipientExport {
                        (SELECT e.kind FROM bounce_event e WHERE e.recipient_id = r.id
                         ORDER BY e.created_at DESC, e.kind LIMIT 1) AS bounce_kind,
                        (SELECT MAX(e.created_at) FROM bounce_event e WHERE e.recipient_id = r.id) AS bounced_at,
-                       r.attachment, r.attachment_sha256
+                       r.attachment, r.attachment_sha256, r.variant
                 FROM recipient r FORCE INDEX (PRIMARY)
                 WHERE r.campaign_id = ? AND r.id >= ? ORDER BY r.id LIMIT ?""")) {
             ps.setLong(1, campaignId);
@@ -57,9 +57,11 @@ public final class RecipientExport {
                 while (rs.next()) {
                     int code = rs.getInt(5);
                     Integer lastCode = rs.wasNull() ? null : code;
+                    int v = rs.getInt(13);
+                    Integer variant = rs.wasNull() ? null : v;
                     rows.add(new ExportedRecipient(rs.getLong(1), rs.getString(2), RecipientStatus.fromDb(rs.getString(3)),
                             rs.getInt(4), lastCode, rs.getString(6), SqlTime.get(rs, 7), rs.getString(8), rs.getString(9),
-                            SqlTime.get(rs, 10), rs.getString(11), rs.getString(12)));
+                            SqlTime.get(rs, 10), rs.getString(11), rs.getString(12), variant));
                 }
             }
         }

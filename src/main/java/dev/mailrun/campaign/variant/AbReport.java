@@ -1,0 +1,72 @@
+package dev.mailrun.campaign.variant;
+
+import dev.mailrun.campaign.model.AbState;
+import dev.mailrun.campaign.model.PickBy;
+import dev.mailrun.campaign.store.AbTable;
+import dev.mailrun.campaign.store.recipient.RecipientVariants;
+import dev.mailrun.campaign.store.recipient.RecipientVariants.VariantCount;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What status shows of an A/B test: per variant the recipients it has, sent, delivered, bounces,
+ * complaints, unsubscribes and the measure it is picked by with its 95 % interval; the winner and why;
+ * while waiting, until when.
+ *
+ * <p>The measure of {@code --pick-by manual} is what the operator weighs: unsubscribes and
+ * complaints per delivered message (lower is better). Clicks and replies are not measured
+ * ({@link PickBy#unavailable()}).
+ *
+ * @param waiting the reason runs end with while the campaign waits for the decision; empty otherwise
+ */
+public record AbReport(AbState state, List<Line> variants, String measure, Optional<String> waiting) {
+
+    /** One variant's figures. */
+    public record Line(String name, boolean winner, long recipients, long sent, long delivered, long bounces, long complaints,
+                       long unsubscribes, Wilson measure) {}
+
+    /** The name of the manual measure, as status prints it. */
+    public static final String NEGATIVE = "unsubscribes and complaints per delivered";
+
+    /** The campaign's test as status shows it at {@code now}; empty when it has none. */
+    public static Optional<AbReport> read(Connection c, long campaignId, Instant now) throws SQLException {
+        Optional<AbState> found = new AbTable().find(c, campaignId, false);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        AbState state = found.get();
+        List<VariantCount> counts = new RecipientVariants().counts(c, campaignId, state.winner().orElse(null));
+        List<Line> lines = new ArrayList<>();
+        for (int i = 0; i < state.test().variants().size(); i++) {
+            VariantCount n = countOf(counts, i);
+            long negative = Math.min(n.delivered(), n.complaints() + n.unsubscribes());
+            lines.add(new Line(state.test().variant(i).name(), state.winner().equals(Optional.of(i)), n.recipients(), n.sent(),
+                    n.delivered(), n.bounces(), n.complaints(), n.unsubscribes(), Wilson.of(negative, n.delivered())));
+        }
+        Optional<String> waiting = state.testDoneAt().isPresent() && !state.decided()
+                ? Optional.of(AbGate.waiting(state, now).reason()) : Optional.empty();
+        return Optional.of(new AbReport(state, lines, NEGATIVE, waiting));
+    }
+
+    private static VariantCount countOf(List<VariantCount> counts, int variant) {
+        return counts.stream().filter(n -> n.variant() == variant).findFirst()
+                .orElse(new VariantCount(variant, 0, 0, 0, 0, 0));
+    }
+
+    /** The test's settings in one phrase: {@code test share 20%, decide manual, pick by manual}. */
+    public String settings() {
+        return "test share " + state.test().testSharePercent() + "% (" + state.testSize().map(n -> n + " recipients")
+                .orElse("not yet chosen") + "), decide " + state.test().decideAfter().map(d -> "after " + d.toString()
+                .substring(2).toLowerCase(java.util.Locale.ROOT)).orElse("manual") + ", pick by " + state.test().pickBy().wireName();
+    }
+
+    /** {@code B (picked by the operator (campaign pick) at …)}, or {@code none yet}. */
+    public String winner() {
+        return state.winnerName().map(w -> w + " (" + state.winnerReason().orElse("") + state.decidedAt()
+                .map(at -> " at " + at).orElse("") + ")").orElse("none yet");
+    }
+}

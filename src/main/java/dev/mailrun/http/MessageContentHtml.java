@@ -1,0 +1,43 @@
+package dev.mailrun.http;
+
+import dev.mailrun.campaign.model.Attachment;
+import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.variant.AbReport;
+
+/**
+ * The part of a campaign's section on the status page and in {@code campaign report --html} about
+ * what its messages carry: the attached files (name, type, size) and the A/B variants with their figures.
+ */
+final class MessageContentHtml {
+
+    private MessageContentHtml() {
+    }
+
+    static void append(StringBuilder html, CampaignReport r) {
+        if (!r.attachments().isEmpty()) {
+            html.append("<h3>Attachments</h3>\n<table class=\"attachments\"><thead><tr><th>file</th><th>type</th><th>bytes</th>"
+                    + "</tr></thead><tbody>\n");
+            for (Attachment.Summary a : r.attachments()) {
+                html.append("<tr><td>").append(Html.escape(a.filename())).append(a.inline() ? " (inline)" : "").append("</td><td>")
+                        .append(Html.escape(a.contentType())).append("</td><td>").append(Svg.number(a.size())).append("</td></tr>\n");
+            }
+            html.append("</tbody></table>\n");
+        }
+        r.ab().ifPresent(ab -> variants(html, ab));
+    }
+
+    private static void variants(StringBuilder html, AbReport ab) {
+        html.append("<h3>A/B variants</h3>\n<p class=\"meta\">").append(Html.escape(ab.settings())).append(" · winner: ")
+                .append(Html.escape(ab.winner())).append("</p>\n<table class=\"variants\"><thead><tr><th>variant</th>"
+                        + "<th>sent</th><th>delivered</th><th>bounces</th><th>complaints</th><th>unsubscribes</th><th>")
+                .append(Html.escape(ab.measure())).append(" (95%)</th></tr></thead><tbody>\n");
+        for (AbReport.Line l : ab.variants()) {
+            html.append("<tr><td>").append(Html.escape(l.name())).append(l.winner() ? " (winner)" : "").append("</td><td>")
+                    .append(Svg.number(l.sent())).append("</td><td>").append(Svg.number(l.delivered())).append("</td><td>")
+                    .append(Svg.number(l.bounces())).append("</td><td>").append(Svg.number(l.complaints())).append("</td><td>")
+                    .append(Svg.number(l.unsubscribes())).append("</td><td>").append(Html.escape(l.measure().toString()))
+                    .append("</td></tr>\n");
+        }
+        html.append("</tbody></table>\n");
+    }
+}

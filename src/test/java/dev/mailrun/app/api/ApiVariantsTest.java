@@ -1,0 +1,95 @@
+package dev.mailrun.app.api;
+
+import static dev.mailrun.app.api.ApiHarness.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** A/B variants through the API: created with a campaign, shown in its report, picked; bad input 422 naming the field. */
+class ApiVariantsTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    private final SettableClock clock = SettableClock.at("2026-11-21T10:00:00Z");
+    private ApiHarness api;
+    private String token;
+
+    @BeforeEach
+    void start() throws Exception {
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            for (String table : List.of("api_token", "api_audit", "api_idempotency", "campaign", "task")) {
+                s.execute("DELETE FROM " + table);
+            }
+        }
+        api = new ApiHarness(WorkerEnv.of(db, 2525), clock);
+        token = api.token("ops", ApiScope.ADMIN);
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    private static String body(String ab) {
+        return "{\"name\":\"Spring\",\"template\":\"newsletter\",\"from\":\"news@sender.example\"," + ab + "}";
+    }
+
+    @Test
+    void a_campaign_with_variants_is_created_reported_per_variant_and_its_pick_waits_for_the_test_share() {
+        HttpResponse<String> created = api.post(token, "/api/v1/campaigns", body(
+                "\"variants\":[\"A:subject=Spring sale\",\"B:subject=20% off everything\"],\"testShare\":20,"
+                        + "\"decideAfter\":\"4h\",\"pickBy\":\"manual\""));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = json(created).get("id").asText();
+
+        JsonNode ab = json(api.get(token, "/api/v1/campaigns/" + id)).get("report").get("ab");
+        assertThat(ab.get("test_share_percent").asInt()).isEqualTo(20);
+        assertThat(ab.get("decide_after_seconds").asLong()).isEqualTo(4 * 3600);
+        assertThat(ab.get("variants")).extracting(v -> v.get("name").asText()).containsExactly("A", "B");
+
+        HttpResponse<String> early = api.post(token, "/api/v1/campaigns/" + id + "/pick", "{\"variant\":\"A\"}");
+        assertThat(early.statusCode()).as(early.body()).isEqualTo(409);
+        assertThat(json(early).get("detail").asText()).contains("its test share is still being sent");
+        HttpResponse<String> unknown = api.post(token, "/api/v1/campaigns/" + id + "/pick", "{\"variant\":\"Z\"}");
+        assertThat(unknown.statusCode()).isEqualTo(422);
+        assertThat(json(unknown).get("errors").get(0).get("field").asText()).isEqualTo("variant");
+    }
+
+    @Test
+    void each_bad_ab_input_is_refused_with_422_naming_its_field_and_creates_nothing() throws Exception {
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put("\"variants\":[\"A\",\"B:colour=red\"],\"testShare\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B:template=no-such\"],\"testShare\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":60", "testShare");
+        cases.put("\"variants\":[\"A\",\"A:subject=Y\"],\"testShare\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\"],\"testShare\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"clicks\"", "pickBy");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"decideAfter\":\"soon\"", "decideAfter");
+        cases.forEach((ab, field) -> {
+            HttpResponse<String> r = api.post(token, "/api/v1/campaigns", body(ab));
+            assertThat(r.statusCode()).as(ab + " " + r.body()).isEqualTo(422);
+            assertThat(json(r).get("errors")).as(ab).hasSize(1);
+            assertThat(json(r).get("errors").get(0).get("field").asText()).as(ab).isEqualTo(field);
+        });
+        HttpResponse<String> clicks = api.post(token, "/api/v1/campaigns",
+                body("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"clicks\""));
+        assertThat(json(clicks).get("errors").get(0).get("reason").asText())
+                .isEqualTo("--pick-by clicks needs click tracking, which mailrun does not have yet; use --pick-by manual");
+        assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).isEmpty();
+    }
+}

@@ -1,0 +1,135 @@
+package dev.mailrun.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** campaign create with A/B variants through the real command line: stored and shown by status; bad input refused with one line, exit 2. */
+class CampaignVariantCommandTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    @TempDir
+    Path dir;
+
+    private CliHarness cli() throws Exception {
+        Path templates = dir.resolve("templates");
+        if (!Files.exists(templates)) {
+            for (String name : List.of("welcome", "newsletter")) {
+                Files.createDirectories(templates.resolve(name));
+                try (var files = Files.list(Path.of("templates", name))) {
+                    for (Path f : files.toList()) {
+                        Files.copy(f, templates.resolve(name).resolve(f.getFileName()));
+                    }
+                }
+            }
+            Files.createDirectories(templates.resolve("broken"));
+            Files.writeString(templates.resolve("broken/subject.txt"), "Hello {{ name\n");
+            Files.writeString(templates.resolve("broken/body.txt"), "Hi {% if %}\n");
+        }
+        Map<String, String> env = new HashMap<>();
+        env.put("MAILRUN_DB_URL", db.url());
+        env.put("MAILRUN_DB_USER", db.user());
+        env.put("MAILRUN_DB_PASSWORD", db.password());
+        env.put("MAILRUN_TEMPLATES_DIR", templates.toString());
+        return new CliHarness(env, SettableClock.at("2026-11-21T10:00:00Z"));
+    }
+
+    private static String[] create(String... more) {
+        return createNamed("Spring", more);
+    }
+
+    private static String[] createNamed(String name, String... more) {
+        List<String> args = new ArrayList<>(List.of("campaign", "create", "--name", name, "--template", "welcome",
+                "--from", "news@sender.example"));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void variants_are_stored_at_create_and_status_shows_each_with_the_test_settings() throws Exception {
+        CliHarness.Result created = cli().run(create("--variant", "A:subject=Spring sale", "--variant",
+                "B:subject=20% off everything;template=newsletter;field.offer=20%", "--test-share", "20%", "--decide", "manual",
+                "--pick-by", "manual"));
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+
+        String status = cli().run("campaign", "status", id).out();
+        assertThat(status).contains("  A/B: test share 20% (not yet chosen), decide manual, pick by manual; winner: none yet")
+                .contains("    A         recipients 0, sent 0, delivered 0, bounces 0, complaints 0, unsubscribes 0;")
+                .contains("    B         recipients 0,");
+        assertThat(cli().run("campaign", "status", id, "--json").out()).contains("\"test_share_percent\" : 20")
+                .contains("\"pick_by\" : \"manual\"").contains("\"name\" : \"B\"");
+        CliHarness.Result early = cli().run("campaign", "pick", id, "A");
+        assertThat(early.exitCode()).isEqualTo(2);
+        assertThat(early.err().strip()).isEqualTo("mailrun: campaign " + id + ": its test share is still being sent; pick once it is done");
+    }
+
+    @Test
+    void status_json_and_the_html_report_name_the_attachments_and_show_the_variants() throws Exception {
+        Path pdf = Files.write(dir.resolve("programme.pdf"), "%PDF-1.4\n%%EOF\n".getBytes());
+        CliHarness.Result created = cli().run(createNamed("Files", "--attach", pdf.toString(), "--variant", "A",
+                "--variant", "B:subject=Other", "--test-share", "10%"));
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+
+        String json = cli().run("campaign", "status", id, "--json").out();
+        assertThat(json).contains("\"filename\" : \"programme.pdf\"").contains("\"content_type\" : \"application/pdf\"")
+                .contains("\"size_bytes\" : 15");
+        Path html = dir.resolve("report.html");
+        CliHarness.Result report = cli().run("campaign", "report", id, "--html", html.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        assertThat(Files.readString(html)).contains("<h3>Attachments</h3>")
+                .contains("<tr><td>programme.pdf</td><td>application/pdf</td><td>15</td></tr>")
+                .contains("<h3>A/B variants</h3>").contains("test share 10% (not yet chosen), decide manual, pick by manual");
+    }
+
+    @Test
+    void each_bad_input_is_refused_at_create_with_one_line_and_exit_2() throws Exception {
+        Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of("--variant", "A:subject=X", "--variant", "B:colour=red", "--test-share", "20%"),
+                "--variant B: unknown field 'colour' (subject, template, from-name or field.NAME)");
+        cases.put(List.of("--variant", "A", "--variant", "B:template=broken", "--test-share", "20%"),
+                "--variant B: template broken cannot be used: ");
+        cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "60%"),
+                "--test-share must be 1%-50%, got 60%");
+        cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "0%"),
+                "--test-share must be 1%-50%, got 0%");
+        cases.put(List.of("--variant", "A:subject=X", "--variant", "A:subject=Y", "--test-share", "20%"),
+                "--variant: the name A is used twice");
+        cases.put(List.of("--variant", "A", "--variant", "B", "--variant", "C", "--variant", "D", "--variant", "E",
+                "--variant", "F", "--test-share", "20%"), "--variant: at most 5 variants, got 6");
+        cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "clicks"),
+                "--pick-by clicks needs click tracking, which mailrun does not have yet; use --pick-by manual");
+        cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "replies"),
+                "--pick-by replies needs replies counted per recipient, which mailrun does not record (replies go to the "
+                        + "From or Reply-To mailbox); use --pick-by manual");
+        cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--decide-after", "soon"),
+                "--decide-after must be a duration such as 90m, 4h or 2d, got 'soon'");
+        cases.put(List.of("--variant", "A:subject=X"), "--test-share is required with --variant, e.g. --test-share 20%");
+        CliHarness cli = cli();
+        cases.forEach((args, line) -> {
+            CliHarness.Result r;
+            try {
+                r = cli.run(createNamed("Refused", args.toArray(String[]::new)));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            assertThat(r.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(r.err().lines().toList()).as(String.join(" ", args)).hasSize(1);
+            assertThat(r.err().strip()).as(String.join(" ", args)).startsWith("mailrun: " + line);
+        });
+        assertThat(cli.run("campaign", "list").out()).doesNotContain("Refused");
+    }
+}
