@@ -97,6 +97,7 @@ public final class Campaigns {
                        Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
         if (ab.isPresent()) {
             VariantChecks.refuseBroken(templates, ab.get());
+            VariantChecks.refuseUnmeasured(ab.get(), tracking);
             if (tracking.isPresent()) {
                 VariantChecks.refuseTrackedTemplates(ab.get());
             }

@@ -3,11 +3,11 @@ package dev.mailrun.campaign.model;
 import java.util.Optional;
 
 /**
- * How an A/B test's winner is picked. Whether a measure can be used today is decided in one place,
- * {@link #unavailable()}: when click tracking lands, {@code CLICKS} is lifted there and nowhere else.
+ * How an A/B test's winner is picked. Whether a measure can be used at all is decided in one place,
+ * {@link #unavailable()}; {@code CLICKS} also needs the campaign's clicks tracked, which create checks.
  */
 public enum PickBy {
-    /** The highest click rate: needs click tracking. */
+    /** The highest rate of recipients with a human click per delivered message: needs the campaign's clicks tracked. */
     CLICKS("clicks"),
     /** The highest reply rate: needs replies to be counted per recipient. */
     REPLIES("replies"),
@@ -25,13 +25,13 @@ public enum PickBy {
     }
 
     /**
-     * Why this measure cannot pick a winner yet; empty when it can. Neither clicks nor replies are
-     * recorded per recipient today: nothing counts a click, and replies go to the From or Reply-To
-     * mailbox, which mailrun never reads (its bounce mailbox sees only the return path).
+     * Why this measure cannot pick a winner; empty when it can. Replies are not recorded per recipient:
+     * they go to the From or Reply-To mailbox, which mailrun never reads (its bounce mailbox sees only
+     * the return path).
      */
     public Optional<String> unavailable() {
         return switch (this) {
-            case CLICKS -> Optional.of("--pick-by clicks needs click tracking, which mailrun does not have yet; use --pick-by manual");
+            case CLICKS -> Optional.empty();
             case REPLIES -> Optional.of("--pick-by replies needs replies counted per recipient, which mailrun does not record"
                     + " (replies go to the From or Reply-To mailbox); use --pick-by manual");
             case MANUAL -> Optional.empty();

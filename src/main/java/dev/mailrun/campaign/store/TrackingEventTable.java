@@ -9,11 +9,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.StringJoiner;
 
 /** The tracking_event table: every open and click recorded, and what reports, exports and erasure read of it. */
 public final class TrackingEventTable {
@@ -91,25 +89,25 @@ public final class TrackingEventTable {
         }
     }
 
-    /** Distinct recipients among {@code recipientIds} with a human click in the campaign (one variant's share). */
-    public long humanUniqueClicks(Connection c, long campaignId, Collection<Long> recipientIds) throws SQLException {
-        if (recipientIds.isEmpty()) {
-            return 0;
-        }
-        StringJoiner in = new StringJoiner(",", "(", ")");
-        recipientIds.forEach(id -> in.add("?"));
+    /**
+     * Distinct recipients with a human click in the campaign, by their A/B variant (recipient.variant
+     * → count; recipients without a variant are left out): what {@code --pick-by clicks} compares.
+     * Clicks recorded without a recipient ({@code tracking.per-recipient=false}) cannot be counted here.
+     */
+    public Map<Integer, Long> humanClickersByVariant(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT COUNT(DISTINCT recipient_id) FROM tracking_event
-                WHERE campaign_id = ? AND kind = 'click' AND class = 'human' AND recipient_id IN """ + in)) {
-            int i = 1;
-            ps.setLong(i++, campaignId);
-            for (long id : recipientIds) {
-                ps.setLong(i++, id);
-            }
+                SELECT r.variant, COUNT(DISTINCT e.recipient_id) FROM tracking_event e
+                JOIN recipient r ON r.id = e.recipient_id
+                WHERE e.campaign_id = ? AND e.kind = 'click' AND e.class = 'human' AND r.variant IS NOT NULL
+                GROUP BY r.variant""")) {
+            ps.setLong(1, campaignId);
+            Map<Integer, Long> byVariant = new java.util.HashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+                while (rs.next()) {
+                    byVariant.put(rs.getInt(1), rs.getLong(2));
+                }
             }
+            return byVariant;
         }
     }
 

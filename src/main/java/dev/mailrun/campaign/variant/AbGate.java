@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.variant;
 
 import dev.mailrun.campaign.model.AbState;
+import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.recipient.RecipientVariants;
 import dev.mailrun.db.Transactions;
@@ -16,8 +17,10 @@ import javax.sql.DataSource;
  *   <li>the test share has no variants yet: they are given in one statement
  *       ({@link RecipientVariants#assignTest}) and the run sends the test share ({@link Phase.TestShare});</li>
  *   <li>test recipients are left to send: the run sends only them;</li>
- *   <li>the test share is done and no winner picked: the run sends nothing and ends with the reason
- *       ({@link Phase.Waiting}), the next run moved to when the decision is due;</li>
+ *   <li>the test share is done and no winner picked: with {@code --pick-by clicks} and the decision
+ *       due, the variant ahead by human clicks wins ({@link ClickPick}); otherwise the run sends
+ *       nothing and ends with the reason ({@link Phase.Waiting}), the next run moved to when the
+ *       decision is due;</li>
  *   <li>a winner is picked: the run sends the rest ({@link Phase.Decided}).</li>
  * </ol>
  * The campaign_ab row is locked while this is decided, so two runs (a run and one that took over)
@@ -46,7 +49,7 @@ public final class AbGate {
     }
 
     public Phase phase(long campaignId, Instant now) throws SQLException {
-        return Transactions.inTransaction(dataSource, c -> {
+        Phase phase = Transactions.inTransaction(dataSource, c -> {
             Optional<AbState> found = tests.find(c, campaignId, true);
             if (found.isEmpty()) {
                 return new Phase.None();
@@ -66,8 +69,24 @@ public final class AbGate {
             }
             tests.testDone(c, campaignId, now);
             AbState done = tests.find(c, campaignId, false).orElseThrow();
+            Optional<ClickPick.Decision> picked = due(done, now) && done.test().pickBy() == PickBy.CLICKS
+                    ? ClickPick.decide(c, done) : Optional.empty();
+            if (picked.isPresent()) {
+                tests.decide(c, campaignId, picked.get().position(), picked.get().why(), now);
+                return new Phase.Decided(tests.find(c, campaignId, false).orElseThrow());
+            }
             return waiting(done, now);
         });
+        if (phase instanceof Phase.Decided decided && decided.state().decidedAt().equals(Optional.of(now))) {
+            // Decided by this run: the rest are given the winner as a pick gives it (a crash part-way
+            // leaves some without one, which the sender treats as the winner).
+            AbPicks.giveRest(dataSource, campaignId, decided.state().winner().orElseThrow());
+        }
+        return phase;
+    }
+
+    private static boolean due(AbState state, Instant now) {
+        return state.decisionDue().filter(d -> !now.isBefore(d)).isPresent();
     }
 
     /** A test share sent and no winner: until when, and the reason a run ends with. */
@@ -77,9 +96,9 @@ public final class AbGate {
         if (due.isPresent() && now.isBefore(due.get())) {
             return new Phase.Waiting(state, due, "waiting for the A/B decision until " + due.get());
         }
-        // Picking by a measure is refused at create until one can be measured (PickBy.unavailable),
-        // so a decision that fell due waits for the operator too.
-        String since = due.map(d -> " (due since " + d + ")").orElse("");
+        // Due with nothing that decides it (manual, or no variant ahead by human clicks): the operator picks.
+        String since = due.map(d -> " (due since " + d + (state.test().pickBy() == PickBy.CLICKS
+                ? "; no variant leads by human clicks" : "") + ")").orElse("");
         return new Phase.Waiting(state, Optional.empty(), "waiting for the A/B decision until `" + pick + "`" + since);
     }
 }

@@ -54,12 +54,18 @@ public final class AbPicks {
             tests.decide(c, campaignId, position, reason, now);
             return position;
         });
+        return new Picked(variant, reason, giveRest(dataSource, campaignId, winner));
+    }
+
+    /** Gives the recipients without a variant the winner, one id range per transaction; returns how many. */
+    static long giveRest(DataSource dataSource, long campaignId, int winner) throws SQLException {
+        RecipientVariants recipients = new RecipientVariants();
         long[] range = Transactions.inTransaction(dataSource, c -> recipients.idRange(c, campaignId));
         long given = 0;
         for (long from = range[0]; range[1] > 0 && from <= range[1]; from += RecipientVariants.chunk()) {
             long start = from;
             given += Transactions.inTransaction(dataSource, c -> recipients.assignRest(c, campaignId, winner, start));
         }
-        return new Picked(variant, reason, given);
+        return given;
     }
 }

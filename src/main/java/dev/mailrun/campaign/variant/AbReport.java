@@ -17,9 +17,9 @@ import java.util.Optional;
  * complaints, unsubscribes and the measure it is picked by with its 95 % interval; the winner and why;
  * while waiting, until when.
  *
- * <p>The measure of {@code --pick-by manual} is what the operator weighs: unsubscribes and
- * complaints per delivered message (lower is better). Clicks and replies are not measured
- * ({@link PickBy#unavailable()}).
+ * <p>The measure of {@code --pick-by clicks} is the one the winner is picked by ({@link ClickPick});
+ * that of {@code --pick-by manual} is what the operator weighs: unsubscribes and complaints per
+ * delivered message (lower is better). Replies are not measured ({@link PickBy#unavailable()}).
  *
  * @param waiting the reason runs end with while the campaign waits for the decision; empty otherwise
  */
@@ -40,16 +40,19 @@ public record AbReport(AbState state, List<Line> variants, String measure, Optio
         }
         AbState state = found.get();
         List<VariantCount> counts = new RecipientVariants().counts(c, campaignId, state.winner().orElse(null));
+        boolean byClicks = state.test().pickBy() == PickBy.CLICKS;
+        List<Wilson> clicks = byClicks ? ClickPick.measures(c, state) : List.of();
         List<Line> lines = new ArrayList<>();
         for (int i = 0; i < state.test().variants().size(); i++) {
             VariantCount n = countOf(counts, i);
             long negative = Math.min(n.delivered(), n.complaints() + n.unsubscribes());
             lines.add(new Line(state.test().variant(i).name(), state.winner().equals(Optional.of(i)), n.recipients(), n.sent(),
-                    n.delivered(), n.bounces(), n.complaints(), n.unsubscribes(), Wilson.of(negative, n.delivered())));
+                    n.delivered(), n.bounces(), n.complaints(), n.unsubscribes(),
+                    byClicks ? clicks.get(i) : Wilson.of(negative, n.delivered())));
         }
         Optional<String> waiting = state.testDoneAt().isPresent() && !state.decided()
                 ? Optional.of(AbGate.waiting(state, now).reason()) : Optional.empty();
-        return Optional.of(new AbReport(state, lines, NEGATIVE, waiting));
+        return Optional.of(new AbReport(state, lines, byClicks ? ClickPick.MEASURE : NEGATIVE, waiting));
     }
 
     private static VariantCount countOf(List<VariantCount> counts, int variant) {

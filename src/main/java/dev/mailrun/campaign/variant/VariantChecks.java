@@ -2,6 +2,8 @@ package dev.mailrun.campaign.variant;
 
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.PickBy;
+import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
@@ -39,6 +41,14 @@ public final class VariantChecks {
                 throw new CampaignException("--variant " + v.name() + ": a tracked campaign's variants cannot change the "
                         + "template (its tracked links are numbered per campaign); vary subject, from-name or fields, or do not use --track");
             }
+        }
+    }
+
+    /** At create: picking by clicks needs the campaign's clicks tracked ({@code --track clicks}). */
+    public static void refuseUnmeasured(AbTest test, Optional<TrackingMode> tracking) {
+        if (test.pickBy() == PickBy.CLICKS && !tracking.map(TrackingMode::clicks).orElse(false)) {
+            throw new CampaignException("--pick-by clicks needs the campaign's clicks tracked: add --track clicks "
+                    + "(tracking.enabled), or use --pick-by manual");
         }
     }
 

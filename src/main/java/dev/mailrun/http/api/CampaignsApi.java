@@ -130,8 +130,8 @@ final class CampaignsApi {
             id = campaigns.create(parsed.campaign(), parsed.route(), List.of(), tracking, ab);
         } catch (CampaignException e) {
             // A variant the campaign cannot have is a bad field of this request, not a state.
-            if (e.getMessage() != null && e.getMessage().startsWith("--variant")) {
-                throw ApiException.invalid("variants", e.getMessage());
+            if (e.getMessage() != null && (e.getMessage().startsWith("--variant") || e.getMessage().startsWith("--pick-by"))) {
+                throw ApiException.invalid(abField(e.getMessage()), e.getMessage());
             }
             throw e;
         }
