@@ -26,6 +26,7 @@ import java.util.Set;
  */
 public final class RecipientClaims {
     private final SuppressionTable suppressions;
+    private final StatusCountTable counts = new StatusCountTable();
 
     public RecipientClaims(SuppressionTable suppressions) {
         this.suppressions = suppressions;
@@ -62,7 +63,7 @@ public final class RecipientClaims {
                     + " AND next_attempt_at IS NULL" + notHeld + " ORDER BY id", campaignId, null,
                     List.of(), null, held, limit - rows.size(), rows);
         }
-        return suppressFound(c, rows, now);
+        return suppressFound(c, campaignId, rows, now);
     }
 
     /** {@code AND id NOT IN (…)} for the run's recipients claimed and not yet recorded; empty when there are none. */
@@ -71,7 +72,7 @@ public final class RecipientClaims {
     }
 
     /** Claimed rows: those on the suppression list become suppressed, the others go to the run as they are. */
-    private Claim suppressFound(Connection c, List<ClaimedRecipient> rows, Instant now) throws SQLException {
+    private Claim suppressFound(Connection c, long campaignId, List<ClaimedRecipient> rows, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return new Claim(List.of(), 0);
         }
@@ -85,7 +86,7 @@ public final class RecipientClaims {
         for (ClaimedRecipient r : rows) {
             (suppressedKeys.contains(EmailAddress.of(r.email()).suppressionKey()) ? suppressed : claimed).add(r);
         }
-        return new Claim(claimed, suppress(c, suppressed, now));
+        return new Claim(claimed, suppress(c, campaignId, suppressed, now));
     }
 
     /** Up to {@code limit} recipients at any of {@code domains}: one paced domain group's part of a claim. */
@@ -160,7 +161,7 @@ public final class RecipientClaims {
             }
             quotaFound.add(rows.size() - before);
         }
-        return new PacedClaim(suppressFound(c, rows, now), otherFound, lastOther, List.copyOf(quotaFound));
+        return new PacedClaim(suppressFound(c, campaignId, rows, now), otherFound, lastOther, List.copyOf(quotaFound));
     }
 
     /**
@@ -200,18 +201,25 @@ public final class RecipientClaims {
 
 
     /** Claimed rows found on the suppression list become suppressed; returns how many did. */
-    private static int suppress(Connection c, List<ClaimedRecipient> rows, Instant now) throws SQLException {
+    private int suppress(Connection c, long campaignId, List<ClaimedRecipient> rows, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return 0;
         }
+        List<StatusCountTable.Row> waiting = counts.lock(c, campaignId, rows.stream().map(ClaimedRecipient::id).toList(),
+                List.of("pending", "retry"));
+        if (waiting.isEmpty()) {
+            return 0;
+        }
         try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = '" + RecipientStatus.SUPPRESSED.dbValue()
-                + "', updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ") AND status IN ('pending', 'retry')")) {
+                + "', updated_at = ? WHERE id IN (" + Sql.placeholders(waiting.size()) + ")")) {
             SqlTime.set(ps, 1, now);
             int i = 2;
-            for (ClaimedRecipient r : rows) {
+            for (StatusCountTable.Row r : waiting) {
                 ps.setLong(i++, r.id());
             }
-            return ps.executeUpdate();
+            int n = ps.executeUpdate();
+            counts.apply(c, campaignId, new StatusCountTable.Delta().move(waiting, RecipientStatus.SUPPRESSED.dbValue()));
+            return n;
         }
     }
 }
