@@ -178,6 +178,13 @@ public final class Campaigns {
         }
     }
 
+    /** A page of campaigns in id order after {@code afterId}, filtered in the database ({@link CampaignTable#page}). */
+    public List<Campaign> page(Optional<CampaignStatus> status, Optional<Instant> since, long afterId, int limit) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return store.page(c, status, since, afterId, limit);
+        }
+    }
+
     /**
      * Starts a draft campaign: checks that its header values would be accepted by the sender, that
      * it has recipients and that its template compiles and uses only fields every recipient has,
