@@ -1,6 +1,7 @@
 -- Per-campaign recipient counts by status and relay, kept exact with every change of a recipient's
--- status (docs/ARCHITECTURE.md, "Status counts"): `campaign status` and GET /api/v1/campaigns/{id} read a few
--- rows here instead of counting a campaign's recipient rows on every call (5.5 s at 1,000,000).
+-- status (docs/ARCHITECTURE.md, "Status counts"): `campaign status` and GET /api/v1/campaigns/{id}
+-- read a few rows here instead of counting a campaign's recipient rows on every call (5.5 s at
+-- 1,000,000).
 --
 -- Every statement that inserts recipients or changes their status adds its delta here in its own
 -- transaction: one batched upsert per statement or flush, a row per (status, relay) it moved,

@@ -38,7 +38,18 @@ public final class RecipientCounts {
      * waiting count as sending, which no row stores.
      */
     public Map<RecipientStatus, Long> counts(Connection c, long campaignId, Collection<Long> inFlight) throws SQLException {
-        Map<RecipientStatus, Long> counts = StatusCountTable.byStatus(statusCounts.read(c, campaignId));
+        return counts(c, campaignId, kept(c, campaignId), inFlight);
+    }
+
+    /** The campaign's kept counts, (status, relay) → n: read once, for the methods below that take them. */
+    public Map<String, Map<String, Long>> kept(Connection c, long campaignId) throws SQLException {
+        return statusCounts.read(c, campaignId);
+    }
+
+    /** {@link #counts(Connection, long, Collection)} from counts already read ({@link #kept}). */
+    public Map<RecipientStatus, Long> counts(Connection c, long campaignId, Map<String, Map<String, Long>> kept,
+                                             Collection<Long> inFlight) throws SQLException {
+        Map<RecipientStatus, Long> counts = StatusCountTable.byStatus(kept);
         if (inFlight.isEmpty()) {
             return counts;
         }
@@ -65,8 +76,13 @@ public final class RecipientCounts {
 
     /** Per relay, the campaign's recipients by the outcome of the attempt that relay took last, by relay name. */
     public List<RelayCount> relayCounts(Connection c, long campaignId) throws SQLException {
+        return relayCounts(kept(c, campaignId));
+    }
+
+    /** {@link #relayCounts(Connection, long)} from counts already read ({@link #kept}). */
+    public List<RelayCount> relayCounts(Map<String, Map<String, Long>> kept) {
         Map<String, long[]> byRelay = new TreeMap<>();
-        statusCounts.read(c, campaignId).forEach((status, relays) -> relays.forEach((relay, n) -> {
+        kept.forEach((status, relays) -> relays.forEach((relay, n) -> {
             int column = List.of("sent", "failed", "retry").indexOf(status);
             if (!relay.isEmpty() && column >= 0) {
                 byRelay.computeIfAbsent(relay, k -> new long[3])[column] += n;
@@ -103,7 +119,12 @@ public final class RecipientCounts {
      * bounce_events are read (at most one per recipient: its key is (recipient, kind)).
      */
     public BounceRate hardBounceRate(Connection c, long campaignId) throws SQLException {
-        Map<RecipientStatus, Long> stored = StatusCountTable.byStatus(statusCounts.read(c, campaignId));
+        return hardBounceRate(c, campaignId, kept(c, campaignId));
+    }
+
+    /** {@link #hardBounceRate(Connection, long)} with the sent and failed counts already read ({@link #kept}). */
+    public BounceRate hardBounceRate(Connection c, long campaignId, Map<String, Map<String, Long>> kept) throws SQLException {
+        Map<RecipientStatus, Long> stored = StatusCountTable.byStatus(kept);
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT (SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'failed' AND last_code BETWEEN 500 AND 599),
                        COALESCE(SUM(r.status NOT IN ('sent', 'failed')), 0),
