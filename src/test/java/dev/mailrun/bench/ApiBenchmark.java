@@ -58,7 +58,7 @@ public final class ApiBenchmark {
         int gets = args.integer("gets", 2_000);
         int sendRate = args.integer("send-rate", 1_000);
         try (BenchDatabase db = BenchDatabase.create("mailrun_bench_api", 8); Sink sink = Sink.start()) {
-            System.out.println(Machine.describe(db.serverVersion(), "none"));
+            System.out.println(Machine.describe(db.serverVersion(), sendRate > 0 ? sink.kind() : "none"));
             Map<String, String> env = new HashMap<>();
             env.put("MAILRUN_DB_URL", BenchDatabase.url(db.name()));
             env.put("MAILRUN_DB_USER", "root");

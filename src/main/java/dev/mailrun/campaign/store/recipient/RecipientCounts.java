@@ -53,7 +53,9 @@ public final class RecipientCounts {
         if (inFlight.isEmpty()) {
             return counts;
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT status, COUNT(*) FROM recipient WHERE id IN ("
+        // FORCE INDEX: else the optimizer may count the campaign's whole pending range in the claim index
+        // (covering, so it looks cheap) and filter it by id — measured 486,871 rows estimated for 21 ids.
+        try (PreparedStatement ps = c.prepareStatement("SELECT status, COUNT(*) FROM recipient FORCE INDEX (PRIMARY) WHERE id IN ("
                 + Sql.placeholders(inFlight.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry') GROUP BY status")) {
             int i = 1;
             for (long id : inFlight) {

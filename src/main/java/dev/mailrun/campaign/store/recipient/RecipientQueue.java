@@ -70,8 +70,8 @@ public final class RecipientQueue {
         int moved = 0;
         for (int from = 0; from < rows.size(); from += StatusCountTable.IDS_PER_STATEMENT) {
             List<StatusCountTable.Row> chunk = rows.subList(from, Math.min(rows.size(), from + StatusCountTable.IDS_PER_STATEMENT));
-            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = ?, " + also + ", updated_at = ?"
-                    + " WHERE campaign_id = ? AND id IN (" + Sql.placeholders(chunk.size()) + ")")) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = ?, " + also
+                    + ", updated_at = ? WHERE campaign_id = ? AND id IN (" + Sql.placeholders(chunk.size()) + ")")) {
                 int i = 1;
                 ps.setString(i++, to);
                 SqlTime.set(ps, i++, now);

@@ -204,7 +204,7 @@ public final class RecipientResults {
         int unknown = 0;
         for (int from = 0; from < ids.size(); from += UNKNOWN_IDS_PER_STATEMENT) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + UNKNOWN_IDS_PER_STATEMENT));
-            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = 'unknown', updated_at = ? WHERE id IN ("
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'unknown', updated_at = ? WHERE id IN ("
                     + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry')")) {
                 SqlTime.set(ps, 1, now);
                 int i = 2;

@@ -104,7 +104,9 @@ public final class StatusCountTable {
         List<Row> rows = new ArrayList<>(sorted.size());
         for (int from = 0; from < sorted.size(); from += IDS_PER_STATEMENT) {
             List<Long> chunk = sorted.subList(from, Math.min(sorted.size(), from + IDS_PER_STATEMENT));
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, status, relay FROM recipient WHERE id IN ("
+            // FORCE INDEX: by primary key only, never a range of the campaign in another index, which
+            // would lock every row it read.
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, status, relay FROM recipient FORCE INDEX (PRIMARY) WHERE id IN ("
                     + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status IN (" + Sql.placeholders(statuses.size())
                     + ") ORDER BY id FOR UPDATE")) {
                 int i = 1;
