@@ -27,7 +27,8 @@ CREATE TABLE campaign_sent_second (
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
 -- Back-fill from the rows as they are. Stop every worker of an earlier version first: a status
--- change it writes after this point is not counted.
+-- change it writes after this point is not counted
+-- (`mailrun campaign recount ID` rebuilds one campaign's counts).
 INSERT INTO campaign_status_count (campaign_id, status, relay, n)
 SELECT campaign_id, status, COALESCE(relay, ''), COUNT(*) FROM recipient GROUP BY campaign_id, status, COALESCE(relay, '');
 

@@ -12,6 +12,8 @@ import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.recipient.SentSecondTable;
+import dev.mailrun.campaign.store.recipient.StatusCountTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.db.Transactions;
@@ -26,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -238,6 +241,23 @@ public final class Campaigns {
     public void cancel(long id) throws SQLException {
         transition(id, CampaignTransition.CANCEL, null);
         tasks.setEnabled(SendTask.taskName(id), false);
+    }
+
+    /**
+     * Rebuilds the campaign's status counts from its rows, under a lock on them (docs/ARCHITECTURE.md,
+     * "Status counts"): for rows written behind the store's back. Returns how many (status, relay)
+     * counts differed; 0 when they were exact.
+     */
+    public int recount(long id) throws SQLException {
+        get(id);
+        StatusCountTable counts = new StatusCountTable();
+        Instant now = clock.instant();
+        return Transactions.inTransaction(dataSource, c -> {
+            Map<String, Map<String, Long>> before = counts.read(c, id);
+            counts.rebuild(c, id);
+            new SentSecondTable().rebuild(c, id, now.minus(SentSecondTable.KEPT));
+            return StatusCountTable.differences(before, counts.read(c, id));
+        });
     }
 
     /** Sends the recipients whose delivery is unknown again; returns how many were requeued. */

@@ -10,9 +10,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -193,6 +195,23 @@ public final class StatusCountTable {
             insert.setLong(1, campaignId);
             insert.executeUpdate();
         }
+    }
+
+    /** How many (status, relay) counts differ between two readings. */
+    public static int differences(Map<String, Map<String, Long>> a, Map<String, Map<String, Long>> b) {
+        Set<String> keys = new HashSet<>();
+        a.forEach((status, relays) -> relays.keySet().forEach(r -> keys.add(status + '\0' + r)));
+        b.forEach((status, relays) -> relays.keySet().forEach(r -> keys.add(status + '\0' + r)));
+        int differ = 0;
+        for (String key : keys) {
+            String status = key.substring(0, key.indexOf('\0'));
+            String relay = key.substring(key.indexOf('\0') + 1);
+            if (a.getOrDefault(status, Map.of()).getOrDefault(relay, 0L).longValue()
+                    != b.getOrDefault(status, Map.of()).getOrDefault(relay, 0L).longValue()) {
+                differ++;
+            }
+        }
+        return differ;
     }
 
     /** Counts by status alone (relays summed), every stored status present. */
