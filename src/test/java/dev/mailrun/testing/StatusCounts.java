@@ -6,6 +6,7 @@ import dev.mailrun.db.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import org.assertj.core.api.Assertions;
 import javax.sql.DataSource;
 
 /**
@@ -26,6 +27,15 @@ public final class StatusCounts {
     /** {@code n} pending rows inserted without a relay: the delta the importer adds for them. */
     public static void inserted(Connection c, long campaignId, long n) throws SQLException {
         new StatusCountTable().apply(c, campaignId, new StatusCountTable.Delta().add("pending", "", n));
+    }
+
+    /** Asserts the campaign's kept counts equal a fresh count of its rows. */
+    public static void assertExact(DataSource ds, long campaignId) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            StatusCountTable counts = new StatusCountTable();
+            Assertions.assertThat(counts.read(c, campaignId)).as("kept status counts of campaign " + campaignId)
+                    .isEqualTo(counts.recount(c, campaignId));
+        }
     }
 
     public static void rebuild(DataSource ds, long campaignId) throws SQLException {
