@@ -17,6 +17,8 @@ import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.recipient.SentSecondTable;
+import dev.mailrun.campaign.store.recipient.StatusCountTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.campaign.variant.AbPicks;
@@ -33,6 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -211,6 +214,13 @@ public final class Campaigns {
         }
     }
 
+    /** A page of campaigns in id order after {@code afterId}, filtered in the database ({@link CampaignTable#page}). */
+    public List<Campaign> page(Optional<CampaignStatus> status, Optional<Instant> since, long afterId, int limit) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return store.page(c, status, since, afterId, limit);
+        }
+    }
+
     /**
      * Starts a draft campaign: checks that its header values would be accepted by the sender, that
      * it has recipients and that its template compiles and uses only fields every recipient has,
@@ -270,6 +280,23 @@ public final class Campaigns {
     public void cancel(long id) throws SQLException {
         transition(id, CampaignTransition.CANCEL, null);
         tasks.setEnabled(SendTask.taskName(id), false);
+    }
+
+    /**
+     * Rebuilds the campaign's status counts from its rows, under a lock on them (docs/ARCHITECTURE.md,
+     * "Status counts"): for rows written behind the store's back. Returns how many (status, relay)
+     * counts differed; 0 when they were exact.
+     */
+    public int recount(long id) throws SQLException {
+        get(id);
+        StatusCountTable counts = new StatusCountTable();
+        Instant now = clock.instant();
+        return Transactions.inTransaction(dataSource, c -> {
+            Map<String, Map<String, Long>> before = counts.read(c, id);
+            counts.rebuild(c, id);
+            new SentSecondTable().rebuild(c, id, now.minus(SentSecondTable.KEPT));
+            return StatusCountTable.differences(before, counts.read(c, id));
+        });
     }
 
     /** Sends the recipients whose delivery is unknown again; returns how many were requeued. */

@@ -1,5 +1,6 @@
 package dev.mailrun.app;
 
+import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
@@ -162,6 +163,7 @@ class AdminListenerTest {
                         + " SELECT id, 'complaint', campaign_id, email, '', UTC_TIMESTAMP(3) FROM recipient WHERE campaign_id = " + id
                         + " AND email = 'reader2@list.example'");
             }
+            StatusCounts.rebuild(db.dataSource(), Long.parseLong(String.valueOf(id)));
             var cached = PrometheusTextAccess.parse(get(admin, "/metrics", Optional.of(TOKEN)).body());
             assertThat(value(cached, "mailrun_recipients", Map.of("campaign", campaign, "status", "sent"))).isEqualTo(40);
             clock.advance(Duration.ofSeconds(5));

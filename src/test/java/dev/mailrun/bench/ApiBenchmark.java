@@ -6,6 +6,9 @@ import dev.mailrun.app.ProductionLinks;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.NewCampaign;
+import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.scheduler.Sleeper;
+import dev.mailrun.scheduler.Worker;
 import java.io.BufferedWriter;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -14,6 +17,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -34,11 +40,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       campaign, alternated; rows per second from the start of the call to its answer, and the
  *       worker's RSS sampled every 100 ms while the upload runs;</li>
  *   <li>status: {@code GET /api/v1/campaigns/{id}} (the campaign and its full status report) for the
- *       campaign holding the uploaded rows, sequentially; latency percentiles.</li>
+ *       campaign holding the uploaded rows, sequentially, while the worker's scheduler sends that
+ *       campaign to the SMTP sink at {@code --send-rate} messages/s; latency percentiles.</li>
  * </ul>
  *
- * <p>Arguments: {@code --rows 1000000 --runs 2 --gets 2000}; {@code --runs 0} measures the status alone (one
- * campaign imported as the CLI does).
+ * <p>Arguments: {@code --rows 1000000 --runs 2 --gets 2000 --send-rate 1000}; {@code --runs 0} measures the
+ * status alone (one campaign imported as the CLI does); {@code --send-rate 0} measures it with nothing sending.
  */
 public final class ApiBenchmark {
 
@@ -49,8 +56,9 @@ public final class ApiBenchmark {
         int rows = args.integer("rows", 1_000_000);
         int runs = args.integer("runs", 2);
         int gets = args.integer("gets", 2_000);
-        try (BenchDatabase db = BenchDatabase.create("mailrun_bench_api", 8)) {
-            System.out.println(Machine.describe(db.serverVersion(), "none"));
+        int sendRate = args.integer("send-rate", 1_000);
+        try (BenchDatabase db = BenchDatabase.create("mailrun_bench_api", 8); Sink sink = Sink.start()) {
+            System.out.println(Machine.describe(db.serverVersion(), sendRate > 0 ? sink.kind() : "none"));
             Map<String, String> env = new HashMap<>();
             env.put("MAILRUN_DB_URL", BenchDatabase.url(db.name()));
             env.put("MAILRUN_DB_USER", "root");
@@ -60,6 +68,11 @@ public final class ApiBenchmark {
             env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.bench.example");
             env.put("MAILRUN_API_RATE", "10000");
             env.put("MAILRUN_API_BURST", "100000");
+            env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
+            env.put("MAILRUN_SMTP_PORT", Integer.toString(sink.port()));
+            env.put("MAILRUN_SMTP_TLS", "none");
+            env.put("MAILRUN_SMTP_RATE", Integer.toString(Math.max(1, sendRate)));
+            env.put("MAILRUN_TICK_INTERVAL", "30s");
             Path csv = Files.createTempFile("mailrun-bench-", ".csv");
             try (BufferedWriter w = Files.newBufferedWriter(csv)) {
                 w.write("email,name,company\n");
@@ -120,30 +133,76 @@ public final class ApiBenchmark {
                     last = campaign(s, "status");
                     s.importer().importCsv(last, csv, Optional.empty(), n -> { });
                 }
-                HttpRequest status = HttpRequest.newBuilder(URI.create(base + "/campaigns/" + last))
-                        .header("Authorization", "Bearer " + token).build();
-                int warm = Math.min(100, Math.max(1, gets / 10));
-                for (int i = 0; i < warm; i++) {
-                    http.send(status, HttpResponse.BodyHandlers.discarding());
-                }
-                long[] nanos = new long[gets];
-                for (int i = 0; i < gets; i++) {
-                    long t = System.nanoTime();
-                    HttpResponse<String> r = http.send(status, HttpResponse.BodyHandlers.ofString());
-                    nanos[i] = System.nanoTime() - t;
-                    if (r.statusCode() != 200) {
-                        throw new IllegalStateException("status answered " + r.statusCode());
+                if (sendRate > 0) {
+                    System.out.printf("%nSending campaign %d to %s at %d/s while the status is read%n", last, sink.description(), sendRate);
+                    s.campaigns().start(last);
+                    try (Scheduler scheduler = s.scheduler()) {
+                        Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(),
+                                Sleeper.onClock(s.clock()), s.heartbeat());
+                        worker.start();
+                        try {
+                            long sentBefore = awaitSending(s, last);
+                            statusLatency(http, base, token, last, rows, gets, "sending");
+                            System.out.printf("sent during the measurement: %,d → %,d%n", sentBefore, sent(s, last));
+                        } finally {
+                            worker.shutdown(Duration.ofSeconds(30));
+                        }
                     }
+                } else {
+                    statusLatency(http, base, token, last, rows, gets, "none sending");
                 }
-                Arrays.sort(nanos);
-                System.out.printf("%nGET /api/v1/campaigns/{id}, a campaign of %,d recipients (none sending), %,d requests one after another"
-                        + " (after %d to warm up)%n%n", rows, gets, warm);
-                System.out.println("| p50 ms | p90 ms | p99 ms | max ms |");
-                System.out.println("|---:|---:|---:|---:|");
-                System.out.printf("| %.1f | %.1f | %.1f | %.1f |%n", pct(nanos, 0.50), pct(nanos, 0.90), pct(nanos, 0.99),
-                        nanos[nanos.length - 1] / 1e6);
             } finally {
                 Files.deleteIfExists(csv);
+            }
+        }
+    }
+
+    private static void statusLatency(HttpClient http, String base, String token, long campaign, int rows, int gets,
+                                      String sending) throws Exception {
+        HttpRequest status = HttpRequest.newBuilder(URI.create(base + "/campaigns/" + campaign))
+                .header("Authorization", "Bearer " + token).build();
+        int warm = Math.min(100, Math.max(1, gets / 10));
+        for (int i = 0; i < warm; i++) {
+            http.send(status, HttpResponse.BodyHandlers.discarding());
+        }
+        long[] nanos = new long[gets];
+        for (int i = 0; i < gets; i++) {
+            long t = System.nanoTime();
+            HttpResponse<String> r = http.send(status, HttpResponse.BodyHandlers.ofString());
+            nanos[i] = System.nanoTime() - t;
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("status answered " + r.statusCode());
+            }
+        }
+        Arrays.sort(nanos);
+        System.out.printf("%nGET /api/v1/campaigns/{id}, a campaign of %,d recipients (%s), %,d requests one after another"
+                + " (after %d to warm up)%n%n", rows, sending, gets, warm);
+        System.out.println("| p50 ms | p90 ms | p99 ms | max ms |");
+        System.out.println("|---:|---:|---:|---:|");
+        System.out.printf("| %.1f | %.1f | %.1f | %.1f |%n", pct(nanos, 0.50), pct(nanos, 0.90), pct(nanos, 0.99),
+                nanos[nanos.length - 1] / 1e6);
+    }
+
+    /** Waits until the worker's first run has recorded some sent recipients; returns how many. */
+    private static long awaitSending(Services s, long campaign) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        long sent;
+        while ((sent = sent(s, campaign)) < 1_000) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("campaign " + campaign + " did not start sending within 3 minutes");
+            }
+            Thread.sleep(500);
+        }
+        return sent;
+    }
+
+    private static long sent(Services s, long campaign) throws Exception {
+        try (Connection c = s.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent'")) {
+            ps.setLong(1, campaign);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
             }
         }
     }

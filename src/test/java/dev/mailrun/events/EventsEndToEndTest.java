@@ -1,5 +1,6 @@
 package dev.mailrun.events;
 
+import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
@@ -213,5 +214,6 @@ class EventsEndToEndTest {
                 ps.executeUpdate();
             }
         }
+        StatusCounts.rebuild(db.dataSource(), campaign);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mailrun.fault;
 
+import dev.mailrun.testing.StatusCounts;
 import static dev.mailrun.testing.CsvJunk.junk;
 import static dev.mailrun.testing.CsvJunk.quoted;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -235,6 +236,7 @@ class BadInputFuzzTest {
                     }
                     ps.executeBatch();
                 }
+                StatusCounts.inserted(c, id, n);
                 return null;
             });
             int injected = n / 2;

@@ -1,5 +1,6 @@
 package dev.mailrun.fault;
 
+import dev.mailrun.testing.StatusCounts;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mailrun.campaign.model.RecipientStatus;
@@ -45,6 +46,7 @@ final class Fixtures {
                 }
                 ps.executeBatch();
             }
+            StatusCounts.inserted(c, campaignId, n);
             return null;
         });
     }

@@ -2,6 +2,7 @@ package dev.mailrun.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.SendSettingsFixtures;
@@ -63,6 +64,7 @@ class SmtpFaultsThroughCampaignTest {
         var progress = Fixtures.progress(db.dataSource(), id);
         assertThat(progress.path("sent").asLong()).as("progress.sent").isEqualTo(counts.getOrDefault("sent", 0L));
         assertThat(progress.path("failed").asLong()).as("progress.failed").isEqualTo(counts.getOrDefault("failed", 0L));
+        StatusCounts.assertExact(db.dataSource(), id);
     }
 
     private static Map<String, Object> row(long id, String email) throws Exception {

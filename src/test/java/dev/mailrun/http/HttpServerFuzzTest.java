@@ -1,5 +1,6 @@
 package dev.mailrun.http;
 
+import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -215,6 +216,7 @@ class HttpServerFuzzTest {
                 }
                 ps.executeBatch();
             }
+            StatusCounts.inserted(c, id, RECIPIENTS);
             return id;
         }
     }

@@ -61,6 +61,7 @@ public final class CampaignFixtures {
     public static void recipients(DataSource ds, long campaignId, int n) throws SQLException {
         Transactions.inTransaction(ds, c -> {
             insert(c, campaignId, n);
+            StatusCounts.rebuild(c, campaignId);
             return null;
         });
     }

@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "campaign", mixinStandardHelpOptions = true, description = "Create and operate campaigns.",
         subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pick.class, CampaignCommand.Pause.class,
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
-                CampaignCommand.RequeueFailed.class,
+                CampaignCommand.RequeueFailed.class, CampaignCommand.Recount.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class})
 final class CampaignCommand extends GroupCommand {
 
@@ -204,6 +204,21 @@ final class CampaignCommand extends GroupCommand {
         @Override
         int act(Services s) throws Exception {
             out().println("requeued " + s.campaigns().requeueUnknown(id) + " recipient(s) of campaign " + id);
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "recount", mixinStandardHelpOptions = true,
+            description = {"Rebuild the campaign's status counts from its recipient rows (status reads the kept counts).",
+                    "Only needed after rows were changed with SQL of your own, or by a worker older than the schema."})
+    static final class Recount extends CampaignAction {
+        @Parameters(paramLabel = "ID") long id;
+
+        @Override
+        int act(Services s) throws Exception {
+            int differed = s.campaigns().recount(id);
+            out().println(differed == 0 ? "campaign " + id + ": status counts were exact"
+                    : "campaign " + id + ": status counts rebuilt; " + differed + " (status, relay) count(s) differed");
             return Cli.OK;
         }
     }

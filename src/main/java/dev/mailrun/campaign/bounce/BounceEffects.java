@@ -77,7 +77,7 @@ public final class BounceEffects {
         suppress(c, key, SuppressionReason.HARD_BOUNCE, origin + ":campaign=" + r.campaignId() + " status=" + report.status(), now);
         // A DSN gives the remote server's reply code; without one, the class of the status stands in.
         int code = report.smtpCode().orElse(report.status().startsWith("5") ? 550 : 554);
-        recipients.markBounced(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
+        recipients.markBounced(c, r.campaignId(), r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
         return new BounceApplier.Applied(BounceApplier.Effect.HARD, OptionalLong.of(r.campaignId()));
     }
 
@@ -88,7 +88,7 @@ public final class BounceEffects {
         // The message failed for good, but the address may be fine: it stays off the suppression
         // list and out of the campaign's hard-bounce rate.
         int code = report.smtpCode().orElse(550);
-        recipients.markBounced(c, r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
+        recipients.markBounced(c, r.campaignId(), r.id(), code, ("bounce " + report.status() + " " + report.diagnostic()).strip(), now);
         return new BounceApplier.Applied(BounceApplier.Effect.REFUSED, OptionalLong.of(r.campaignId()));
     }
 

@@ -153,14 +153,16 @@ public final class CampaignReports {
         List<Attachment.Summary> attachments;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
-            counts = recipients.counts(c, campaignId, inFlight.ids(c, campaignId));
+            // The kept counts, read once for the counts, the hard-bounce rate and the relay lines.
+            Map<String, Map<String, Long>> kept = recipients.kept(c, campaignId);
+            counts = recipients.counts(c, campaignId, kept, inFlight.ids(c, campaignId));
             errors = recipients.topErrors(c, campaignId, 5);
-            bounces = recipients.hardBounceRate(c, campaignId);
+            bounces = recipients.hardBounceRate(c, campaignId, kept);
             long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY)
                     + counts.get(RecipientStatus.SENDING);
             RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
             outlook = this.outlook.read(c, campaign, route, remaining, queue, now);
-            relays = relays(c, campaignId, route);
+            relays = relays(c, recipients.relayCounts(kept), route);
             ab = AbReport.read(c, campaignId, now);
             attachments = files.list(c, campaignId);
             // A campaign completed before the last minute sent nothing in it: its sent rows need no reading.
@@ -207,9 +209,10 @@ public final class CampaignReports {
     }
 
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */
-    private List<CampaignReport.RelayLine> relays(Connection c, long campaignId, RelayRoute route) throws SQLException {
+    private List<CampaignReport.RelayLine> relays(Connection c, List<RecipientCounts.RelayCount> relayCounts, RelayRoute route)
+            throws SQLException {
         Map<String, RecipientCounts.RelayCount> counts = new LinkedHashMap<>();
-        recipients.relayCounts(c, campaignId).forEach(rc -> counts.put(rc.relay(), rc));
+        relayCounts.forEach(rc -> counts.put(rc.relay(), rc));
         List<String> names = new ArrayList<>(route.relays());
         counts.keySet().stream().filter(n -> !names.contains(n)).forEach(names::add);
         Map<String, RelayStateTable.State> states = relayStates.read(c, names);

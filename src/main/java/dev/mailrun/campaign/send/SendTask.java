@@ -16,6 +16,7 @@ import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Tables;
+import dev.mailrun.campaign.store.recipient.SentSecondTable;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.variant.AbGate;
@@ -259,6 +260,7 @@ public final class SendTask implements TaskHandler {
                 }
             }
             tables.inFlight().hold(c, campaignId, ctx.runToken(), now);
+            tables.results().forgetSentBefore(c, campaignId, now.minus(SentSecondTable.KEPT));
             if (campaign.get().status() == CampaignStatus.SCHEDULED
                     && campaign.get().startAt().map(at -> !at.isAfter(now)).orElse(true)) {
                 tables.campaigns().transition(c, campaignId, CampaignTransition.BEGIN, null, now);

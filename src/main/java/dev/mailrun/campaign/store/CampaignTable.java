@@ -117,6 +117,35 @@ public final class CampaignTable {
     }
 
     /**
+     * Up to {@code limit} campaigns after id {@code afterId}, in id order, in {@code status} (any when
+     * empty) and created at or after {@code since} (any when empty): a keyset page, so a campaign
+     * created meanwhile lands after every page already read (index ix_campaign_status carries id).
+     */
+    public List<Campaign> page(Connection c, Optional<CampaignStatus> status, Optional<Instant> since, long afterId, int limit)
+            throws SQLException {
+        List<Campaign> page = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM campaign WHERE id > ?"
+                + (status.isPresent() ? " AND status = ?" : "") + (since.isPresent() ? " AND created_at >= ?" : "")
+                + " ORDER BY id LIMIT ?")) {
+            int i = 1;
+            ps.setLong(i++, afterId);
+            if (status.isPresent()) {
+                ps.setString(i++, status.get().dbValue());
+            }
+            if (since.isPresent()) {
+                SqlTime.set(ps, i++, since.get());
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    page.add(read(rs));
+                }
+            }
+        }
+        return page;
+    }
+
+    /**
      * Applies {@code transition} if the campaign is in one of the states it may start from;
      * {@code reason} becomes the pause reason for a pause and is cleared otherwise. Every status
      * change goes through here. Returns false when the campaign was in none of those states (a

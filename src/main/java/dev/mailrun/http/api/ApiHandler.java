@@ -53,6 +53,7 @@ public final class ApiHandler extends Handler.Abstract {
     private final RateLimits rates;
     private final List<Operation> operations;
     private final OperationRunner runner;
+    private final AuthFailures authFailures;
 
     public ApiHandler(ApiServices services, HttpLimits limits) {
         this.services = services;
@@ -68,6 +69,7 @@ public final class ApiHandler extends Handler.Abstract {
         ops.addAll(new EventsApi(services).operations());
         this.operations = List.copyOf(ops);
         this.runner = new OperationRunner(services);
+        this.authFailures = new AuthFailures(services.audit(), services.clock());
     }
 
     @Override
@@ -91,6 +93,7 @@ public final class ApiHandler extends Handler.Abstract {
         Optional<ApiTokens.Caller> caller = authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION));
         if (caller.isEmpty()) {
             log.warn("API: refused (401) {} {} from {}: no valid token", request.getMethod(), path, Request.getRemoteAddr(request));
+            authFailures.refused(Request.getRemoteAddr(request), request.getMethod(), path);
             throw new ApiException(401, "Unauthenticated", "send Authorization: Bearer <API token>", List.of(),
                     Map.of("WWW-Authenticate", "Bearer realm=\"mailrun api\""));
         }

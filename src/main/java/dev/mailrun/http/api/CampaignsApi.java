@@ -236,13 +236,9 @@ final class CampaignsApi {
         Optional<CampaignStatus> status = r.param("status").map(CampaignsApi::status);
         Optional<Instant> since = r.param("createdSince").map(CampaignsApi::instant);
         long after = r.param("cursor").map(c -> Cursors.decodeLong("campaigns", c)).orElse(0L);
-        // In id order, after the cursor's id: a campaign created meanwhile lands at the end, never on a page already read.
-        List<Campaign> matching = campaigns.list().stream()
-                .filter(c -> c.id() > after)
-                .filter(c -> status.map(st -> c.status() == st).orElse(true))
-                .filter(c -> since.map(at -> !c.createdAt().isBefore(at)).orElse(true))
-                .sorted((a, b) -> Long.compare(a.id(), b.id()))
-                .limit(limit + 1L).toList();
+        // In id order, after the cursor's id, filtered in SQL: a campaign created meanwhile lands at the end,
+        // never on a page already read.
+        List<Campaign> matching = campaigns.page(status, since, after, limit + 1);
         List<Campaign> page = matching.subList(0, Math.min(limit, matching.size()));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("campaigns", page.stream().map(CampaignsApi::item).toList());

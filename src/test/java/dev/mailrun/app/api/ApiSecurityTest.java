@@ -111,7 +111,36 @@ class ApiSecurityTest {
                 audit.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getInt(3));
             }
         }
-        assertThat(audit).containsExactly("reader campaign.create 403", "writer campaign.create 201");
+        // Ten refusals from one source in one minute: a row for the first and one at the tenth.
+        assertThat(audit).containsExactly("- authenticate 401", "- authenticate 401", "reader campaign.create 403",
+                "writer campaign.create 201");
+    }
+
+    @Test
+    void refused_requests_are_audited_per_source_and_minute_at_the_first_and_each_tenth_power_without_the_token() throws Exception {
+        open(Map.of());
+        String wrong = api.token("crm", ApiScope.CAMPAIGNS_READ) + "-wrong";
+        for (int i = 0; i < 250; i++) {
+            assertThat(api.get(wrong, "/api/v1/campaigns").statusCode()).isEqualTo(401);
+        }
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(api.post(null, "/api/v1/campaigns", CREATE).statusCode()).isEqualTo(401);
+
+        List<String> rows = new ArrayList<>();
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT token_name, action, target, status, detail FROM api_audit ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(String.join(" | ", rs.getString(1), rs.getString(2), rs.getString(3), Integer.toString(rs.getInt(4)),
+                        rs.getString(5)));
+            }
+        }
+        assertThat(rows).hasSize(4).allSatisfy(r -> assertThat(r).startsWith("- | authenticate | 127.0.0.1 | 401 | ")
+                .doesNotContain(wrong).doesNotContain(wrong.substring(4, 20)));
+        assertThat(rows.get(0)).endsWith("refused: no valid token (GET /api/v1/campaigns)");
+        assertThat(rows.get(1)).contains("10 refused requests without a valid token in the minute from 2026-11-21T10:00:00Z");
+        assertThat(rows.get(2)).contains("100 refused requests");
+        assertThat(rows.get(3)).as("a new minute starts a new count").endsWith("refused: no valid token (POST /api/v1/campaigns)");
+        assertThat(campaigns()).isZero();
     }
 
     @Test

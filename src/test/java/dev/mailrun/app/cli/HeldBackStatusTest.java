@@ -1,5 +1,6 @@
 package dev.mailrun.app.cli;
 
+import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -80,6 +81,7 @@ class HeldBackStatusTest {
             ps.setLong(1, Long.parseLong(id));
             ps.executeUpdate();
         }
+        StatusCounts.rebuild(db.dataSource(), Long.parseLong(id));
         assertThat(heldBackBy(id)).containsExactly("domain yahoo adapted to 1.25/s", "relay default rate adapted to 2.5/s");
     }
 

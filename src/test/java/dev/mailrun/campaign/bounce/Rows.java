@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.bounce;
 
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -55,6 +56,7 @@ public final class Rows {
             SqlTime.set(ps, 6, status.equals("pending") ? null : T0);
             SqlTime.set(ps, 7, T0);
             ps.executeUpdate();
+            StatusCounts.rebuild(c, campaignId);
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
                 return keys.getLong(1);

@@ -23,6 +23,7 @@ import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -188,6 +189,7 @@ class StatusHoldsTest {
                 }
                 ps.executeBatch();
             }
+            StatusCounts.rebuild(c, id);
             return null;
         });
         campaigns.start(id);
@@ -351,6 +353,7 @@ class StatusHoldsTest {
                 }
                 ps.executeBatch();
             }
+            StatusCounts.rebuild(c, campaignId);
             return null;
         });
     }

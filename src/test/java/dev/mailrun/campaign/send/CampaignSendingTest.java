@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.scope.SendSettings;
@@ -86,6 +87,7 @@ class CampaignSendingTest {
             assertThat(progress.get("sent").asLong()).isEqualTo(count(id, "sent")).isEqualTo(recipients);
             assertThat(CampaignFixtures.sendingCount(db.dataSource(), id) + count(id, "pending") + count(id, "unknown")).isZero();
             assertThat(distinctMessageIds(id)).isEqualTo(recipients);
+            StatusCounts.assertExact(db.dataSource(), id);
         }
     }
 

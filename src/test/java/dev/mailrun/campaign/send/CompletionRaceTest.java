@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
@@ -127,6 +128,7 @@ class CompletionRaceTest {
             }
             ps.executeBatch();
         }
+        StatusCounts.inserted(c, campaignId, n);
     }
 
     private static long count(long campaignId, String status) throws Exception {

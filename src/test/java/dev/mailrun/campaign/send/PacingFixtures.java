@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import java.sql.PreparedStatement;
@@ -45,6 +46,7 @@ final class PacingFixtures {
                 }
                 ps.executeBatch();
             }
+            StatusCounts.inserted(c, campaignId, addresses.size());
             return null;
         });
     }

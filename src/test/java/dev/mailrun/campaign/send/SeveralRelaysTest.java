@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.Campaigns;
@@ -296,6 +297,7 @@ class SeveralRelaysTest {
                 }
                 ps.executeBatch();
             }
+            StatusCounts.inserted(c, campaignId, n);
             return null;
         });
     }

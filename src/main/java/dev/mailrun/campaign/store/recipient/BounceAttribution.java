@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,6 +17,8 @@ import java.util.Optional;
  * marking a send failed after a hard bounce.
  */
 public final class BounceAttribution {
+
+    private final StatusCountTable counts = new StatusCountTable();
 
     /** The send a bounce names by its signed return path, locked for the bounce's changes. */
     public Optional<MatchedRecipient> bouncedById(Connection c, long campaignId, long recipientId) throws SQLException {
@@ -45,16 +48,23 @@ public final class BounceAttribution {
      * A row already failed (or suppressed, or never sent) keeps its state, so a repeat does nothing.
      * A retry a run holds in flight meanwhile gets the outcome of that attempt when it is recorded.
      */
-    public boolean markBounced(Connection c, long recipientId, int code, String error, Instant now) throws SQLException {
+    public boolean markBounced(Connection c, long campaignId, long recipientId, int code, String error, Instant now)
+            throws SQLException {
+        List<StatusCountTable.Row> row = counts.lock(c, campaignId, List.of(recipientId), List.of("sent", "retry"));
+        if (row.isEmpty()) {
+            return false;
+        }
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE recipient SET status = 'failed', next_attempt_at = NULL, last_code = ?, last_error = ?, updated_at = ?
-                WHERE id = ? AND status IN ('sent', 'retry')""")) {
+                WHERE id = ?""")) {
             ps.setInt(1, code);
             ps.setString(2, Sql.truncate(error, 1000));
             SqlTime.set(ps, 3, now);
             ps.setLong(4, recipientId);
-            return ps.executeUpdate() > 0;
+            ps.executeUpdate();
         }
+        counts.apply(c, campaignId, new StatusCountTable.Delta().move(row, "failed"));
+        return true;
     }
 
     private static Optional<MatchedRecipient> oneMatch(PreparedStatement ps) throws SQLException {

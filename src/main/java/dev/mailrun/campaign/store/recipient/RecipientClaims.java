@@ -28,6 +28,7 @@ public final class RecipientClaims {
     private final SuppressionTable suppressions;
     /** {@code " AND variant IS NOT NULL"} while an A/B test sends its test share; empty otherwise. */
     private final String onlyVariants;
+    private final StatusCountTable counts = new StatusCountTable();
 
     public RecipientClaims(SuppressionTable suppressions) {
         this(suppressions, false);
@@ -77,7 +78,7 @@ public final class RecipientClaims {
                     + " AND next_attempt_at IS NULL" + notHeld + onlyVariants + " ORDER BY id", campaignId, null,
                     List.of(), null, held, limit - rows.size(), rows);
         }
-        return suppressFound(c, rows, now);
+        return suppressFound(c, campaignId, rows, now);
     }
 
     /** Whether these claims take only an A/B test's share ({@link #testShareOnly}). */
@@ -123,7 +124,7 @@ public final class RecipientClaims {
     }
 
     /** Claimed rows: those on the suppression list become suppressed, the others go to the run as they are. */
-    private Claim suppressFound(Connection c, List<ClaimedRecipient> rows, Instant now) throws SQLException {
+    private Claim suppressFound(Connection c, long campaignId, List<ClaimedRecipient> rows, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return new Claim(List.of(), 0);
         }
@@ -137,7 +138,7 @@ public final class RecipientClaims {
         for (ClaimedRecipient r : rows) {
             (suppressedKeys.contains(EmailAddress.of(r.email()).suppressionKey()) ? suppressed : claimed).add(r);
         }
-        return new Claim(claimed, suppress(c, suppressed, now));
+        return new Claim(claimed, suppress(c, campaignId, suppressed, now));
     }
 
     /** Up to {@code limit} recipients at any of {@code domains}: one paced domain group's part of a claim. */
@@ -212,7 +213,7 @@ public final class RecipientClaims {
             }
             quotaFound.add(rows.size() - before);
         }
-        return new PacedClaim(suppressFound(c, rows, now), otherFound, lastOther, List.copyOf(quotaFound));
+        return new PacedClaim(suppressFound(c, campaignId, rows, now), otherFound, lastOther, List.copyOf(quotaFound));
     }
 
     /**
@@ -254,18 +255,25 @@ public final class RecipientClaims {
 
 
     /** Claimed rows found on the suppression list become suppressed; returns how many did. */
-    private static int suppress(Connection c, List<ClaimedRecipient> rows, Instant now) throws SQLException {
+    private int suppress(Connection c, long campaignId, List<ClaimedRecipient> rows, Instant now) throws SQLException {
         if (rows.isEmpty()) {
             return 0;
         }
+        List<StatusCountTable.Row> waiting = counts.lock(c, campaignId, rows.stream().map(ClaimedRecipient::id).toList(),
+                List.of("pending", "retry"));
+        if (waiting.isEmpty()) {
+            return 0;
+        }
         try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = '" + RecipientStatus.SUPPRESSED.dbValue()
-                + "', updated_at = ? WHERE id IN (" + Sql.placeholders(rows.size()) + ") AND status IN ('pending', 'retry')")) {
+                + "', updated_at = ? WHERE id IN (" + Sql.placeholders(waiting.size()) + ")")) {
             SqlTime.set(ps, 1, now);
             int i = 2;
-            for (ClaimedRecipient r : rows) {
+            for (StatusCountTable.Row r : waiting) {
                 ps.setLong(i++, r.id());
             }
-            return ps.executeUpdate();
+            int n = ps.executeUpdate();
+            counts.apply(c, campaignId, new StatusCountTable.Delta().move(waiting, RecipientStatus.SUPPRESSED.dbValue()));
+            return n;
         }
     }
 }

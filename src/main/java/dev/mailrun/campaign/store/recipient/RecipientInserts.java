@@ -32,8 +32,14 @@ public final class RecipientInserts {
         return new Inserts(c, campaignId, importId, SqlTime.literal(now));
     }
 
-    /** Prepared insert statements of one transaction; close them with the transaction. */
+    /**
+     * Prepared insert statements of one transaction; close them with the transaction, before its
+     * commit: closing adds the rows they inserted to the campaign's status counts, one upsert for the
+     * whole batch as its last statement, so the count row a sending run also writes is held briefly.
+     */
     public static final class Inserts implements AutoCloseable {
+        private final StatusCountTable counts = new StatusCountTable();
+        private long inserted;
         private final Connection c;
         private final long campaignId;
         private final String importId;
@@ -82,12 +88,20 @@ public final class RecipientInserts {
                 ps.setLong(p++, r.line());
                 ps.setString(p++, stamp);
             }
-            return ps.executeUpdate();
+            int n = ps.executeUpdate();
+            inserted += n;
+            return n;
         }
 
         @Override
         public void close() throws SQLException {
             SQLException first = null;
+            try {
+                counts.apply(c, campaignId, new StatusCountTable.Delta().add("pending", "", inserted));
+                inserted = 0;
+            } catch (SQLException e) {
+                first = e;
+            }
             for (PreparedStatement ps : prepared.values()) {
                 try {
                     ps.close();

@@ -19,20 +19,16 @@ import java.util.Optional;
  */
 public final class RecipientQueue {
 
+    private final StatusCountTable counts = new StatusCountTable();
+
     /**
      * At a campaign's expiry: up to {@code limit} recipients still waiting (pending or retry)
      * become expired, never to be sent. Returns how many; the caller repeats until fewer
      * than {@code limit}, one transaction each, so no statement locks the whole queue at once.
      */
     public int expireWaiting(Connection c, long campaignId, Instant now, int limit) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE recipient SET status = 'expired', next_attempt_at = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status IN ('pending', 'retry') LIMIT ?""")) {
-            SqlTime.set(ps, 1, now);
-            ps.setLong(2, campaignId);
-            ps.setInt(3, limit);
-            return ps.executeUpdate();
-        }
+        return moveLocked(c, campaignId, counts.lockByStatus(c, campaignId, List.of("pending", "retry"), limit), "expired",
+                "next_attempt_at = NULL", now);
     }
 
     /** Whether a recipient is pending or a retry is already due. */
@@ -52,13 +48,42 @@ public final class RecipientQueue {
 
     /** Operator's decision to send unknown recipients again. */
     public int requeueUnknown(Connection c, long campaignId, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE recipient SET status = 'pending', next_attempt_at = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status = 'unknown'""")) {
-            SqlTime.set(ps, 1, now);
-            ps.setLong(2, campaignId);
-            return ps.executeUpdate();
+        int requeued = 0;
+        int step;
+        do {
+            step = moveLocked(c, campaignId, counts.lockByStatus(c, campaignId, List.of("unknown"), STEP), "pending",
+                    "next_attempt_at = NULL", now);
+            requeued += step;
+        } while (step == STEP);
+        return requeued;
+    }
+
+    /** Rows locked and changed per statement by a requeue of unknown recipients. */
+    private static final int STEP = 5_000;
+
+    /**
+     * Moves rows read under their lock to status {@code to} (setting {@code also} too), by id, and
+     * adds the move to the campaign's counts. Returns how many moved.
+     */
+    private int moveLocked(Connection c, long campaignId, List<StatusCountTable.Row> rows, String to, String also,
+                           Instant now) throws SQLException {
+        int moved = 0;
+        for (int from = 0; from < rows.size(); from += StatusCountTable.IDS_PER_STATEMENT) {
+            List<StatusCountTable.Row> chunk = rows.subList(from, Math.min(rows.size(), from + StatusCountTable.IDS_PER_STATEMENT));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = ?, " + also
+                    + ", updated_at = ? WHERE campaign_id = ? AND id IN (" + Sql.placeholders(chunk.size()) + ")")) {
+                int i = 1;
+                ps.setString(i++, to);
+                SqlTime.set(ps, i++, now);
+                ps.setLong(i++, campaignId);
+                for (StatusCountTable.Row r : chunk) {
+                    ps.setLong(i++, r.id());
+                }
+                moved += ps.executeUpdate();
+            }
         }
+        counts.apply(c, campaignId, new StatusCountTable.Delta().move(rows, to));
+        return moved;
     }
 
     /** Whether anything is left to send now or later (pending or retry). */
@@ -145,21 +170,8 @@ public final class RecipientQueue {
      * decision after failures that were not about the address). Returns how many changed.
      */
     public int requeueFailed(Connection c, long campaignId, List<Long> ids, Instant now) throws SQLException {
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE recipient SET status = 'pending', attempts = 0, next_attempt_at = NULL, last_code = NULL,
-                       last_error = NULL, updated_at = ?
-                WHERE campaign_id = ? AND status = 'failed' AND id IN (""" + Sql.placeholders(ids.size()) + ")")) {
-            SqlTime.set(ps, 1, now);
-            ps.setLong(2, campaignId);
-            int i = 3;
-            for (long id : ids) {
-                ps.setLong(i++, id);
-            }
-            return ps.executeUpdate();
-        }
+        return moveLocked(c, campaignId, counts.lock(c, campaignId, ids, List.of("failed")), "pending",
+                "attempts = 0, next_attempt_at = NULL, last_code = NULL, last_error = NULL", now);
     }
 
     /** Whether the campaign still has recipients to send to (pending or retry) at any of {@code domains}. */

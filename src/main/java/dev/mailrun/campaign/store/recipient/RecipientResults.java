@@ -31,6 +31,8 @@ import java.util.Map;
 public final class RecipientResults {
 
     private final EventOutbox events = new EventOutbox();
+    private final StatusCountTable counts = new StatusCountTable();
+    private final SentSecondTable sentSeconds = new SentSecondTable();
 
     /**
      * Writes the outcomes of a run's attempts: one batched statement per kind. Returns how many rows
@@ -45,12 +47,19 @@ public final class RecipientResults {
      *
      * <p>The events the outcomes report ({@code recipient.sent}, {@code recipient.failed}) go into the
      * outbox in the same transaction, as one multi-row INSERT: they commit with the results or not at all.
+     * So do the campaign's status counts ({@link StatusCountTable}): the rows are read and locked by
+     * id first (one statement per thousand), so the delta holds whatever status a row had.
      */
     public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
         Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
+        Map<Long, Outcome> attempts = new HashMap<>();
         for (Outcome o : outcomes) {
             byKind.computeIfAbsent(o.getClass(), k -> new ArrayList<>()).add(o);
+            if (!(o instanceof Outcome.Released)) {
+                attempts.put(o.recipientId(), o);
+            }
         }
+        List<StatusCountTable.Row> before = counts.lock(c, campaignId, attempts.keySet(), StatusCountTable.ANY);
         int changed = 0;
         changed += sent(c, campaignId, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
@@ -79,6 +88,22 @@ public final class RecipientResults {
             ps.setLong(6, campaignId);
         });
         events.write(c, events(campaignId, outcomes), now);
+        StatusCountTable.Delta delta = new StatusCountTable.Delta();
+        List<Instant> sentAt = new ArrayList<>();
+        for (StatusCountTable.Row r : before) {
+            delta.add(r.status(), r.relay(), -1);
+            Outcome o = attempts.get(r.id());
+            if (o instanceof Outcome.Sent s) {
+                delta.add("sent", s.relay(), 1);
+                sentAt.add(s.at());
+            } else if (o instanceof Outcome.Retry t) {
+                delta.add("retry", t.relay(), 1);
+            } else if (o instanceof Outcome.Failed f) {
+                delta.add("failed", f.relay(), 1);
+            }
+        }
+        counts.apply(c, campaignId, delta);
+        sentSeconds.add(c, campaignId, sentAt);
         return changed;
     }
 
@@ -162,6 +187,14 @@ public final class RecipientResults {
         }
     }
 
+    /**
+     * Deletes the campaign's sent-per-second tallies before {@code before}: a run does it as it
+     * begins, so the table holds about {@link SentSecondTable#KEPT} of each sending campaign.
+     */
+    public void forgetSentBefore(Connection c, long campaignId, Instant before) throws SQLException {
+        sentSeconds.prune(c, campaignId, before);
+    }
+
     /** Ids per statement when turning a dead run's recipients unknown. */
     private static final int UNKNOWN_IDS_PER_STATEMENT = 1_000;
 
@@ -171,11 +204,12 @@ public final class RecipientResults {
      * have been sent. Returns how many did. By primary key, a bounded number of rows.
      */
     public int markUnknown(Connection c, long campaignId, Collection<Long> inFlight, Instant now) throws SQLException {
-        List<Long> ids = new ArrayList<>(inFlight);
+        List<StatusCountTable.Row> waiting = counts.lock(c, campaignId, inFlight, List.of("pending", "retry"));
+        List<Long> ids = waiting.stream().map(StatusCountTable.Row::id).toList();
         int unknown = 0;
         for (int from = 0; from < ids.size(); from += UNKNOWN_IDS_PER_STATEMENT) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + UNKNOWN_IDS_PER_STATEMENT));
-            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient SET status = 'unknown', updated_at = ? WHERE id IN ("
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'unknown', updated_at = ? WHERE id IN ("
                     + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry')")) {
                 SqlTime.set(ps, 1, now);
                 int i = 2;
@@ -186,6 +220,7 @@ public final class RecipientResults {
                 unknown += ps.executeUpdate();
             }
         }
+        counts.apply(c, campaignId, new StatusCountTable.Delta().move(waiting, "unknown"));
         return unknown;
     }
 }
