@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
 
 /** The tracking_event table: every open and click recorded, and what reports, exports and erasure read of it. */
 public final class TrackingEventTable {

@@ -115,7 +115,7 @@ public final class RecipientClaims {
                 last = Math.max(last, rows.get(i).id());
             }
         }
-        return new CursorClaim(suppressFound(c, rows, now), last);
+        return new CursorClaim(suppressFound(c, campaignId, rows, now), last);
     }
 
     /** {@code AND id NOT IN (…)} for the run's recipients claimed and not yet recorded; empty when there are none. */
