@@ -88,8 +88,10 @@ class ApiVariantsTest {
         });
         HttpResponse<String> clicks = api.post(token, "/api/v1/campaigns",
                 body("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"clicks\""));
+        assertThat(clicks.statusCode()).isEqualTo(422);
+        assertThat(json(clicks).get("errors").get(0).get("field").asText()).isEqualTo("pickBy");
         assertThat(json(clicks).get("errors").get(0).get("reason").asText())
-                .isEqualTo("--pick-by clicks needs click tracking, which mailrun does not have yet; use --pick-by manual");
+                .isEqualTo("--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), or use --pick-by manual");
         assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).isEmpty();
     }
 }

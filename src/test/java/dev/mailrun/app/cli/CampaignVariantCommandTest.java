@@ -111,7 +111,7 @@ class CampaignVariantCommandTest {
         cases.put(List.of("--variant", "A", "--variant", "B", "--variant", "C", "--variant", "D", "--variant", "E",
                 "--variant", "F", "--test-share", "20%"), "--variant: at most 5 variants, got 6");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "clicks"),
-                "--pick-by clicks needs click tracking, which mailrun does not have yet; use --pick-by manual");
+                "--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), or use --pick-by manual");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "replies"),
                 "--pick-by replies needs replies counted per recipient, which mailrun does not record (replies go to the "
                         + "From or Reply-To mailbox); use --pick-by manual");

@@ -61,7 +61,7 @@ class AbPickByClicksTest {
             CampaignFixtures.recipients(db.dataSource(), id, 40);
             h.campaigns.start(id);
             h.scheduler.tick();                                   // the test share: 10 each
-            assertThat(AbVariantSendingTest.sentPerVariant(id)).containsExactly(10, 10);
+            assertThat(sentPerVariant(id)).containsExactly(10, 10);
             Map<Integer, List<Long>> sent = sentIdsByVariant(id);
             // A: one person and four scanners; B: three people (one twice).
             clicks(id, sent.get(0).subList(0, 1), TrackingClass.HUMAN, clock.instant());
@@ -69,7 +69,9 @@ class AbPickByClicksTest {
             clicks(id, sent.get(1).subList(0, 3), TrackingClass.HUMAN, clock.instant());
             clicks(id, sent.get(1).subList(0, 1), TrackingClass.HUMAN, clock.instant());
 
-            clock.set(h.campaigns.abTest(id).orElseThrow().decisionDue().orElseThrow());
+            clock.advance(INTERVAL);
+            h.scheduler.tick();                                   // the wait starts: the next run is at the decision
+            clock.set(h.tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt());
             h.scheduler.tick();                                   // due: B wins by itself and the rest are sent
             for (int i = 0; i < 3 && h.campaigns.get(id).status() != CampaignStatus.COMPLETED; i++) {
                 clock.advance(INTERVAL);
@@ -80,7 +82,7 @@ class AbPickByClicksTest {
             assertThat(state.winnerName()).contains("B");
             assertThat(state.winnerReason().orElseThrow()).startsWith("the highest rate of human clicks: A 10.0%")
                     .contains("B 30.0%");
-            assertThat(AbVariantSendingTest.sentPerVariant(id)).containsExactly(10, 30);
+            assertThat(sentPerVariant(id)).containsExactly(10, 30);
         }
         Map<String, Long> bySubject = new HashMap<>();
         for (MimeMessage m : greenMail.getReceivedMessages()) {
@@ -100,8 +102,10 @@ class AbPickByClicksTest {
             h.campaigns.start(id);
             h.scheduler.tick();
             clicks(id, sentIdsByVariant(id).get(1), TrackingClass.SCANNER, clock.instant());
+            clock.advance(INTERVAL);
+            h.scheduler.tick();                                   // the wait starts: the next run is at the decision
             Instant due = h.campaigns.abTest(id).orElseThrow().decisionDue().orElseThrow();
-            clock.set(due);
+            clock.set(h.tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt());
             h.scheduler.tick();
             assertThat(h.campaigns.abTest(id).orElseThrow().decided()).isFalse();
             assertThat(CampaignFixtures.recipientCount(db.dataSource(), id, "sent")).isEqualTo(10);
@@ -125,6 +129,21 @@ class AbPickByClicksTest {
                     List.of(), Optional.of(new TrackingMode(true, false)), Optional.of(BY_CLICKS)))
                     .isInstanceOf(CampaignException.class).hasMessageStartingWith("--pick-by clicks needs");
         }
+    }
+
+    /** Sent recipients per variant position, 0 and 1. */
+    private static long[] sentPerVariant(long id) throws Exception {
+        long[] out = new long[2];
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT variant, COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent' GROUP BY variant")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out[rs.getInt(1)] = rs.getLong(2);
+                }
+            }
+        }
+        return out;
     }
 
     private static void clicks(long campaignId, List<Long> recipients, TrackingClass kind, Instant at) throws Exception {
