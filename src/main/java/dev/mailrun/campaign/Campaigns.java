@@ -11,7 +11,6 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.TrackingMode;
-import dev.mailrun.campaign.store.TrackedLinkTable;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AbTable;
@@ -56,10 +55,10 @@ public final class Campaigns {
     private final Duration tickInterval;
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
-    private final TrackedLinkTable trackedLinks = new TrackedLinkTable();
     private final AbTable abTests = new AbTable();
     private final RecipientCounts queue = new RecipientCounts();
     private final Requeues requeues;
+    private final CampaignCreation creation;
 
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
         this.dataSource = dataSource;
@@ -68,6 +67,7 @@ public final class Campaigns {
         this.clock = clock;
         this.tickInterval = tickInterval;
         this.requeues = new Requeues(dataSource, clock, this::wakeTask);
+        this.creation = new CampaignCreation(dataSource, templates, clock);
     }
 
     public long create(NewCampaign campaign) throws SQLException {
@@ -92,55 +92,12 @@ public final class Campaigns {
 
     /**
      * Creates a campaign whose messages are tracked as {@code tracking} says ({@code campaign create
-     * --track}; the caller has checked that tracking.enabled is on; empty: not tracked), with an A/B
-     * test ({@code --variant}, …; empty: none) whose every variant's template must compile, as the
-     * campaign's must. The campaign, its files, its tracking and its test are stored in one transaction.
+     * --track}; empty: not tracked), with an A/B test ({@code --variant}, …; empty: none)
+     * ({@link CampaignCreation}).
      */
     public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
                        Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
-        if (ab.isPresent()) {
-            VariantChecks.refuseBroken(templates, ab.get());
-            VariantChecks.refuseUnmeasured(ab.get(), tracking);
-            if (tracking.isPresent()) {
-                VariantChecks.refuseTrackedTemplates(ab.get());
-            }
-        }
-        if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
-            throw new CampaignException("template " + campaign.template() + " cannot be used: " + first(invalid.problems()));
-        }
-        Instant now = clock.instant();
-        if (campaign.expireAt().isPresent() && !campaign.expireAt().get().isAfter(now)) {
-            // Such a campaign would expire every recipient at its first run.
-            throw new CampaignException("--expire-at " + campaign.expireAt().get() + " is not in the future (now " + now + ")");
-        }
-        return Transactions.inTransaction(dataSource, c -> {
-            refuseOverPacket(c, attachments);
-            long id = store.insert(c, campaign, now);
-            store.setRoute(c, id, route, now);
-            files.insert(c, id, attachments, now);
-            if (tracking.isPresent()) {
-                trackedLinks.setMode(c, id, tracking.get(), now);
-            }
-            if (ab.isPresent()) {
-                abTests.insert(c, id, ab.get());
-            }
-            return id;
-        });
-    }
-
-    /** A file the server would refuse to take in one statement is refused here, naming the server's limit. */
-    private void refuseOverPacket(Connection c, List<Attachment> attachments) throws SQLException {
-        if (attachments.isEmpty()) {
-            return;
-        }
-        long packet = files.maxAllowedPacket(c);
-        for (Attachment a : attachments) {
-            // Room for the statement's other values and the protocol's framing.
-            if (a.size() > packet - 64 * 1024) {
-                throw new CampaignException("--attach " + a.filename() + ": " + a.size()
-                        + " bytes, too large for the database server's max_allowed_packet (" + packet + ")");
-            }
-        }
+        return creation.create(campaign, route, attachments, tracking, ab);
     }
 
     /** The files the campaign's messages carry, without their bytes, in order. */
@@ -415,7 +372,7 @@ public final class Campaigns {
         }
     }
 
-    private static String first(List<TemplateProblem> problems) {
+    static String first(List<TemplateProblem> problems) {
         return problems.isEmpty() ? "unknown problem" : problems.get(0).toString();
     }
 }

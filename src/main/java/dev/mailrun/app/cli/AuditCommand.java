@@ -20,9 +20,7 @@ final class AuditCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            if (limit < 1 || limit > 10_000) {
-                throw new UsageException("--limit must be 1-10000, got " + limit);
-            }
+            ListLimit.checked(limit);
             Instant from;
             try {
                 from = since == null ? s.clock().instant().minus(Duration.ofDays(30)) : Instant.parse(since);

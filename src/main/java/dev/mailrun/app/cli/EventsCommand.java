@@ -7,6 +7,7 @@ import dev.mailrun.events.store.DeliveryTable;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "events", mixinStandardHelpOptions = true,
@@ -55,15 +56,12 @@ final class EventsCommand extends GroupCommand {
         @Option(names = "--type", paramLabel = "T", description = "An event type (recipient.bounced) or prefix (recipient.*).")
         String type;
 
-        @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "How many to show, 1-10000 (default 50).")
-        int limit;
+        @Mixin
+        ListLimit limit;
 
         @Override
         int run(Services s) throws Exception {
-            if (limit < 1 || limit > 10_000) {
-                throw new UsageException("--limit must be 1-10000, got " + limit);
-            }
-            List<DeliveryTable.Listed> rows = s.eventLog().list(filter(endpoint, status, type, null), limit);
+            List<DeliveryTable.Listed> rows = s.eventLog().list(filter(endpoint, status, type, null), limit.value());
             if (rows.isEmpty()) {
                 out().println("no deliveries" + (endpoint == null && status == null && type == null ? "" : " match"));
                 return Cli.OK;

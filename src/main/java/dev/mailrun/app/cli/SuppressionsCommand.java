@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.StringJoiner;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -112,15 +113,12 @@ final class SuppressionsCommand extends GroupCommand {
         @Option(names = "--since", paramLabel = "DATE", description = "Only suppressions created at or after this date or instant.")
         String since;
 
-        @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "How many to show, 1-10000 (default 50).")
-        int limit;
+        @Mixin
+        ListLimit limit;
 
         @Override
         int run(Services s) throws Exception {
-            if (limit < 1 || limit > 10_000) {
-                throw new UsageException("--limit must be 1-10000, got " + limit);
-            }
-            SuppressionList.Listing listing = s.suppressions().newest(filter(reason, since), limit);
+            SuppressionList.Listing listing = s.suppressions().newest(filter(reason, since), limit.value());
             if (listing.total() == 0) {
                 out().println("no suppressions" + (reason == null && since == null ? "" : " match"));
                 return Cli.OK;

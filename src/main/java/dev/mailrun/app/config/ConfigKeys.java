@@ -265,6 +265,19 @@ public final class ConfigKeys {
      * The key named {@code name}: one of {@link #all()}, or a per-relay key ({@code smtp.backup.host}),
      * which takes its default, range and secrecy from its template.
      */
+    /**
+     * Puts a per-relay or per-endpoint key into {@code values}: its default unless the files gave it,
+     * then its environment variable, which wins ({@code smtp.backup.host} → {@code MAILRUN_SMTP_BACKUP_HOST}).
+     */
+    static void defaultThenEnv(Map<String, String> values, Map<String, String> env, String name) {
+        ConfigKey key = find(name).orElseThrow();
+        values.putIfAbsent(name, key.defaultValue());
+        String v = env.get(key.envName());
+        if (v != null) {
+            values.put(name, v);
+        }
+    }
+
     public static Optional<ConfigKey> find(String name) {
         ConfigKey known = KEYS.get(name);
         if (known != null) {

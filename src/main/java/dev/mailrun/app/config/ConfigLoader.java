@@ -82,12 +82,7 @@ public final class ConfigLoader {
             for (String suffix : ConfigKeys.relaySuffixes()) {
                 String name = ConfigKeys.relayKey(relay, suffix);
                 known.add(name);
-                ConfigKey key = ConfigKeys.find(name).orElseThrow();
-                values.putIfAbsent(name, key.defaultValue());
-                String v = env.get(key.envName());
-                if (v != null) {
-                    values.put(name, v);
-                }
+                ConfigKeys.defaultThenEnv(values, env, name);
             }
         }
         for (Map.Entry<String, Path> e : fromFile.entrySet()) {

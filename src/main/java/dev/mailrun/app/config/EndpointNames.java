@@ -20,12 +20,7 @@ final class EndpointNames {
             for (String suffix : ConfigKeys.endpointSuffixes()) {
                 String name = ConfigKeys.endpointKey(endpoint, suffix);
                 known.add(name);
-                ConfigKey key = ConfigKeys.find(name).orElseThrow();
-                values.putIfAbsent(name, key.defaultValue());
-                String v = env.get(key.envName());
-                if (v != null) {
-                    values.put(name, v);
-                }
+                ConfigKeys.defaultThenEnv(values, env, name);
             }
         }
         return known;

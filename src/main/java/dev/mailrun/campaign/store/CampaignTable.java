@@ -37,25 +37,12 @@ public final class CampaignTable {
 
     public long insert(Connection c, NewCampaign n, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO campaign (name, template, from_address, from_name, reply_to, subject_override, status,
-                                      start_at, rate_cap, created_at, updated_at, send_windows, expire_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, n.name());
-            ps.setString(2, n.template());
-            ps.setString(3, EmailAddress.of(n.fromAddress()).value());
-            ps.setString(4, n.fromName().orElse(null));
-            ps.setString(5, n.replyTo().map(r -> EmailAddress.of(r).value()).orElse(null));
-            ps.setString(6, n.subject().orElse(null));
-            SqlTime.set(ps, 7, n.startAt().orElse(null));
-            if (n.rateCap().isPresent()) {
-                ps.setDouble(8, n.rateCap().get());
-            } else {
-                ps.setNull(8, Types.DOUBLE);
-            }
-            SqlTime.set(ps, 9, now);
-            SqlTime.set(ps, 10, now);
-            ps.setString(11, n.windows().map(SendWindows::spec).orElse(null));
-            SqlTime.set(ps, 12, n.expireAt().orElse(null));
+                INSERT INTO campaign (name, template, from_address, from_name, reply_to, subject_override,
+                                      start_at, rate_cap, send_windows, expire_at, status, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
+            int next = setGiven(ps, n);
+            SqlTime.set(ps, next, now);
+            SqlTime.set(ps, next + 1, now);
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
@@ -75,25 +62,34 @@ public final class CampaignTable {
                                     start_at = ?, rate_cap = ?, send_windows = ?, expire_at = ?,
                                     updated_at = GREATEST(?, updated_at + INTERVAL 1000 MICROSECOND)
                 WHERE id = ? AND updated_at = ? AND status IN ('draft', 'scheduled')""")) {
-            ps.setString(1, n.name());
-            ps.setString(2, n.template());
-            ps.setString(3, EmailAddress.of(n.fromAddress()).value());
-            ps.setString(4, n.fromName().orElse(null));
-            ps.setString(5, n.replyTo().map(r -> EmailAddress.of(r).value()).orElse(null));
-            ps.setString(6, n.subject().orElse(null));
-            SqlTime.set(ps, 7, n.startAt().orElse(null));
-            if (n.rateCap().isPresent()) {
-                ps.setDouble(8, n.rateCap().get());
-            } else {
-                ps.setNull(8, Types.DOUBLE);
-            }
-            ps.setString(9, n.windows().map(SendWindows::spec).orElse(null));
-            SqlTime.set(ps, 10, n.expireAt().orElse(null));
-            SqlTime.set(ps, 11, now);
-            ps.setLong(12, id);
-            SqlTime.set(ps, 13, seen);
+            int next = setGiven(ps, n);
+            SqlTime.set(ps, next, now);
+            ps.setLong(next + 1, id);
+            SqlTime.set(ps, next + 2, seen);
             return ps.executeUpdate() == 1;
         }
+    }
+
+    /**
+     * Binds what an operator gives of a campaign to parameters 1–10, in the order both the insert
+     * and the update name them; returns the next parameter's index.
+     */
+    private static int setGiven(PreparedStatement ps, NewCampaign n) throws SQLException {
+        ps.setString(1, n.name());
+        ps.setString(2, n.template());
+        ps.setString(3, EmailAddress.of(n.fromAddress()).value());
+        ps.setString(4, n.fromName().orElse(null));
+        ps.setString(5, n.replyTo().map(r -> EmailAddress.of(r).value()).orElse(null));
+        ps.setString(6, n.subject().orElse(null));
+        SqlTime.set(ps, 7, n.startAt().orElse(null));
+        if (n.rateCap().isPresent()) {
+            ps.setDouble(8, n.rateCap().get());
+        } else {
+            ps.setNull(8, Types.DOUBLE);
+        }
+        ps.setString(9, n.windows().map(SendWindows::spec).orElse(null));
+        SqlTime.set(ps, 10, n.expireAt().orElse(null));
+        return 11;
     }
 
     public Optional<Campaign> find(Connection c, long id) throws SQLException {

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -307,6 +308,13 @@ class ConsoleBrowserTest {
                 return false;
             } catch (StaleElementReferenceException gone) {
                 return true;
+            } catch (WebDriverException e) {
+                // Asked in the middle of the swap, Chromium answers that the node no longer belongs to
+                // the document instead of calling it stale: the old page is gone all the same.
+                if (e.getMessage() != null && e.getMessage().contains("does not belong to the document")) {
+                    return true;
+                }
+                throw e;
             }
         });
     }
