@@ -133,7 +133,7 @@ public final class ApiBenchmark {
                     last = campaign(s, "status");
                     s.importer().importCsv(last, csv, Optional.empty(), n -> { });
                 }
-                if (sendRate > 0) {
+                if (sendRate > 0 && gets > 0) {
                     System.out.printf("%nSending campaign %d to %s at %d/s while the status is read%n", last, sink.description(), sendRate);
                     s.campaigns().start(last);
                     try (Scheduler scheduler = s.scheduler()) {
@@ -148,7 +148,7 @@ public final class ApiBenchmark {
                             worker.shutdown(Duration.ofSeconds(30));
                         }
                     }
-                } else {
+                } else if (gets > 0) {
                     statusLatency(http, base, token, last, rows, gets, "none sending");
                 }
             } finally {
