@@ -144,6 +144,20 @@ public final class SuppressionTable {
     }
 
     /**
+     * Writes the {@code recipient.suppressed} events of the addresses an import added, in the
+     * caller's transaction (that of the import's statement), as {@link #add} does for its entries.
+     */
+    public void importedEvents(Connection c, List<String> added, ImportStamp stamp) throws SQLException {
+        List<OutboxEvent> news = new ArrayList<>(added.size());
+        String source = Sql.truncate(stamp.source(), 500);
+        for (String address : added) {
+            news.add(OutboxEvent.of(EventType.RECIPIENT_SUPPRESSED, null, null, address,
+                    OutboxEvent.fields("reason", stamp.reason().dbValue(), "source", source)));
+        }
+        events.write(c, news, stamp.at());
+    }
+
+    /**
      * Which of {@code addresses} are on the list: address → its line in import {@code importId},
      * or -1 when it was suppressed otherwise (another import, a bounce, an unsubscribe …).
      */

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -174,7 +175,8 @@ public final class SuppressionImporter {
     /**
      * One transaction: the batch's {@code INSERT IGNORE}, and only when it added fewer rows than it
      * carried, one SELECT finding out why for each — an earlier line of this import (a duplicate),
-     * or a suppression from before (already suppressed). Rejects are written once it committed.
+     * or a suppression from before (already suppressed) — and the {@code recipient.suppressed} events
+     * of the addresses it added, in the same transaction. Rejects are written once it committed.
      */
     private void write(ImportBatch batch, SuppressionTable.ImportStamp stamp, Counts counts, RejectLog<SuppressionRejectReason> rejects)
             throws SQLException, IOException {
@@ -185,9 +187,15 @@ public final class SuppressionImporter {
             Map<String, Long> lines = inserted == rows.size() ? Map.of()
                     : table.importedLines(c, rows.stream().map(r -> r.key).toList(), stamp.importId());
             Map<ImportBatch.Row, Fate> decided = new HashMap<>();
+            List<String> added = new ArrayList<>();
             for (ImportBatch.Row r : rows) {
-                decided.put(r, inserted == rows.size() ? new Fate(Fate.Kind.SUPPRESSED, r.line) : fate(r, lines.get(r.key)));
+                Fate fate = inserted == rows.size() ? new Fate(Fate.Kind.SUPPRESSED, r.line) : fate(r, lines.get(r.key));
+                decided.put(r, fate);
+                if (fate.kind() == Fate.Kind.SUPPRESSED) {
+                    added.add(r.key);
+                }
             }
+            table.importedEvents(c, added, stamp);
             return decided;
         });
         for (ImportBatch.Line line : batch.lines()) {

@@ -24,8 +24,10 @@ public final class SubscriptionTable {
         if (rows.isEmpty()) {
             return;
         }
+        // Two workers starting together replace the rows at once: the second's insert meets the first's
+        // rows once that commits, and for the same settings they are the same rows, not an error.
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO event_subscription (endpoint, type) VALUES "
-                + String.join(", ", Collections.nCopies(rows.size(), "(?, ?)")))) {
+                + String.join(", ", Collections.nCopies(rows.size(), "(?, ?)")) + " ON DUPLICATE KEY UPDATE endpoint = endpoint")) {
             int i = 1;
             for (Map.Entry<String, String> r : rows) {
                 ps.setString(i++, r.getKey());

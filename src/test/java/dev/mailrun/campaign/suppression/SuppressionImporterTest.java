@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
+import dev.mailrun.events.EventType;
+import dev.mailrun.testing.Subscribed;
 import dev.mailrun.testing.TestDatabase;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -322,5 +324,29 @@ class SuppressionImporterTest {
                 .isInstanceOf(SuppressionFileException.class)
                 .hasMessageEndingWith("the rejects file cannot be the file being imported");
         assertThat(Files.readAllLines(file)).hasSize(3);
+    }
+
+    @Test
+    void an_import_writes_a_suppressed_event_for_each_address_it_added_and_none_for_those_on_the_list_before() throws Exception {
+        Subscribed.to(db.dataSource(), java.util.Set.of(EventType.RECIPIENT_SUPPRESSED));
+        try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {
+            st.execute("DELETE FROM event_outbox WHERE type = 'recipient.suppressed'");
+        }
+        Transactions.inTransaction(db.dataSource(), c -> new SuppressionTable().add(c, List.of(
+                new SuppressionTable.Entry("before@events.example", SuppressionReason.MANUAL, "test")), clock.instant()));
+        importFile(csv("events.csv", "email\nbefore@events.example\nfirst@events.example\nSecond@Events.example\n"
+                + "first@events.example\n"));
+        List<String> written = new ArrayList<>();
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT email, data FROM event_outbox WHERE type = 'recipient.suppressed' ORDER BY seq");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                written.add(rs.getString(1) + " " + rs.getString(2));
+            }
+        }
+        assertThat(written).containsExactly(
+                "before@events.example {\"reason\":\"manual\",\"source\":\"test\"}",
+                "first@events.example {\"reason\":\"imported\",\"source\":\"import:events.csv\"}",
+                "second@events.example {\"reason\":\"imported\",\"source\":\"import:events.csv\"}");
     }
 }
