@@ -295,6 +295,20 @@ class ConsoleHttpTest {
                 "unsubscribes and complaints per delivered (95%)").doesNotContain("id=\"engagement\"");
     }
 
+    @Test
+    void a_tracked_campaigns_page_shows_its_tracking_figures() throws Exception {
+        Map<String, String> env = WorkerEnv.of(db, 2525);
+        env.put("MAILRUN_TRACKING_ENABLED", "true");
+        env.put("MAILRUN_TRACKING_BASE_URL", "https://t.sender.example");
+        try (ConsoleClient tracked = new ConsoleClient(env, clock)) {
+            String session = tracked.login(tracked.token("viewer", ApiScope.CAMPAIGNS_READ));
+            long id = tracked.campaign("Tracked", ",\"track\":\"opens,clicks\"");
+            assertThat(tracked.get(session, "/console/campaigns/" + id).body()).contains("Tracking (opens,clicks)",
+                    "<table id=\"engagement\">", "<tr><td>opens</td><td>0</td>", "<tr><td>clicks</td><td>0</td>",
+                    "machine share of opens: -");
+        }
+    }
+
     private long recipients(long id) throws Exception {
         try (Connection c = db.dataSource().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
