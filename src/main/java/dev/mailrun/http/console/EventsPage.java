@@ -90,7 +90,7 @@ final class EventsPage {
         String done;
         try {
             done = change.run();
-        } catch (IllegalArgumentException e) {
+        } catch (EventLog.UnknownEndpoint e) {
             errors.put(form + "-endpoint", e.getMessage());
             return page(r, 422, r.form(), errors);
         }

@@ -115,6 +115,35 @@ class ConsoleEventsHttpTest {
         }
     }
 
+    @Test
+    void discard_and_enable_need_a_reason_and_act_on_the_endpoint() throws Exception {
+        try (Receiver receiver = new Receiver(); ConsoleClient worker = eventsWorker(receiver)) {
+            String ops = worker.login(worker.token("ops", ApiScope.EVENTS_READ, ApiScope.EVENTS_WRITE));
+            String csrf = worker.csrf(ops, "/console/events");
+            assertThat(worker.post(ops, "/console/events/replay", Map.of("csrf", csrf, "endpoint", "crm",
+                    "since", "2026-11-26T00:00:00Z", "why", "again")).statusCode()).isEqualTo(303);
+            HttpResponse<String> noReason = worker.post(ops, "/console/events/discard", Map.of("csrf", csrf, "endpoint", "crm"));
+            assertThat(noReason.statusCode()).isEqualTo(422);
+            assertThat(noReason.body()).contains("id=\"discard-why-error\">say why");
+            assertThat(worker.post(ops, "/console/events/discard", Map.of("csrf", csrf, "endpoint", "crm", "status", "sent",
+                    "why", "x")).body()).contains("id=\"discard-status-error\">");
+            HttpResponse<String> discarded = worker.post(ops, "/console/events/discard",
+                    Map.of("csrf", csrf, "endpoint", "crm", "status", "pending", "why", "the CRM has it already"));
+            assertThat(discarded.statusCode()).isEqualTo(303);
+            assertThat(worker.get(ops, "/console/events").body()).contains("1 delivery(ies) to crm discarded.", "<td>discarded</td>");
+            worker.services.dispatcher().pass();
+            assertThat(receiver.accepted()).as("the discarded delivery is not sent again").hasSize(1);
+
+            assertThat(worker.post(ops, "/console/events/enable", Map.of("csrf", csrf, "endpoint", "crm")).body())
+                    .contains("id=\"enable-why-error\">say why");
+            assertThat(worker.post(ops, "/console/events/enable", Map.of("csrf", csrf, "endpoint", "crm", "why", "fixed"))
+                    .statusCode()).isEqualTo(303);
+            assertThat(worker.get(ops, "/console/events").body()).contains("crm was not disabled.");
+            assertThat(eventsAudit()).containsExactly("replay crm 1 console:ops again",
+                    "discard crm 1 console:ops the CRM has it already");
+        }
+    }
+
     private List<String> eventsAudit() throws Exception {
         List<String> rows = new ArrayList<>();
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
