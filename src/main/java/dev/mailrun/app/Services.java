@@ -120,7 +120,8 @@ public final class Services implements AutoCloseable {
 
     public CampaignReports reports() {
         return new CampaignReports(dataSource(), tasks(), clock(), config.send(), config.relays())
-                .withMissingSettings(config.unsubscribe().missingForSending());
+                .withMissingSettings(config.unsubscribe().missingForSending())
+                .withComplaintThreshold(config.bounce().settings().complaintPauseRate());
     }
 
     public RecipientImporter importer() {

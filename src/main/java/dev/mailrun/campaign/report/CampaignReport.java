@@ -3,6 +3,7 @@ package dev.mailrun.campaign.report;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.RelayStateTable;
@@ -38,13 +39,17 @@ import java.util.Optional;
  * @param engagement      opens and clicks, people and machines apart; empty when the campaign is not tracked
  * @param ab              the campaign's A/B test per variant; empty when it has none
  * @param attachments     the files every message of the campaign carries (name, type, size), in order
+ * @param complaintRate   complaints against sends, as the complaint breaker reads them
+ * @param complaintThreshold {@code bounce.complaint-pause-rate} when the reports were given it: a rate
+ *                        above it pauses the campaign
  */
 public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
                              Optional<Double> currentRate, Optional<Double> averageRate, Eta eta,
                              List<RunLine> runs, List<ErrorCount> topErrors, Instant at, List<RunLine> history,
                              Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
                              List<RelayLine> relays, List<String> heldBackBy, Optional<Engagement> engagement,
-                             Optional<AbReport> ab, List<Attachment.Summary> attachments) {
+                             Optional<AbReport> ab, List<Attachment.Summary> attachments, ComplaintRate complaintRate,
+                             Optional<Double> complaintThreshold) {
 
     /** Not tracked, without an A/B test or attachments. */
     public CampaignReport(Campaign campaign, Map<RecipientStatus, Long> counts, double configuredRate,
@@ -53,7 +58,8 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
                           Optional<Duration> slotLength, BounceRate bounceRate, double bounceThreshold,
                           List<RelayLine> relays, List<String> heldBackBy) {
         this(campaign, counts, configuredRate, currentRate, averageRate, eta, runs, topErrors, at, history, slotLength,
-                bounceRate, bounceThreshold, relays, heldBackBy, Optional.empty(), Optional.empty(), List.of());
+                bounceRate, bounceThreshold, relays, heldBackBy, Optional.empty(), Optional.empty(), List.of(),
+                new ComplaintRate(campaign.id(), 0, 0), Optional.empty());
     }
 
     /** Without per-relay figures, and held back by nothing. */

@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.model.ErrorCount;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -50,6 +51,7 @@ public final class CampaignReports {
     private final RelayRoute defaultRoute;
     private final Map<String, Double> rates;
     private final List<String> missingSettings;
+    private final Optional<Double> complaintThreshold;
     private final CampaignOutlook outlook;
     private final AttachmentTable files = new AttachmentTable();
     private final CampaignTable campaigns = new CampaignTable();
@@ -66,17 +68,18 @@ public final class CampaignReports {
      */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings) {
         this(dataSource, tasks, clock, settings, singleRelay(settings), Map.of(singleRelay(settings).relays().get(0),
-                settings.relayRate()), RelayStates.AS_STORED, List.of());
+                settings.relayRate()), RelayStates.AS_STORED, List.of(), Optional.empty());
     }
 
     /** @param relays the configured relays, with their rates, and the route of campaigns created without {@code --relay} */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings, Relays relays) {
-        this(dataSource, tasks, clock, settings, relays.defaultRoute(), rates(relays), RelayStates.of(relays), List.of());
+        this(dataSource, tasks, clock, settings, relays.defaultRoute(), rates(relays), RelayStates.of(relays), List.of(),
+                Optional.empty());
     }
 
     private CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings,
                             RelayRoute defaultRoute, Map<String, Double> rates, RelayStates relayStates,
-                            List<String> missingSettings) {
+                            List<String> missingSettings, Optional<Double> complaintThreshold) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.clock = clock;
@@ -85,6 +88,7 @@ public final class CampaignReports {
         this.rates = Map.copyOf(rates);
         this.relayStates = relayStates;
         this.missingSettings = List.copyOf(missingSettings);
+        this.complaintThreshold = complaintThreshold;
         this.outlook = new CampaignOutlook(settings, this.rates, relayStates, this.missingSettings);
     }
 
@@ -93,7 +97,16 @@ public final class CampaignReports {
      * each holds back every campaign that has someone left to send to.
      */
     public CampaignReports withMissingSettings(List<String> keys) {
-        return new CampaignReports(dataSource, tasks, clock, settings, defaultRoute, rates, relayStates, keys);
+        return new CampaignReports(dataSource, tasks, clock, settings, defaultRoute, rates, relayStates, keys, complaintThreshold);
+    }
+
+    /**
+     * The same reports, with {@code bounce.complaint-pause-rate} shown next to each complaint rate
+     * (the bounce settings are not the sending task's, so whoever has them says so).
+     */
+    public CampaignReports withComplaintThreshold(double rate) {
+        return new CampaignReports(dataSource, tasks, clock, settings, defaultRoute, rates, relayStates, missingSettings,
+                Optional.of(rate));
     }
 
     private static RelayRoute singleRelay(SendSettings settings) {
@@ -145,6 +158,7 @@ public final class CampaignReports {
         Map<RecipientStatus, Long> counts;
         List<ErrorCount> errors;
         BounceRate bounces;
+        ComplaintRate complaints;
         CampaignOutlook.Result outlook;
         List<CampaignReport.RelayLine> relays;
         long sentLately;
@@ -153,11 +167,12 @@ public final class CampaignReports {
         List<Attachment.Summary> attachments;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
-            // The kept counts, read once for the counts, the hard-bounce rate and the relay lines.
+            // The kept counts, read once for the counts, the hard-bounce and complaint rates and the relay lines.
             Map<String, Map<String, Long>> kept = recipients.kept(c, campaignId);
             counts = recipients.counts(c, campaignId, kept, inFlight.ids(c, campaignId));
             errors = recipients.topErrors(c, campaignId, 5);
             bounces = recipients.hardBounceRate(c, campaignId, kept);
+            complaints = recipients.complaintRate(c, campaignId, kept);
             long remaining = counts.get(RecipientStatus.PENDING) + counts.get(RecipientStatus.RETRY)
                     + counts.get(RecipientStatus.SENDING);
             RelayRoute route = campaigns.route(c, campaignId).orElse(defaultRoute);
@@ -205,7 +220,7 @@ public final class CampaignReports {
                 ? Optional.of(sentLately / (CURRENT_OVER.toMillis() / 1000.0)) : Optional.empty();
         return new CampaignReport(campaign, counts, outlook.configured(), current, average, eta(outlook.eta(), ab), runs, errors, now,
                 history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, heldBack(outlook.heldBackBy(), ab),
-                engagement, ab, attachments);
+                engagement, ab, attachments, complaints, complaintThreshold);
     }
 
     /** The relays of the campaign's route, then any other that took some of its recipients, with their states. */

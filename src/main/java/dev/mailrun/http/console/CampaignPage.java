@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /console/campaigns/<id>}: one campaign's counts, runs, relays, holds and bounce rate
- * against its threshold, and the buttons for what may be done to it now — those the session's scopes
+ * {@code GET /console/campaigns/<id>}: one campaign's counts, runs, relays, holds, hard-bounce and
+ * complaint rates against their thresholds, its A/B variants and tracking figures where it has them, and the buttons for what may be done to it now — those the session's scopes
  * allow; the actions check again ({@link CampaignActions}), a button is no permission.
  */
 final class CampaignPage {
@@ -47,6 +47,13 @@ final class CampaignPage {
         model.put("bounceThreshold", Figures.percent(report.bounceThreshold()));
         model.put("bounceOver", report.bounceRate().sends() > 0 && report.bounceRate().rate() > report.bounceThreshold());
         model.put("hardBounces", report.bounceRate().hardBounces());
+        model.put("complaints", report.complaintRate().complaints());
+        model.put("complaintRate", Figures.percent(report.complaintRate().rate()));
+        model.put("complaintThreshold", report.complaintThreshold().map(Figures::percent).orElse(""));
+        model.put("complaintOver", report.complaintRate().sends() > 0
+                && report.complaintThreshold().map(t -> report.complaintRate().rate() > t).orElse(false));
+        model.put("ab", report.ab().map(Figures::ab).orElse(null));
+        model.put("engagement", report.engagement().map(Figures::engagement).orElse(null));
         model.put("errors", report.topErrors().stream().map(e -> Map.<String, Object>of("count", e.count(),
                 "status", e.status(), "error", e.error())).toList());
         model.put("can", can(c.status(), report));

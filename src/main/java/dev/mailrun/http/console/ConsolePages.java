@@ -23,6 +23,7 @@ final class ConsolePages {
         ImportPage imports = new ImportPage(services, views);
         SuppressionsPage suppressions = new SuppressionsPage(services, views);
         AuditPage audit = new AuditPage(services, views);
+        EventsPage events = new EventsPage(services, views);
         return List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
@@ -37,6 +38,10 @@ final class ConsolePages {
                 ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
                 ConsoleRoute.get("/suppressions", ApiScope.SUPPRESSIONS_READ, suppressions::show),
                 ConsoleRoute.get("/audit", ApiScope.ADMIN, audit::show),
+                ConsoleRoute.get("/events", ApiScope.EVENTS_READ, events::show),
+                ConsoleRoute.post("/events/replay", ApiScope.EVENTS_WRITE, "events.replay", events::replay),
+                ConsoleRoute.post("/events/discard", ApiScope.EVENTS_WRITE, "events.discard", events::discard),
+                ConsoleRoute.post("/events/enable", ApiScope.EVENTS_WRITE, "events.enable", events::enable),
                 ConsoleRoute.post("/suppressions/add", ApiScope.SUPPRESSIONS_WRITE, "suppression.add", suppressions::add),
                 ConsoleRoute.post("/suppressions/remove", ApiScope.SUPPRESSIONS_WRITE, "suppression.remove", suppressions::remove),
                 ConsoleRoute.post("/suppressions/import", ApiScope.SUPPRESSIONS_WRITE, "suppression.import", suppressions::importCsv),

@@ -3,12 +3,16 @@ package dev.mailrun.http.console;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.report.Engagement;
+import dev.mailrun.campaign.variant.AbReport;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** A campaign's figures as the console's pages print them: numbers, rates, durations, progress, ETA. */
+/** A campaign's figures as the console's pages print them: numbers, rates, durations, progress, ETA, variants, tracking. */
 final class Figures {
 
     private Figures() {}
@@ -38,6 +42,34 @@ final class Figures {
         m.put("suppressed", r.counts().get(RecipientStatus.SUPPRESSED));
         m.put("waiting", r.remaining());
         return m;
+    }
+
+    /** A campaign's A/B test as its page shows it: settings, winner and why, what it waits for, and each variant's figures. */
+    static Map<String, Object> ab(AbReport ab) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("settings", ab.settings());
+        m.put("winner", ab.winner());
+        m.put("waiting", ab.waiting().orElse(""));
+        m.put("measure", ab.measure());
+        m.put("variants", ab.variants().stream().map(l -> Map.<String, Object>of("name", l.name(), "winner", l.winner(),
+                "recipients", l.recipients(), "sent", l.sent(), "delivered", l.delivered(), "bounces", l.bounces(),
+                "complaints", l.complaints(), "unsubscribes", l.unsubscribes(), "measure", l.measure().toString())).toList());
+        return m;
+    }
+
+    /** A tracked campaign's opens and clicks, people and machines apart, one row per link too. */
+    static Map<String, Object> engagement(Engagement e) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        rows.add(engagementRow("opens", e.opens()));
+        rows.add(engagementRow("clicks", e.clicks()));
+        e.links().forEach(l -> rows.add(engagementRow("link " + l.index() + ": " + l.url(), l.clicks())));
+        return Map.of("mode", e.mode().text(), "rows", rows,
+                "machineShare", e.machineShareOfOpens().map(x -> String.format(Locale.ROOT, "%.0f%%", x * 100)).orElse("-"));
+    }
+
+    private static Map<String, Object> engagementRow(String name, Engagement.Figures f) {
+        return Map.of("name", name, "humanUnique", f.humanUnique(), "humanTotal", f.humanTotal(), "machine", f.machineTotal(),
+                "scanner", f.scannerTotal(), "unknown", f.unknownTotal());
     }
 
     static String rate(double perSecond) {

@@ -14,14 +14,21 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 
 /**
  * The worker's HTTP endpoint started from configuration as {@code mailrun worker} starts it, and a
@@ -60,7 +67,12 @@ final class ConsoleClient implements AutoCloseable {
 
     /** A draft campaign of the newsletter template, created through the API; its id. */
     long campaign(String name) {
-        String json = "{\"name\":" + quoted(name) + ",\"template\":\"newsletter\",\"from\":\"news@sender.example\"}";
+        return campaign(name, "");
+    }
+
+    /** As {@link #campaign(String)}, with more of the API's fields ({@code ,"variants":[…]}). */
+    long campaign(String name, String moreFields) {
+        String json = "{\"name\":" + quoted(name) + ",\"template\":\"newsletter\",\"from\":\"news@sender.example\"" + moreFields + "}";
         HttpResponse<String> r = send(null, HttpRequest.newBuilder(URI.create(base() + "/api/v1/campaigns"))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
@@ -80,6 +92,19 @@ final class ConsoleClient implements AutoCloseable {
             throw new AssertionError("import answered " + r.statusCode() + ": " + r.body());
         }
         return r.body();
+    }
+
+    /** The console's rows of the API audit trail, oldest first: {@code name action path status}. */
+    static List<String> audit(DataSource ds) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT token_name, action, target, status FROM api_audit "
+                     + "WHERE target LIKE '/console/%' ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getInt(4));
+            }
+        }
+        return rows;
     }
 
     private static String quoted(String s) {

@@ -12,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -267,6 +266,49 @@ class ConsoleHttpTest {
                 "not-an-address");
     }
 
+    @Test
+    void the_campaign_page_shows_the_complaint_rate_against_its_threshold_and_the_variants() throws Exception {
+        String session = console.login(console.token("viewer", ApiScope.CAMPAIGNS_READ));
+        long plain = console.campaign("Plain");
+        assertThat(console.get(session, "/console/campaigns/" + plain).body())
+                .contains("id=\"complaints\" class=\"\">0 (0.00%; pauses above 0.30%)").doesNotContain("id=\"variants\"");
+        long id = console.campaign("Variants", ",\"variants\":[\"A:subject=Spring sale\",\"B:subject=20% off\"],"
+                + "\"testShare\":20,\"decideAfter\":\"4h\",\"pickBy\":\"manual\"");
+        java.nio.file.Path csv = java.nio.file.Files.createTempFile("console-ab", ".csv");
+        try {
+            java.nio.file.Files.writeString(csv, "email,name\nr1@list.example,One\nr2@list.example,Two\n");
+            console.importThroughApi(id, csv);
+        } finally {
+            java.nio.file.Files.delete(csv);
+        }
+        // A complaint (an ARF report) about one of them: complaints over sends, as the complaint breaker reads them.
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO bounce_event (recipient_id, kind, campaign_id, address, status, created_at)
+                SELECT id, 'complaint', campaign_id, email, '', '2026-11-26 10:00:00' FROM recipient WHERE campaign_id = ? AND email = ?""")) {
+            ps.setLong(1, id);
+            ps.setString(2, "r1@list.example");
+            assertThat(ps.executeUpdate()).isOne();
+        }
+        String page = console.get(session, "/console/campaigns/" + id).body();
+        assertThat(page).contains("id=\"complaints\" class=\"over\">1 (100.00%; pauses above 0.30%)", "<table id=\"variants\">",
+                "test share 20%", "winner: <span id=\"ab-winner\">none yet</span>", "<tr><td>A</td>", "<tr><td>B</td>",
+                "unsubscribes and complaints per delivered (95%)").doesNotContain("id=\"engagement\"");
+    }
+
+    @Test
+    void a_tracked_campaigns_page_shows_its_tracking_figures() throws Exception {
+        Map<String, String> env = WorkerEnv.of(db, 2525);
+        env.put("MAILRUN_TRACKING_ENABLED", "true");
+        env.put("MAILRUN_TRACKING_BASE_URL", "https://t.sender.example");
+        try (ConsoleClient tracked = new ConsoleClient(env, clock)) {
+            String session = tracked.login(tracked.token("viewer", ApiScope.CAMPAIGNS_READ));
+            long id = tracked.campaign("Tracked", ",\"track\":\"opens,clicks\"");
+            assertThat(tracked.get(session, "/console/campaigns/" + id).body()).contains("Tracking (opens,clicks)",
+                    "<table id=\"engagement\">", "<tr><td>opens</td><td>0</td>", "<tr><td>clicks</td><td>0</td>",
+                    "machine share of opens: -");
+        }
+    }
+
     private long recipients(long id) throws Exception {
         try (Connection c = db.dataSource().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM recipient WHERE campaign_id = ?")) {
@@ -298,13 +340,6 @@ class ConsoleHttpTest {
     }
 
     private List<String> audit() throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT token_name, action, target, status FROM api_audit WHERE target LIKE '/console/%' ORDER BY id")) {
-            while (rs.next()) {
-                rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getInt(4));
-            }
-        }
-        return rows;
+        return ConsoleClient.audit(db.dataSource());
     }
 }

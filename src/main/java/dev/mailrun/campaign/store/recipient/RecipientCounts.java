@@ -149,7 +149,12 @@ public final class RecipientCounts {
      * otherwise; complaints are its complaint bounce_events (index ix_bounce_event_campaign).
      */
     public ComplaintRate complaintRate(Connection c, long campaignId) throws SQLException {
-        long sent = StatusCountTable.byStatus(statusCounts.read(c, campaignId)).get(RecipientStatus.SENT);
+        return complaintRate(c, campaignId, statusCounts.read(c, campaignId));
+    }
+
+    /** {@link #complaintRate(Connection, long)} with the sent count already read ({@link #kept}). */
+    public ComplaintRate complaintRate(Connection c, long campaignId, Map<String, Map<String, Long>> kept) throws SQLException {
+        long sent = StatusCountTable.byStatus(kept).get(RecipientStatus.SENT);
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT COALESCE(SUM(r.status <> 'sent'), 0), COUNT(*)
                 FROM bounce_event e JOIN recipient r ON r.id = e.recipient_id
