@@ -79,4 +79,19 @@ public final class CampaignFixtures {
             ps.executeBatch();
         }
     }
+
+    /** Sent recipients of an A/B campaign per variant position, 0 and 1. */
+    public static long[] sentPerVariant(DataSource ds, long campaignId) throws SQLException {
+        long[] out = new long[2];
+        try (java.sql.Connection c = ds.getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(
+                "SELECT variant, COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent' GROUP BY variant")) {
+            ps.setLong(1, campaignId);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out[rs.getInt(1)] = rs.getLong(2);
+                }
+            }
+        }
+        return out;
+    }
 }

@@ -41,7 +41,7 @@ public record AbReport(AbState state, List<Line> variants, String measure, Optio
         AbState state = found.get();
         List<VariantCount> counts = new RecipientVariants().counts(c, campaignId, state.winner().orElse(null));
         boolean byClicks = state.test().pickBy() == PickBy.CLICKS;
-        List<Wilson> clicks = byClicks ? ClickPick.measures(c, state) : List.of();
+        List<Wilson> clicks = byClicks ? ClickPick.measures(c, state, counts) : List.of();
         List<Line> lines = new ArrayList<>();
         for (int i = 0; i < state.test().variants().size(); i++) {
             VariantCount n = countOf(counts, i);

@@ -27,11 +27,9 @@ final class ClickPick {
     private ClickPick() {
     }
 
-    /** Each variant's measure, in position order. */
-    static List<Wilson> measures(Connection c, AbState state) throws SQLException {
-        long id = state.campaignId();
-        List<VariantCount> counts = new RecipientVariants().counts(c, id, null);
-        Map<Integer, Long> clickers = new TrackingEventTable().humanClickersByVariant(c, id);
+    /** Each variant's measure, in position order, from its {@code counts} (as status reads them). */
+    static List<Wilson> measures(Connection c, AbState state, List<VariantCount> counts) throws SQLException {
+        Map<Integer, Long> clickers = new TrackingEventTable().humanClickersByVariant(c, state.campaignId());
         List<Wilson> out = new ArrayList<>();
         for (int i = 0; i < state.test().variants().size(); i++) {
             int position = i;
@@ -44,7 +42,7 @@ final class ClickPick {
 
     /** The winner by human clicks; empty when nothing decides it. */
     static Optional<Decision> decide(Connection c, AbState state) throws SQLException {
-        List<Wilson> m = measures(c, state);
+        List<Wilson> m = measures(c, state, new RecipientVariants().counts(c, state.campaignId(), null));
         int best = 0;
         boolean tied = false;
         for (int i = 1; i < m.size(); i++) {

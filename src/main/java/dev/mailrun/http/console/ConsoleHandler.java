@@ -184,14 +184,14 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     /**
-     * A change happens only from a form this session was shown: its CSRF token must come back, and a
+     * A change happens only from a form shown to the same login: its CSRF token must come back, and a
      * browser that names another origin is refused even then.
      */
     private Answer csrfChecked(Request request, ConsoleSession s, Map<String, String> fields, Action action) throws Exception {
         if (!sameOrigin(request) || !ConsoleSessions.csrfMatches(s, fields.get("csrf"))) {
             log.warn("console: refused (403) {} {} for {}: {}", request.getMethod(), request.getHttpURI().getPath(),
                     s.caller().name(), sameOrigin(request) ? "no valid CSRF token" : "a foreign Origin");
-            return Answer.error(403, "This form is not one this session was shown (missing or stale security token): "
+            return Answer.error(403, "This form was not shown to your login (missing or stale security token): "
                     + "reload the page and try again.");
         }
         return action.act();

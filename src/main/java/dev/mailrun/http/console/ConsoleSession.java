@@ -68,7 +68,7 @@ final class ConsoleSession {
         return lastImport.get();
     }
 
-    /** Keeps {@code done} as this session's last import; the one it replaces. */
+    /** Keeps {@code done} as the login session's last import; the one it replaces. */
     ImportPage.Done lastImport(ImportPage.Done done) {
         return lastImport.getAndSet(done);
     }

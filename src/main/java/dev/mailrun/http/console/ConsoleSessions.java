@@ -98,7 +98,7 @@ final class ConsoleSessions implements SessionCheck {
         return idle;
     }
 
-    /** Whether {@code presented} is this session's CSRF token, compared in constant time. */
+    /** Whether {@code presented} is the login session's CSRF token, compared in constant time. */
     static boolean csrfMatches(ConsoleSession session, String presented) {
         return presented != null && MessageDigest.isEqual(session.csrf().getBytes(StandardCharsets.US_ASCII),
                 presented.getBytes(StandardCharsets.UTF_8));

@@ -74,7 +74,7 @@ final class ImportPage {
         long id = r.id(0);
         Done last = r.session().lastImport();
         if (last == null || last.campaignId() != id || last.rejects().isEmpty() || !Files.exists(last.rejects().get())) {
-            return Answer.error(404, "There is no rejects file of an import into campaign " + id + " in this session.");
+            return Answer.error(404, "There is no rejects file of an import into campaign " + id + " since you logged in.");
         }
         return new Answer.Download("text/csv; charset=utf-8", "campaign-" + id + "-rejects.csv",
                 out -> Files.newBufferedReader(last.rejects().get()).transferTo(out));

@@ -61,7 +61,7 @@ class AbPickByClicksTest {
             CampaignFixtures.recipients(db.dataSource(), id, 40);
             h.campaigns.start(id);
             h.scheduler.tick();                                   // the test share: 10 each
-            assertThat(sentPerVariant(id)).containsExactly(10, 10);
+            assertThat(CampaignFixtures.sentPerVariant(db.dataSource(), id)).containsExactly(10, 10);
             Map<Integer, List<Long>> sent = sentIdsByVariant(id);
             // A: one person and four scanners; B: three people (one twice).
             clicks(id, sent.get(0).subList(0, 1), TrackingClass.HUMAN, clock.instant());
@@ -82,7 +82,7 @@ class AbPickByClicksTest {
             assertThat(state.winnerName()).contains("B");
             assertThat(state.winnerReason().orElseThrow()).startsWith("the highest rate of human clicks: A 10.0%")
                     .contains("B 30.0%");
-            assertThat(sentPerVariant(id)).containsExactly(10, 30);
+            assertThat(CampaignFixtures.sentPerVariant(db.dataSource(), id)).containsExactly(10, 30);
         }
         Map<String, Long> bySubject = new HashMap<>();
         for (MimeMessage m : greenMail.getReceivedMessages()) {
@@ -129,21 +129,6 @@ class AbPickByClicksTest {
                     List.of(), Optional.of(new TrackingMode(true, false)), Optional.of(BY_CLICKS)))
                     .isInstanceOf(CampaignException.class).hasMessageStartingWith("--pick-by clicks needs");
         }
-    }
-
-    /** Sent recipients per variant position, 0 and 1. */
-    private static long[] sentPerVariant(long id) throws Exception {
-        long[] out = new long[2];
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT variant, COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent' GROUP BY variant")) {
-            ps.setLong(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out[rs.getInt(1)] = rs.getLong(2);
-                }
-            }
-        }
-        return out;
     }
 
     private static void clicks(long campaignId, List<Long> recipients, TrackingClass kind, Instant at) throws Exception {

@@ -75,13 +75,13 @@ class AbVariantSendingTest {
                 // After every run of the test phase: each variant sent as often as the other, within one,
                 // but for the messages a run cut by its deadline handed back unsent (the next run sends
                 // them first), which are counted.
-                long[] sent = sentPerVariant(id);
+                long[] sent = CampaignFixtures.sentPerVariant(db.dataSource(), id);
                 long handedBack = handedBackBelowLastSent(id);
                 assertThat(Math.abs(sent[0] - sent[1])).as("sent A %d, B %d, handed back %d", sent[0], sent[1], handedBack)
                         .isLessThanOrEqualTo(1 + handedBack);
             }
             assertThat(runs).as("runs of the test phase").isGreaterThanOrEqualTo(2);
-            assertThat(sentPerVariant(id)).containsExactly(100, 100);
+            assertThat(CampaignFixtures.sentPerVariant(db.dataSource(), id)).containsExactly(100, 100);
             assertThat(CampaignFixtures.recipientCount(db.dataSource(), id, "pending")).isEqualTo(800);
             assertThat(testShareIsEvenInClaimOrder(id)).isTrue();
 
@@ -161,7 +161,7 @@ class AbVariantSendingTest {
             clock.advance(interval);
             h.scheduler.tick();
             assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
-            assertThat(sentPerVariant(id)).containsExactly(10, 30);
+            assertThat(CampaignFixtures.sentPerVariant(db.dataSource(), id)).containsExactly(10, 30);
         }
         long shopFrom = 0;
         for (MimeMessage m : greenMail.getReceivedMessages()) {
@@ -184,21 +184,6 @@ class AbVariantSendingTest {
     private static com.fasterxml.jackson.databind.JsonNode lastRun(SendingHarness h, long id) throws Exception {
         List<TaskRun> runs = h.tasks.recentRuns(SendTask.taskName(id), 1);
         return runs.get(0).summary().orElseThrow();
-    }
-
-    /** Sent recipients per variant position, 0 and 1. */
-    static long[] sentPerVariant(long id) throws Exception {
-        long[] out = new long[2];
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT variant, COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent' GROUP BY variant")) {
-            ps.setLong(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out[rs.getInt(1)] = rs.getLong(2);
-                }
-            }
-        }
-        return out;
     }
 
     /** Test recipients not yet sent whose id is below the highest sent one: claimed by a run and handed back at its deadline. */
