@@ -82,6 +82,27 @@ final class ApiHarness implements AutoCloseable {
         return call(token, "POST", path, json == null ? null : "application/json", json, headers);
     }
 
+    /**
+     * The status line's code for a POST that declares a {@code length}-byte body and sends none of it: the server must
+     * refuse on the declared length alone. A real client sending the whole oversized body races the server's close
+     * (the refusal can reach it as a reset), so the refusal is checked where it is decided, before the body.
+     */
+    int statusOfDeclaredLength(String token, String path, String contentType, long length) {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", adminPort())) {
+            s.setSoTimeout(30_000);
+            String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                    + "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + length + "\r\n\r\n";
+            s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1))
+                    .readLine();
+            assertThat(status).as("status line").startsWith("HTTP/1.1 ");
+            return Integer.parseInt(status.substring(9, 12));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     HttpResponse<String> upload(String token, String path, Path csv, String... headers) {
         HttpResponse<String> r;
         try {
