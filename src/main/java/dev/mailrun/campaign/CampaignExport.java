@@ -13,8 +13,12 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
+import dev.mailrun.campaign.model.EmailAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.apache.commons.csv.CSVFormat;
@@ -45,61 +49,49 @@ public final class CampaignExport {
         this.dataSource = dataSource;
     }
 
-    /** Takes the exported recipients one at a time, in id order. */
-    @FunctionalInterface
-    public interface Rows {
-        void accept(RecipientExport.ExportedRecipient row) throws IOException;
+    /** Takes the export: its column names once, then one row per recipient in id order (null where a value is absent). */
+    public interface Table {
+        void columns(List<String> names) throws IOException;
+
+        void row(List<Object> values) throws IOException;
     }
 
     /**
-     * Writes the header and every recipient; returns how many. The writer stays open.
+     * Writes the header and every recipient as CSV (absent values blank); returns how many. The writer stays open.
      *
      * @throws CampaignException when there is no such campaign (nothing is written then)
      */
     public long write(long campaignId, Writer out) throws SQLException, IOException {
         CSVPrinter csv = new CSVPrinter(out, CSVFormat.RFC4180);
-        String campaignFiles = campaignFileNames(campaignId);
-        Optional<EngagementColumns> engagement = EngagementColumns.of(dataSource, campaignId);
-        List<String> header = new ArrayList<>(COLUMNS);
-        engagement.ifPresent(e -> header.addAll(EngagementColumns.COLUMNS));
-        List<String> variants = variantNames(campaignId);
-        boolean[] headed = {false};
-        long n = each(campaignId, r -> {
-            if (!headed[0]) {
-                csv.printRecord(header);
-                headed[0] = true;
+        long n = rows(campaignId, new Table() {
+            @Override
+            public void columns(List<String> names) throws IOException {
+                csv.printRecord(names);
             }
-            List<Object> row = new ArrayList<>(List.of(r.id(), r.email(), r.status().dbValue(), r.attempts(), blank(r.lastCode()),
-                    blank(r.lastError()), blank(r.sentAt()), blank(r.messageId()), blank(r.bounceKind()),
-                    blank(r.bouncedAt()), attachments(campaignFiles, r.attachment()), blank(r.attachmentSha256()),
-                    r.variant() == null || r.variant() >= variants.size() ? "" : variants.get(r.variant())));
-            if (engagement.isPresent()) {
-                try {
-                    row.addAll(engagement.get().values(r.id()));
-                } catch (SQLException e) {
-                    throw new IOException("reading the engagement of recipient " + r.id() + ": " + e.getMessage(), e);
-                }
+
+            @Override
+            public void row(List<Object> values) throws IOException {
+                csv.printRecord(values.stream().map(v -> v == null ? "" : v).toList());
             }
-            csv.printRecord(row);
         });
-        if (!headed[0]) {
-            csv.printRecord(header);
-        }
         csv.flush();
         return n;
     }
 
     /**
-     * Hands every recipient to {@code rows}, in pages from one snapshot (as {@link #write}); returns how many.
+     * Hands the columns and then every recipient's row to {@code table}, in pages from one snapshot; returns how many.
+     * The CSV, the API's NDJSON and its one-recipient read all take their values from here, so they cannot differ.
      *
      * @throws CampaignException when there is no such campaign (nothing is handed over then)
      */
-    public long each(long campaignId, Rows rows) throws SQLException, IOException {
+    public long rows(long campaignId, Table table) throws SQLException, IOException {
         try {
             return Transactions.readSnapshot(dataSource, c -> {
                 if (campaigns.find(c, campaignId).isEmpty()) {
                     throw new CampaignException("no campaign with id " + campaignId);
                 }
+                Shape shape = shape(campaignId);
+                unchecked(() -> table.columns(shape.columns()));
                 Optional<Long> first = recipients.firstId(c, campaignId);
                 long written = 0;
                 long from = first.orElse(0L);
@@ -107,11 +99,8 @@ public final class CampaignExport {
                 do {
                     page = first.isEmpty() ? List.of() : recipients.exportPage(c, campaignId, from, PAGE);
                     for (RecipientExport.ExportedRecipient r : page) {
-                        try {
-                            rows.accept(r);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
+                        List<Object> values = shape.values(r);
+                        unchecked(() -> table.row(values));
                         from = r.id() + 1;
                     }
                     written += page.size();
@@ -120,6 +109,69 @@ public final class CampaignExport {
             });
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+    }
+
+    /**
+     * One recipient of the campaign by address (case ignored), with the export's columns and values; empty when the
+     * campaign has no such recipient.
+     *
+     * @throws CampaignException when there is no such campaign
+     */
+    public Optional<Map<String, Object>> one(long campaignId, EmailAddress address) throws SQLException {
+        Optional<RecipientExport.ExportedRecipient> found;
+        try (Connection c = dataSource.getConnection()) {
+            if (campaigns.find(c, campaignId).isEmpty()) {
+                throw new CampaignException("no campaign with id " + campaignId);
+            }
+            found = recipients.byEmail(c, campaignId, address.toString());
+        }
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Shape shape = shape(campaignId);
+        List<Object> values = shape.values(found.get());
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 0; i < values.size(); i++) {
+            row.put(shape.columns().get(i), values.get(i));
+        }
+        return Optional.of(row);
+    }
+
+    /** What a campaign's rows carry beside the recipient's own columns: its files, variants and engagement. */
+    private Shape shape(long campaignId) throws SQLException {
+        return new Shape(campaignFileNames(campaignId), variantNames(campaignId), EngagementColumns.of(dataSource, campaignId));
+    }
+
+    private record Shape(String campaignFiles, List<String> variants, Optional<EngagementColumns> engagement) {
+
+        List<String> columns() {
+            List<String> header = new ArrayList<>(COLUMNS);
+            engagement.ifPresent(e -> header.addAll(EngagementColumns.COLUMNS));
+            return header;
+        }
+
+        List<Object> values(RecipientExport.ExportedRecipient r) throws SQLException {
+            List<Object> row = new ArrayList<>(Arrays.asList(r.id(), r.email(), r.status().dbValue(), r.attempts(), r.lastCode(),
+                    r.lastError(), r.sentAt(), r.messageId(), r.bounceKind(), r.bouncedAt(),
+                    attachments(campaignFiles, r.attachment()), r.attachmentSha256(),
+                    r.variant() == null || r.variant() >= variants.size() ? null : variants.get(r.variant())));
+            if (engagement.isPresent()) {
+                row.addAll(engagement.get().values(r.id()));
+            }
+            return row;
+        }
+    }
+
+    private interface IoAction {
+        void run() throws IOException;
+    }
+
+    private static void unchecked(IoAction action) {
+        try {
+            action.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -141,13 +193,9 @@ public final class CampaignExport {
     /** The names of the files the recipient's message carries: the campaign's, then its own. */
     private static String attachments(String campaignFiles, String own) {
         if (own == null) {
-            return campaignFiles;
+            return campaignFiles.isEmpty() ? null : campaignFiles;
         }
         String name = own.substring(Math.max(own.lastIndexOf('/'), own.lastIndexOf('\\')) + 1);
         return campaignFiles.isEmpty() ? name : campaignFiles + "; " + name;
-    }
-
-    private static Object blank(Object value) {
-        return value == null ? "" : value;
     }
 }

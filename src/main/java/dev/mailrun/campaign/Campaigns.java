@@ -283,14 +283,6 @@ public final class Campaigns {
                 .toList();
     }
 
-    /** One recipient of the campaign by address (case ignored), as the export shows it. */
-    public Optional<RecipientExport.ExportedRecipient> recipient(long id, EmailAddress address) throws SQLException {
-        get(id);
-        try (Connection c = dataSource.getConnection()) {
-            return new RecipientExport().byEmail(c, id, address.toString());
-        }
-    }
-
     /**
      * Records the winner of the campaign's A/B test ({@code campaign pick}) and gives it to the rest of
      * the list; the sending task is woken to send them.

@@ -4,8 +4,8 @@ import dev.mailrun.campaign.store.TrackedLinkTable;
 import dev.mailrun.campaign.store.TrackingEventTable;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ final class EngagementColumns {
         }
     }
 
-    /** The four values of recipient {@code id}, blank where there was none; ids must come in increasing order. */
+    /** The four values of recipient {@code id}, null where there was none; ids must come in increasing order. */
     List<Object> values(long id) throws SQLException {
         while (true) {
             while (!buffered.isEmpty() && buffered.peekFirst().getKey() < id) {
@@ -60,13 +60,10 @@ final class EngagementColumns {
             }
         }
         if (buffered.isEmpty() || buffered.peekFirst().getKey() != id) {
-            return List.of("", "", "", "");
+            return Arrays.asList(null, null, null, null);
         }
         TrackingEventTable.Engagement e = buffered.peekFirst().getValue();
-        return List.of(text(e.firstOpen()), text(e.lastOpen()), text(e.firstClick()), text(e.lastClick()));
-    }
-
-    private static Object text(Optional<Instant> at) {
-        return at.<Object>map(Instant::toString).orElse("");
+        return Arrays.asList(e.firstOpen().orElse(null), e.lastOpen().orElse(null), e.firstClick().orElse(null),
+                e.lastClick().orElse(null));
     }
 }

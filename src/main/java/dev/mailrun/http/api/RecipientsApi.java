@@ -6,9 +6,9 @@ import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.EmailAddress;
-import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.csv.RejectedRow;
 import java.io.BufferedWriter;
+import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -166,24 +166,18 @@ final class RecipientsApi {
         if (!(EmailAddress.check(address) instanceof EmailAddress.Valid valid)) {
             throw ApiException.invalid("address", "not an email address: " + Shown.of(address));
         }
-        RecipientExport.ExportedRecipient found = s.campaigns().recipient(r.id("id"), valid.address())
+        long id = r.id("id");
+        s.campaigns().get(id);
+        Map<String, Object> found = s.export().one(id, valid.address())
                 .orElseThrow(() -> ApiException.notFound("campaign " + r.var("id") + " has no recipient " + Shown.of(address)));
-        return ApiResponse.json(200, recipient(found));
+        return ApiResponse.json(200, json(found));
     }
 
-    /** The export's columns, named as the CSV export names them; ids as strings. */
-    static Map<String, Object> recipient(RecipientExport.ExportedRecipient x) {
+    /** An export row as JSON: the CSV export's column names; ids and times as strings, absent values null. */
+    static Map<String, Object> json(Map<String, Object> row) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", Long.toString(x.id()));
-        m.put("email", x.email());
-        m.put("status", x.status().dbValue());
-        m.put("attempts", x.attempts());
-        m.put("last_code", x.lastCode());
-        m.put("last_error", x.lastError());
-        m.put("sent_at", x.sentAt() == null ? null : x.sentAt().toString());
-        m.put("message_id", x.messageId());
-        m.put("bounce_kind", x.bounceKind());
-        m.put("bounced_at", x.bouncedAt() == null ? null : x.bouncedAt().toString());
+        row.forEach((name, value) -> m.put(name, value instanceof Number && !"id".equals(name) ? value
+                : value == null ? null : value.toString()));
         return m;
     }
 
@@ -199,9 +193,23 @@ final class RecipientsApi {
                 w.flush();
             }).header("Content-Disposition", "attachment; filename=\"campaign-" + id + ".csv\"");
             case "ndjson" -> ApiResponse.stream("application/x-ndjson", out -> {
-                export.each(id, row -> {
-                    out.write(Json.bytes(recipient(row)));
-                    out.write('\n');
+                export.rows(id, new CampaignExport.Table() {
+                    private List<String> columns;
+
+                    @Override
+                    public void columns(List<String> names) {
+                        columns = names;
+                    }
+
+                    @Override
+                    public void row(List<Object> values) throws IOException {
+                        Map<String, Object> named = new LinkedHashMap<>();
+                        for (int i = 0; i < values.size(); i++) {
+                            named.put(columns.get(i), values.get(i));
+                        }
+                        out.write(Json.bytes(json(named)));
+                        out.write('\n');
+                    }
                 });
                 out.flush();
             });
