@@ -74,7 +74,7 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--relay", paramLabel = "ROUTE",
                 description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
                         + "default: smtp.relays.") String relay;
-        @Option(names = "--header", paramLabel = "\"NAME: VALUE\"",
+        @Option(names = "--header", paramLabel = "NAME:VALUE",
                 description = "A header every message carries, e.g. \"X-Campaign-Tag: spring-2026\" (repeatable, at most 20); "
                         + "headers mailrun writes itself, and those naming the sender, recipients or MIME structure, are refused.")
         List<String> headers;
