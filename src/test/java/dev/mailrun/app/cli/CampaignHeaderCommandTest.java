@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** campaign create --header through the real command line: stored and shown by status; each bad header exit 2, one line, nothing created. */
 class CampaignHeaderCommandTest {
@@ -104,6 +108,31 @@ class CampaignHeaderCommandTest {
         // "X-Long: " is 8 characters: 990 more make the 998 a line may hold.
         CliHarness.Result r = cli().run(create("Full line", "X-Long: " + "v".repeat(990)));
         assertThat(r.exitCode()).as(r.err()).isZero();
+    }
+
+    @Test
+    void start_refuses_a_stored_campaign_whose_headers_the_sender_would_refuse_and_leaves_it_a_draft(@TempDir Path dir) throws Exception {
+        CliHarness worker = new CliHarness(WorkerEnv.of(db, 2525), SettableClock.at("2026-11-21T10:00:00Z"));
+        CliHarness.Result created = worker.run("campaign", "create", "--name", "Stored earlier", "--template", "welcome",
+                "--from", "news@sender.example", "--header", "X-Campaign-Tag: spring-2026");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        long id = Long.parseLong(created.out().strip());
+        Path csv = Files.writeString(dir.resolve("one.csv"), "email,name\nreader@list.example,Reader\n");
+        assertThat(worker.run("recipients", "import", "--campaign", Long.toString(id), csv.toString()).exitCode()).isZero();
+        // As a row written before the rule refused Bcc would hold it.
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("UPDATE campaign SET custom_headers = ? WHERE id = ?")) {
+            ps.setString(1, "[[\"X-Campaign-Tag\",\"spring-2026\"],[\"Bcc\",\"victim@example.org\"]]");
+            ps.setLong(2, id);
+            ps.executeUpdate();
+        }
+
+        CliHarness.Result started = worker.run("campaign", "start", Long.toString(id));
+
+        assertThat(started.exitCode()).isEqualTo(2);
+        assertThat(started.err().lines()).containsExactly("mailrun: campaign " + id + " cannot start: --header Bcc: not allowed: "
+                + "it would speak for the message's sender, recipients, structure, route or authentication");
+        assertThat(worker.run("campaign", "status", Long.toString(id)).out()).contains("— draft");
     }
 
     private static String column(long id) throws Exception {
