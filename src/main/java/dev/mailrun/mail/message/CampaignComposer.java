@@ -104,7 +104,8 @@ public final class CampaignComposer {
                 .text(files.topType(true)));
         this.unsubscribePostLine = bytes(new WireBuffer(64).header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
         // Checked again here: the campaign was checked when created, but the rule may have changed since.
-        this.addedProblem = AddedHeaders.problem(added).orElse(null);
+        this.addedProblem = AddedHeaders.problem(added).map(p -> p.startsWith(AddedHeaders.TOO_MANY)
+                || p.startsWith(AddedHeaders.EMPTY_NAME) ? "headers: " + p : "header " + p).orElse(null);
         WireBuffer addedOut = new WireBuffer(256);
         if (addedProblem == null) {
             AddedHeaders.write(addedOut, added);
@@ -172,7 +173,7 @@ public final class CampaignComposer {
             throw new RejectedMessageException(listIdProblem);
         }
         if (addedProblem != null) {
-            throw new RejectedMessageException("header " + addedProblem);
+            throw new RejectedMessageException(addedProblem);
         }
         String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
         long part = parts.getAndAdd(files.boundaries(own.isPresent()));
