@@ -1,5 +1,6 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.ExpiryTime;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  */
 public record CampaignForm(String name, String template, String from, Optional<String> fromName, Optional<String> replyTo,
                            Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,
-                           Optional<String> expireAt, Optional<String> relay) {
+                           Optional<String> expireAt, Optional<String> relay, List<CustomHeaders.Header> headers) {
 
     /** Slowest --rate: a campaign's cap, like smtp.rate, from a hundredth of a message per second. */
     public static final double MIN_RATE = 0.01;
@@ -39,10 +40,18 @@ public record CampaignForm(String name, String template, String from, Optional<S
     /** The command-line option each of NewCampaign's messages names, and the field the API calls it. */
     private static final Map<String, String> FIELD_OF_OPTION = Map.of("--name", "name", "--template", "template",
             "--from-name", "fromName", "--from", "from", "--reply-to", "replyTo", "--subject", "subject",
-            "--window", "windows", "--expire-at", "expireAt", "--start-at", "startAt");
+            "--window", "windows", "--expire-at", "expireAt", "--start-at", "startAt", "--header", "headers");
 
     public CampaignForm {
         windows = windows == null ? List.of() : List.copyOf(windows);
+        headers = headers == null ? List.of() : List.copyOf(headers);
+    }
+
+    /** Without headers of the operator's own. */
+    public CampaignForm(String name, String template, String from, Optional<String> fromName, Optional<String> replyTo,
+                        Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,
+                        Optional<String> expireAt, Optional<String> relay) {
+        this(name, template, from, fromName, replyTo, subject, startAt, rate, windows, expireAt, relay, List.of());
     }
 
     /**
@@ -71,11 +80,14 @@ public record CampaignForm(String name, String template, String from, Optional<S
         Optional<SendWindows> window = field(problems, "windows",
                 () -> windows.isEmpty() ? Optional.empty() : Optional.of(SendWindows.parse(windows)));
         Optional<Instant> expiry = field(problems, "expireAt", () -> expireAt.map(t -> within("--expire-at", ExpiryTime.parse(t), t)));
+        CustomHeaders added = new CustomHeaders(headers);
+        added.problem().ifPresent(problem -> problems.add(new InvalidFields.Problem("headers", problem)));
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
         try {
-            return new Parsed(new NewCampaign(name, template, from, fromName, replyTo, subject, start, rate, window, expiry), route);
+            return new Parsed(new NewCampaign(name, template, from, fromName, replyTo, subject, start, rate, window, expiry, added),
+                    route);
         } catch (IllegalArgumentException e) {
             throw InvalidFields.of(fieldOf(e.getMessage()), e.getMessage());
         }

@@ -11,6 +11,7 @@ import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.TrackingMode;
@@ -73,6 +74,10 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--relay", paramLabel = "ROUTE",
                 description = "Relays to send through: NAME, or NAME:WEIGHT,… split by weight (primary:70,backup:30); "
                         + "default: smtp.relays.") String relay;
+        @Option(names = "--header", paramLabel = "NAME:VALUE",
+                description = "A header every message carries, e.g. \"X-Campaign-Tag: spring-2026\" (repeatable, at most 20); "
+                        + "headers mailrun writes itself, and those naming the sender, recipients or MIME structure, are refused.")
+        List<String> headers;
         @Option(names = "--attach", paramLabel = "FILE",
                 description = "A file every message carries (repeatable); copied into the database now, within "
                         + "content.max-attachment-bytes each and content.max-message-bytes together.") List<Path> attach;
@@ -100,7 +105,8 @@ final class CampaignCommand extends GroupCommand {
             try {
                 parsed = new CampaignForm(name, template, from, Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
                         Optional.ofNullable(subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
-                        windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay))
+                        windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay),
+                        CustomHeaders.parse(headers == null ? List.of() : headers).list())
                         .parse(s.config().relays());
             } catch (InvalidFields e) {
                 // One line, as every usage error: the first problem, in the order of the options.

@@ -120,6 +120,9 @@ final class StatusCommand extends ContextCommand {
         if (!attachments.isEmpty()) {
             out.printf("  attachments: %s%n", String.join(", ", attachments.stream().map(Object::toString).toList()));
         }
+        if (!c.headers().isEmpty()) {
+            out.printf("  headers: %s%n", c.headers());
+        }
         out.printf("  held back by: %s%n", r.heldBackBy().isEmpty() ? "-" : String.join("; ", r.heldBackBy()));
         r.ab().ifPresent(ab -> abLines(out, ab));
         out.printf("  %s %d/%d done%n", Progress.bar(r.total() == 0 ? 0 : (double) done / r.total(), 30), done, r.total());

@@ -8,12 +8,23 @@ import java.util.Optional;
  *
  * @param windows  when it may send; empty: any time
  * @param expireAt when what it has not sent expires; empty: never
+ * @param headers  the operator's own headers every message carries
  */
 public record Campaign(long id, String name, String template, String fromAddress, Optional<String> fromName,
                        Optional<String> replyTo, Optional<String> subjectOverride, CampaignStatus status,
                        Optional<Instant> startAt, Optional<Double> rateCap, Optional<String> pauseReason,
                        Optional<Long> taskId, Instant createdAt, Instant updatedAt, Optional<SendWindows> windows,
-                       Optional<Instant> expireAt) {
+                       Optional<Instant> expireAt, CustomHeaders headers) {
+
+    /** Without headers of the operator's own. */
+    public Campaign(long id, String name, String template, String fromAddress, Optional<String> fromName,
+                    Optional<String> replyTo, Optional<String> subjectOverride, CampaignStatus status,
+                    Optional<Instant> startAt, Optional<Double> rateCap, Optional<String> pauseReason,
+                    Optional<Long> taskId, Instant createdAt, Instant updatedAt, Optional<SendWindows> windows,
+                    Optional<Instant> expireAt) {
+        this(id, name, template, fromAddress, fromName, replyTo, subjectOverride, status, startAt, rateCap, pauseReason,
+                taskId, createdAt, updatedAt, windows, expireAt, CustomHeaders.NONE);
+    }
 
     /** A campaign that may send any time and never expires. */
     public Campaign(long id, String name, String template, String fromAddress, Optional<String> fromName,
@@ -28,7 +39,7 @@ public record Campaign(long id, String name, String template, String fromAddress
     public Campaign as(Variant v) {
         return new Campaign(id, name, v.template().orElse(template), fromAddress, v.fromName().or(() -> fromName), replyTo,
                 v.subject().or(() -> subjectOverride), status, startAt, rateCap, pauseReason, taskId, createdAt, updatedAt,
-                windows, expireAt);
+                windows, expireAt, headers);
     }
 
     /** Whether its expiry has come at {@code now}. */

@@ -10,7 +10,15 @@ import java.util.Optional;
  */
 public record NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
                           Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
-                          Optional<Double> rateCap, Optional<SendWindows> windows, Optional<Instant> expireAt) {
+                          Optional<Double> rateCap, Optional<SendWindows> windows, Optional<Instant> expireAt,
+                          CustomHeaders headers) {
+
+    /** Without headers of the operator's own. */
+    public NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
+                       Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
+                       Optional<Double> rateCap, Optional<SendWindows> windows, Optional<Instant> expireAt) {
+        this(name, template, fromAddress, fromName, replyTo, subject, startAt, rateCap, windows, expireAt, CustomHeaders.NONE);
+    }
 
     /** A campaign that may send any time and never expires. */
     public NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
@@ -44,6 +52,9 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
         if (expireAt.isPresent() && startAt.isPresent() && !expireAt.get().isAfter(startAt.get())) {
             throw new IllegalArgumentException("--expire-at " + expireAt.get() + " must be after --start-at " + startAt.get());
         }
+        headers.problem().ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
     }
 
     /** The campaign table keeps the ranges as text in a column this wide. */

@@ -33,13 +33,13 @@ public final class CampaignTable {
 
     private static final String COLUMNS = """
             id, name, template, from_address, from_name, reply_to, subject_override, status, start_at, rate_cap,
-            pause_reason, task_id, created_at, updated_at, send_windows, expire_at""";
+            pause_reason, task_id, created_at, updated_at, send_windows, expire_at, custom_headers""";
 
     public long insert(Connection c, NewCampaign n, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO campaign (name, template, from_address, from_name, reply_to, subject_override,
-                                      start_at, rate_cap, send_windows, expire_at, status, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
+                                      start_at, rate_cap, send_windows, expire_at, custom_headers, status, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
             int next = setGiven(ps, n);
             SqlTime.set(ps, next, now);
             SqlTime.set(ps, next + 1, now);
@@ -59,7 +59,7 @@ public final class CampaignTable {
     public boolean update(Connection c, long id, NewCampaign n, Instant seen, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE campaign SET name = ?, template = ?, from_address = ?, from_name = ?, reply_to = ?, subject_override = ?,
-                                    start_at = ?, rate_cap = ?, send_windows = ?, expire_at = ?,
+                                    start_at = ?, rate_cap = ?, send_windows = ?, expire_at = ?, custom_headers = ?,
                                     updated_at = GREATEST(?, updated_at + INTERVAL 1000 MICROSECOND)
                 WHERE id = ? AND updated_at = ? AND status IN ('draft', 'scheduled')""")) {
             int next = setGiven(ps, n);
@@ -71,7 +71,7 @@ public final class CampaignTable {
     }
 
     /**
-     * Binds what an operator gives of a campaign to parameters 1–10, in the order both the insert
+     * Binds what an operator gives of a campaign to parameters 1–11, in the order both the insert
      * and the update name them; returns the next parameter's index.
      */
     private static int setGiven(PreparedStatement ps, NewCampaign n) throws SQLException {
@@ -89,7 +89,8 @@ public final class CampaignTable {
         }
         ps.setString(9, n.windows().map(SendWindows::spec).orElse(null));
         SqlTime.set(ps, 10, n.expireAt().orElse(null));
-        return 11;
+        ps.setString(11, HeadersColumn.write(n.headers()));
+        return 12;
     }
 
     public Optional<Campaign> find(Connection c, long id) throws SQLException {
@@ -328,6 +329,6 @@ public final class CampaignTable {
                 Optional.ofNullable(SqlTime.get(rs, "start_at")), rateCap, Optional.ofNullable(rs.getString("pause_reason")),
                 taskId, SqlTime.get(rs, "created_at"), SqlTime.get(rs, "updated_at"),
                 Optional.ofNullable(rs.getString("send_windows")).map(SendWindows::parse),
-                Optional.ofNullable(SqlTime.get(rs, "expire_at")));
+                Optional.ofNullable(SqlTime.get(rs, "expire_at")), HeadersColumn.read(rs.getString("custom_headers")));
     }
 }

@@ -10,6 +10,7 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.report.CampaignReportJson;
 import dev.mailrun.campaign.variant.AbForm;
@@ -29,14 +30,16 @@ final class CampaignsApi {
     /** What {@code campaign create} takes. */
     record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
                       String startAt, Double rate, List<String> windows, String expireAt, String relay, String track,
-                      List<String> variants, Integer testShare, String decideAfter, String decide, String pickBy) {}
+                      List<String> variants, Integer testShare, String decideAfter, String decide, String pickBy,
+                      Map<String, String> headers) {}
 
     /** {@code campaign pick}: the variant that won. */
     record PickBody(String variant) {}
 
     /** A change of a draft or scheduled campaign: the fields given replace the campaign's, the others stay. */
     record UpdateBody(String name, String template, String from, String fromName, String replyTo, String subject,
-                      String startAt, Double rate, List<String> windows, String expireAt, String relay) {}
+                      String startAt, Double rate, List<String> windows, String expireAt, String relay,
+                      Map<String, String> headers) {}
 
     record PauseBody(String reason) {}
 
@@ -121,7 +124,8 @@ final class CampaignsApi {
                 Strings.required("from", b.from(), 254), Strings.optional("fromName", b.fromName(), 200),
                 Strings.optional("replyTo", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
                 Strings.optional("startAt", b.startAt(), 40), Optional.ofNullable(b.rate()), windows,
-                Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500));
+                Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
+                headers(b.headers()));
         CampaignForm.Parsed parsed = form.parse(s.relays());
         Optional<TrackingMode> tracking = tracking(b.track());
         Optional<AbTest> ab = abTest(b);
@@ -215,10 +219,19 @@ final class CampaignsApi {
                 Strings.optional("startAt", b.startAt(), 40).or(() -> current.startAt().map(Instant::toString)),
                 Optional.ofNullable(b.rate()).or(current::rateCap), windows,
                 Strings.optional("expireAt", b.expireAt(), 100).or(() -> current.expireAt().map(Instant::toString)),
-                Strings.optional("relay", b.relay(), 500));
+                Strings.optional("relay", b.relay(), 500),
+                b.headers() != null ? headers(b.headers()) : current.headers().list());
         Campaign changed = campaigns.update(id, form.parse(s.relays()), current.updatedAt())
                 .orElseThrow(() -> new ApiException(412, "Precondition failed", "campaign " + id + " changed meanwhile; read it again"));
         return ApiResponse.json(200, item(changed)).header("ETag", etag(changed));
+    }
+
+    /** The headers object as given, in its order; checked with the rest of the form (CustomHeaders). */
+    private static List<CustomHeaders.Header> headers(Map<String, String> headers) {
+        if (headers == null) {
+            return List.of();
+        }
+        return headers.entrySet().stream().map(e -> new CustomHeaders.Header(e.getKey(), e.getValue())).toList();
     }
 
     private static List<String> checkedWindows(List<String> windows) {
@@ -284,6 +297,9 @@ final class CampaignsApi {
         m.put("rate", c.rateCap().orElse(null));
         m.put("windows", c.windows().map(Object::toString).orElse(null));
         m.put("expireAt", c.expireAt().map(Instant::toString).orElse(null));
+        Map<String, String> headers = new LinkedHashMap<>();
+        c.headers().list().forEach(h -> headers.put(h.name(), h.value()));
+        m.put("headers", headers);
         m.put("pauseReason", c.pauseReason().orElse(null));
         m.put("createdAt", c.createdAt().toString());
         m.put("updatedAt", c.updatedAt().toString());

@@ -3,7 +3,9 @@ package dev.mailrun.http.console;
 import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.InvalidFields;
+import dev.mailrun.mail.message.AddedHeaders;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -68,9 +70,17 @@ final class NewCampaignPage {
         }
         List<String> windows = r.field("windows").map(w -> Arrays.stream(w.split("\\R")).map(String::strip)
                 .filter(l -> !l.isEmpty()).toList()).orElse(List.of());
+        List<CustomHeaders.Header> headers;
+        try {
+            headers = CustomHeaders.parse(r.field("headers").map(h -> Arrays.stream(h.split("\\R")).map(String::strip)
+                    .filter(l -> !l.isEmpty()).toList()).orElse(List.of())).list();
+        } catch (IllegalArgumentException e) {
+            errors.put("headers", e.getMessage());
+            return page(r, 422, values, errors);
+        }
         CampaignForm form = new CampaignForm(r.field("name").get(), r.field("template").get(), r.field("from").get(),
                 r.field("fromName"), r.field("replyTo"), r.field("subject"), r.field("startAt"), rate, windows,
-                r.field("expireAt"), r.field("relay"));
+                r.field("expireAt"), r.field("relay"), headers);
         long id;
         try {
             CampaignForm.Parsed parsed = form.parse(services.api().relays());
@@ -183,6 +193,7 @@ final class NewCampaignPage {
         m.put("windows", 20 * 200);
         m.put("expireAt", 100);
         m.put("relay", 500);
+        m.put("headers", AddedHeaders.MAX_HEADERS * (AddedHeaders.MAX_LINE + 2));
         return m;
     }
 }

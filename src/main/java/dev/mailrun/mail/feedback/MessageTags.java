@@ -61,6 +61,19 @@ public record MessageTags(Set<Provider> providers, Optional<String> sesConfigura
         return name;
     }
 
+    /**
+     * Whether a header of this name (any case) is one that some provider's metadata writes: an
+     * operator's own header of that name would be written twice or misread by the relay.
+     */
+    public static boolean writes(String headerName) {
+        return WRITTEN.contains(headerName.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** Every name {@link #headers} may write, in lower case. */
+    private static final Set<String> WRITTEN = Set.of("x-ses-configuration-set", "x-ses-message-tags", "x-smtpapi",
+            "x-mailgun-variables", ("X-PM-Metadata-" + CAMPAIGN).toLowerCase(java.util.Locale.ROOT),
+            ("X-PM-Metadata-" + RECIPIENT).toLowerCase(java.util.Locale.ROOT));
+
     /** The headers for one message, in order: name, then value. */
     public List<Map.Entry<String, String>> headers(SendIds ids) {
         List<Map.Entry<String, String>> headers = new ArrayList<>();

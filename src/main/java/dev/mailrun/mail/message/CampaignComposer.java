@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Safe to use from several threads at once.
  *
  * <p>Why: the headers that are the same for every recipient (From, Reply-To, MIME-Version, List-Id,
- * List-Unsubscribe-Post) are checked and written to bytes once, here; per recipient only To,
+ * List-Unsubscribe-Post, the operator's own headers) are checked and written to bytes once, here; per recipient only To,
  * Message-ID, Date, Subject, the boundary, List-Unsubscribe, the providers' metadata and, on a test
  * send, {@value #TEST_SEND_HEADER} are checked and written, and the two bodies are appended as they
  * go out. Building a {@code MimeMessage} and writing it spent most of the message's CPU in the mail
@@ -60,12 +60,16 @@ public final class CampaignComposer {
     private final AttachedFiles files;
     private final byte[] listIdLine;
     private final byte[] unsubscribePostLine;
+    /** The operator's own headers ({@link AddedHeaders}), after List-Unsubscribe-Post. */
+    private final byte[] addedLines;
+    /** Why every message is refused for the operator's headers; null when none is. */
+    private final String addedProblem;
     private final AtomicLong parts = new AtomicLong();
     private final String boundarySuffix;
     private volatile FormattedDate lastDate = new FormattedDate(Long.MIN_VALUE, "");
 
     CampaignComposer(Clock clock, Mailbox from, Optional<Mailbox> replyTo, String listId, String listName,
-                     List<AttachmentPart> attachments) {
+                     List<AttachmentPart> attachments, List<Map.Entry<String, String>> added) {
         this.clock = clock;
         this.files = new AttachedFiles(attachments);
         String problem = null;
@@ -99,6 +103,14 @@ public final class CampaignComposer {
         this.mimeLinesWithOwn = bytes(new WireBuffer(64).header("MIME-Version", "1.0").text("Content-Type: ")
                 .text(files.topType(true)));
         this.unsubscribePostLine = bytes(new WireBuffer(64).header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
+        // Checked again here: the campaign was checked when created, but the rule may have changed since.
+        this.addedProblem = AddedHeaders.problem(added).map(p -> p.startsWith(AddedHeaders.TOO_MANY)
+                || p.startsWith(AddedHeaders.EMPTY_NAME) ? "headers: " + p : "header " + p).orElse(null);
+        WireBuffer addedOut = new WireBuffer(256);
+        if (addedProblem == null) {
+            AddedHeaders.write(addedOut, added);
+        }
+        this.addedLines = bytes(addedOut);
         // Unique enough that no text contains it by chance, as the mail API's own boundaries are.
         this.boundarySuffix = "_" + System.identityHashCode(this) + "." + clock.millis();
     }
@@ -160,11 +172,14 @@ public final class CampaignComposer {
         if (listIdProblem != null) {
             throw new RejectedMessageException(listIdProblem);
         }
+        if (addedProblem != null) {
+            throw new RejectedMessageException(addedProblem);
+        }
         String unsubscribe = Headers.listUnsubscribe(fields.unsubscribeUrl(), fields.unsubscribeMailto());
         long part = parts.getAndAdd(files.boundaries(own.isPresent()));
         String boundary = BOUNDARY_PREFIX + part + boundarySuffix;
 
-        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + bodiesSize + files.size()
+        WireBuffer out = new WireBuffer(1024 + senderLines.length + listIdLine.length + addedLines.length + bodiesSize + files.size()
                 + own.map(AttachmentPart::size).orElse(0));
         out.header("Date", date());
         out.bytes(senderLines);
@@ -176,6 +191,7 @@ public final class CampaignComposer {
         out.bytes(listIdLine);
         out.header("List-Unsubscribe", unsubscribe);
         out.bytes(unsubscribePostLine);
+        out.bytes(addedLines);
         if (fields.sendIds().map(SendIds::isTestSend).orElse(false)) {
             out.header(TEST_SEND_HEADER, "1");
         }

@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -74,11 +75,21 @@ public final class MessageComposer {
      */
     public CampaignComposer forCampaign(Mailbox from, Optional<Mailbox> replyTo, String listId, String listName,
                                         List<AttachmentPart> attachments) {
+        return forCampaign(from, replyTo, listId, listName, attachments, List.of());
+    }
+
+    /**
+     * As {@link #forCampaign(Mailbox, Optional, String, String, List)}, for messages that also carry
+     * the operator's own {@code headers} (name, value; {@link AddedHeaders}), written once here after
+     * List-Unsubscribe-Post. Headers {@link AddedHeaders} refuses reject every message, naming the first.
+     */
+    public CampaignComposer forCampaign(Mailbox from, Optional<Mailbox> replyTo, String listId, String listName,
+                                        List<AttachmentPart> attachments, List<Map.Entry<String, String>> headers) {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(replyTo, "replyTo");
         Objects.requireNonNull(listId, "listId");
         Objects.requireNonNull(listName, "listName");
-        return new CampaignComposer(clock, from, replyTo, listId, listName, attachments);
+        return new CampaignComposer(clock, from, replyTo, listId, listName, attachments, List.copyOf(headers));
     }
 
     /** The message as a full {@code MimeMessage}, parsed from the bytes {@link #forCampaign} writes. */

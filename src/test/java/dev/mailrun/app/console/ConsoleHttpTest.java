@@ -208,6 +208,32 @@ class ConsoleHttpTest {
     }
 
     @Test
+    void a_new_campaigns_headers_are_checked_beside_their_field_and_stored_in_their_order() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        String csrf = console.csrf(session, "/console/campaigns/new?template=newsletter");
+
+        HttpResponse<String> reserved = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Tagged", "from", "news@sender.example", "headers", "X-Campaign-Tag: spring-2026\r\nFrom: boss@example.org"));
+        assertThat(reserved.statusCode()).isEqualTo(422);
+        assertThat(reserved.body()).contains("id=\"headers-error\">--header From: mailrun writes this header itself; it cannot be added",
+                "aria-invalid=\"true\" aria-describedby=\"headers-error\"", "X-Campaign-Tag: spring-2026");
+        HttpResponse<String> noColon = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Tagged", "from", "news@sender.example", "headers", "X-Campaign-Tag spring"));
+        assertThat(noColon.statusCode()).isEqualTo(422);
+        assertThat(noColon.body()).contains("id=\"headers-error\">--header &#39;X-Campaign-Tag spring&#39;: must be Name: value");
+        assertThat(count()).isZero();
+
+        HttpResponse<String> ok = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
+                "name", "Tagged", "from", "news@sender.example", "headers", "X-Campaign-Tag: spring-2026\n\nFeedback-ID: a1:news:mailrun\n"));
+        assertThat(ok.statusCode()).isEqualTo(303);
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT custom_headers FROM campaign")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("[[\"X-Campaign-Tag\",\"spring-2026\"],[\"Feedback-ID\",\"a1:news:mailrun\"]]");
+        }
+    }
+
+    @Test
     void the_preview_frame_has_its_own_sandboxing_policy() {
         String session = console.login(console.token("ops", ApiScope.ADMIN));
         HttpResponse<String> frame = console.get(session, "/console/templates/newsletter/preview?email=a%40b.example&name=Ada");

@@ -95,9 +95,9 @@ public final class MessageFactory implements Messages {
         this.links = links;
         this.fromDomain = EmailAddress.of(campaign.fromAddress()).domain();
         this.listId = "c" + campaign.id() + ".lists." + fromDomain;
-        // The headers every recipient shares are checked and written once, here.
+        // The headers every recipient shares (the operator's own among them) are checked and written once, here.
         this.composer = composer.forCampaign(new Mailbox(campaign.fromAddress(), campaign.fromName().orElse("")),
-                campaign.replyTo().map(Mailbox::of), listId, campaign.name(), attachments);
+                campaign.replyTo().map(Mailbox::of), listId, campaign.name(), attachments, campaign.headers().entries());
     }
 
     /** The campaign's files as the body parts every message copies: encoded here, once per run. */
