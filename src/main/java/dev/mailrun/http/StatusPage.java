@@ -73,6 +73,11 @@ public final class StatusPage {
         stat(html, "average rate", r.averageRate().map(StatusPage::rate).orElse("-"));
         stat(html, "configured", r.configuredRate() > 0 ? rate(r.configuredRate()) : "unlimited");
         stat(html, "ETA", r.eta().text(r.at(), Svg::duration));
+        html.append("<div><dt>complaints</dt><dd id=\"complaints-").append(c.id()).append('"')
+                .append(r.complaintsOver() ? " class=\"over\"" : "").append('>').append(Svg.number(r.complaintRate().complaints()))
+                .append(" (").append(Svg.percent(r.complaintRate().rate())).append(" of ")
+                .append(Svg.number(r.complaintRate().sends())).append(" delivered")
+                .append(r.complaintThreshold().map(t -> "; pauses above " + Svg.percent(t)).orElse("")).append(")</dd></div>\n");
         html.append("</dl>\n").append(StatusCharts.html(r));
         MessageContentHtml.append(html, r);
         r.engagement().ifPresent(e -> EngagementTable.render(html, e));

@@ -35,6 +35,7 @@ final class StatusStyle {
             .stats div { background: var(--bg); border-radius: 8px; padding: 6px 10px; }
             .stats dt { font-size: 12px; color: var(--muted); }
             .stats dd { margin: 0; font-size: 17px; font-weight: 600; font-variant-numeric: tabular-nums; }
+            .stats dd.over { color: var(--bad); }
             table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
             th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--line); }
             th { font-weight: 600; }
