@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,9 @@ class ConsolePhoneBrowserTest {
     @TempDir
     Path dir;
 
-    private final SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-26T10:00:00Z"), Duration.ofMillis(1));
+    // From now: the scheduler writes its runs' times with the database's clock, and the screenshot's
+    // run timeline would otherwise stretch from the test's instant to the database's.
+    private final SettableClock clock = SettableClock.stepping(Instant.now().truncatedTo(ChronoUnit.SECONDS), Duration.ofMillis(1));
     private String[] installed;
 
     @BeforeEach
@@ -91,6 +94,9 @@ class ConsolePhoneBrowserTest {
                 long inner = ((Number) d.executeScript("return window.innerWidth")).longValue();
                 if (scroll > inner) {
                     tooWide.add(page.getKey() + " is " + scroll + " px wide in a " + inner + " px window");
+                }
+                if (page.getKey().equals("new-campaign")) {
+                    browser.screenshot("phone-new-campaign");
                 }
                 if (page.getKey().equals("campaign")) {
                     d.executeScript("document.getElementById('charts').scrollIntoView()");
