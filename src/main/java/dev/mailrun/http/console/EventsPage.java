@@ -116,7 +116,9 @@ final class EventsPage {
         List<DeliveryTable.Listed> rows = filterErrors.isEmpty() ? log.list(filter, older, NEWEST + 1) : List.of();
         List<DeliveryTable.Listed> shown = rows.subList(0, Math.min(NEWEST, rows.size()));
         model.put("deliveries", shown.stream().map(EventsPage::delivery).toList());
-        model.put("olderHref", rows.size() > NEWEST ? olderHref(r, shown.get(shown.size() - 1)) : "");
+        model.put("olderHref", rows.size() > NEWEST ? filtered(r) + "older=" + shown.get(shown.size() - 1).event().seq() + ':'
+                + shown.get(shown.size() - 1).endpoint() : "");
+        model.put("newestHref", filtered(r));
         model.put("paged", older.isPresent());
         model.put("filter", Map.of("endpoint", r.param("endpoint").orElse(""), "status", r.param("status").orElse(""),
                 "type", r.param("type").orElse("")));
@@ -130,7 +132,7 @@ final class EventsPage {
         return new Answer.Page(status, views.render("events", r.session(), model));
     }
 
-    /** {@code older=<seq>:<endpoint>}, the last delivery of the page before, as {@link #olderHref} wrote it. */
+    /** {@code older=<seq>:<endpoint>}: the last delivery of the page before, as its Older link gave it. */
     private static Optional<DeliveryTable.Position> older(String value) {
         if (value == null) {
             return Optional.empty();
@@ -143,13 +145,13 @@ final class EventsPage {
                 EventFilters.endpoint(value.substring(colon + 1)).orElseThrow()));
     }
 
-    /** The same filters, from after {@code last}. */
-    private static String olderHref(ConsoleRequest r, DeliveryTable.Listed last) {
+    /** This page with the same filters, ready for one more parameter. */
+    private static String filtered(ConsoleRequest r) {
         StringBuilder q = new StringBuilder(ConsoleHandler.PREFIX + "/events?");
         for (String name : List.of("endpoint", "status", "type")) {
             r.param(name).ifPresent(v -> q.append(name).append('=').append(URLEncoder.encode(v, StandardCharsets.UTF_8)).append('&'));
         }
-        return q.append("older=").append(last.event().seq()).append(':').append(last.endpoint()).toString();
+        return q.toString();
     }
 
     private static String endpoint(ConsoleRequest r, String form, Map<String, String> errors) {
