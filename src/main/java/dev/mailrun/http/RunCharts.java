@@ -145,7 +145,7 @@ final class RunCharts {
     static String figure(String title, String caption, String svg, String table) {
         return "<figure class=\"chart-figure\">\n<h3>" + Html.escape(title) + "</h3>\n" + svg + "<figcaption><strong>" + Html.escape(title) + ".</strong> "
                 + Html.escape(caption) + "</figcaption>\n<details><summary>" + Html.escape(title)
-                + " as a table</summary>\n" + table + "\n</details>\n</figure>\n";
+                + " as a table</summary>\n<div class=\"scroll\">" + table + "</div>\n</details>\n</figure>\n";
     }
 
     private Instant end(RunLine r) {

@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The status page for people: every campaign with its progress, counts, rates and ETA, and three
- * charts drawn here as inline SVG — the run timeline, messages per minute against the configured rate,
- * and outcomes with the hard-bounce rate against its threshold. One self-contained HTML document: no
+ * The status page for people: every campaign with its progress, counts, rates and ETA, and its three
+ * charts ({@link StatusCharts}: the run timeline, messages per minute against the configured rate,
+ * and outcomes with the hard-bounce rate against its threshold). One self-contained HTML document: no
  * script, no external resource, so it works offline, as a file ({@code campaign report --html}) and
  * under a {@code default-src 'none'} policy. Every value from the database is escaped.
  */
@@ -73,9 +73,12 @@ public final class StatusPage {
         stat(html, "average rate", r.averageRate().map(StatusPage::rate).orElse("-"));
         stat(html, "configured", r.configuredRate() > 0 ? rate(r.configuredRate()) : "unlimited");
         stat(html, "ETA", r.eta().text(r.at(), Svg::duration));
-        html.append("</dl>\n<div class=\"charts\">\n");
-        RunCharts runs = new RunCharts(r);
-        html.append(runs.timeline()).append(runs.rate()).append(OutcomeChart.render(r)).append("</div>\n");
+        html.append("<div><dt>complaints</dt><dd id=\"complaints-").append(c.id()).append('"')
+                .append(r.complaintsOver() ? " class=\"over\"" : "").append('>').append(Svg.number(r.complaintRate().complaints()))
+                .append(" (").append(Svg.percent(r.complaintRate().rate())).append(" of ")
+                .append(Svg.number(r.complaintRate().sends())).append(" delivered")
+                .append(r.complaintThreshold().map(t -> "; pauses above " + Svg.percent(t)).orElse("")).append(")</dd></div>\n");
+        html.append("</dl>\n").append(StatusCharts.html(r));
         MessageContentHtml.append(html, r);
         r.engagement().ifPresent(e -> EngagementTable.render(html, e));
         if (!r.topErrors().isEmpty()) {

@@ -1,6 +1,6 @@
 package dev.mailrun.http;
 
-/** The status page's one stylesheet, inline (the page loads nothing). */
+/** The status page's one stylesheet, inline (the page loads nothing); the charts bring their own ({@link StatusCharts#CSS}). */
 final class StatusStyle {
 
     private StatusStyle() {}
@@ -35,34 +35,9 @@ final class StatusStyle {
             .stats div { background: var(--bg); border-radius: 8px; padding: 6px 10px; }
             .stats dt { font-size: 12px; color: var(--muted); }
             .stats dd { margin: 0; font-size: 17px; font-weight: 600; font-variant-numeric: tabular-nums; }
-            .charts { display: grid; gap: 12px; }
-            figure { margin: 0; }
-            figure h3 { margin: 8px 0 2px; font-size: 14px; }
-            figcaption { font-size: 13px; color: var(--muted); margin-top: 2px; }
-            details { font-size: 13px; margin-top: 2px; }
-            summary { cursor: pointer; color: var(--muted); }
-            svg.chart { width: 100%; height: auto; display: block; background: #fff; }
-            svg text { font: 11px system-ui, sans-serif; fill: var(--muted); }
-            svg .note { font-size: 13px; }
-            svg .legend { fill: var(--ink); }
-            svg .axis { stroke: #9aa4b1; stroke-width: 1; }
-            svg .slot { fill: var(--slot); stroke: #c9d1db; stroke-width: 1; }
-            svg .bar.ok { fill: var(--ok); }
-            svg .bar.stopped { fill: #8a7be0; }
-            svg .bar.bad { fill: #b44; }
-            svg .overrun { fill: var(--bad); }
-            svg .deadline { stroke: #39424e; stroke-width: 1.5; stroke-dasharray: 4 3; }
-            svg .rate-bar { fill: #4c8bf0; }
-            svg .target { stroke: #e0862c; stroke-width: 2; stroke-dasharray: 6 4; }
-            svg .scale { fill: var(--slot); }
-            svg .bounce { fill: #3aa46a; }
-            svg .bounce.over { fill: var(--bad); }
-            svg .threshold { stroke: var(--bad); stroke-width: 2; }
-            svg .st-sent { fill: #2f9e5b; } svg .st-failed { fill: #d23a3a; } svg .st-suppressed { fill: #8e98a6; }
-            svg .st-unknown { fill: #e0862c; } svg .st-expired { fill: #a77bca; } svg .st-retry { fill: #e8c547; } svg .st-sending { fill: #4c8bf0; }
-            svg .st-pending { fill: #cfd6df; } svg .st-none { fill: var(--slot); }
+            .stats dd.over { color: var(--bad); }
             table { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
             th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--line); }
             th { font-weight: 600; }
-            """;
+            """ + StatusCharts.CSS;
 }

@@ -145,6 +145,20 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
         }
     }
 
+    /** Whether the hard-bounce rate is above {@code bounce.pause-rate}; never before the first send. */
+    public boolean hardBouncesOver() {
+        return bounceRate.sends() > 0 && bounceRate.rate() > bounceThreshold;
+    }
+
+    /**
+     * Whether the complaint rate (complaints per delivered send) is above {@code bounce.complaint-pause-rate};
+     * never before the first delivered send, nor when the reports were not given the threshold. Every
+     * view of the rate (the console, the status page, the JSON report) asks this one method.
+     */
+    public boolean complaintsOver() {
+        return complaintRate.sends() > 0 && complaintThreshold.map(t -> complaintRate.rate() > t).orElse(false);
+    }
+
     public long total() {
         return counts.values().stream().mapToLong(Long::longValue).sum();
     }

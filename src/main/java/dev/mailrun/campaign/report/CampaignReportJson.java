@@ -79,6 +79,7 @@ public final class CampaignReportJson {
         root.put("eta_at", r.eta().done().map(Object::toString).orElse(null));
         root.put("eta_after", r.eta().after().map(Object::toString).orElse(null));
         root.put("eta_waits_for", r.eta().waitsFor().orElse(null));
+        complaints(root.putObject("complaint_rate"), r);
         ArrayNode runs = root.putArray("runs");
         for (CampaignReport.RunLine run : r.runs()) {
             ObjectNode n = runs.addObject();
@@ -144,6 +145,20 @@ public final class CampaignReportJson {
         }
         root.put("generated_at", r.at().toString());
         return root;
+    }
+
+    /** Complaints per delivered send against {@code bounce.complaint-pause-rate}, as the complaint breaker reads them. */
+    private static void complaints(ObjectNode n, CampaignReport r) {
+        n.put("complaints", r.complaintRate().complaints());
+        n.put("delivered", r.complaintRate().sends());
+        // Six places: thresholds are fractions of a percent (0.003), three would round a rate onto them.
+        n.put("rate", Math.round(r.complaintRate().rate() * 1_000_000) / 1_000_000.0);
+        if (r.complaintThreshold().isPresent()) {
+            n.put("pause_above", r.complaintThreshold().get());
+        } else {
+            n.putNull("pause_above");
+        }
+        n.put("over", r.complaintsOver());
     }
 
     private static ObjectNode engagement(Engagement e) {

@@ -10,6 +10,9 @@ import java.util.Optional;
  * The buttons of a campaign's page, each a POST to {@code /console/campaigns/<id>/<action>} that calls
  * the operator's API as {@code campaign <action>} does, then shows the campaign again with what happened.
  * Cancelling is asked twice: {@code GET …/cancel} says what it does, only its form's {@code confirm} field cancels.
+ * Pausing and sending the failed again take values (a reason, a filter) on a page of their own
+ * ({@code GET …/pause}, {@code GET …/requeue-failed}), so the campaign's page, which reloads itself
+ * while the campaign runs, never holds a half-typed field.
  */
 final class CampaignActions {
 
@@ -37,7 +40,7 @@ final class CampaignActions {
         long id = r.id(0);
         Optional<String> reason = r.field("reason");
         if (reason.isEmpty() || reason.get().length() > MAX_REASON) {
-            throw new Refusal(back(id), "Pause needs a reason (1-" + MAX_REASON + " characters): it is shown to whoever resumes.");
+            throw new Refusal(back(id) + "/pause", "Pause needs a reason (1-" + MAX_REASON + " characters): it is shown to whoever resumes.");
         }
         return act(r, id, () -> {
             campaigns.pause(id, reason.get());
@@ -50,11 +53,14 @@ final class CampaignActions {
         return act(r, id, () -> "Campaign " + id + " is " + campaigns.resume(id).dbValue() + ".");
     }
 
-    /** The confirmation: what cancelling this campaign does, and the one button that does it. */
-    Answer confirmCancel(ConsoleRequest r) throws Exception {
+    /**
+     * The page {@code view} of the campaign's action: what it does, its fields and the one button that
+     * does it (cancel, pause, requeue-failed).
+     */
+    Answer ask(ConsoleRequest r, String view) throws Exception {
         long id = r.id(0);
         try {
-            return Answer.ok(views.render("cancel", r.session(), Map.of("c", Figures.summary(services.api().reports().report(id)))));
+            return Answer.ok(views.render(view, r.session(), Map.of("c", Figures.summary(services.api().reports().report(id)))));
         } catch (CampaignException e) {
             return Answer.error(404, e.getMessage() + ".");
         }
@@ -82,11 +88,11 @@ final class CampaignActions {
         try {
             filter = r.field("code").map(FailureFilter::ofCode).orElse(FailureFilter.all());
         } catch (IllegalArgumentException e) {
-            throw new Refusal(back(id), "SMTP code: " + e.getMessage());
+            throw new Refusal(back(id) + "/requeue-failed", "SMTP code: " + e.getMessage());
         }
         Optional<String> containing = r.field("reason");
         if (containing.isPresent() && containing.get().length() > 200) {
-            throw new Refusal(back(id), "Error text: at most 200 characters.");
+            throw new Refusal(back(id) + "/requeue-failed", "Error text: at most 200 characters.");
         }
         FailureFilter chosen = containing.map(filter::withErrorContaining).orElse(filter);
         return act(r, id, () -> {

@@ -6,19 +6,29 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.http.StatusCharts;
+import io.pebbletemplates.pebble.extension.escaper.SafeString;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /console/campaigns/<id>}: one campaign's counts, runs, relays, holds, hard-bounce and
- * complaint rates against their thresholds, its A/B variants and tracking figures where it has them, and the buttons for what may be done to it now — those the session's scopes
- * allow; the actions check again ({@link CampaignActions}), a button is no permission.
+ * {@code GET /console/campaigns/<id>}: one campaign's counts, the status page's charts of it
+ * ({@link StatusCharts}), runs, relays, holds, hard-bounce and complaint rates against their thresholds,
+ * its A/B variants and tracking figures where it has them, and the buttons for what may be done to it
+ * now — those the session's scopes allow; the actions check again ({@link CampaignActions}), a button is
+ * no permission. While the campaign is running or scheduled the page reloads itself every
+ * {@link #REFRESH} (a {@code <meta http-equiv="refresh">}: no script); it holds no field to fill in
+ * then — pausing and sending the failed again ask for their values on pages of their own — so a
+ * reload loses nothing typed.
  */
 final class CampaignPage {
 
     private static final int RUNS = 20;
+    /** As often as the status page reloads. */
+    static final Duration REFRESH = Duration.ofSeconds(10);
 
     private final ConsoleServices services;
     private final Views views;
@@ -45,18 +55,19 @@ final class CampaignPage {
                 "sent", l.sent(), "failed", l.failed(), "deferred", l.deferred())).toList());
         model.put("bounceRate", Figures.percent(report.bounceRate().rate()));
         model.put("bounceThreshold", Figures.percent(report.bounceThreshold()));
-        model.put("bounceOver", report.bounceRate().sends() > 0 && report.bounceRate().rate() > report.bounceThreshold());
+        model.put("bounceOver", report.hardBouncesOver());
         model.put("hardBounces", report.bounceRate().hardBounces());
         model.put("complaints", report.complaintRate().complaints());
         model.put("complaintRate", Figures.percent(report.complaintRate().rate()));
         model.put("complaintThreshold", report.complaintThreshold().map(Figures::percent).orElse(""));
-        model.put("complaintOver", report.complaintRate().sends() > 0
-                && report.complaintThreshold().map(t -> report.complaintRate().rate() > t).orElse(false));
+        model.put("complaintOver", report.complaintsOver());
         model.put("ab", report.ab().map(Figures::ab).orElse(null));
         model.put("engagement", report.engagement().map(Figures::engagement).orElse(null));
         model.put("errors", report.topErrors().stream().map(e -> Map.<String, Object>of("count", e.count(),
                 "status", e.status(), "error", e.error())).toList());
         model.put("can", can(c.status(), report));
+        model.put("charts", new SafeString(StatusCharts.html(report)));
+        model.put("refresh", live(c.status()) ? REFRESH.toSeconds() : null);
         return Answer.ok(views.render("campaign", r.session(), model));
     }
 
@@ -70,6 +81,11 @@ final class CampaignPage {
                 "cancel", !status.isFinal(),
                 "requeueUnknown", unknown > 0 && status != CampaignStatus.CANCELLED,
                 "requeueFailed", failed > 0 && status != CampaignStatus.CANCELLED);
+    }
+
+    /** Whether the campaign's figures move by themselves: it is running or waits for its start. */
+    static boolean live(CampaignStatus status) {
+        return status == CampaignStatus.RUNNING || status == CampaignStatus.SCHEDULED;
     }
 
     private static List<Map<String, Object>> runs(List<Campaigns.CampaignRun> runs) {

@@ -3,6 +3,8 @@ package dev.mailrun.http.console;
 import dev.mailrun.events.EventFilters;
 import dev.mailrun.events.EventLog;
 import dev.mailrun.events.store.DeliveryTable;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -60,11 +62,14 @@ final class EventsPage {
         } catch (IllegalArgumentException e) {
             errors.put("discard-status", e.getMessage());
         }
+        // As events discard takes them: a type or prefix, and only events that happened before an instant.
+        Optional<String> type = checked(errors, "discard-type", () -> EventFilters.type(r.field("type").orElse(null)));
+        Optional<Instant> before = r.field("before").flatMap(b -> instant(b, "discard-before", errors));
         String why = why(r, "discard", errors);
         if (!errors.isEmpty()) {
             return page(r, 422, r.form(), errors);
         }
-        DeliveryTable.Filter filter = new DeliveryTable.Filter(Optional.of(endpoint), status, Optional.empty(), Optional.empty());
+        DeliveryTable.Filter filter = new DeliveryTable.Filter(Optional.of(endpoint), status, type, before);
         return onEndpoint(r, "discard", errors, () -> log.discard(filter, actor(r), why) + " delivery(ies) to " + endpoint
                 + " discarded.");
     }
@@ -105,17 +110,48 @@ final class EventsPage {
                 checked(filterErrors, "endpoint", () -> EventFilters.endpoint(r.param("endpoint").orElse(null))),
                 checked(filterErrors, "status", () -> EventFilters.status(r.param("status").orElse(null))),
                 checked(filterErrors, "type", () -> EventFilters.type(r.param("type").orElse(null))), Optional.empty());
+        Optional<DeliveryTable.Position> older = checked(filterErrors, "older", () -> older(r.param("older").orElse(null)));
         model.put("endpoints", log.endpoints().stream().map(EventsPage::endpoint).toList());
-        model.put("deliveries", filterErrors.isEmpty() ? log.list(filter, NEWEST).stream().map(EventsPage::delivery).toList() : List.of());
+        // Keyset paging: one more than a page says whether there are older ones; the link carries the last row shown.
+        List<DeliveryTable.Listed> rows = filterErrors.isEmpty() ? log.list(filter, older, NEWEST + 1) : List.of();
+        List<DeliveryTable.Listed> shown = rows.subList(0, Math.min(NEWEST, rows.size()));
+        model.put("deliveries", shown.stream().map(EventsPage::delivery).toList());
+        model.put("olderHref", rows.size() > NEWEST ? filtered(r) + "older=" + shown.get(shown.size() - 1).event().seq() + ':'
+                + shown.get(shown.size() - 1).endpoint() : "");
+        model.put("newestHref", filtered(r));
+        model.put("paged", older.isPresent());
         model.put("filter", Map.of("endpoint", r.param("endpoint").orElse(""), "status", r.param("status").orElse(""),
                 "type", r.param("type").orElse("")));
         model.put("filterErrors", filterErrors);
         model.put("statuses", Arrays.stream(DeliveryTable.Status.values()).map(DeliveryTable.Status::dbValue).toList());
         // What the replay form was sent with, shown again beside its errors (every key present: strict variables).
-        model.put("values", Map.of("endpoint", values.getOrDefault("endpoint", ""), "since", values.getOrDefault("since", "")));
+        model.put("values", Map.of("endpoint", values.getOrDefault("endpoint", ""), "since", values.getOrDefault("since", ""),
+                "type", values.getOrDefault("type", ""), "before", values.getOrDefault("before", "")));
         model.put("errors", errors);
         model.put("newest", NEWEST);
         return new Answer.Page(status, views.render("events", r.session(), model));
+    }
+
+    /** {@code older=<seq>:<endpoint>}: the last delivery of the page before, as its Older link gave it. */
+    private static Optional<DeliveryTable.Position> older(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        int colon = value.indexOf(':');
+        if (colon < 1 || colon > 18 || !value.substring(0, colon).chars().allMatch(Character::isDigit)) {
+            throw new IllegalArgumentException("not a position an Older link gave out");
+        }
+        return Optional.of(new DeliveryTable.Position(Long.parseLong(value.substring(0, colon)),
+                EventFilters.endpoint(value.substring(colon + 1)).orElseThrow()));
+    }
+
+    /** This page with the same filters, ready for one more parameter. */
+    private static String filtered(ConsoleRequest r) {
+        StringBuilder q = new StringBuilder(ConsoleHandler.PREFIX + "/events?");
+        for (String name : List.of("endpoint", "status", "type")) {
+            r.param(name).ifPresent(v -> q.append(name).append('=').append(URLEncoder.encode(v, StandardCharsets.UTF_8)).append('&'));
+        }
+        return q.toString();
     }
 
     private static String endpoint(ConsoleRequest r, String form, Map<String, String> errors) {
@@ -143,6 +179,10 @@ final class EventsPage {
     }
 
     private static Optional<Instant> instant(String text, String key, Map<String, String> errors) {
+        if (text.length() > 40) {
+            errors.put(key, "must be an RFC 3339 UTC instant such as 2026-12-01T09:00:00Z (at most 40 characters)");
+            return Optional.empty();
+        }
         try {
             return Optional.of(Instant.parse(text));
         } catch (DateTimeParseException e) {

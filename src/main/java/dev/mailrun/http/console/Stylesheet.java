@@ -1,5 +1,6 @@
 package dev.mailrun.http.console;
 
+import dev.mailrun.http.StatusCharts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -7,11 +8,12 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * {@code /console/console.css}: the console's one style sheet, a file of ours, so that the pages'
- * policy can forbid inline style and script alike ({@code style-src 'self'}).
+ * policy can forbid inline style and script alike ({@code style-src 'self'}); the campaign page's
+ * charts bring their own styles ({@link StatusCharts#CSS}), served here after the console's.
  */
 final class Stylesheet {
 
-    private static final String CSS = load();
+    private static final String CSS = load() + "\n/* The charts, as the status page draws them. */\n" + StatusCharts.CSS;
 
     private Stylesheet() {}
 

@@ -12,6 +12,8 @@ import java.util.Map;
 /**
  * The console's pages, Pebble templates under {@code console/} on the classpath. Every value is
  * HTML-escaped by the engine (autoescaping on, strategy html); a template never marks a value safe.
+ * The one value handed over as markup is a campaign's charts, a {@code SafeString} made in Java from
+ * {@code http.StatusCharts}, which escapes every text it draws.
  * Strict variables: a page that names a value the handler did not give fails, it does not print nothing.
  */
 final class Views {
@@ -30,6 +32,7 @@ final class Views {
     String render(String name, ConsoleSession session, Map<String, Object> model) {
         Map<String, Object> values = new HashMap<>(model);
         values.put("user", session == null ? null : user(session));
+        values.putIfAbsent("refresh", null);
         ConsoleSession.Flash flash = session == null ? null : session.takeFlash();
         values.put("flash", flash == null ? null : Map.of("error", flash.error(), "text", flash.text()));
         StringWriter out = new StringWriter(4_096);

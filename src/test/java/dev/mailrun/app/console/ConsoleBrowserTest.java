@@ -147,10 +147,11 @@ class ConsoleBrowserTest {
             login(d, app.token("ops", ApiScope.CAMPAIGNS_READ, ApiScope.CAMPAIGNS_WRITE));
             d.get(app.base() + "/console/campaigns/" + id);
             navigate(d, By.id("start"));
+            navigate(d, By.id("pause"));
             WebElement reason = d.findElement(By.id("pause-reason"));
             assertThat(d.findElement(By.cssSelector("label[for=pause-reason]")).getText()).isEqualTo("Reason for pausing");
             reason.sendKeys("waiting for <legal> & approval");
-            navigate(d, By.id("pause"));
+            navigate(d, By.id("pause-confirmed"));
             assertThat(flash(d)).isEqualTo("Campaign " + id + " is paused.");
             assertThat(d.findElement(By.cssSelector("p.held")).getText()).isEqualTo("Paused: waiting for <legal> & approval");
             navigate(d, By.id("resume"));

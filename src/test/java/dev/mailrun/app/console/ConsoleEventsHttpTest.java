@@ -7,6 +7,9 @@ import dev.mailrun.events.Receiver;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,6 +17,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -127,8 +132,19 @@ class ConsoleEventsHttpTest {
             assertThat(noReason.body()).contains("id=\"discard-why-error\">say why");
             assertThat(worker.post(ops, "/console/events/discard", Map.of("csrf", csrf, "endpoint", "crm", "status", "sent",
                     "why", "x")).body()).contains("id=\"discard-status-error\">");
-            HttpResponse<String> discarded = worker.post(ops, "/console/events/discard",
-                    Map.of("csrf", csrf, "endpoint", "crm", "status", "pending", "why", "the CRM has it already"));
+            HttpResponse<String> badFilters = worker.post(ops, "/console/events/discard", Map.of("csrf", csrf, "endpoint", "crm",
+                    "type", "Recipient", "before", "yesterday", "why", "x"));
+            assertThat(badFilters.statusCode()).isEqualTo(422);
+            assertThat(badFilters.body()).contains("id=\"discard-type-error\">must be an event type",
+                    "id=\"discard-before-error\">must be an RFC 3339 UTC instant", "value=\"yesterday\"");
+            // The pending delivery is of a recipient.suppressed event that happened at 10:00: neither of these selects it.
+            assertThat(worker.post(ops, "/console/events/discard", Map.of("csrf", csrf, "endpoint", "crm", "type", "campaign.*",
+                    "why", "not those")).statusCode()).isEqualTo(303);
+            assertThat(worker.post(ops, "/console/events/discard", Map.of("csrf", csrf, "endpoint", "crm",
+                    "before", "2026-11-26T10:00:00Z", "why", "older ones")).statusCode()).isEqualTo(303);
+            assertThat(worker.get(ops, "/console/events?status=pending").body()).contains("<td>recipient.suppressed</td>");
+            HttpResponse<String> discarded = worker.post(ops, "/console/events/discard", Map.of("csrf", csrf, "endpoint", "crm",
+                    "status", "pending", "type", "recipient.*", "before", "2026-11-26T10:00:01Z", "why", "the CRM has it already"));
             assertThat(discarded.statusCode()).isEqualTo(303);
             assertThat(worker.get(ops, "/console/events").body()).contains("1 delivery(ies) to crm discarded.", "<td>discarded</td>");
             worker.services.dispatcher().pass();
@@ -139,9 +155,51 @@ class ConsoleEventsHttpTest {
             assertThat(worker.post(ops, "/console/events/enable", Map.of("csrf", csrf, "endpoint", "crm", "why", "fixed"))
                     .statusCode()).isEqualTo(303);
             assertThat(worker.get(ops, "/console/events").body()).contains("crm was not disabled.");
-            assertThat(eventsAudit()).containsExactly("replay crm 1 console:ops again",
-                    "discard crm 1 console:ops the CRM has it already");
+            assertThat(eventsAudit()).containsExactly("replay crm 1 console:ops again", "discard crm 0 console:ops not those",
+                    "discard crm 0 console:ops older ones", "discard crm 1 console:ops the CRM has it already");
         }
+    }
+
+    @Test
+    void the_deliveries_list_pages_back_through_older_links_without_repeating_a_row() throws Exception {
+        try (Receiver receiver = new Receiver(); ConsoleClient worker = eventsWorker(receiver)) {
+            StringBuilder csv = new StringBuilder("email\n");
+            for (int i = 0; i < 55; i++) {
+                csv.append("old").append(i).append("@list.example\n");
+            }
+            HttpResponse<String> imported = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(worker.base() + "/api/v1/suppressions/import")).header("Authorization", "Bearer " + ConsoleClient.ADMIN_TOKEN)
+                    .header("Content-Type", "text/csv").POST(HttpRequest.BodyPublishers.ofString(csv.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(imported.statusCode()).as(imported.body()).isEqualTo(200);
+            for (int i = 0; i < 20 && receiver.accepted().size() < 56; i++) {
+                worker.services.dispatcher().pass();
+            }
+            assertThat(receiver.accepted()).hasSize(56);
+            String ops = worker.login(worker.token("ops", ApiScope.EVENTS_READ));
+            String first = worker.get(ops, "/console/events?endpoint=crm&type=recipient.*").body();
+            List<String> firstIds = eventIds(first);
+            assertThat(firstIds).hasSize(50).doesNotHaveDuplicates();
+            Matcher older = Pattern.compile("<a href=\"([^\"]+)\" id=\"older\">").matcher(first);
+            assertThat(older.find()).as("an Older link under a full page").isTrue();
+            String href = older.group(1).replace("&amp;", "&");
+            assertThat(href).startsWith("/console/events?endpoint=crm&type=recipient.*&older=");
+            String second = worker.get(ops, href).body();
+            List<String> secondIds = eventIds(second);
+            assertThat(secondIds).hasSize(6).doesNotContainAnyElementsOf(firstIds);
+            assertThat(second).contains("<a href=\"/console/events?endpoint=crm&amp;type=recipient.*&amp;\" id=\"newest\">")
+                    .doesNotContain("id=\"older\"");
+            assertThat(worker.get(ops, "/console/events?older=12x").body()).contains("id=\"filter-older-error\">older: not a position");
+        }
+    }
+
+    private static List<String> eventIds(String page) {
+        List<String> ids = new ArrayList<>();
+        Matcher m = Pattern.compile("<tr><td>crm</td><td>([^<]+)</td><td>recipient.suppressed</td>").matcher(page);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
     }
 
     private List<String> eventsAudit() throws Exception {

@@ -319,6 +319,14 @@ class ConsoleHttpTest {
         assertThat(page).contains("id=\"complaints\" class=\"over\">1 (100.00%; pauses above 0.30%)", "<table id=\"variants\">",
                 "test share 20%", "winner: <span id=\"ab-winner\">none yet</span>", "<tr><td>A</td>", "<tr><td>B</td>",
                 "unsubscribes and complaints per delivered (95%)").doesNotContain("id=\"engagement\"");
+        // The same figures, from the same report, in the API's (and campaign status --json's) report and on the status page.
+        HttpResponse<String> api = console.get(null, "/api/v1/campaigns/" + id, "Authorization", "Bearer " + ConsoleClient.ADMIN_TOKEN);
+        assertThat(api.statusCode()).isEqualTo(200);
+        var complaints = new com.fasterxml.jackson.databind.ObjectMapper().readTree(api.body()).path("report").path("complaint_rate");
+        assertThat(complaints.toString()).isEqualTo("{\"complaints\":1,\"delivered\":1,\"rate\":1.0,\"pause_above\":0.003,\"over\":true}");
+        assertThat(console.get(session, "/status").body())
+                .contains("<dd id=\"complaints-" + id + "\" class=\"over\">1 (100.0% of 1 delivered; pauses above 0.3%)</dd>",
+                        "<dd id=\"complaints-" + plain + "\">0 (0.0% of 0 delivered; pauses above 0.3%)</dd>");
     }
 
     @Test
