@@ -66,7 +66,8 @@ class TrackingEndToEndTest {
             "<a href=\"tel:+4930123456\">call</a>", "<a href=\"#top\">top</a>",
             "<a data-notrack href=\"https://sender.example/terms?a=1&amp;b=2\">terms</a>",
             "<a href=\"https://partner.example/x\">partner</a>");
-    private static final String HTML = "<html><body><p id=\"top\">Hi {{ name }},</p>"
+    private static final String HTML = "<html><body><img src=\"https://sender.example/logo.png\" alt=\"Sender\">"
+            + "<p id=\"top\">Hi {{ name }},</p>"
             + "<p><a href=\"https://shop.example/sale?utm=mail&amp;x=1\">Sale</a></p>"
             + "<p><a href=\"https://shop.example/new\">New</a></p>"
             + String.join("\n", UNTRACKED)
