@@ -2,6 +2,9 @@ package dev.mailrun.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetupTest;
@@ -28,6 +31,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tracking must not cost deliverability: two newsletters, a short one without images and a long one,
@@ -160,12 +164,24 @@ class TrackedMessageSpamScoreTest {
         // of its own; the start of the hour is within the hour and the start of a tick slot, so the tick sends.
         SettableClock clock = SettableClock.stepping(Instant.now().truncatedTo(ChronoUnit.HOURS), Duration.ofMillis(1));
         CliHarness cli = new CliHarness(env(), clock);
-        for (String template : List.of("short", "long")) {
-            create(cli, template, "--track", "opens,clicks");
-            create(cli, template);
+        String shortTracked = create(cli, "short", "--track", "opens,clicks");
+        create(cli, "short");
+        create(cli, "long", "--track", "opens,clicks");
+        create(cli, "long");
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Logger runLog = (Logger) LoggerFactory.getLogger("dev.mailrun.campaign.send.TemplateForRun");
+        logged.start();
+        runLog.addAppender(logged);
+        CliHarness.Result tick;
+        try {
+            tick = cli.run("tick");
+        } finally {
+            runLog.detachAppender(logged);
         }
-        CliHarness.Result tick = cli.run("tick");
         assertThat(tick.exitCode()).as(tick.err()).isZero();
+        assertThat(logged.list).as("the run without the open image says so, once").singleElement()
+                .extracting(ILoggingEvent::getFormattedMessage).asString()
+                .startsWith("campaign " + shortTracked + ": this run's messages carry no open image: the HTML of template 'short'");
         MimeMessage[] received = greenMail.getReceivedMessages();
         assertThat(received).as(tick.out() + tick.err()).hasSize(4);
 
@@ -193,7 +209,7 @@ class TrackedMessageSpamScoreTest {
         }
     }
 
-    private void create(CliHarness cli, String template, String... track) throws Exception {
+    private String create(CliHarness cli, String template, String... track) throws Exception {
         List<String> args = new ArrayList<>(List.of("campaign", "create", "--name", template, "--template", template,
                 "--from", "news@sender.example"));
         args.addAll(List.of(track));
@@ -205,6 +221,7 @@ class TrackedMessageSpamScoreTest {
         CliHarness.Result imported = cli.run("recipients", "import", "--campaign", id, csv.toString());
         assertThat(imported.exitCode()).as(imported.err()).isZero();
         assertThat(cli.run("campaign", "start", id).exitCode()).isZero();
+        return id;
     }
 
     private void template(String name, String subject, String html, String text) throws Exception {
