@@ -13,6 +13,7 @@ import dev.mailrun.http.HttpServer;
 import dev.mailrun.http.Listener;
 import dev.mailrun.http.Probe;
 import dev.mailrun.http.Route;
+import dev.mailrun.http.TrustedProxies;
 import dev.mailrun.http.api.ApiHandler;
 import dev.mailrun.http.api.ApiServices;
 import dev.mailrun.http.console.ConsoleServices;
@@ -80,8 +81,9 @@ public final class HttpEndpoint implements AutoCloseable {
                 TrackingTokens tokens = new TrackingTokens(key);
                 Tracker tracker = s.tracker();
                 tracker.flusher().start();
-                routes.add(Route.trackedClicks(tokens, tracker));
-                routes.add(Route.trackedOpens(tokens, tracker));
+                TrustedProxies proxies = s.config().tracking().trustedProxies();
+                routes.add(Route.trackedClicks(tokens, tracker, proxies));
+                routes.add(Route.trackedOpens(tokens, tracker, proxies));
             }
             listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, routes));
         });

@@ -59,14 +59,14 @@ public final class Route {
         return new Route(UnsubscribeTokens.PATH_PREFIX + "*", limits -> new UnsubscribeHandler(tokens, unsubscriber, limits));
     }
 
-    /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md). */
-    public static Route trackedClicks(TrackingTokens tokens, Tracker tracker) {
-        return new Route(TrackingTokens.CLICK_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker));
+    /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}. */
+    public static Route trackedClicks(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
+        return new Route(TrackingTokens.CLICK_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies));
     }
 
-    /** The open endpoint, {@code /o/<token>.gif} (docs/TRACKING.md). */
-    public static Route trackedOpens(TrackingTokens tokens, Tracker tracker) {
-        return new Route(TrackingTokens.OPEN_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker));
+    /** The open endpoint, {@code /o/<token>.gif} (docs/TRACKING.md), behind {@code proxies}. */
+    public static Route trackedOpens(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
+        return new Route(TrackingTokens.OPEN_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies));
     }
 
     /** {@code /metrics}: the Prometheus text format (version 0.0.4) that {@code scrape} renders. */

@@ -1,6 +1,5 @@
 package dev.mailrun.http;
 
-import dev.mailrun.campaign.tracking.IpLiteral;
 import dev.mailrun.campaign.tracking.Tracker;
 import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import java.net.InetAddress;
@@ -38,10 +37,12 @@ final class TrackingHandler extends Handler.Abstract {
 
     private final TrackingTokens tokens;
     private final Tracker tracker;
+    private final TrustedProxies proxies;
 
-    TrackingHandler(TrackingTokens tokens, Tracker tracker) {
+    TrackingHandler(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
         this.tokens = tokens;
         this.tracker = tracker;
+        this.proxies = proxies;
     }
 
     @Override
@@ -61,7 +62,7 @@ final class TrackingHandler extends Handler.Abstract {
             return true;
         }
         TrackingTokens.Target t = target.get();
-        Tracker.Request shape = new Tracker.Request(head, userAgent(request), client(request));
+        Tracker.Request shape = new Tracker.Request(head, userAgent(request), client(request, proxies));
         try {
             if (t.click()) {
                 Optional<String> url = tracker.click(t.campaignId(), t.recipientId(), t.linkIndex(), shape);
@@ -116,20 +117,15 @@ final class TrackingHandler extends Handler.Abstract {
     }
 
     /**
-     * The client's address. Behind the operator's proxy (a peer on loopback or a private network),
-     * the last X-Forwarded-For entry, which that proxy wrote; otherwise the peer itself.
+     * The client's address: the peer's, or behind the operator's proxies (tracking.trusted-proxies)
+     * the one they forwarded ({@link TrustedProxies}).
      */
-    static Optional<InetAddress> client(Request request) {
+    static Optional<InetAddress> client(Request request, TrustedProxies proxies) {
         SocketAddress remote = request.getConnectionMetaData().getRemoteSocketAddress();
         if (!(remote instanceof InetSocketAddress inet) || inet.getAddress() == null) {
             return Optional.empty();
         }
-        InetAddress peer = inet.getAddress();
-        String forwarded = request.getHeaders().get(HttpHeader.X_FORWARDED_FOR);
-        if (forwarded != null && (peer.isLoopbackAddress() || peer.isSiteLocalAddress())) {
-            String last = forwarded.substring(forwarded.lastIndexOf(',') + 1);
-            return IpLiteral.parse(last);
-        }
-        return Optional.of(peer);
+        // Every X-Forwarded-For line, split at commas; Jetty's header limits bound how many there are.
+        return proxies.client(inet.getAddress(), request.getHeaders().getCSV(HttpHeader.X_FORWARDED_FOR, false));
     }
 }

@@ -170,6 +170,7 @@ public final class ConfigKeys {
         key("tracking.exclude-domains", "", "Comma-separated domains whose links (and their subdomains') are never rewritten.");
         key("tracking.scanner-window", "10s", span(Duration.ZERO, HOUR), "A click this soon after delivery is counted as a link scanner's.");
         key("tracking.machines-file", "", "A file of image proxies and link scanners used instead of the shipped list (format: docs/TRACKING.md); empty: the shipped list.");
+        key("tracking.trusted-proxies", "", "Comma-separated networks (CIDR, e.g. 10.0.0.0/8, 2001:db8::/32) of the reverse proxies in front of the public listener: only from a peer in them is X-Forwarded-For read for a tracking request's client address (docs/TRACKING.md); empty: the peer's address is the client's.");
         key("tracking.buffer", "10000", Range.whole(100, 1_000_000), "Opens and clicks waiting to be written at most; beyond it they are dropped and counted (mailrun_tracking_dropped_total), never delaying an answer.");
         // events out (docs/EVENTS.md): delivered by the worker to each endpoint events.endpoints names
         key("events.endpoints", "", "Endpoints that receive events (docs/EVENTS.md), comma-separated names, each with the events.<name>.* keys below; empty: none, and no event is written (an event is written only when an endpoint's types take it; an endpoint added later gets events from then on, events replay the older ones written for another endpoint).");

@@ -2,6 +2,7 @@ package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.tracking.MachineList;
 import dev.mailrun.campaign.tracking.TrackingSettings;
+import dev.mailrun.http.TrustedProxies;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -13,11 +14,13 @@ import java.util.stream.Collectors;
 /**
  * {@code tracking.*}: empty settings when tracking.enabled is off (the other keys are then not read).
  *
- * @param machines the image proxies and scanners the classifier knows: tracking.machines-file, or the shipped list
+ * @param machines       the image proxies and scanners the classifier knows: tracking.machines-file, or the shipped list
+ * @param trustedProxies the peers whose X-Forwarded-For names the client (tracking.trusted-proxies; none by default)
  */
-public record TrackingConfig(Optional<TrackingSettings> settings, Optional<MachineList> machines) {
+public record TrackingConfig(Optional<TrackingSettings> settings, Optional<MachineList> machines,
+                             TrustedProxies trustedProxies) {
 
-    public static final TrackingConfig OFF = new TrackingConfig(Optional.empty(), Optional.empty());
+    public static final TrackingConfig OFF = new TrackingConfig(Optional.empty(), Optional.empty(), TrustedProxies.NONE);
 
     public boolean enabled() {
         return settings.isPresent();
@@ -58,6 +61,12 @@ public record TrackingConfig(Optional<TrackingSettings> settings, Optional<Machi
                 throw ConfigException.invalid("tracking.machines-file", e.getMessage());
             }
         }
-        return new TrackingConfig(Optional.of(settings), Optional.of(machines));
+        TrustedProxies proxies;
+        try {
+            proxies = raw.optional("tracking.trusted-proxies").map(TrustedProxies::parse).orElse(TrustedProxies.NONE);
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalid("tracking.trusted-proxies", e.getMessage());
+        }
+        return new TrackingConfig(Optional.of(settings), Optional.of(machines), proxies);
     }
 }

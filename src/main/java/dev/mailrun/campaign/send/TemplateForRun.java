@@ -9,6 +9,8 @@ import dev.mailrun.mail.template.LoadResult;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Compiles a run's template: as written, or, for a tracked campaign while tracking.enabled is on,
@@ -16,6 +18,8 @@ import java.util.Optional;
  * redirects each index only to the URL the messages of this run carry.
  */
 final class TemplateForRun {
+
+    private static final Logger log = LoggerFactory.getLogger(TemplateForRun.class);
 
     private TemplateForRun() {
     }
@@ -31,6 +35,11 @@ final class TemplateForRun {
         LoadResult loaded = deps.templates().load(campaign.template(),
                 new LinkTracking(mode.get().opens(), mode.get().clicks(), deps.tracking().excludedDomains()));
         if (loaded instanceof LoadResult.Loaded ok) {
+            if (mode.get().opens() && !ok.template().openImage()) {
+                log.warn("campaign {}: this run's messages carry no open image: the HTML of template '{}' has no image "
+                        + "of its own and is shorter than 3200 bytes, where an image alone adds SpamAssassin's "
+                        + "HTML_IMAGE_ONLY points (docs/TRACKING.md, \"Deliverability\")", campaign.id(), campaign.template());
+            }
             Transactions.inTransaction(deps.dataSource(), c -> {
                 table.saveLinks(c, campaign.id(), ok.template().trackedLinks(), now);
                 return null;

@@ -1,7 +1,9 @@
 package dev.mailrun.campaign.tracking;
 
 import dev.mailrun.campaign.model.TrackingClass;
+import dev.mailrun.campaign.model.TrackingEvent;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -19,7 +21,8 @@ import java.util.Optional;
  *   <li>A click within {@code scannerWindow} of delivery → scanner: gateways follow every link in
  *       the seconds after a message arrives, people do not read that fast.</li>
  *   <li>A click on a link within 1 s of another link of the same message → scanner: a person
- *       follows one link at a time.</li>
+ *       follows one link at a time. The click that began such a burst becomes a scanner's too
+ *       ({@link #inBurst}): clicks are held for that second before they are stored.</li>
  *   <li>A user agent that names a browser engine or mail client ({@code Mozilla/…},
  *       {@code Opera/…}) → human.</li>
  *   <li>Anything else (no user agent, an unknown tool) → unknown.</li>
@@ -64,8 +67,7 @@ public final class Classifier {
             if (r.at().isBefore(r.deliveredAt().plus(scannerWindow))) {
                 return verdict(TrackingClass.SCANNER, "scanner");
             }
-            if (r.otherLinkClicked().isPresent()
-                    && Duration.between(r.otherLinkClicked().get(), r.at()).abs().compareTo(LINKS_APART) < 0) {
+            if (r.otherLinkClicked().isPresent() && burst(r.otherLinkClicked().get(), r.at())) {
                 return verdict(TrackingClass.SCANNER, "scanner");
             }
         }
@@ -74,6 +76,20 @@ public final class Classifier {
             return verdict(TrackingClass.HUMAN, "browser");
         }
         return new Verdict(TrackingClass.UNKNOWN, Optional.empty());
+    }
+
+    /** Rule 5: whether clicks on two links of one message at {@code a} and {@code b} are too close for a person. */
+    static boolean burst(Instant a, Instant b) {
+        return Duration.between(a, b).abs().compareTo(LINKS_APART) < 0;
+    }
+
+    /**
+     * Rule 5 for the click that began a burst: classified before the next link was followed, it is a
+     * scanner's as well once that link is ({@link ClickHold}).
+     */
+    static TrackingEvent inBurst(TrackingEvent first) {
+        return new TrackingEvent(first.campaignId(), first.recipientId(), first.click(), first.linkIndex(),
+                TrackingClass.SCANNER, Optional.of("scanner"), first.at());
     }
 
     private static Verdict verdict(TrackingClass c, String family) {

@@ -24,9 +24,10 @@ final class EventBuffer {
         this.listener = listener;
     }
 
-    /** Whether it was kept; false: dropped. */
+    /** Whether it was kept (and counted with its class, now final); false: dropped. */
     boolean offer(TrackingEvent event) {
         if (queue.offer(event)) {
+            listener.tracked(event.click(), event.trackingClass());
             return true;
         }
         listener.dropped();

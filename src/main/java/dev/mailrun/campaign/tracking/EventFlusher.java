@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes the buffered events in batches, off the request threads: every {@link #INTERVAL} (or at
- * once when half a batch waits) one multi-row insert per {@link #BATCH} events; and at most once
+ * once when half a batch waits) the clicks held for a second ({@link ClickHold}) join the buffer,
+ * then one multi-row insert per {@link #BATCH} events; at stop every held click is written too; and at most once
  * an hour of its clock deletes the events older than the retention. A failed write logs and drops
  * that batch: counts are worth less than a buffer that grows until the worker stops.
  */
@@ -26,6 +27,7 @@ public final class EventFlusher implements AutoCloseable {
     private static final Duration EXPIRY_EVERY = Duration.ofHours(1);
 
     private final EventBuffer buffer;
+    private final ClickHold hold;
     private final DataSource dataSource;
     private final Clock clock;
     private final Duration retention;
@@ -35,8 +37,9 @@ public final class EventFlusher implements AutoCloseable {
     private volatile boolean stopped;
     private Thread thread;
 
-    EventFlusher(EventBuffer buffer, DataSource dataSource, Clock clock, Duration retention) {
+    EventFlusher(EventBuffer buffer, ClickHold hold, DataSource dataSource, Clock clock, Duration retention) {
         this.buffer = buffer;
+        this.hold = hold;
         this.dataSource = dataSource;
         this.clock = clock;
         this.retention = retention;
@@ -73,10 +76,16 @@ public final class EventFlusher implements AutoCloseable {
     }
 
     /**
-     * Writes everything buffered now, and expires old events when an hour has passed since it last
-     * did; returns how many events it wrote. The thread calls it; tests call it in its stead.
+     * Writes everything buffered now, with the held clicks a second old or older, and expires old
+     * events when an hour has passed since it last did; returns how many events it wrote. The thread
+     * calls it; tests call it in its stead.
      */
     public int flush() throws SQLException {
+        return flush(false);
+    }
+
+    private int flush(boolean everyClick) throws SQLException {
+        hold.release(everyClick);
         int written = 0;
         List<TrackingEvent> batch;
         while (!(batch = buffer.drain(BATCH)).isEmpty()) {
@@ -118,7 +127,7 @@ public final class EventFlusher implements AutoCloseable {
             }
         }
         try {
-            flush();
+            flush(true);
         } catch (SQLException | RuntimeException e) {
             log.warn("tracking events could not be written at stop: {}", e.toString());
         }

@@ -25,24 +25,9 @@ public final class MachineList {
         }
     }
 
-    private record NetRule(String family, byte[] network, int prefix) {
+    private record NetRule(String family, IpNetwork network) {
         boolean contains(InetAddress address) {
-            byte[] a = address.getAddress();
-            if (a.length != network.length) {
-                return false;
-            }
-            int full = prefix / 8;
-            for (int i = 0; i < full; i++) {
-                if (a[i] != network[i]) {
-                    return false;
-                }
-            }
-            int rest = prefix % 8;
-            if (rest == 0) {
-                return true;
-            }
-            int mask = 0xFF << (8 - rest) & 0xFF;
-            return (a[full] & mask) == (network[full] & mask);
+            return network.contains(address);
         }
     }
 
@@ -103,16 +88,9 @@ public final class MachineList {
     }
 
     private static NetRule net(String name, int line, String family, String cidr) {
-        int slash = cidr.indexOf('/');
-        String address = slash < 0 ? cidr : cidr.substring(0, slash);
         try {
-            byte[] bytes = IpLiteral.parse(address).orElseThrow(NumberFormatException::new).getAddress();
-            int prefix = slash < 0 ? bytes.length * 8 : Integer.parseInt(cidr.substring(slash + 1));
-            if (prefix < 0 || prefix > bytes.length * 8) {
-                throw new NumberFormatException();
-            }
-            return new NetRule(family, bytes, prefix);
-        } catch (NumberFormatException e) {
+            return new NetRule(family, IpNetwork.parse(cidr));
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ":" + line + ": '" + cidr + "' is not a network (CIDR such as 17.0.0.0/8)");
         }
     }

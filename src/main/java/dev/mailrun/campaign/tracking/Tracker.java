@@ -23,7 +23,8 @@ import javax.sql.DataSource;
  *       recorded and the answer is 404;</li>
  *   <li>classify ({@link Classifier}) — from the request's shape, held in memory only;</li>
  *   <li>hand the event to the bounded buffer — never a database write on the request thread;
- *       the {@link EventFlusher} writes it.</li>
+ *       the {@link EventFlusher} writes it. A click waits a second in the {@link ClickHold} first,
+ *       where a click on another link of the message can still make it part of a burst.</li>
  * </ol>
  *
  * The one read per request is the recipient's row by its primary key; the links are read once per
@@ -34,7 +35,6 @@ public final class Tracker {
     /** A cached link list is read again for an index beyond it once it is this old (a newer run's template). */
     private static final Duration LINKS_STALE = Duration.ofSeconds(10);
     private static final int MAX_CACHED_CAMPAIGNS = 1000;
-    private static final int RECENT_MESSAGES = 100_000;
 
     private record Links(List<String> urls, Instant readAt) {}
 
@@ -46,21 +46,20 @@ public final class Tracker {
     private final Classifier classifier;
     private final EventBuffer buffer;
     private final EventFlusher flusher;
-    private final TrackingListener listener;
     private final boolean perRecipient;
     private final TrackedLinkTable table = new TrackedLinkTable();
     private final Map<Long, Links> links = new ConcurrentHashMap<>();
-    private final RecentClicks recent = new RecentClicks(RECENT_MESSAGES);
+    private final ClickHold hold;
 
     public Tracker(DataSource dataSource, Clock clock, TrackingSettings settings, MachineList machines,
                    TrackingListener listener) {
         this.dataSource = dataSource;
         this.clock = clock;
         this.classifier = new Classifier(machines, settings.scannerWindow());
-        this.listener = listener;
         this.buffer = new EventBuffer(settings.bufferCapacity(), listener);
-        this.flusher = new EventFlusher(buffer, dataSource, clock, settings.retention());
         this.perRecipient = settings.perRecipient();
+        this.hold = new ClickHold(clock, classifier, buffer, listener, settings.bufferCapacity(), perRecipient);
+        this.flusher = new EventFlusher(buffer, hold, dataSource, clock, settings.retention());
     }
 
     /** The writer of what this tracker records: started by the worker, flushed by tests. */
@@ -78,11 +77,7 @@ public final class Tracker {
         if (delivered.isEmpty()) {
             return Optional.empty();
         }
-        Instant now = clock.instant();
-        // HEAD never counts as following the link: it does not make the next GET look like a second link.
-        Optional<Instant> other = request.head() ? Optional.empty() : recent.clicked(campaignId, recipientId, linkIndex, now);
-        record(campaignId, recipientId, true, linkIndex, new TrackedRequest(request.head(), true, request.userAgent(),
-                request.client(), now, delivered.get(), other));
+        hold.click(campaignId, recipientId, linkIndex, request, delivered.get());
         return url;
     }
 
@@ -93,18 +88,11 @@ public final class Tracker {
             return false;
         }
         Instant now = clock.instant();
-        record(campaignId, recipientId, false, -1, new TrackedRequest(request.head(), false, request.userAgent(),
+        Classifier.Verdict verdict = classifier.classify(new TrackedRequest(request.head(), false, request.userAgent(),
                 request.client(), now, delivered.get(), Optional.empty()));
+        buffer.offer(new TrackingEvent(campaignId, perRecipient ? Optional.of(recipientId) : Optional.empty(), false, -1,
+                verdict.trackingClass(), verdict.family(), now));
         return true;
-    }
-
-    private void record(long campaignId, long recipientId, boolean click, int linkIndex, TrackedRequest shape) {
-        Classifier.Verdict verdict = classifier.classify(shape);
-        TrackingEvent event = new TrackingEvent(campaignId, perRecipient ? Optional.of(recipientId) : Optional.empty(),
-                click, linkIndex, verdict.trackingClass(), verdict.family(), shape.at());
-        if (buffer.offer(event)) {
-            listener.tracked(click, verdict.trackingClass());
-        }
     }
 
     private Optional<Instant> delivered(long campaignId, long recipientId) throws SQLException {

@@ -15,7 +15,10 @@ public interface TrackingListener {
         }
     };
 
-    /** A request for a genuine token was answered and its event handed to the buffer. */
+    /**
+     * A request for a genuine token was answered and its event handed to the buffer, in its final
+     * class: an open at once, a click a second later (it may turn out to be the first of a burst).
+     */
     void tracked(boolean click, TrackingClass trackingClass);
 
     /** The buffer was full: the event was not recorded (the answer went out all the same). */

@@ -80,6 +80,15 @@ public final class CompiledTemplate {
         return trackedLinks;
     }
 
+    /**
+     * Whether the HTML part carries the open image: loaded to track opens, and the image adds no spam
+     * signal to it ({@link TrackedHtml}).
+     */
+    public boolean openImage() {
+        String source = sources.get(TemplateLoader.HTML);
+        return source != null && source.contains("{{ " + TrackedHtml.OPEN_FIELD + " }}");
+    }
+
     /** What the template was loaded to track; empty: loaded as written ({@link TemplateLoader#load(String)}). */
     public Optional<LinkTracking> tracking() {
         return tracking;

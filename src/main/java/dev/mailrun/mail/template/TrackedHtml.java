@@ -24,6 +24,12 @@ import java.util.regex.Pattern;
  * {@code {{ unsubscribe_url }}}: never tracked), it is not an absolute http(s) URL ({@code mailto:},
  * {@code tel:}, {@code #anchor}, a relative path), its tag has a {@code data-notrack} attribute, or its
  * host is an excluded domain.
+ *
+ * <p>The open image goes in only where it adds no spam signal: when the HTML already has an image
+ * of its own, or is at least {@link #IMAGE_ONLY_BELOW} characters long. SpamAssassin's
+ * {@code HTML_IMAGE_ONLY_04}…{@code _32} rules score any image in a shorter HTML part (0.6 to 2.8
+ * points in its default scores), so on a short image-less message the 1×1 image alone would cost
+ * more than a point (docs/TRACKING.md, "Deliverability").
  */
 final class TrackedHtml {
 
@@ -34,9 +40,15 @@ final class TrackedHtml {
     private static final Pattern HREF = Pattern.compile("(\\shref\\s*=\\s*)(\"([^\"]*)\"|'([^']*)')", Pattern.CASE_INSENSITIVE);
     private static final Pattern NOTRACK = Pattern.compile("\\sdata-notrack(\\s|=|>|/)", Pattern.CASE_INSENSITIVE);
     private static final Pattern BODY_END = Pattern.compile("</body\\s*>", Pattern.CASE_INSENSITIVE);
+    private static final Pattern IMG_TAG = Pattern.compile("<img[\\s/>]", Pattern.CASE_INSENSITIVE);
+    /** SpamAssassin's image-only rules look at HTML parts shorter than this (its raw length in bytes). */
+    static final int IMAGE_ONLY_BELOW = 3200;
 
-    /** The source as rewritten, and the URL of each rewritten link in the order of its index. */
-    record Rewritten(String source, List<URI> links) {}
+    /**
+     * The source as rewritten, the URL of each rewritten link in the order of its index, and whether
+     * it carries the open image (asked for, and {@link #imageAddsNoSignal}).
+     */
+    record Rewritten(String source, List<URI> links, boolean openImage) {}
 
     private TrackedHtml() {
     }
@@ -44,10 +56,11 @@ final class TrackedHtml {
     static Rewritten rewrite(String source, LinkTracking tracking) {
         List<URI> links = new ArrayList<>();
         String out = tracking.clicks() ? rewriteLinks(source, tracking, links) : source;
-        if (tracking.opens()) {
+        boolean openImage = tracking.opens() && imageAddsNoSignal(source);
+        if (openImage) {
             out = withPixel(out);
         }
-        return new Rewritten(out, List.copyOf(links));
+        return new Rewritten(out, List.copyOf(links), openImage);
     }
 
     private static String rewriteLinks(String source, LinkTracking tracking, List<URI> links) {
@@ -101,6 +114,11 @@ final class TrackedHtml {
 
     private static boolean isAscii(String s) {
         return s.chars().allMatch(c -> c > 0x20 && c < 0x7F);
+    }
+
+    /** Whether the HTML has an image of its own or is long enough for the image-only rules to pass it by. */
+    static boolean imageAddsNoSignal(String source) {
+        return IMG_TAG.matcher(source).find() || source.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= IMAGE_ONLY_BELOW;
     }
 
     private static String withPixel(String source) {

@@ -52,6 +52,19 @@ class TrackingConfigTest {
         assertThat(s.scannerWindow()).isEqualTo(Duration.ofSeconds(10));
         assertThat(s.excludeDomains()).containsExactlyInAnyOrder("partner.example", "other.example");
         assertThat(c.tracking().machines()).isPresent();
+        assertThat(c.tracking().trustedProxies().networks()).as("no proxy is trusted unless named").isEmpty();
+    }
+
+    @Test
+    void trusted_proxies_are_networks_and_a_bad_one_stops_the_start_naming_the_key() {
+        MailrunConfig c = load(env("MAILRUN_TRACKING_ENABLED", "true", "MAILRUN_TRACKING_BASE_URL", "https://t.example",
+                "MAILRUN_TRACKING_TRUSTED_PROXIES", "10.0.0.0/8, 192.168.1.7 ,2001:db8::/32"));
+        assertThat(c.tracking().trustedProxies().networks()).extracting(Object::toString)
+                .containsExactly("10.0.0.0/8", "192.168.1.7", "2001:db8::/32");
+        assertThatThrownBy(() -> load(env("MAILRUN_TRACKING_ENABLED", "true", "MAILRUN_TRACKING_BASE_URL", "https://t.example",
+                "MAILRUN_TRACKING_TRUSTED_PROXIES", "10.0.0.0/8, lb.internal")))
+                .hasMessage("configuration key tracking.trusted-proxies: 'lb.internal' is not a network "
+                        + "(CIDR such as 10.0.0.0/8 or 2001:db8::/32)");
     }
 
     @Test

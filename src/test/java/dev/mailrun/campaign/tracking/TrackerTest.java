@@ -62,9 +62,9 @@ class TrackerTest {
                     .contains("https://shop.example/a");
         }
 
-        assertThat(listener.tracked.get()).isEqualTo(5);
         assertThat(listener.dropped.get()).isEqualTo(7);
         assertThat(tracker.flusher().flush()).isEqualTo(5);
+        assertThat(listener.tracked.get()).isEqualTo(5);
         assertThat(eventCount(campaign)).isEqualTo(5);
         assertThat(tracker.flusher().flush()).isZero();
     }
@@ -93,6 +93,7 @@ class TrackerTest {
         Tracker tracker = tracker(100, false, new CountingListener());
         clock.advance(Duration.ofHours(1));
         tracker.click(campaign, recipient, 1, new Tracker.Request(false, CHROME, Optional.empty()));
+        clock.advance(Duration.ofSeconds(1));
         tracker.flusher().flush();
 
         try (Connection c = db.dataSource().getConnection();
@@ -107,6 +108,55 @@ class TrackerTest {
                 assertThat(rs.next()).isFalse();
             }
         }
+    }
+
+    @Test
+    void the_first_click_of_a_burst_is_a_scanners_too_even_when_a_flush_came_between_the_clicks() throws Exception {
+        long campaign = trackedCampaign("Burst");
+        List<Long> ids = recipientIds(campaign);
+        CountingListener listener = new CountingListener();
+        Tracker tracker = tracker(100, true, listener);
+        Tracker.Request person = new Tracker.Request(false, CHROME, Optional.empty());
+        clock.advance(Duration.ofHours(1));
+
+        // A gateway: both links of one message, 300 ms apart, with the flusher passing in between.
+        tracker.click(campaign, ids.get(0), 0, person);
+        assertThat(tracker.flusher().flush()).as("a click less than a second old waits").isZero();
+        clock.advance(Duration.ofMillis(300));
+        tracker.click(campaign, ids.get(0), 1, person);
+        clock.advance(Duration.ofMillis(999));
+        assertThat(tracker.flusher().flush()).as("the first is a second old, the second not yet").isEqualTo(1);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(tracker.flusher().flush()).isEqualTo(1);
+
+        // A person: one link, then the other five seconds later, a flush after each.
+        tracker.click(campaign, ids.get(1), 0, person);
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(tracker.flusher().flush()).isEqualTo(1);
+        tracker.click(campaign, ids.get(1), 1, person);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(tracker.flusher().flush()).isEqualTo(1);
+
+        assertThat(classes(campaign, ids.get(0))).containsExactly("0 scanner", "1 scanner");
+        assertThat(classes(campaign, ids.get(1))).containsExactly("0 human", "1 human");
+        assertThat(listener.tracked.get()).isEqualTo(4);
+    }
+
+    @Test
+    void a_head_or_the_same_link_again_makes_no_burst_and_a_stop_writes_the_held_clicks() throws Exception {
+        long campaign = trackedCampaign("No burst");
+        long recipient = recipientIds(campaign).get(2);
+        Tracker tracker = tracker(100, true, new CountingListener());
+        clock.advance(Duration.ofHours(1));
+
+        tracker.click(campaign, recipient, 0, new Tracker.Request(true, CHROME, Optional.empty()));
+        clock.advance(Duration.ofMillis(200));
+        tracker.click(campaign, recipient, 1, new Tracker.Request(false, CHROME, Optional.empty()));
+        clock.advance(Duration.ofMillis(200));
+        tracker.click(campaign, recipient, 1, new Tracker.Request(false, CHROME, Optional.empty()));
+        tracker.flusher().close();
+
+        assertThat(classes(campaign, recipient)).containsExactly("0 scanner", "1 human", "1 human");
     }
 
     @Test
@@ -139,6 +189,23 @@ class TrackerTest {
             }
         }
         return ids;
+    }
+
+    /** Each click of the recipient as "link class", in the order they came. */
+    private static List<String> classes(long campaign, long recipient) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT link_index, class FROM tracking_event "
+                     + "WHERE campaign_id = ? AND recipient_id = ? AND kind = 'click' ORDER BY at, link_index")) {
+            ps.setLong(1, campaign);
+            ps.setLong(2, recipient);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getInt(1) + " " + rs.getString(2));
+                }
+            }
+        }
+        return out;
     }
 
     private static long eventCount(long campaign) throws Exception {

@@ -15,6 +15,7 @@ class TrackedHtmlTest {
 
     private static final LinkTracking CLICKS = new LinkTracking(false, true, Set.of("partner.example"));
     private static final LinkTracking BOTH = new LinkTracking(true, true, Set.of());
+    private static final LinkTracking OPENS = new LinkTracking(true, false, Set.of());
 
     @TempDir
     Path dir;
@@ -44,16 +45,36 @@ class TrackedHtmlTest {
 
     @Test
     void with_opens_the_image_goes_before_the_end_of_the_body_or_at_the_end() {
-        assertThat(TrackedHtml.rewrite("<html><body><p>x</p></body></html>", new LinkTracking(true, false, Set.of())).source())
-                .isEqualTo("<html><body><p>x</p><img src=\"{{ mailrun_open }}\" width=\"1\" height=\"1\" alt=\"\" "
+        String logo = "<img src=\"https://shop.example/logo.png\" alt=\"Shop\">";
+        assertThat(TrackedHtml.rewrite("<html><body>" + logo + "<p>x</p></body></html>", OPENS).source())
+                .isEqualTo("<html><body>" + logo + "<p>x</p><img src=\"{{ mailrun_open }}\" width=\"1\" height=\"1\" alt=\"\" "
                         + "style=\"display:block;border:0\"></body></html>");
-        assertThat(TrackedHtml.rewrite("<p>x</p>", new LinkTracking(true, false, Set.of())).source())
-                .startsWith("<p>x</p><img src=\"{{ mailrun_open }}\"");
+        assertThat(TrackedHtml.rewrite(logo + "<p>x</p>", OPENS).source())
+                .startsWith(logo + "<p>x</p><img src=\"{{ mailrun_open }}\"");
+    }
+
+    @Test
+    void the_open_image_is_left_out_of_a_short_html_part_without_an_image_of_its_own() {
+        String shortHtml = "<html><body><p>" + "x".repeat(3000) + "</p></body></html>";
+        TrackedHtml.Rewritten plain = TrackedHtml.rewrite(shortHtml, OPENS);
+        assertThat(plain.source()).isEqualTo(shortHtml);
+        assertThat(plain.openImage()).isFalse();
+
+        String longHtml = "<html><body><p>" + "x".repeat(TrackedHtml.IMAGE_ONLY_BELOW) + "</p></body></html>";
+        assertThat(TrackedHtml.rewrite(longHtml, OPENS).openImage()).isTrue();
+        String justLongEnough = "<p>" + "x".repeat(TrackedHtml.IMAGE_ONLY_BELOW - 7) + "</p>";
+        assertThat(justLongEnough).hasSize(TrackedHtml.IMAGE_ONLY_BELOW);
+        assertThat(TrackedHtml.rewrite(justLongEnough, OPENS).openImage()).isTrue();
+        assertThat(TrackedHtml.rewrite(justLongEnough.substring(1), OPENS).openImage()).isFalse();
+        assertThat(TrackedHtml.rewrite("<P><IMG SRC=\"https://shop.example/a.png\"></P>", OPENS).openImage())
+                .as("an image of its own, in any case").isTrue();
+        assertThat(TrackedHtml.rewrite("<p><imgx></p>", OPENS).openImage()).as("not an img tag").isFalse();
     }
 
     @Test
     void a_tracked_template_renders_each_recipients_urls_and_leaves_everything_else_as_the_untracked_one() {
-        String html = "<html><body><p>Hi {{ name }}</p><a href=\"https://shop.example/a\">A</a>"
+        String html = "<html><body><img src=\"https://shop.example/logo.png\" alt=\"Shop\"><p>Hi {{ name }}</p>"
+                + "<a href=\"https://shop.example/a\">A</a>"
                 + "<a href=\"{{ unsubscribe_url }}\">unsubscribe</a></body></html>";
         TemplateFiles.write(dir, "t", "Hello", "text {{ name }}", html);
         TemplateLoader loader = new TemplateLoader(dir);
@@ -79,6 +100,8 @@ class TrackedHtmlTest {
                 MergeFields.tracked(new java.util.HashMap<>(values), clicks, "https://t.example/o/open.gif"));
 
         assertThat(tracked.trackedLinks()).containsExactly(URI.create("https://shop.example/a"));
+        assertThat(tracked.openImage()).isTrue();
+        assertThat(plain.openImage()).isFalse();
         assertThat(tracked.requiredColumns()).isEqualTo(plain.requiredColumns());
         assertThat(asked).containsExactly("click0");
         assertThat(out.content().html()).isEqualTo(plainHtml
