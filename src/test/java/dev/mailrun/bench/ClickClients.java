@@ -44,25 +44,26 @@ final class ClickClients {
         }
     }
 
-    private final String base;
     private final int clients;
     private final double rate;
 
     /** @param rate requests per second offered in total; 0: closed loop, as fast as answers come */
-    ClickClients(String base, int clients, double rate) {
+    ClickClients(int clients, double rate) {
         if (clients < 1) {
             throw new IllegalArgumentException("--clients must be at least 1, got " + clients);
         }
         if (rate < 0) {
             throw new IllegalArgumentException("--rate must be 0 (as fast as answers come) or positive, got " + rate);
         }
-        this.base = base;
         this.clients = clients;
         this.rate = rate;
     }
 
-    /** Follows {@code paths} in turn (from the first again when all were taken) for {@code length}. */
-    Latencies run(List<String> paths, Duration length) throws InterruptedException {
+    /**
+     * Follows {@code paths} on {@code base} (http://host:port) in turn, from the first again when
+     * all were taken, for {@code length}.
+     */
+    Latencies run(String base, List<String> paths, Duration length) throws InterruptedException {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("no tracked link to follow");
         }

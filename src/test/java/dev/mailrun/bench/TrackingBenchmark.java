@@ -44,8 +44,9 @@ import javax.sql.DataSource;
  *   <li>{@code --send-rate N}: the worker's scheduler ({@link SendingWorker}, as {@code mailrun worker}
  *       runs it) sends a tracked campaign of the {@code newsletter} template to the {@link Sink} at
  *       N messages/s (smtp.rate), and {@code --phases} pairs of phases of {@code --seconds} each
- *       alternate: sending alone, then sending while the clients follow the links of recipients sent
- *       longer than tracking.scanner-window ago. The campaign's msg/s in each phase counts the
+ *       alternate, after the first 2 s of sending and a warm-up of the clients of up to 5 s: sending
+ *       alone, then sending while the clients follow every link of the recipients sent longer than
+ *       tracking.scanner-window ago. The campaign's msg/s in each phase counts the
  *       recipients whose {@code sent_at} (the relay's acceptance) falls in it, read once the worker
  *       has stopped and recorded every result; the drop is that of the mean with clicks against the
  *       mean of sending alone. The tick interval is a day, so that one run sends throughout; the
@@ -81,7 +82,7 @@ public final class TrackingBenchmark {
         if (sendRate > 0) {
             refuseNearMidnight(phasesLength.plus(SENDING_SETUP));
         }
-        ClickClients clicks = new ClickClients("", clients, rate);   // checks the arguments before the set-up
+        ClickClients clicks = new ClickClients(clients, rate);
         try (BenchDatabase db = BenchDatabase.create("mailrun_bench_tracking", 8);
              Sink sink = sendRate > 0 ? Sink.start() : null) {
             System.out.println(Machine.describe(db.serverVersion(), sink == null ? "none" : sink.kind()));
@@ -105,31 +106,31 @@ public final class TrackingBenchmark {
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()),
                         Optional.empty(), List.of(), Optional.of(new TrackingMode(true, true)), Optional.empty());
                 CampaignFixtures.recipients(db.dataSource(), campaign, recipients);
-                clicks = new ClickClients("http://127.0.0.1:" + endpoint.port().orElseThrow(), clients, rate);
+                String base = "http://127.0.0.1:" + endpoint.port().orElseThrow();
                 String pacing = rate > 0 ? String.format("paced at %,d redirects/s offered", rate) : "each as fast as its answers come";
                 if (sink == null) {
                     System.out.printf("%n%,d recipients, %d clients %s, %d s%n%n", recipients, clients, pacing, seconds);
-                    alone(s, campaign, clicks, length);
+                    alone(s, campaign, clicks, base, length);
                 } else {
                     System.out.printf("%n%,d recipients sent to %s at %,d/s; %d clients %s; %d × (%d s sending alone, "
                             + "%d s sending with clicks)%n%n", recipients, sink.description(), sendRate, clients, pacing,
                             phases, seconds, seconds);
-                    whileSending(s, campaign, clicks, length, phases, sendRate, rate);
+                    whileSending(s, campaign, clicks, base, length, phases, sendRate, rate);
                 }
             }
         }
     }
 
     /** Clicks with nothing sending: every recipient pending, two links stored as a run stores them. */
-    private static void alone(Services s, long campaign, ClickClients clicks, Duration length) throws Exception {
+    private static void alone(Services s, long campaign, ClickClients clicks, String base, Duration length) throws Exception {
         Transactions.inTransaction(s.dataSource(), c -> {
             new TrackedLinkTable().saveLinks(c, campaign, List.of(URI.create("https://shop.example/a"),
                     URI.create("https://shop.example/b")), Instant.now());
             return null;
         });
         List<String> paths = paths(s.dataSource(), campaign, 2, Optional.empty());
-        clicks.run(paths, min(length, Duration.ofSeconds(3)));   // warm-up
-        ClickClients.Latencies l = clicks.run(paths, length);
+        clicks.run(base, paths, min(length, Duration.ofSeconds(3)));   // warm-up
+        ClickClients.Latencies l = clicks.run(base, paths, length);
         int flushed = s.tracker().flusher().flush();
         System.out.println("| redirects/s | p50 ms | p99 ms | max ms | events written after the run |");
         System.out.println("|---:|---:|---:|---:|---:|");
@@ -139,8 +140,8 @@ public final class TrackingBenchmark {
 
     private record Phase(boolean clicking, Instant from, Instant to, ClickClients.Latencies latencies) {}
 
-    private static void whileSending(Services s, long campaign, ClickClients clicks, Duration length, int phases,
-                                     int sendRate, int rate) throws Exception {
+    private static void whileSending(Services s, long campaign, ClickClients clicks, String base, Duration length,
+                                     int phases, int sendRate, int rate) throws Exception {
         Duration scannerWindow = s.config().tracking().settings().orElseThrow().scannerWindow();
         List<Phase> done = new ArrayList<>();
         if (s.campaigns().start(campaign) != CampaignStatus.RUNNING) {
@@ -153,7 +154,8 @@ public final class TrackingBenchmark {
             worker.awaitSent(campaign, Math.min(recipients, 2L * sendRate));
             int links = links(s.dataSource(), campaign);
             // Warm-up: the clients with the sending settled, its connections sized to the rate.
-            clicks.run(paths(s.dataSource(), campaign, links, Optional.of(Instant.now())), min(length, Duration.ofSeconds(5)));
+            List<String> sentSoFar = paths(s.dataSource(), campaign, links, Optional.of(Instant.now()));
+            clicks.run(base, sentSoFar, min(length, Duration.ofSeconds(5)));
             for (int p = 0; p < phases; p++) {
                 Instant from = Instant.now();
                 Thread.sleep(length.toMillis());
@@ -161,7 +163,7 @@ public final class TrackingBenchmark {
                 // People click what has arrived: recipients sent longer than the scanner window ago.
                 List<String> paths = paths(s.dataSource(), campaign, links, Optional.of(Instant.now().minus(scannerWindow)));
                 from = Instant.now();
-                ClickClients.Latencies l = clicks.run(paths, length);
+                ClickClients.Latencies l = clicks.run(base, paths, length);
                 done.add(new Phase(true, from, Instant.now(), l));
             }
             sentAtEnd = worker.sent(campaign);
@@ -207,12 +209,14 @@ public final class TrackingBenchmark {
     }
 
     /**
-     * One click path per recipient, recipient i on link i mod {@code links}, in id order: all of the
-     * campaign's, or those sent before {@code sentBefore}.
+     * Click paths in id order: with nothing sent, one per recipient of the campaign, recipient i on
+     * link i mod {@code links}; otherwise every link of every recipient sent before {@code sentBefore},
+     * all recipients on the first link, then all on the second, …, so that one message's links are
+     * followed a whole pass apart, never as a scanner's burst.
      */
     private static List<String> paths(DataSource ds, long campaign, int links, Optional<Instant> sentBefore) throws Exception {
         TrackingTokens tokens = new TrackingTokens(SigningKey.of(SECRET));
-        List<String> paths = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
         String sql = sentBefore.isPresent()
                 ? "SELECT id FROM recipient WHERE campaign_id = ? AND status = 'sent' AND sent_at < ? ORDER BY id"
                 : "SELECT id FROM recipient WHERE campaign_id = ? ORDER BY id";
@@ -223,13 +227,25 @@ public final class TrackingBenchmark {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    paths.add("/c/" + tokens.clickToken(campaign, rs.getLong(1), paths.size() % links));
+                    ids.add(rs.getLong(1));
                 }
             }
         }
-        if (paths.isEmpty()) {
+        if (ids.isEmpty()) {
             throw new IllegalStateException("campaign " + campaign + " has no recipient to click for"
                     + sentBefore.map(t -> " (none sent before " + t + ")").orElse(""));
+        }
+        List<String> paths = new ArrayList<>();
+        if (sentBefore.isEmpty()) {
+            for (int i = 0; i < ids.size(); i++) {
+                paths.add("/c/" + tokens.clickToken(campaign, ids.get(i), i % links));
+            }
+        } else {
+            for (int link = 0; link < links; link++) {
+                for (long id : ids) {
+                    paths.add("/c/" + tokens.clickToken(campaign, id, link));
+                }
+            }
         }
         return paths;
     }
