@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import javax.sql.DataSource;
 
 /**
  * The worker's scheduler with every handler, ticking as {@code mailrun worker} runs it (a tick at
@@ -21,12 +22,13 @@ import java.util.Map;
  */
 final class SendingWorker implements AutoCloseable {
 
-    private final Services services;
+    /** Taken once: each {@link Services#dataSource()} call checks the schema with Flyway. */
+    private final DataSource dataSource;
     private final Scheduler scheduler;
     private final Worker worker;
 
-    private SendingWorker(Services services, Scheduler scheduler, Worker worker) {
-        this.services = services;
+    private SendingWorker(DataSource dataSource, Scheduler scheduler, Worker worker) {
+        this.dataSource = dataSource;
         this.scheduler = scheduler;
         this.worker = worker;
     }
@@ -46,7 +48,7 @@ final class SendingWorker implements AutoCloseable {
         Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()),
                 s.heartbeat());
         worker.start();
-        return new SendingWorker(s, scheduler, worker);
+        return new SendingWorker(s.dataSource(), scheduler, worker);
     }
 
     /** Waits until the campaign has at least {@code atLeast} sent recipients; returns how many. */
@@ -77,7 +79,7 @@ final class SendingWorker implements AutoCloseable {
     }
 
     private long count(String sql, long campaign, Instant from, Instant to) throws SQLException {
-        try (Connection c = services.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, campaign);
             if (from != null) {
                 SqlTime.set(ps, 2, from);

@@ -44,7 +44,8 @@ import javax.sql.DataSource;
  *   <li>{@code --send-rate N}: the worker's scheduler ({@link SendingWorker}, as {@code mailrun worker}
  *       runs it) sends a tracked campaign of the {@code newsletter} template to the {@link Sink} at
  *       N messages/s (smtp.rate), and {@code --phases} pairs of phases of {@code --seconds} each
- *       alternate, after the first 2 s of sending and a warm-up of the clients of up to 5 s: sending
+ *       alternate, after the first 2 s of sending and a warm-up of the clients of up to 5 s (longer
+ *       when the phases are shorter than the scanner window, so that there is something to click): sending
  *       alone, then sending while the clients follow every link of the recipients sent longer than
  *       tracking.scanner-window ago. The campaign's msg/s in each phase counts the
  *       recipients whose {@code sent_at} (the relay's acceptance) falls in it, read once the worker
@@ -143,25 +144,29 @@ public final class TrackingBenchmark {
     private static void whileSending(Services s, long campaign, ClickClients clicks, String base, Duration length,
                                      int phases, int sendRate, int rate) throws Exception {
         Duration scannerWindow = s.config().tracking().settings().orElseThrow().scannerWindow();
+        DataSource ds = s.dataSource();   // once: each call checks the schema
         List<Phase> done = new ArrayList<>();
         if (s.campaigns().start(campaign) != CampaignStatus.RUNNING) {
             throw new IllegalStateException("campaign " + campaign + " did not start running");
         }
-        long recipients = CampaignFixtures.recipientCount(s.dataSource(), campaign);
+        long recipients = CampaignFixtures.recipientCount(ds, campaign);
         long sentAtEnd;
         SendingWorker worker = SendingWorker.start(s);
         try {
             worker.awaitSent(campaign, Math.min(recipients, 2L * sendRate));
-            int links = links(s.dataSource(), campaign);
-            // Warm-up: the clients with the sending settled, its connections sized to the rate.
-            List<String> sentSoFar = paths(s.dataSource(), campaign, links, Optional.of(Instant.now()));
-            clicks.run(base, sentSoFar, min(length, Duration.ofSeconds(5)));
+            int links = links(ds, campaign);
+            // Warm-up: the clients with the sending settled, its connections sized to the rate; with
+            // short phases, long enough that the first phase with clicks finds recipients sent longer
+            // than the scanner window ago.
+            List<String> sentSoFar = paths(ds, campaign, links, Optional.of(Instant.now()));
+            Duration warmUp = min(length, Duration.ofSeconds(5));
+            clicks.run(base, sentSoFar, scannerWindow.minus(length).compareTo(warmUp) > 0 ? scannerWindow.minus(length) : warmUp);
             for (int p = 0; p < phases; p++) {
                 Instant from = Instant.now();
                 Thread.sleep(length.toMillis());
                 done.add(new Phase(false, from, Instant.now(), null));
                 // People click what has arrived: recipients sent longer than the scanner window ago.
-                List<String> paths = paths(s.dataSource(), campaign, links, Optional.of(Instant.now().minus(scannerWindow)));
+                List<String> paths = paths(ds, campaign, links, Optional.of(Instant.now().minus(scannerWindow)));
                 from = Instant.now();
                 ClickClients.Latencies l = clicks.run(base, paths, length);
                 done.add(new Phase(true, from, Instant.now(), l));
