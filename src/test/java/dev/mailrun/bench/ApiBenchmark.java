@@ -6,9 +6,6 @@ import dev.mailrun.app.ProductionLinks;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.scheduler.Scheduler;
-import dev.mailrun.scheduler.Sleeper;
-import dev.mailrun.scheduler.Worker;
 import java.io.BufferedWriter;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -17,9 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -68,11 +62,7 @@ public final class ApiBenchmark {
             env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.bench.example");
             env.put("MAILRUN_API_RATE", "10000");
             env.put("MAILRUN_API_BURST", "100000");
-            env.put("MAILRUN_SMTP_HOST", "127.0.0.1");
-            env.put("MAILRUN_SMTP_PORT", Integer.toString(sink.port()));
-            env.put("MAILRUN_SMTP_TLS", "none");
-            env.put("MAILRUN_SMTP_RATE", Integer.toString(Math.max(1, sendRate)));
-            env.put("MAILRUN_TICK_INTERVAL", "30s");
+            SendingWorker.configure(env, sink, sendRate, "30s");
             Path csv = Files.createTempFile("mailrun-bench-", ".csv");
             try (BufferedWriter w = Files.newBufferedWriter(csv)) {
                 w.write("email,name,company\n");
@@ -136,17 +126,10 @@ public final class ApiBenchmark {
                 if (sendRate > 0 && gets > 0) {
                     System.out.printf("%nSending campaign %d to %s at %d/s while the status is read%n", last, sink.description(), sendRate);
                     s.campaigns().start(last);
-                    try (Scheduler scheduler = s.scheduler()) {
-                        Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(),
-                                Sleeper.onClock(s.clock()), s.heartbeat());
-                        worker.start();
-                        try {
-                            long sentBefore = awaitSending(s, last);
-                            statusLatency(http, base, token, last, rows, gets, "sending");
-                            System.out.printf("sent during the measurement: %,d → %,d%n", sentBefore, sent(s, last));
-                        } finally {
-                            worker.shutdown(Duration.ofSeconds(30));
-                        }
+                    try (SendingWorker worker = SendingWorker.start(s)) {
+                        long sentBefore = worker.awaitSent(last, 1_000);
+                        statusLatency(http, base, token, last, rows, gets, "sending");
+                        System.out.printf("sent during the measurement: %,d → %,d%n", sentBefore, worker.sent(last));
                     }
                 } else if (gets > 0) {
                     statusLatency(http, base, token, last, rows, gets, "none sending");
@@ -181,30 +164,6 @@ public final class ApiBenchmark {
         System.out.println("|---:|---:|---:|---:|");
         System.out.printf("| %.1f | %.1f | %.1f | %.1f |%n", pct(nanos, 0.50), pct(nanos, 0.90), pct(nanos, 0.99),
                 nanos[nanos.length - 1] / 1e6);
-    }
-
-    /** Waits until the worker's first run has recorded some sent recipients; returns how many. */
-    private static long awaitSending(Services s, long campaign) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        long sent;
-        while ((sent = sent(s, campaign)) < 1_000) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("campaign " + campaign + " did not start sending within 3 minutes");
-            }
-            Thread.sleep(500);
-        }
-        return sent;
-    }
-
-    private static long sent(Services s, long campaign) throws Exception {
-        try (Connection c = s.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT COUNT(*) FROM recipient WHERE campaign_id = ? AND status = 'sent'")) {
-            ps.setLong(1, campaign);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
     }
 
     private static long campaign(Services s, String name) throws Exception {
