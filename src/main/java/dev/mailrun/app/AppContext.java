@@ -18,6 +18,7 @@ public final class AppContext implements AutoCloseable {
     private final MailrunConfig config;
     private final Clock clock;
     private Database database;
+    private volatile boolean schemaChecked;
 
     private AppContext(MailrunConfig config, Clock clock) {
         this.config = config;
@@ -53,7 +54,12 @@ public final class AppContext implements AutoCloseable {
     /** The database, with the schema checked to be current. */
     public DataSource dataSource() {
         DataSource ds = rawDataSource();
-        new Migrations(ds).requireCurrent();
+        if (!schemaChecked) {
+            // Once per process is enough: a schema found current does not fall behind while it runs, and the wiring
+            // asks for the database a few dozen times (a Flyway check each would read its history table as often).
+            new Migrations(ds).requireCurrent();
+            schemaChecked = true;
+        }
         return ds;
     }
 
