@@ -127,6 +127,9 @@ class ConsoleProxyHttpTest {
             HttpResponse<String> longName = console.get(null, "/console/campaigns", USER, "a".repeat(129));
             assertThat(longName.statusCode()).isEqualTo(400);
             assertThat(longName.body()).contains("the user name in X-Forwarded-User is over 128 characters");
+            HttpResponse<String> tab = console.get(null, "/console/campaigns", USER, "alice\tadmin");
+            assertThat(tab.statusCode()).isEqualTo(400);
+            assertThat(tab.body()).contains("the user name in X-Forwarded-User holds characters other than printable ASCII");
             HttpResponse<String> twice = console.get(null, "/console/campaigns", USER, "alice", USER, "bob");
             assertThat(twice.statusCode()).isEqualTo(400);
             assertThat(twice.body()).contains("the proxy sent X-Forwarded-User 2 times");
