@@ -94,7 +94,7 @@ public final class HttpEndpoint implements AutoCloseable {
             Readiness ready = readiness;
             metrics.bindReady(() -> ready.ready().up());
             ApiServices api = apiServices(s);
-            ConsoleServices console = new ConsoleServices(api, CONSOLE_IDLE);
+            ConsoleServices console = new ConsoleServices(api, CONSOLE_IDLE, s.config().admin().console());
             List<Route> routes = List.of(Route.metrics(metrics::scrape),
                     Route.probe("/health/live", () -> probe(ready.live())),
                     Route.probe("/health/ready", () -> probe(ready.ready())),

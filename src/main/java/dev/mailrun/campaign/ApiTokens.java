@@ -108,6 +108,17 @@ public final class ApiTokens {
         }
     }
 
+    /**
+     * The live token of this name as a caller, without its secret: what the console gives a user its
+     * reverse proxy authenticated (console.proxy-token). Empty when there is none or it is revoked.
+     */
+    public Optional<Caller> live(String name) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return table.byName(c, name).filter(row -> row.revokedAt().isEmpty())
+                    .map(row -> new Caller(row.name(), ApiScope.parseList(row.scopes())));
+        }
+    }
+
     static byte[] sha256(String s) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));

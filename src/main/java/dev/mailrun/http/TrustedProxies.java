@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The operator's reverse proxies ({@code tracking.trusted-proxies}): the only peers whose
- * {@code X-Forwarded-For} is read. Each proxy appends the address it got the request from, so
+ * The operator's reverse proxies ({@code tracking.trusted-proxies} in front of the public listener,
+ * {@code console.trusted-proxies} in front of the console): the only peers whose forwarding
+ * headers are read. For tracking that is {@code X-Forwarded-For}. Each proxy appends the address it got the request from, so
  * the client is found from the right: starting at the peer, while the address in hand is a trusted
  * proxy, the next entry to the left is the one that proxy wrote. The first address that is not a
  * trusted proxy is the client. Whatever a client wrote itself stands further left and is never
@@ -44,7 +45,7 @@ public final class TrustedProxies {
     Optional<InetAddress> client(InetAddress peer, List<String> forwardedFor) {
         InetAddress current = peer;
         int next = forwardedFor.size() - 1;
-        for (int hops = 0; hops < MAX_HOPS && next >= 0 && trusted(current); hops++, next--) {
+        for (int hops = 0; hops < MAX_HOPS && next >= 0 && trusts(current); hops++, next--) {
             Optional<InetAddress> written = IpLiteral.parse(forwardedFor.get(next));
             if (written.isEmpty()) {
                 return Optional.empty();
@@ -54,7 +55,12 @@ public final class TrustedProxies {
         return Optional.of(current);
     }
 
-    private boolean trusted(InetAddress address) {
+    public boolean isEmpty() {
+        return networks.isEmpty();
+    }
+
+    /** Whether {@code address} is one of the operator's proxies: what a header from it is believed on. */
+    public boolean trusts(InetAddress address) {
         for (IpNetwork n : networks) {
             if (n.contains(address)) {
                 return true;

@@ -1,6 +1,7 @@
 package dev.mailrun.app.config;
 
 import dev.mailrun.http.api.ApiSettings;
+import dev.mailrun.http.console.ConsoleProxy;
 import dev.mailrun.mail.Secret;
 import java.util.Optional;
 
@@ -11,12 +12,18 @@ import java.util.Optional;
  * @param port  empty: no admin listener
  * @param token when present, every admin request must carry {@code Authorization: Bearer <token>}; the API takes it as a token with the admin scope
  * @param api   the API's limits ({@code api.*})
+ * @param console the reverse proxy in front of the console ({@code console.*}), if any
  */
-public record AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token, ApiSettings api) {
+public record AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token, ApiSettings api, ConsoleProxy console) {
 
     /** With the API's default limits. */
     public AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token) {
         this(port, bind, token, ApiSettings.DEFAULTS);
+    }
+
+    /** With no proxy in front of the console. */
+    public AdminConfig(Optional<Integer> port, String bind, Optional<Secret> token, ApiSettings api) {
+        this(port, bind, token, api, ConsoleProxy.NONE);
     }
 
     static final int MIN_TOKEN_LENGTH = 16;

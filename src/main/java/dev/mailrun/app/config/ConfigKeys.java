@@ -125,6 +125,10 @@ public final class ConfigKeys {
         key("api.burst", "40", Range.whole(1, 100_000), "Requests an API token may make at once after a quiet spell.");
         key("api.max-body-bytes", "16777216", Range.whole(1024, 268_435_456), "Largest JSON request body of the API, in bytes; larger: 413.");
         key("api.max-upload-bytes", "1073741824", Range.whole(1024, Integer.MAX_VALUE), "Largest CSV upload of the API (recipients, suppressions), in bytes; streamed to a temporary file, never held in memory; larger: 413.");
+        // the operator console under /console on the admin listener
+        key("console.trusted-proxies", "", "Comma-separated networks (CIDR, e.g. 10.0.0.0/8, 2001:db8::/32) of the reverse proxies in front of the admin listener: only from a peer in them are X-Forwarded-Proto (https: the console's cookies are Secure) and console.auth-header believed; empty: none is.");
+        key("console.auth-header", "", "Header in which an authenticating reverse proxy names its user (e.g. X-Forwarded-User): from a peer in console.trusted-proxies (then required) it logs the user in as proxy:<user> with the scopes of console.proxy-token, at most 128 printable ASCII characters; empty: the console's login asks for an API token.");
+        key("console.proxy-token", "", "Name of the API token (api-token list) whose scopes users logged in by console.auth-header get, looked up at each login (revoked or missing: the login is refused); required with console.auth-header.");
         // bounces
         key("bounce.imap.host", "", "IMAP server of the bounce mailbox, which also receives unsubscribe requests sent by mail; empty: no bounce processing and no mailto unsubscribe.");
         key("bounce.imap.port", "993", PORT, "IMAP port.");

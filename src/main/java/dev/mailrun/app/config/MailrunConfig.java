@@ -187,7 +187,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         }
         ApiSettings api = new ApiSettings(raw.decimal("api.rate"), raw.integer("api.burst"), raw.integer("api.max-body-bytes"),
                 raw.integer("api.max-upload-bytes"));
-        return new AdminConfig(port, bind, raw.optional("admin.token").map(Secret::of), api);
+        return new AdminConfig(port, bind, raw.optional("admin.token").map(Secret::of), api, ConsoleConfig.from(raw));
     }
 
     private static BounceConfig bounce(RawConfig raw) {

@@ -55,6 +55,15 @@ public final class ApiTokenTable {
         }
     }
 
+    public Optional<Stored> byName(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM api_token WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
     /** @return false when there is no live token of that name */
     public boolean revoke(Connection c, String name, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(

@@ -20,7 +20,10 @@ import org.slf4j.LoggerFactory;
  * {@code /console/*} on the admin listener. Every request, in this order:
  *
  * <ol>
- *   <li>the style sheet and the login page answer anyone; every other page needs a live session
+ *   <li>the style sheet answers anyone; behind an authenticating proxy, the user it names gets (or
+ *       keeps) a session ({@link ProxyLogin}), and {@code Secure} cookies follow what a trusted proxy
+ *       says of the browser's scheme ({@link ConsoleProxy});</li>
+ *   <li>the login page answers anyone; every other page needs a live session
  *       (none: a GET is sent to the login page, a POST refused with 403);</li>
  *   <li>matched to a {@link ConsoleRoute} (none: 404; GET only reads, every change is a POST);</li>
  *   <li>its scope checked against the session's token (403 naming the scope);</li>
@@ -41,6 +44,7 @@ public final class ConsoleHandler extends Handler.Abstract {
     private final LoginPage login;
     private final List<ConsoleRoute> routes;
     private final UploadForm uploads;
+    private final ProxyLogin proxyLogin;
 
     public ConsoleHandler(ConsoleServices services, HttpLimits limits) {
         this.services = services;
@@ -49,6 +53,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         this.login = new LoginPage(services, views);
         this.routes = ConsolePages.routes(services, views);
         this.uploads = new UploadForm(services.api().settings().maxUploadBytes());
+        this.proxyLogin = new ProxyLogin(services, services.proxy());
     }
 
     @Override
@@ -68,14 +73,24 @@ public final class ConsoleHandler extends Handler.Abstract {
 
     private void dispatch(Request request, Response response, Callback callback, String path) throws Exception {
         String method = request.getMethod();
-        boolean secure = request.isSecure();
-        Optional<ConsoleSession> session = services.sessions().find(SessionCookie.read(request).orElse(null));
-        if (path.isEmpty() || path.equals("/")) {
-            send(request, response, callback, Answer.redirect(PREFIX + (session.isPresent() ? "/campaigns" : "/login")));
-            return;
-        }
         if (path.equals("/console.css") && isGet(method)) {
             send(request, response, callback, Stylesheet.answer());
+            return;
+        }
+        boolean secure = services.proxy().secure(request);
+        Optional<ConsoleSession> session = services.sessions().find(SessionCookie.read(request).orElse(null));
+        ProxyLogin.Outcome proxied = proxyLogin.resolve(request, session);
+        if (proxied instanceof ProxyLogin.Refused refused) {
+            send(request, response, callback, refused.answer());
+            return;
+        }
+        ProxyLogin.Go go = (ProxyLogin.Go) proxied;
+        session = go.session();
+        if (go.opened()) {
+            response.getHeaders().add(HttpHeader.SET_COOKIE, SessionCookie.set(session.orElseThrow().id(), secure));
+        }
+        if (path.isEmpty() || path.equals("/")) {
+            send(request, response, callback, Answer.redirect(PREFIX + (session.isPresent() ? "/campaigns" : "/login")));
             return;
         }
         if (path.equals("/login")) {
@@ -188,9 +203,10 @@ public final class ConsoleHandler extends Handler.Abstract {
      * browser that names another origin is refused even then.
      */
     private Answer csrfChecked(Request request, ConsoleSession s, Map<String, String> fields, Action action) throws Exception {
-        if (!sameOrigin(request) || !ConsoleSessions.csrfMatches(s, fields.get("csrf"))) {
+        boolean sameOrigin = sameOrigin(request, services.proxy().scheme(request));
+        if (!sameOrigin || !ConsoleSessions.csrfMatches(s, fields.get("csrf"))) {
             log.warn("console: refused (403) {} {} for {}: {}", request.getMethod(), request.getHttpURI().getPath(),
-                    s.caller().name(), sameOrigin(request) ? "no valid CSRF token" : "a foreign Origin");
+                    s.caller().name(), sameOrigin ? "no valid CSRF token" : "a foreign Origin");
             return Answer.error(403, "This form was not shown to your login (missing or stale security token): "
                     + "reload the page and try again.");
         }
@@ -230,15 +246,16 @@ public final class ConsoleHandler extends Handler.Abstract {
     /**
      * A browser names the page a form came from in {@code Origin}; when it does, it must be this server.
      * Without it, or with {@code null} (what a browser sends under our {@code Referrer-Policy: no-referrer},
-     * and from sandboxed pages), the session's CSRF token alone decides.
+     * and from sandboxed pages), the session's CSRF token alone decides. Behind a proxy that ends TLS the
+     * browser's scheme is https while ours is http: {@code scheme} is the browser's.
      */
-    static boolean sameOrigin(Request request) {
+    static boolean sameOrigin(Request request, String scheme) {
         String origin = request.getHeaders().get(HttpHeader.ORIGIN);
         if (origin == null || origin.equals("null")) {
             return true;
         }
         String host = request.getHeaders().get(HttpHeader.HOST);
-        return host != null && origin.equalsIgnoreCase(request.getHttpURI().getScheme() + "://" + host);
+        return host != null && origin.equalsIgnoreCase(scheme + "://" + host);
     }
 
     private static boolean isGet(String method) {

@@ -21,10 +21,17 @@ public final class ConsoleServices {
     private final ApiServices api;
     private final Authenticator authenticator;
     private final ConsoleSessions sessions;
+    private final ConsoleProxy proxy;
 
     /** @param idle how long a session lasts without a request */
     public ConsoleServices(ApiServices api, Duration idle) {
+        this(api, idle, ConsoleProxy.NONE);
+    }
+
+    /** @param proxy the reverse proxy in front of the console, if any ({@code console.*}) */
+    public ConsoleServices(ApiServices api, Duration idle, ConsoleProxy proxy) {
         this.api = api;
+        this.proxy = proxy;
         this.authenticator = new Authenticator(api.tokens(), api.adminToken());
         this.sessions = new ConsoleSessions(api.clock(), idle, LIFETIME.compareTo(idle) < 0 ? idle : LIFETIME, new SecureRandom());
     }
@@ -44,6 +51,10 @@ public final class ConsoleServices {
 
     Authenticator authenticator() {
         return authenticator;
+    }
+
+    ConsoleProxy proxy() {
+        return proxy;
     }
 
     ConsoleSessions sessions() {
