@@ -18,9 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -161,8 +158,8 @@ class TrackedMessageSpamScoreTest {
         Optional<SpamAssassin> spamAssassin = SpamAssassin.installed();
         Assumptions.assumeTrue(spamAssassin.isPresent(), "spamassassin is not installed: the spam score test is skipped");
         // The relay stamps its Received header with the real time, and a Date hours away from it is a rule
-        // of its own; the start of the hour is within the hour and the start of a tick slot, so the tick sends.
-        SettableClock clock = SettableClock.stepping(Instant.now().truncatedTo(ChronoUnit.HOURS), Duration.ofMillis(1));
+        // of its own; a slot's start minutes back is near the real time, and the tick has its whole slot to send.
+        SettableClock clock = SettableClock.steppingAtSlotStart(WorkerEnv.TICK);
         CliHarness cli = new CliHarness(env(), clock);
         String shortTracked = create(cli, "short", "--track", "opens,clicks");
         create(cli, "short");

@@ -35,6 +35,18 @@ public final class SettableClock extends Clock {
         return new SettableClock(Instant.parse(isoInstant));
     }
 
+    /**
+     * A clock stepping by a millisecond a read, at the start of the tick slot of {@code interval} (slots count from
+     * the epoch, as the worker's) that began at least a minute before the real time. For tests whose runs the
+     * database's clock stamps: such a clock stays behind it (a clock ahead of it finds tasks not yet due by it),
+     * near enough that a run timeline is not stretched across hours, and a run begun on it has its whole slot
+     * before the deadline, whatever the time of day (a clock late in a slot leaves a run no time to send).
+     */
+    public static SettableClock steppingAtSlotStart(Duration interval) {
+        long millis = Instant.now().minus(Duration.ofMinutes(1)).toEpochMilli();
+        return stepping(Instant.ofEpochMilli(millis - Math.floorMod(millis, interval.toMillis())), Duration.ofMillis(1));
+    }
+
     /** A clock at {@code start} that moves on by {@code step} every time it is read. */
     public static SettableClock stepping(Instant start, Duration step) {
         return new SettableClock(start, step);

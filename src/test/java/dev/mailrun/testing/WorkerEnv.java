@@ -10,6 +10,9 @@ import java.util.Map;
  */
 public final class WorkerEnv {
 
+    /** The tick interval of the environment. */
+    public static final java.time.Duration TICK = java.time.Duration.ofMinutes(10);
+
     public static final String UNSUBSCRIBE_SECRET = "a-test-secret-that-is-long-enough-0123456789";
 
     private WorkerEnv() {}
@@ -26,7 +29,7 @@ public final class WorkerEnv {
         env.put("MAILRUN_SMTP_HELO_NAME", "mailrun.test");
         env.put("MAILRUN_UNSUBSCRIBE_SECRET", UNSUBSCRIBE_SECRET);
         env.put("MAILRUN_UNSUBSCRIBE_BASE_URL", "https://unsubscribe.sender.example");
-        env.put("MAILRUN_TICK_INTERVAL", "10m");
+        env.put("MAILRUN_TICK_INTERVAL", TICK.toMinutes() + "m");
         env.put("MAILRUN_TICK_SAFETY_MARGIN", "30s");
         return env;
     }

@@ -13,9 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,11 +43,8 @@ class ConsolePhoneBrowserTest {
     @TempDir
     Path dir;
 
-    // Near the database's clock, which stamps the scheduler's runs, so that the run timeline the pages
-    // draw is not stretched across hours; five minutes back, as this clock steps ahead with every read and
-    // the scheduler finds a task due by the database's clock.
-    private final SettableClock clock = SettableClock.stepping(Instant.now().minus(Duration.ofMinutes(5))
-            .truncatedTo(ChronoUnit.SECONDS), Duration.ofMillis(1));
+    // Near the database's clock and at a slot's start: see SettableClock.steppingAtSlotStart.
+    private final SettableClock clock = SettableClock.steppingAtSlotStart(WorkerEnv.TICK);
     private String[] installed;
 
     @BeforeEach
