@@ -19,7 +19,8 @@ import java.util.function.BooleanSupplier;
  * Sends one timeboxed batch: takes the batch claimed ahead (or claims one), hands back what no
  * longer fits the budget, starts claiming the next, and sends the rest through the relays of the route
  * ({@link RouteSender}), each message only once its recipient is marked in flight. Rendering happens on
- * the pools' threads.
+ * the pools' threads. A batch ends when the connections took all of it; its last messages finish
+ * while the next batch starts.
  */
 final class BatchSender {
 
@@ -50,6 +51,7 @@ final class BatchSender {
         if (mustStop.getAsBoolean()) {
             return BatchResult.done(0);
         }
+        long before = buffer.triedOrPending();
         Optional<Claim> claim = claims.take(budget.maxItems());
         if (claim.isEmpty() || claim.get().recipients().isEmpty()) {
             return BatchResult.done(0);
@@ -63,14 +65,16 @@ final class BatchSender {
         claimed += recipients.size();
         buffer.hold(recipients);
         claims.claimNext(budget.maxItems());
-        long attemptedBefore = buffer.attempted();
         Instant sendDeadline = budget.deadline().minus(run.settings().batchOverhead());
         route.send(recipients, sendDeadline,
                 () -> run.ctx().stopRequested() || mustStop.getAsBoolean() || !budget.hasTimeForAnotherItem(),
                 buffer, messages, run.settings().flush().every());
         // No flush here: the flush thread writes these results together with the next batch's
         // first marks, so the connections do not wait for an extra round trip between batches.
-        int tried = (int) (buffer.attempted() - attemptedBefore);
+        // The batch's last messages may still be on the wire (the connections go on with the next
+        // batch as they finish): they count as tried, and any of the batch before that came back
+        // untried since count against this one.
+        int tried = (int) Math.max(0, buffer.triedOrPending() - before);
         if (tried == 0) {
             String down = route.downSummary();
             lastEmpty = Optional.of(String.format(java.util.Locale.ROOT,

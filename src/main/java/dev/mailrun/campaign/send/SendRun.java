@@ -131,18 +131,31 @@ final class SendRun {
             try {
                 report = timebox.runUntil(deadline, budget -> sender.send(budget, route, this::mustStop),
                         Algorithm.PREDICTIVE, estimator, costs, () -> run.ctx().stopRequested() || mustStop());
+                // The last batch's last messages: their results belong in the run's final flush.
+                route.awaitSent();
             } catch (BatchFailedException e) {
                 report = e.partialReport();
+                awaitSentQuietly();
                 finish(report, costs);
                 throw e.getCause() instanceof Exception cause ? cause : e;
             }
         } finally {
+            awaitSentQuietly();
             claimAhead.shutdown();
             flushThread.stop();
             route.close();
         }
         finish(report, costs);
         log.debug("Campaign {} run started {} ended {}", run.campaignId(), started, report.ended());
+    }
+
+    /** Waits for the messages still on the wire when the run already fails for another reason. */
+    private void awaitSentQuietly() {
+        try {
+            route.awaitSent();
+        } catch (RuntimeException e) {
+            log.warn("Campaign {}: a sending thread failed while the run ended: {}", run.campaignId(), e.getMessage());
+        }
     }
 
     /**

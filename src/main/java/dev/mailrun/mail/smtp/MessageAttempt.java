@@ -57,8 +57,13 @@ final class MessageAttempt {
         this.openConnections = openConnections;
     }
 
-    /** @param halted true once the batch was halted: nothing more is started */
-    Outcome send(SmtpConnection connection, Outgoing item, Instant deadline, BooleanSupplier stop, BooleanSupplier halted) {
+    /**
+     * @param halted true once the batch was halted: nothing more is started
+     * @param built  told once the message is built (its recipient marked in flight), before the
+     *               permit is waited for; not told when the attempt ends before that
+     */
+    Outcome send(SmtpConnection connection, Outgoing item, Instant deadline, BooleanSupplier stop, BooleanSupplier halted,
+                 Runnable built) {
         long key = item.key();
         Duration needs = StartBudget.of(connection.perMessage().or(sizer::perMessage));
         if (stop.getAsBoolean() || halted.getAsBoolean() || remaining(deadline).compareTo(needs) < 0) {
@@ -77,6 +82,7 @@ final class MessageAttempt {
             // Not the recipient's data but the code building messages: it would fail for all of them.
             return Outcome.of(new SendResult.Fatal(key, "building the message failed: " + e));
         }
+        built.run();
         // The connection is opened before the permit is taken: a permit stands for a MAIL FROM at
         // the relay, and a connect between the two would hold that message back while the next
         // ones go out on time, bunching them up in the relay's count. A retry takes a new permit,

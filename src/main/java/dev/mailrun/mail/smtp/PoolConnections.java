@@ -25,18 +25,24 @@ final class PoolConnections {
     }
 
     /**
-     * The connections a batch of {@code items} starts with: as many as {@code target} (at most one per
-     * item), open ones first, so that a pool capped by the relay keeps the connections the relay
-     * accepted. Those left out that sat unused for {@link #IDLE_CLOSE} are closed.
+     * The connections to set to work on a new batch: {@code count} of those not at work, open ones
+     * first, so that a pool capped by the relay keeps the connections the relay accepted; the pool
+     * holds {@code target} connections at least (made, not opened). Those left out that sat unused
+     * for {@link #IDLE_CLOSE} are closed.
      */
-    List<SmtpConnection> forBatch(int target, int items) {
+    List<SmtpConnection> forBatch(int count, int target, Predicate<SmtpConnection> atWork) {
         while (all.size() < target) {
             all.add(factory.get());
         }
-        List<SmtpConnection> byOpen = new ArrayList<>(all);
-        byOpen.sort((a, b) -> Boolean.compare(b.isOpen(), a.isOpen()));
-        List<SmtpConnection> chosen = byOpen.subList(0, Math.min(target, items));
-        for (SmtpConnection spare : byOpen.subList(chosen.size(), byOpen.size())) {
+        List<SmtpConnection> free = new ArrayList<>();
+        for (SmtpConnection c : all) {
+            if (!atWork.test(c)) {
+                free.add(c);
+            }
+        }
+        free.sort((a, b) -> Boolean.compare(b.isOpen(), a.isOpen()));
+        List<SmtpConnection> chosen = free.subList(0, Math.min(Math.max(0, count), free.size()));
+        for (SmtpConnection spare : free.subList(chosen.size(), free.size())) {
             if (spare.isOpen() && spare.idleNanos() >= IDLE_CLOSE.toNanos()) {
                 spare.close();
             }
@@ -45,13 +51,13 @@ final class PoolConnections {
     }
 
     /**
-     * A connection the batch does not use yet, an open one first; a new one while the pool has fewer
+     * A connection not at work, an open one first; a new one while the pool has fewer
      * than {@code target}; else null.
      */
-    SmtpConnection spare(int target, Predicate<SmtpConnection> inBatch) {
+    SmtpConnection spare(int target, Predicate<SmtpConnection> atWork) {
         SmtpConnection closed = null;
         for (SmtpConnection c : all) {
-            if (!inBatch.test(c)) {
+            if (!atWork.test(c)) {
                 if (c.isOpen()) {
                     return c;
                 }

@@ -27,16 +27,17 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>Each connection has its own thread and transport, opened on first use and reused for
  *       many messages and batches ({@link PoolConnections}).</li>
- *   <li>Threads take the next item of the batch under one lock ({@link BatchCursor}), so items are
- *       handed out in order while the slow SMTP conversations run in parallel; connections join a
- *       running batch as the target grows ({@link BatchCrew}).</li>
+ *   <li>Threads take the next item of the newest batch under one lock ({@link BatchCursor}), so items
+ *       are handed out in order while the slow SMTP conversations run in parallel; a connection that
+ *       finishes a batch's last message goes on with the next batch, and connections join as the
+ *       target grows ({@link ConnectionCrew}).</li>
  *   <li>Each item is one {@link MessageAttempt}: build, open, permit, send, one retry on a lost
  *       connection.</li>
  *   <li>A fatal failure (authentication, TLS) halts the batch: messages not yet taken are reported
  *       {@link SendResult.NotAttempted}.</li>
  * </ol>
  * Every item gets exactly one result, delivered to the callback from the sending threads as each
- * message finishes (items never taken are reported from the calling thread at the end).
+ * message finishes (items never taken are reported from the dispatching thread).
  */
 public final class SmtpPool implements AutoCloseable {
 
@@ -54,6 +55,8 @@ public final class SmtpPool implements AutoCloseable {
     private final WriteDeadlines writeDeadlines;
     private final ConnectionSizer sizer;
     private final MessageAttempt attempt;
+    private final ConnectionCrew crew;
+    private final AtomicReference<RuntimeException> callbackFailure = new AtomicReference<>();
     private final Object batchLock = new Object();
 
     public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock) {
@@ -82,6 +85,7 @@ public final class SmtpPool implements AutoCloseable {
                 clock, connections::open);
         // Threads are made as connections are first used: a pool that never grows keeps its start count.
         this.threads = Executors.newFixedThreadPool(settings.maxConnections(), namedDaemonThreads());
+        this.crew = new ConnectionCrew(threads, this::work);
         if (settings.username().isPresent() && (settings.tls() == TlsMode.NONE || settings.tls() == TlsMode.STARTTLS_OPTIONAL)) {
             log.warn("smtp.tls={} with AUTH: the password may cross the network in plain text", settings.tls());
         }
@@ -93,7 +97,8 @@ public final class SmtpPool implements AutoCloseable {
     }
 
     /**
-     * Sends one batch and returns when every item has its result. One batch at a time per pool.
+     * Sends one batch and returns when every item has its result: {@link #dispatch} and
+     * {@link #awaitIdle}. One batch at a time per pool.
      *
      * @param deadline nothing is started, and no rate permit waited for, past this instant
      * @param stop     checked before each message and while waiting for a permit
@@ -101,57 +106,87 @@ public final class SmtpPool implements AutoCloseable {
      */
     public void sendBatch(List<? extends Outgoing> batch, Instant deadline, BooleanSupplier stop,
                           Consumer<SendResult> results) {
+        dispatch(batch, deadline, stop, results);
+        awaitIdle();
+    }
+
+    /**
+     * Hands one batch to the connections and returns once every item was handed out and built (its
+     * recipient marked in flight), or once no connection is left to take the rest, which are then
+     * reported {@link SendResult.NotAttempted}. The last messages may still be on the wire: their
+     * results come to {@code results} later, and a connection that finishes one takes the next
+     * batch's items if that batch was dispatched meanwhile, so the connections stay busy across a
+     * batch boundary. Dispatches follow one another; {@link #awaitIdle} waits for the last results.
+     *
+     * @param deadline nothing is started, and no rate permit waited for, past this instant
+     * @param stop     checked before each message and while waiting for a permit
+     * @param results  called once per item, concurrently from the sending threads
+     * @throws IllegalStateException when a results callback, or a sending thread, failed (since the
+     *                               last dispatch): the batch was halted
+     */
+    public void dispatch(List<? extends Outgoing> batch, Instant deadline, BooleanSupplier stop,
+                         Consumer<SendResult> results) {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(deadline, "deadline");
         Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(results, "results");
         synchronized (batchLock) {
-            BatchCursor<Outgoing> cursor = new BatchCursor<>(batch);
-            AtomicReference<RuntimeException> callbackFailure = new AtomicReference<>();
-            BatchCrew[] crew = new BatchCrew[1];
-            crew[0] = new BatchCrew(cursor, threads,
-                    connection -> work(connection, cursor, deadline, stop, results, callbackFailure, crew[0]));
+            PoolBatch b = new PoolBatch(new BatchCursor<>(batch), deadline, stop, results);
             int target = sizer.target(limiter.rate());
-            crew[0].start(connections.forBatch(target, batch.size()));
+            crew.start(b, target, batch.size(), count -> connections.forBatch(count, target, crew::busy));
             events.connectionsSized(report(target));
-            crew[0].awaitAll();
+            crew.awaitDispatched(b);
             // Again at the end, with the connections the batch opened and what it measured.
             events.connectionsSized(report());
-            for (Outgoing item : cursor.remaining()) {
+            for (Outgoing item : b.cursor().remaining()) {
                 results.accept(new SendResult.NotAttempted(item.key()));
             }
-            if (callbackFailure.get() != null) {
-                throw new IllegalStateException("the results callback failed; the batch was halted",
-                        callbackFailure.get());
-            }
+            throwIfFailed();
         }
     }
 
-    private void work(SmtpConnection connection, BatchCursor<Outgoing> cursor, Instant deadline,
-                      BooleanSupplier stop, Consumer<SendResult> results,
-                      AtomicReference<RuntimeException> callbackFailure, BatchCrew crew) {
-        Optional<Outgoing> item;
-        while ((item = cursor.next()).isPresent()) {
-            MessageAttempt.Outcome outcome = attempt.send(connection, item.get(), deadline, stop, cursor::halted);
-            try {
-                results.accept(outcome.result());
-            } catch (RuntimeException e) {
-                callbackFailure.compareAndSet(null, e);
-                cursor.halt();
-                return;
-            }
-            if (outcome.result() instanceof SendResult.Fatal fatal) {
-                log.error("halting the batch: {}", fatal.reason());
-                cursor.halt();
-            }
-            if (outcome.retireConnection()) {
-                // The relay could not be reached: leave the rest to connections that work, or to
-                // the caller's next batch, instead of failing every remaining message here.
-                crew.retired();
-                return;
-            }
-            crew.grow(() -> sizer.target(limiter.rate()), () -> connections.spare(sizer.target(limiter.rate()), crew::uses));
+    /**
+     * Waits until every message dispatched has its result.
+     *
+     * @throws IllegalStateException when a results callback, or a sending thread, failed
+     */
+    public void awaitIdle() {
+        crew.awaitIdle();
+        throwIfFailed();
+    }
+
+    private void throwIfFailed() {
+        RuntimeException callback = callbackFailure.getAndSet(null);
+        if (callback != null) {
+            throw new IllegalStateException("the results callback failed; the batch was halted", callback);
         }
+        crew.takeFailure().ifPresent(e -> {
+            throw new IllegalStateException("a sending thread failed unexpectedly", e);
+        });
+    }
+
+    /** One item of {@code b} on {@code connection}; false when the connection retires. */
+    private boolean work(SmtpConnection connection, PoolBatch b, Outgoing item, Runnable built) {
+        MessageAttempt.Outcome outcome = attempt.send(connection, item, b.deadline(), b.stop(), b.cursor()::halted, built);
+        try {
+            b.results().accept(outcome.result());
+        } catch (RuntimeException e) {
+            callbackFailure.compareAndSet(null, e);
+            b.cursor().halt();
+            return false;
+        }
+        if (outcome.result() instanceof SendResult.Fatal fatal) {
+            log.error("halting the batch: {}", fatal.reason());
+            b.cursor().halt();
+        }
+        if (outcome.retireConnection()) {
+            // The relay could not be reached: leave the rest to connections that work, or to
+            // the caller's next batch, instead of failing every remaining message here.
+            crew.retired(b);
+            return false;
+        }
+        crew.grow(() -> sizer.target(limiter.rate()), () -> connections.spare(sizer.target(limiter.rate()), crew::busy));
+        return true;
     }
 
     /**

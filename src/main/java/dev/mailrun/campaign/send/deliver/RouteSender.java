@@ -144,8 +144,11 @@ public final class RouteSender implements AutoCloseable {
     }
 
     /**
-     * Sends one batch, every recipient through exactly one relay, and returns when each has its result.
-     * With no relay up and no probe due, the batch goes back to the queue untried.
+     * Sends one batch, every recipient through exactly one relay, and returns once each relay's
+     * connections took all of its part ({@link dev.mailrun.mail.smtp.SmtpPool#dispatch}): the last
+     * messages may still be on the wire, and a connection that finishes one goes on with the next
+     * batch. {@link #awaitSent} waits for their results. With no relay up and no probe due, the
+     * batch goes back to the queue untried.
      */
     public void send(List<ClaimedRecipient> recipients, Instant deadline, BooleanSupplier stop, ResultBuffer buffer,
               Messages messages, int flushEvery) throws Exception {
@@ -179,7 +182,7 @@ public final class RouteSender implements AutoCloseable {
             markers.add(marker);
             boolean probing = dealt.probe()[i];
             BooleanSupplier laneStop = () -> stop.getAsBoolean() || (!probing && !health.up(lane.name()));
-            sends.add(() -> lane.pool().sendBatch(part.stream().map(r -> PacedOutgoing.of(messages.outgoing(r, marker::beforeSend),
+            sends.add(() -> lane.pool().dispatch(part.stream().map(r -> PacedOutgoing.of(messages.outgoing(r, marker::beforeSend),
                             pacing.domains().limiterFor(r.email()))).toList(),
                     deadline, laneStop, result -> onResult(lane, marker, probing, result, buffer)));
         }
@@ -196,6 +199,21 @@ public final class RouteSender implements AutoCloseable {
                 if (failure == null) {
                     failure = ex.getCause() instanceof Exception cause ? cause : ex;
                 }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Waits until every message of every batch sent has its result: before the run's last flush. */
+    public void awaitSent() {
+        RuntimeException failure = null;
+        for (Lane lane : lanes.all()) {
+            try {
+                lane.pool().awaitIdle();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
             }
         }
         if (failure != null) {

@@ -299,6 +299,15 @@ public final class ResultBuffer {
         return attempted;
     }
 
+    /**
+     * Messages tried, and recipients held without a result yet (being sent, or about to be): what
+     * grows by a batch's recipients that its connections took, as a batch ends while its last
+     * messages are still on the wire, and shrinks by those that came back untried.
+     */
+    public synchronized long triedOrPending() {
+        return attempted + held.size();
+    }
+
     /** True once a result showed the run must stop: a fatal error, the relay unreachable, or marking failed. */
     public synchronized boolean mustStop() {
         return fatal.isPresent() || unreachable.isPresent() || markerFailed;
