@@ -113,8 +113,8 @@ class CampaignVariantCommandTest {
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "clicks"),
                 "--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), or use --pick-by manual");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "replies"),
-                "--pick-by replies needs replies counted per recipient, which mailrun does not record (replies go to the "
-                        + "From or Reply-To mailbox); use --pick-by manual");
+                "--pick-by replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
+                        + "or use --pick-by manual");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--decide-after", "soon"),
                 "--decide-after must be a duration such as 90m, 4h or 2d, got 'soon'");
         cases.put(List.of("--variant", "A:subject=X"), "--test-share is required with --variant, e.g. --test-share 20%");
