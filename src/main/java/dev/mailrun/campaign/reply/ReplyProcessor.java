@@ -34,8 +34,11 @@ public final class ReplyProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(ReplyProcessor.class);
 
-    /** Messages per transaction: one INSERT for a batch's replies. */
-    static final int BATCH = 100;
+    /**
+     * Messages per transaction: one INSERT for a batch's replies. The mailbox holds each message of
+     * a batch whole (a reply may carry attachments), so batches stay small.
+     */
+    static final int BATCH = 50;
 
     private final BounceMailbox mailbox;
     private final MessageIds messageIds;

@@ -1,10 +1,10 @@
 package dev.mailrun.campaign.variant;
 
 import dev.mailrun.campaign.model.AbState;
-import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.recipient.RecipientVariants;
 import dev.mailrun.db.Transactions;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
@@ -86,7 +86,7 @@ public final class AbGate {
     }
 
     /** The winner by the test's measure; empty for a manual pick or when nothing decides it. */
-    private static Optional<RatePick.Decision> pick(java.sql.Connection c, AbState state) throws SQLException {
+    private static Optional<RatePick.Decision> pick(Connection c, AbState state) throws SQLException {
         return switch (state.test().pickBy()) {
             case CLICKS -> ClickPick.decide(c, state);
             case REPLIES -> ReplyPick.decide(c, state);
