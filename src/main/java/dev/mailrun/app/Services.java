@@ -25,6 +25,8 @@ import dev.mailrun.campaign.hygiene.AddressHygiene;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.importing.RecipientRejectReason;
+import dev.mailrun.campaign.reply.ReplyProcessor;
+import dev.mailrun.campaign.reply.ReplyTaskHandler;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
@@ -52,6 +54,7 @@ import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
 import dev.mailrun.mail.dkim.DkimSigner;
+import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.metrics.MailrunMetrics;
 import dev.mailrun.scheduler.HandlerRegistry;
@@ -115,7 +118,7 @@ public final class Services implements AutoCloseable {
     }
 
     public Campaigns campaigns() {
-        return new Campaigns(dataSource(), tasks(), templates(), clock(), config.tick().interval());
+        return new Campaigns(dataSource(), tasks(), templates(), clock(), config.tick().interval(), config.replies().counted());
     }
 
     public CampaignReports reports() {
@@ -287,8 +290,8 @@ public final class Services implements AutoCloseable {
     }
 
     /**
-     * The scheduler with every handler; when a bounce mailbox is configured its task is created
-     * (or its interval updated) here, so starting a worker is all it takes.
+     * The scheduler with every handler; when a bounce or replies mailbox is configured its task is
+     * created (or its interval updated) here, so starting a worker is all it takes.
      */
     public Scheduler scheduler() throws SQLException {
         SchedulerConfig sc = SchedulerConfig.defaults(SchedulerConfig.thisProcess(config.tick().fallbackHost()))
@@ -302,6 +305,11 @@ public final class Services implements AutoCloseable {
             Instant now = clock().instant();
             tasks().upsert(NewTask.of(BounceTaskHandler.TASK, BounceTaskHandler.NAME, config.bounce().interval(), now)
                     .withDescription("Read the bounce mailbox " + config.bounce().mailbox().get().user()));
+        }
+        if (config.replies().counted()) {
+            handlers.add(new ReplyTaskHandler(this::replyProcessor));
+            tasks().upsert(NewTask.of(ReplyTaskHandler.TASK, ReplyTaskHandler.NAME, config.replies().interval(),
+                    clock().instant()).withDescription("Read the replies mailbox " + config.replies().mailbox().get().user()));
         }
         return new Scheduler(dataSource(), HandlerRegistry.of(handlers), sc, clock(), runListener());
     }
@@ -317,6 +325,12 @@ public final class Services implements AutoCloseable {
                 new BounceRateBreaker(dataSource(), b.settings(), clock()),
                 new ComplaintRateBreaker(dataSource(), b.settings(), clock()), dataSource(), clock(),
                 new TooFastDelays(config.send().domainGroups(), Relays.fastest(config.relays().byName().values())));
+    }
+
+    /** Counts people's replies, traced by the Message-IDs the sending path signed ({@link #messageIdKey()}). */
+    ReplyProcessor replyProcessor() {
+        return new ReplyProcessor(new BounceMailbox(config.replies().mailbox().orElseThrow()),
+                MessageIds.anyDomain(messageIdKey()), dataSource(), clock());
     }
 
     /** Applies the events of the providers' webhooks, with the bounce rules and both breakers. */

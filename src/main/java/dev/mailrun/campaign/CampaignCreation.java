@@ -26,29 +26,31 @@ import javax.sql.DataSource;
  * Creating a campaign: its template, its A/B variants' templates and its expiry checked first,
  * then the campaign, its route, its files, its tracking and its A/B test stored in one transaction.
  * The caller has checked that every relay of the route is configured and that tracking.enabled is on
- * when it asks for tracking.
+ * when it asks for tracking; whether replies are counted (replies.imap.host) it is told.
  */
 final class CampaignCreation {
 
     private final DataSource dataSource;
     private final TemplateLoader templates;
     private final Clock clock;
+    private final boolean repliesCounted;
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
     private final TrackedLinkTable trackedLinks = new TrackedLinkTable();
     private final AbTable abTests = new AbTable();
 
-    CampaignCreation(DataSource dataSource, TemplateLoader templates, Clock clock) {
+    CampaignCreation(DataSource dataSource, TemplateLoader templates, Clock clock, boolean repliesCounted) {
         this.dataSource = dataSource;
         this.templates = templates;
         this.clock = clock;
+        this.repliesCounted = repliesCounted;
     }
 
     long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
                        Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
         if (ab.isPresent()) {
             VariantChecks.refuseBroken(templates, ab.get());
-            VariantChecks.refuseUnmeasured(ab.get(), tracking);
+            VariantChecks.refuseUnmeasured(ab.get(), tracking, repliesCounted);
             if (tracking.isPresent()) {
                 VariantChecks.refuseTrackedTemplates(ab.get());
             }

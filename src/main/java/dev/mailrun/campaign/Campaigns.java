@@ -61,13 +61,19 @@ public final class Campaigns {
     private final CampaignCreation creation;
 
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
+        this(dataSource, tasks, templates, clock, tickInterval, false);
+    }
+
+    /** @param repliesCounted whether the replies mailbox is read (replies.imap.host): {@code --pick-by replies} needs it */
+    public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval,
+                     boolean repliesCounted) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.templates = templates;
         this.clock = clock;
         this.tickInterval = tickInterval;
         this.requeues = new Requeues(dataSource, clock, this::wakeTask);
-        this.creation = new CampaignCreation(dataSource, templates, clock);
+        this.creation = new CampaignCreation(dataSource, templates, clock, repliesCounted);
     }
 
     public long create(NewCampaign campaign) throws SQLException {

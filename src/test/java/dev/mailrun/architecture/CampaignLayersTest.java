@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * package"). The root holds the operator's API and sits on top, beside {@code report} (what status
  * reads: counts, holds, ETA); {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
- * importing, bounce, feedback, unsubscribe, hygiene, suppression — do not reach into each other,
+ * importing, bounce, reply, feedback, unsubscribe, hygiene, suppression — do not reach into each other,
  * except bounce into unsubscribe for the signed return paths both of them read, send and report into
  * variant (an A/B test: where it stands, per-variant figures), and feedback into
  * bounce for the bounce rules and rate breakers that the providers' events share with the bounce
@@ -45,6 +45,7 @@ class CampaignLayersTest {
                 .layer("Attach").definedBy("dev.mailrun.campaign.attach..")
                 .layer("Variant").definedBy("dev.mailrun.campaign.variant..")
                 .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
+                .layer("Reply").definedBy("dev.mailrun.campaign.reply..")
                 .layer("Feedback").definedBy("dev.mailrun.campaign.feedback..")
                 .layer("Unsubscribe").definedBy("dev.mailrun.campaign.unsubscribe..")
                 .layer("Hygiene").definedBy("dev.mailrun.campaign.hygiene..")
@@ -59,15 +60,16 @@ class CampaignLayersTest {
                 .whereLayer("Attach").mayOnlyBeAccessedByLayers("Api", "Importing", "Send")
                 .whereLayer("Variant").mayOnlyBeAccessedByLayers("Api", "Report", "Send")
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
+                .whereLayer("Reply").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Feedback", "Unsubscribe",
-                        "Suppression", "Tracking", "Variant")
-                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Feedback", "Unsubscribe",
-                        "Hygiene", "Suppression", "Tracking", "Store", "Variant");
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Reply", "Feedback",
+                        "Unsubscribe", "Suppression", "Tracking", "Variant")
+                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Reply", "Feedback",
+                        "Unsubscribe", "Hygiene", "Suppression", "Tracking", "Store", "Variant");
     }
 
     @Test

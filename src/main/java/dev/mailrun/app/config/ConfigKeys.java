@@ -143,6 +143,15 @@ public final class ConfigKeys {
         key("bounce.pause-rate", "0.05", Range.decimal(0.0001, 1, false), "Pause a campaign whose hard-bounce rate exceeds this…");
         key("bounce.min-sample", "100", Range.whole(1, 10_000_000), "…once it has at least this many sends.");
         key("bounce.complaint-pause-rate", "0.003", Range.decimal(0.0001, 1, false), "Pause a campaign whose complaint rate exceeds this, once it has bounce.min-sample sends.");
+        // replies (docs/MAIL.md, "Replies")
+        key("replies.imap.host", "", "IMAP server of the replies mailbox, where the campaigns' From or Reply-To address is delivered: people's replies are counted per recipient (--pick-by replies); empty: no reply is counted.");
+        key("replies.imap.port", "993", PORT, "IMAP port.");
+        key("replies.imap.tls", "true", "true: IMAP over TLS (imaps); false: plain IMAP (local servers only).");
+        key("replies.imap.user", "", "IMAP user.");
+        secret("replies.imap.password", "", "IMAP password.");
+        key("replies.imap.folder", "INBOX", "Folder where replies arrive; not the bounce mailbox's folder.");
+        key("replies.imap.processed-folder", "", "Move processed messages here; empty: flag them in place (left unread either way).");
+        key("replies.interval", "5m", span(Duration.ofSeconds(10), DAY), "How often the replies task reads the mailbox.");
         // feedback from email providers (webhooks on the endpoint at http.port)
         key("feedback.ses.enabled", "false", "true: take Amazon SES notifications from SNS at /feedback/ses and tag every message for SES (docs/providers/ses.md).");
         key("feedback.ses.topic-arns", "", "Comma-separated SNS topic ARNs whose messages are taken; empty: any topic whose signature verifies.");

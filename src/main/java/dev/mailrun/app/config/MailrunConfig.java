@@ -31,7 +31,17 @@ import java.util.function.Supplier;
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
-                            Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking) {
+                            Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking,
+                            RepliesConfig replies) {
+
+    /** Without a replies mailbox. */
+    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
+                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
+                         Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking) {
+        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback, relays,
+                events, content, tracking, RepliesConfig.NONE);
+    }
 
     /** Without tracking. */
     public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
@@ -124,7 +134,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
         return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
-                EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort));
+                EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort),
+                RepliesConfig.from(raw, bounce, unsubscribe));
     }
 
     private static DailyCap dailyCap(RawConfig raw) {
@@ -256,6 +267,6 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
-                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + "]";
+                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + "]";
     }
 }

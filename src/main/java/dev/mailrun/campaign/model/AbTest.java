@@ -39,9 +39,7 @@ public record AbTest(List<Variant> variants, int testSharePercent, Optional<Dura
                 throw new IllegalArgumentException("--decide-after must be above 0 and at most 365d, got " + d);
             }
         });
-        pickBy.unavailable().ifPresent(why -> {
-            throw new IllegalArgumentException(why);
-        });
+        java.util.Objects.requireNonNull(pickBy, "pickBy");
     }
 
     /** The variant at {@code position} (what recipient.variant holds). */

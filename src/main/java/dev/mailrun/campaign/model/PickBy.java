@@ -1,15 +1,13 @@
 package dev.mailrun.campaign.model;
 
-import java.util.Optional;
-
 /**
- * How an A/B test's winner is picked. Whether a measure can be used at all is decided in one place,
- * {@link #unavailable()}; {@code CLICKS} also needs the campaign's clicks tracked, which create checks.
+ * How an A/B test's winner is picked. {@code CLICKS} needs the campaign's clicks tracked and
+ * {@code REPLIES} the replies mailbox configured, which create checks (VariantChecks.refuseUnmeasured).
  */
 public enum PickBy {
     /** The highest rate of recipients with a human click per delivered message: needs the campaign's clicks tracked. */
     CLICKS("clicks"),
-    /** The highest reply rate: needs replies to be counted per recipient. */
+    /** The highest rate of recipients who replied per delivered message: needs the replies mailbox (replies.imap.host). */
     REPLIES("replies"),
     /** The operator's {@code campaign pick}. */
     MANUAL("manual");
@@ -22,20 +20,6 @@ public enum PickBy {
 
     public String wireName() {
         return wireName;
-    }
-
-    /**
-     * Why this measure cannot pick a winner; empty when it can. Replies are not recorded per recipient:
-     * they go to the From or Reply-To mailbox, which mailrun never reads (its bounce mailbox sees only
-     * the return path).
-     */
-    public Optional<String> unavailable() {
-        return switch (this) {
-            case CLICKS -> Optional.empty();
-            case REPLIES -> Optional.of("--pick-by replies needs replies counted per recipient, which mailrun does not record"
-                    + " (replies go to the From or Reply-To mailbox); use --pick-by manual");
-            case MANUAL -> Optional.empty();
-        };
     }
 
     public static PickBy parse(String text) {

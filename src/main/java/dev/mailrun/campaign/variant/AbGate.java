@@ -1,10 +1,10 @@
 package dev.mailrun.campaign.variant;
 
 import dev.mailrun.campaign.model.AbState;
-import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.recipient.RecipientVariants;
 import dev.mailrun.db.Transactions;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
@@ -17,8 +17,9 @@ import javax.sql.DataSource;
  *   <li>the test share has no variants yet: they are given in one statement
  *       ({@link RecipientVariants#assignTest}) and the run sends the test share ({@link Phase.TestShare});</li>
  *   <li>test recipients are left to send: the run sends only them;</li>
- *   <li>the test share is done and no winner picked: with {@code --pick-by clicks} and the decision
- *       due, the variant ahead by human clicks wins ({@link ClickPick}); otherwise the run sends
+ *   <li>the test share is done and no winner picked: with {@code --pick-by clicks} or {@code replies}
+ *       and the decision due, the variant ahead by human clicks ({@link ClickPick}) or by replies
+ *       ({@link ReplyPick}) wins; otherwise the run sends
  *       nothing and ends with the reason ({@link Phase.Waiting}), the next run moved to when the
  *       decision is due;</li>
  *   <li>a winner is picked: the run sends the rest ({@link Phase.Decided}).</li>
@@ -69,8 +70,7 @@ public final class AbGate {
             }
             tests.testDone(c, campaignId, now);
             AbState done = tests.find(c, campaignId, false).orElseThrow();
-            Optional<ClickPick.Decision> picked = due(done, now) && done.test().pickBy() == PickBy.CLICKS
-                    ? ClickPick.decide(c, done) : Optional.empty();
+            Optional<RatePick.Decision> picked = due(done, now) ? pick(c, done) : Optional.empty();
             if (picked.isPresent()) {
                 tests.decide(c, campaignId, picked.get().position(), picked.get().why(), now);
                 return new Phase.Decided(tests.find(c, campaignId, false).orElseThrow());
@@ -85,6 +85,15 @@ public final class AbGate {
         return phase;
     }
 
+    /** The winner by the test's measure; empty for a manual pick or when nothing decides it. */
+    private static Optional<RatePick.Decision> pick(Connection c, AbState state) throws SQLException {
+        return switch (state.test().pickBy()) {
+            case CLICKS -> ClickPick.decide(c, state);
+            case REPLIES -> ReplyPick.decide(c, state);
+            case MANUAL -> Optional.empty();
+        };
+    }
+
     private static boolean due(AbState state, Instant now) {
         return state.decisionDue().filter(d -> !now.isBefore(d)).isPresent();
     }
@@ -96,9 +105,12 @@ public final class AbGate {
         if (due.isPresent() && now.isBefore(due.get())) {
             return new Phase.Waiting(state, due, "waiting for the A/B decision until " + due.get());
         }
-        // Due with nothing that decides it (manual, or no variant ahead by human clicks): the operator picks.
-        String since = due.map(d -> " (due since " + d + (state.test().pickBy() == PickBy.CLICKS
-                ? "; no variant leads by human clicks" : "") + ")").orElse("");
+        // Due with nothing that decides it (manual, or no variant ahead by its measure): the operator picks.
+        String since = due.map(d -> " (due since " + d + switch (state.test().pickBy()) {
+            case CLICKS -> "; no variant leads by human clicks";
+            case REPLIES -> "; no variant leads by replies";
+            case MANUAL -> "";
+        } + ")").orElse("");
         return new Phase.Waiting(state, Optional.empty(), "waiting for the A/B decision until `" + pick + "`" + since);
     }
 }

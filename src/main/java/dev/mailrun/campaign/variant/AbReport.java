@@ -19,7 +19,8 @@ import java.util.Optional;
  *
  * <p>The measure of {@code --pick-by clicks} is the one the winner is picked by ({@link ClickPick});
  * that of {@code --pick-by manual} is what the operator weighs: unsubscribes and complaints per
- * delivered message (lower is better). Replies are not measured ({@link PickBy#unavailable()}).
+ * delivered message (lower is better). That of {@code --pick-by replies} is the recipients who
+ * replied per delivered message ({@link ReplyPick}).
  *
  * @param waiting the reason runs end with while the campaign waits for the decision; empty otherwise
  */
@@ -40,19 +41,28 @@ public record AbReport(AbState state, List<Line> variants, String measure, Optio
         }
         AbState state = found.get();
         List<VariantCount> counts = new RecipientVariants().counts(c, campaignId, state.winner().orElse(null));
-        boolean byClicks = state.test().pickBy() == PickBy.CLICKS;
-        List<Wilson> clicks = byClicks ? ClickPick.measures(c, state, counts) : List.of();
+        PickBy by = state.test().pickBy();
+        List<Wilson> measured = switch (by) {
+            case CLICKS -> ClickPick.measures(c, state, counts);
+            case REPLIES -> ReplyPick.measures(c, state, counts);
+            case MANUAL -> List.of();
+        };
         List<Line> lines = new ArrayList<>();
         for (int i = 0; i < state.test().variants().size(); i++) {
             VariantCount n = countOf(counts, i);
             long negative = Math.min(n.delivered(), n.complaints() + n.unsubscribes());
             lines.add(new Line(state.test().variant(i).name(), state.winner().equals(Optional.of(i)), n.recipients(), n.sent(),
                     n.delivered(), n.bounces(), n.complaints(), n.unsubscribes(),
-                    byClicks ? clicks.get(i) : Wilson.of(negative, n.delivered())));
+                    by == PickBy.MANUAL ? Wilson.of(negative, n.delivered()) : measured.get(i)));
         }
         Optional<String> waiting = state.testDoneAt().isPresent() && !state.decided()
                 ? Optional.of(AbGate.waiting(state, now).reason()) : Optional.empty();
-        return Optional.of(new AbReport(state, lines, byClicks ? ClickPick.MEASURE : NEGATIVE, waiting));
+        String measure = switch (by) {
+            case CLICKS -> ClickPick.MEASURE;
+            case REPLIES -> ReplyPick.MEASURE;
+            case MANUAL -> NEGATIVE;
+        };
+        return Optional.of(new AbReport(state, lines, measure, waiting));
     }
 
     private static VariantCount countOf(List<VariantCount> counts, int variant) {

@@ -44,11 +44,18 @@ public final class VariantChecks {
         }
     }
 
-    /** At create: picking by clicks needs the campaign's clicks tracked ({@code --track clicks}). */
-    public static void refuseUnmeasured(AbTest test, Optional<TrackingMode> tracking) {
+    /**
+     * At create: picking by clicks needs the campaign's clicks tracked ({@code --track clicks}); by
+     * replies, the replies mailbox read ({@code replies.imap.host}: {@code repliesCounted}).
+     */
+    public static void refuseUnmeasured(AbTest test, Optional<TrackingMode> tracking, boolean repliesCounted) {
         if (test.pickBy() == PickBy.CLICKS && !tracking.map(TrackingMode::clicks).orElse(false)) {
             throw new CampaignException("--pick-by clicks needs the campaign's clicks tracked: add --track clicks "
                     + "(tracking.enabled), or use --pick-by manual");
+        }
+        if (test.pickBy() == PickBy.REPLIES && !repliesCounted) {
+            throw new CampaignException("--pick-by replies needs the replies mailbox read: set replies.imap.host "
+                    + "(docs/MAIL.md, \"Replies\"), or use --pick-by manual");
         }
     }
 

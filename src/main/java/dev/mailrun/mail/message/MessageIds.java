@@ -27,19 +27,39 @@ public final class MessageIds {
 
     /** @param domain the sender's domain; IDs on it align with the From domain */
     public MessageIds(String domain, Secret key) {
-        Objects.requireNonNull(domain, "domain");
+        this(key, checked(domain));
+    }
+
+    /** @param domain null: reads IDs on any domain */
+    private MessageIds(Secret key, String domain) {
         Objects.requireNonNull(key, "key");
-        if (!DOMAIN.matcher(domain).matches()) {
-            throw new IllegalArgumentException("Message-ID domain must be a host name like example.com, got '" + domain + "'");
-        }
         if (key.reveal().length() < 16) {
             throw new IllegalArgumentException("Message-ID signing key must have at least 16 characters");
         }
-        this.domain = domain.toLowerCase(java.util.Locale.ROOT);
+        this.domain = domain;
         this.hmac = new HmacSha256(key.reveal().getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Reads the IDs of every campaign, whatever its From domain: the signature covers the two ids
+     * only, so it alone tells a genuine ID (what a reply's In-Reply-To is checked with). Derives none.
+     */
+    public static MessageIds anyDomain(Secret key) {
+        return new MessageIds(key, null);
+    }
+
+    private static String checked(String domain) {
+        Objects.requireNonNull(domain, "domain");
+        if (!DOMAIN.matcher(domain).matches()) {
+            throw new IllegalArgumentException("Message-ID domain must be a host name like example.com, got '" + domain + "'");
+        }
+        return domain.toLowerCase(java.util.Locale.ROOT);
+    }
+
     public String derive(long campaignId, long recipientId) {
+        if (domain == null) {
+            throw new IllegalStateException("an any-domain reader derives no Message-IDs");
+        }
         if (campaignId < 0 || recipientId < 0) {
             throw new IllegalArgumentException("ids must be >= 0, got c" + campaignId + " r" + recipientId);
         }
@@ -49,7 +69,7 @@ public final class MessageIds {
     /** The ids inside a Message-ID this instance derived; empty for any other or forged ID. */
     public Optional<Ids> parse(String messageId) {
         Matcher matcher = ID.matcher(messageId == null ? "" : messageId.strip());
-        if (!matcher.matches() || !matcher.group(4).equalsIgnoreCase(domain)) {
+        if (!matcher.matches() || (domain != null && !matcher.group(4).equalsIgnoreCase(domain))) {
             return Optional.empty();
         }
         try {

@@ -113,6 +113,7 @@ class ApiVariantsTest {
         cases.put("\"variants\":[\"A\",\"A:subject=Y\"],\"testShare\":20", "variants");
         cases.put("\"variants\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\"],\"testShare\":20", "variants");
         cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"clicks\"", "pickBy");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"replies\"", "pickBy");
         cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"decideAfter\":\"soon\"", "decideAfter");
         cases.forEach((ab, field) -> {
             HttpResponse<String> r = api.post(token, "/api/v1/campaigns", body(ab));
@@ -126,6 +127,11 @@ class ApiVariantsTest {
         assertThat(json(clicks).get("errors").get(0).get("field").asText()).isEqualTo("pickBy");
         assertThat(json(clicks).get("errors").get(0).get("reason").asText())
                 .isEqualTo("--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), or use --pick-by manual");
+        HttpResponse<String> replies = api.post(token, "/api/v1/campaigns",
+                body("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"replies\""));
+        assertThat(json(replies).get("errors").get(0).get("reason").asText())
+                .isEqualTo("--pick-by replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
+                        + "or use --pick-by manual");
         assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).isEmpty();
     }
 }

@@ -24,6 +24,10 @@ class CampaignVariantCommandTest {
     Path dir;
 
     private CliHarness cli() throws Exception {
+        return cli(Map.of());
+    }
+
+    private CliHarness cli(Map<String, String> more) throws Exception {
         Path templates = dir.resolve("templates");
         if (!Files.exists(templates)) {
             for (String name : List.of("welcome", "newsletter")) {
@@ -43,6 +47,7 @@ class CampaignVariantCommandTest {
         env.put("MAILRUN_DB_USER", db.user());
         env.put("MAILRUN_DB_PASSWORD", db.password());
         env.put("MAILRUN_TEMPLATES_DIR", templates.toString());
+        env.putAll(more);
         return new CliHarness(env, SettableClock.at("2026-11-21T10:00:00Z"));
     }
 
@@ -74,6 +79,20 @@ class CampaignVariantCommandTest {
         CliHarness.Result early = cli().run("campaign", "pick", id, "A");
         assertThat(early.exitCode()).isEqualTo(2);
         assertThat(early.err().strip()).isEqualTo("mailrun: campaign " + id + ": its test share is still being sent; pick once it is done");
+    }
+
+    @Test
+    void with_the_replies_mailbox_configured_picking_by_replies_is_accepted_and_status_names_its_measure() throws Exception {
+        CliHarness cli = cli(Map.of("MAILRUN_REPLIES_IMAP_HOST", "imap.sender.example", "MAILRUN_REPLIES_IMAP_USER", "news",
+                "MAILRUN_UNSUBSCRIBE_SECRET", "a-test-secret-that-is-long-enough-0123456789"));
+        CliHarness.Result created = cli.run(createNamed("Replies", "--variant", "A", "--variant", "B:subject=Other",
+                "--test-share", "20%", "--decide-after", "4h", "--pick-by", "replies"));
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+        assertThat(cli.run("campaign", "status", id).out())
+                .contains("A/B: test share 20% (not yet chosen), decide after 4h, pick by replies")
+                .contains("recipients who replied per delivered");
+        assertThat(cli.run("campaign", "status", id, "--json").out()).contains("\"pick_by\" : \"replies\"");
     }
 
     @Test
@@ -113,8 +132,8 @@ class CampaignVariantCommandTest {
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "clicks"),
                 "--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), or use --pick-by manual");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "replies"),
-                "--pick-by replies needs replies counted per recipient, which mailrun does not record (replies go to the "
-                        + "From or Reply-To mailbox); use --pick-by manual");
+                "--pick-by replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
+                        + "or use --pick-by manual");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--decide-after", "soon"),
                 "--decide-after must be a duration such as 90m, 4h or 2d, got 'soon'");
         cases.put(List.of("--variant", "A:subject=X"), "--test-share is required with --variant, e.g. --test-share 20%");

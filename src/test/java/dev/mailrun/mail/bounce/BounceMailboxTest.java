@@ -107,6 +107,50 @@ class BounceMailboxTest {
     }
 
     @Test
+    void batches_are_marked_after_their_handler_returned_and_a_failed_batch_is_read_again_whole() throws Exception {
+        BounceMailbox mailbox = new BounceMailbox(settings(Optional.empty()));
+        List<Integer> sizes = new ArrayList<>();
+
+        assertThatThrownBy(() -> mailbox.readUnprocessed(100, 2, batch -> {
+            sizes.add(batch.size());
+            if (sizes.size() == 2) {
+                throw new IllegalStateException("database unavailable");
+            }
+            return batch.stream().map(m -> BounceMailbox.Disposition.KEPT_UNREAD).toList();
+        })).hasMessage("database unavailable");
+        assertThat(sizes).containsExactly(2, 1);
+        List<Flags> flags = flags("INBOX");
+        assertThat(flags.subList(0, 2)).allSatisfy(f -> {
+            assertThat(f.contains(BounceMailbox.PROCESSED_KEYWORD)).isTrue();
+            assertThat(f.contains(Flags.Flag.SEEN)).isFalse();
+        });
+        assertThat(flags.get(2).contains(BounceMailbox.PROCESSED_KEYWORD)).isFalse();
+
+        List<String> retried = new ArrayList<>();
+        BounceMailbox.Run run = mailbox.readUnprocessed(100, 2, batch -> {
+            batch.forEach(m -> retried.add(subject(m)));
+            return batch.stream().map(m -> BounceMailbox.Disposition.KEPT_UNREAD).toList();
+        });
+        assertThat(run).isEqualTo(new BounceMailbox.Run(1, 0));
+        assertThat(retried).containsExactly("Abuse report");
+    }
+
+    @Test
+    void a_replies_mailbox_names_its_own_keys() {
+        assertThatThrownBy(() -> new MailboxSettings("h", 993, true, "", "p", null, Optional.empty(), "replies"))
+                .hasMessage("replies.imap.user is not set");
+        assertThat(new MailboxSettings("h", 993, true, "u", "p", null, Optional.empty()).name()).isEqualTo("bounce");
+    }
+
+    private static String subject(jakarta.mail.internet.MimeMessage m) {
+        try {
+            return m.getSubject();
+        } catch (jakarta.mail.MessagingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void settings_never_show_the_password_and_reject_nonsense() {
         assertThat(settings(Optional.empty()).toString()).doesNotContain("s3cret-pass").contains("password=***");
         assertThatThrownBy(() -> new MailboxSettings("", 993, true, "u", "p", null, Optional.empty()))

@@ -31,6 +31,18 @@ class MessageIdsTest {
     }
 
     @Test
+    void an_any_domain_reader_reads_every_campaign_s_ids_with_the_key_and_derives_none() {
+        MessageIds reader = MessageIds.anyDomain(Secret.of("0123456789abcdef-key"));
+        String other = new MessageIds("news.example.org", Secret.of("0123456789abcdef-key")).derive(7, 8);
+
+        assertThat(reader.parse(ids.derive(12, 3456))).contains(new MessageIds.Ids(12, 3456));
+        assertThat(reader.parse(other)).contains(new MessageIds.Ids(7, 8));
+        assertThat(reader.parse(other.replace("r8.", "r9."))).isEmpty();
+        assertThat(MessageIds.anyDomain(Secret.of("another-key-0123456")).parse(other)).isEmpty();
+        assertThatThrownBy(() -> reader.derive(1, 2)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void a_bad_domain_or_short_key_fails_fast() {
         assertThatThrownBy(() -> new MessageIds("exa mple.com", Secret.of("0123456789abcdef")))
                 .hasMessageContaining("domain");

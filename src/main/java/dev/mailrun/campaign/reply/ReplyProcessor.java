@@ -1,0 +1,126 @@
+package dev.mailrun.campaign.reply;
+
+import dev.mailrun.campaign.store.ReplyTable;
+import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.bounce.BounceMailbox;
+import dev.mailrun.mail.feedback.SendIds;
+import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.reply.ReplyHeaders;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of the replies mailbox: read unprocessed messages a batch at a time, tell people's replies
+ * from automatic answers and reports ({@link ReplyHeaders}), trace each reply by the Message-IDs it
+ * answers (In-Reply-To, then References) to the send whose signed Message-ID it names, and record the
+ * batch's replies in one transaction before the batch is marked processed.
+ *
+ * <p>Every message is left as a person would find it — unread, only marked processed (or moved to
+ * the processed folder): the replies mailbox is read by people too; mailrun only counts.
+ *
+ * <p>Crash safety: a batch is marked only after its transaction committed, and a recipient's reply
+ * is recorded once (a second changes nothing), so a crash loses no reply and counts none twice.
+ */
+public final class ReplyProcessor {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplyProcessor.class);
+
+    /**
+     * Messages per transaction: one INSERT for a batch's replies. The mailbox holds each message of
+     * a batch whole (a reply may carry attachments), so batches stay small.
+     */
+    static final int BATCH = 50;
+
+    private final BounceMailbox mailbox;
+    private final MessageIds messageIds;
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final ReplyTable replies = new ReplyTable();
+
+    /** @param messageIds reads the Message-IDs mailrun put on its messages ({@link MessageIds#anyDomain}) */
+    public ReplyProcessor(BounceMailbox mailbox, MessageIds messageIds, DataSource dataSource, Clock clock) {
+        this.mailbox = mailbox;
+        this.messageIds = messageIds;
+        this.dataSource = dataSource;
+        this.clock = clock;
+    }
+
+    /** Processes up to {@code limit} messages. */
+    ReplySummary process(int limit) throws MessagingException, SQLException {
+        int[] counts = new int[5]; // replies, repeated, automatic, reports, unmatched
+        BounceMailbox.Run run = mailbox.readUnprocessed(limit, BATCH, batch -> {
+            Instant now = clock.instant();
+            List<ReplyTable.Reply> traced = new ArrayList<>();
+            for (MimeMessage m : batch) {
+                Optional<ReplyHeaders.Kind> kind = kind(m);
+                if (kind.isEmpty()) {
+                    counts[4]++;
+                    continue;
+                }
+                switch (kind.get()) {
+                    case AUTOMATIC -> counts[2]++;
+                    case REPORT -> counts[3]++;
+                    case PERSON -> {
+                        Optional<MessageIds.Ids> send = trace(m);
+                        if (send.isPresent()) {
+                            traced.add(new ReplyTable.Reply(send.get().campaignId(), send.get().recipientId(),
+                                    ReplyHeaders.writtenAt(m, now)));
+                        } else {
+                            counts[4]++;
+                            log.debug("replies mailbox: answers nothing of ours (id {})", header(m, "Message-ID"));
+                        }
+                    }
+                }
+            }
+            if (!traced.isEmpty()) {
+                int added = Transactions.inTransaction(dataSource, c -> replies.record(c, traced, now));
+                counts[0] += added;
+                counts[1] += traced.size() - added;
+            }
+            return batch.stream().map(m -> BounceMailbox.Disposition.KEPT_UNREAD).toList();
+        });
+        return new ReplySummary(run.read(), counts[0], counts[1], counts[2], counts[3], counts[4]);
+    }
+
+    /** The send the message answers: the first id it names that mailrun signed, a test send's excepted. */
+    private Optional<MessageIds.Ids> trace(MimeMessage m) {
+        try {
+            for (String id : ReplyHeaders.answered(m)) {
+                Optional<MessageIds.Ids> ids = messageIds.parse(id);
+                if (ids.isPresent() && ids.get().recipientId() != SendIds.TEST_RECIPIENT) {
+                    return ids;
+                }
+            }
+        } catch (MessagingException e) {
+            log.warn("replies mailbox: unreadable In-Reply-To or References ({}); not counted", e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /** Empty when the headers cannot be read: no reply that can be counted (it counts as unmatched). */
+    private static Optional<ReplyHeaders.Kind> kind(MimeMessage m) {
+        try {
+            return Optional.of(ReplyHeaders.kind(m));
+        } catch (MessagingException e) {
+            log.warn("replies mailbox: unreadable headers ({}); not counted", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static String header(MimeMessage message, String name) {
+        try {
+            return Optional.ofNullable(message.getHeader(name, ", ")).orElse("-");
+        } catch (MessagingException e) {
+            return "-";
+        }
+    }
+}
