@@ -32,7 +32,7 @@ import javax.sql.DataSource;
  * windows. One line per window: items, the share of the window sent at the allowed rate, the gap
  * before the run, its wait at the slot and its margin.
  *
- * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --max-connections 32 --batch-max 500
+ * <p>Arguments: {@code --windows 10 --interval-s 300 --rate 100 --connections 4 --max-connections 128 --batch-max 500
  * --rtt-ms 0 --workers 1 --capped-percent 0 --cap 5 --verbose false
  * --db mailrun_bench_allowance --dump FILE --recorder process|in-jvm}; {@code --dump} writes each arrival's time after the first slot
  * (ms), one per line.
@@ -47,7 +47,7 @@ public final class AllowanceBenchmark {
         Duration interval = Duration.ofSeconds(args.integer("interval-s", 300));
         int rate = args.integer("rate", 100);
         int connections = args.integer("connections", 4);
-        int maxConnections = args.integer("max-connections", 32);
+        int maxConnections = args.integer("max-connections", dev.mailrun.mail.smtp.SmtpSettings.DEFAULT_MAX_CONNECTIONS);
         String dbName = args.text("db", "mailrun_bench_allowance");
         int batchMax = args.integer("batch-max", 500);
         String dump = args.text("dump", "");

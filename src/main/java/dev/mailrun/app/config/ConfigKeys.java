@@ -69,7 +69,7 @@ public final class ConfigKeys {
         key("smtp.username", "", "SMTP AUTH user; empty: no AUTH.");
         secret("smtp.password", "", "SMTP AUTH password.");
         key("smtp.connections", "4", Range.whole(1, SmtpSettings.MAX_CONNECTIONS), "SMTP connections a run starts with, each reused for many messages; the pool then sizes itself to the rate (smtp.max-connections).");
-        key("smtp.max-connections", "32", Range.whole(1, SmtpSettings.MAX_MAX_CONNECTIONS), "The most SMTP connections one worker opens to this relay when the measured time per message says fewer cannot reach smtp.rate; at least smtp.connections. A relay refusing a connection as one too many lowers it for every worker for 30 minutes.");
+        key("smtp.max-connections", String.valueOf(SmtpSettings.DEFAULT_MAX_CONNECTIONS), Range.whole(1, SmtpSettings.MAX_MAX_CONNECTIONS), "The most SMTP connections one worker opens to this relay when the measured time per message says fewer cannot reach smtp.rate; at least smtp.connections. A relay refusing a connection as one too many lowers it for every worker for 30 minutes.");
         key("smtp.chunking", "false", "true: send with BDAT when the relay offers CHUNKING (one round trip less per message). Off by default: Angus Mail 2.0.5 dot-stuffs BDAT content, so a body line starting with \".\" would arrive with two.");
         key("smtp.rate", "10", Range.decimal(MIN_RATE, SmtpSettings.MAX_RATE, true), "Messages per second to this relay, in total across all workers; 0: no limit.");
         key("smtp.connect-timeout", "10s", SMTP_TIMEOUT, "SMTP connect timeout (always also bounded by the run's remaining time).");
@@ -85,7 +85,7 @@ public final class ConfigKeys {
         template("username", "", "SMTP AUTH user of relay <name>; empty: no AUTH.");
         secretTemplate("password", "", "SMTP AUTH password of relay <name>.");
         template("connections", "4", Range.whole(1, SmtpSettings.MAX_CONNECTIONS), "SMTP connections a run starts with to relay <name>.");
-        template("max-connections", "32", Range.whole(1, SmtpSettings.MAX_MAX_CONNECTIONS), "The most SMTP connections one worker opens to relay <name>, as smtp.max-connections.");
+        template("max-connections", String.valueOf(SmtpSettings.DEFAULT_MAX_CONNECTIONS), Range.whole(1, SmtpSettings.MAX_MAX_CONNECTIONS), "The most SMTP connections one worker opens to relay <name>, as smtp.max-connections.");
         template("chunking", "false", "BDAT to relay <name> when it offers CHUNKING, as smtp.chunking.");
         template("rate", "10", Range.decimal(MIN_RATE, SmtpSettings.MAX_RATE, true), "Messages per second to relay <name>, in total across all workers; 0: no limit.");
         template("helo-name", "", "Name sent in EHLO/HELO to relay <name>; empty: smtp.helo-name.");

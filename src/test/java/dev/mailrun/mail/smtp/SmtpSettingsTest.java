@@ -68,6 +68,7 @@ class SmtpSettingsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("smtp.max-connections (4) must be at least smtp.connections (8), the count a pool starts with");
         assertThat(base.withConnections(8).maxConnections()).isEqualTo(SmtpSettings.DEFAULT_MAX_CONNECTIONS);
-        assertThat(base.withConnections(40).maxConnections()).isEqualTo(40);
+        // A start count above the ceiling raises the ceiling with it.
+        assertThat(base.withConnections(2, 10).withConnections(40).maxConnections()).isEqualTo(40);
     }
 }
