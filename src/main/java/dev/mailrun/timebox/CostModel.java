@@ -5,14 +5,15 @@ import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 /**
- * The cost of a batch: {@code overhead + inFlight + items × perItem}, where perItem is the
- * estimator's pessimistic cost, never below the time the rate limit allows per item, and inFlight
- * is the time the batch's last item still needs once it was started (against a relay far away,
- * the round trips of one message: a batch of items paced at the rate ends that much after its
- * last item's slot). The rate limit and the in-flight time are read at every prediction, so a
- * rate that changes during a run, or a relay that slows down, changes the next batch. Without the
- * in-flight term that time is smeared over the items of each batch, differently for every batch
- * size, and the estimator's spread keeps batches small.
+ * The cost of a batch: {@code overhead + items × perItem}, where perItem is the estimator's
+ * pessimistic cost, never below the time the rate limit allows per item; and what its items leave
+ * behind: inFlight, the time the batch's last item still needs once it was started (against a
+ * relay far away, the round trips of one message). A batch ends once its items are started; their
+ * last replies come while the next batch runs, so only the run's last batch waits for them: every
+ * batch is sized to leave inFlight before the deadline, since any may be the last, and the per-item
+ * cost is learned from the batches' own time. The rate limit and the in-flight time are read at
+ * every prediction, so a rate that changes during a run, or a relay that slows down, changes the
+ * next batch.
  */
 final class CostModel {
 
@@ -69,12 +70,15 @@ final class CostModel {
         return (int) Math.min(Integer.MAX_VALUE, Math.floor(forItems / perItem));
     }
 
-    /** The per-item cost a finished batch shows, or a negative value when it processed nothing. */
+    /**
+     * The per-item cost a finished batch shows, or a negative value when it processed nothing. The
+     * batch ended when its items were started: its time holds no in-flight tail.
+     */
     double sampleMillis(int items, Duration took) {
         if (items == 0) {
             return -1;
         }
-        long forItems = Math.max(0, took.minus(overhead).minus(inFlight()).toNanos());
+        long forItems = Math.max(0, took.minus(overhead).toNanos());
         return forItems / NANOS_PER_MILLI / items;
     }
 

@@ -35,10 +35,11 @@ public final class Timebox {
     }
 
     /**
-     * As {@link #Timebox(Clock, TimeboxConfig, DoubleSupplier)}, knowing what an item still needs
-     * once it was started ({@code inFlight}, read at every prediction): each batch is predicted to
-     * end that much after its last item's share of the time, and the per-item cost is learned
-     * without it.
+     * As {@link #Timebox(Clock, TimeboxConfig, DoubleSupplier)}, for batches that end once their
+     * items are started, knowing what an item still needs after that ({@code inFlight}, read at every
+     * prediction): the items of a batch finish while the next one runs, and every batch is sized so
+     * that its last item, started, still ends before the deadline — the run's last batch is one of
+     * them. The caller waits for the last items after {@code runUntil}.
      */
     public Timebox(Clock clock, TimeboxConfig config, DoubleSupplier maxItemsPerSecond, Supplier<Duration> inFlight) {
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
