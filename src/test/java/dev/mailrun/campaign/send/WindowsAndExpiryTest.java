@@ -40,15 +40,26 @@ class WindowsAndExpiryTest {
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();
 
-    /** The scripted server's view: when each message arrived, on the test's clock. */
+    /**
+     * The scripted server's view: when each message it accepted was started (its MAIL FROM), on the
+     * test's clock, which each message moves on by {@code perMessage} as it is accepted. With several
+     * connections a message started in time may be accepted after others moved the clock past a
+     * deadline; what the run must not do is start one after it.
+     */
     private static final class TimedServer implements AutoCloseable {
         final List<Instant> times = new CopyOnWriteArrayList<>();
         final ScriptedSmtpServer smtp;
+        private final java.util.Map<Integer, Instant> started = new java.util.concurrent.ConcurrentHashMap<>();
 
         TimedServer(SettableClock clock, Duration perMessage) {
-            smtp = ScriptedSmtpServer.builder().onMessage(cmd -> {
+            smtp = ScriptedSmtpServer.builder().on("MAIL", cmd -> {
                 synchronized (times) {
-                    times.add(clock.instant());
+                    started.put(cmd.connection(), clock.instant());
+                }
+                return Reply.ok();
+            }).onMessage(cmd -> {
+                synchronized (times) {
+                    times.add(started.get(cmd.connection()));
                     clock.advance(perMessage);
                 }
                 return Reply.ok();
