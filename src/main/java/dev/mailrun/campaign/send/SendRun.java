@@ -133,10 +133,6 @@ final class SendRun {
                         Algorithm.PREDICTIVE, estimator, costs, () -> run.ctx().stopRequested() || mustStop());
                 // The last batch's last messages: their results belong in the run's final flush.
                 route.awaitSent();
-                if (report.endReason() == dev.mailrun.timebox.EndReason.DEADLINE) {
-                    // Out of time with more to send: the campaign's next run comes at the next slot.
-                    route.keepPlacesUntil(run.ctx().scheduledFor().plus(run.ctx().interval()));
-                }
             } catch (BatchFailedException e) {
                 report = e.partialReport();
                 awaitSentQuietly();

@@ -36,8 +36,8 @@ public final class RelayShareTable {
     /** Renews this holder's share and returns the relay's live holders, this one included. */
     public Holders renew(Connection c, String relay, String holder, Duration ttl) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO relay_share (relay, holder, expires_at, joined_at)
-                VALUES (?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(3))
+                INSERT INTO relay_share (relay, holder, expires_at)
+                VALUES (?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)
                 ON DUPLICATE KEY UPDATE expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND""")) {
             // The update repeats the bound value: VALUES(col) there is deprecated in MySQL 8.0.20 (a
             // warning on every renewal) and the row alias that replaces it is unknown to MariaDB.
@@ -70,9 +70,8 @@ public final class RelayShareTable {
      * statements whatever their number. Returns the live holders of each, this one included.
      */
     public Map<String, Holders> renewAll(Connection c, List<String> names, String holder, Duration ttl) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO relay_share (relay, holder, expires_at, joined_at) VALUES "
-                + String.join(", ", java.util.Collections.nCopies(names.size(),
-                        "(?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(3))"))
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO relay_share (relay, holder, expires_at) VALUES "
+                + String.join(", ", java.util.Collections.nCopies(names.size(), "(?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)"))
                 + " ON DUPLICATE KEY UPDATE expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND")) {
             // Every row gets the same expiry, so one more parameter stands for VALUES(expires_at).
             int i = 1;
@@ -109,81 +108,6 @@ public final class RelayShareTable {
             live.putIfAbsent(name, new Holders(1, 0));
         }
         return live;
-    }
-
-    /**
-     * The holder under which {@code campaignId}'s place is kept between two of its runs
-     * ({@link #keepPlace}); never a run token (those are UUIDs).
-     */
-    public static String placeOf(long campaignId) {
-        return PLACE_PREFIX + campaignId;
-    }
-
-    private static final String PLACE_PREFIX = "next-campaign-";
-
-    /**
-     * Keeps {@code place} among the holders of these shares for {@code ttl}: the others count it, so
-     * that the run it stands for can send as soon as it joins. Written with the releasing run's
-     * rows' deletion, in its transaction.
-     */
-    public void keepPlace(Connection c, List<String> names, String place, Duration ttl) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO relay_share (relay, holder, expires_at, joined_at) VALUES "
-                + String.join(", ", java.util.Collections.nCopies(names.size(),
-                        "(?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(3))"))
-                + " ON DUPLICATE KEY UPDATE expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, joined_at = UTC_TIMESTAMP(3)")) {
-            int i = 1;
-            for (String name : names) {
-                ps.setString(i++, name);
-                ps.setString(i++, place);
-                ps.setLong(i++, ttl.toNanos() / 1000);
-            }
-            ps.setLong(i, ttl.toNanos() / 1000);
-            ps.executeUpdate();
-        }
-    }
-
-    /**
-     * For a run about to join these shares: true when it may send at once, because {@code place} was
-     * kept for it among every one of them and every other sending holder joined after it was kept —
-     * so each counted it from its first renewal, and none ever sent at a share that did not. False
-     * in any other case: the run waits for the others to see it. Either way the place is given up:
-     * the run's own rows, renewed next in the same transaction, take its room.
-     */
-    public boolean takePlace(Connection c, List<String> names, String place) throws SQLException {
-        Map<String, java.sql.Timestamp> kept = new HashMap<>();
-        Map<String, java.sql.Timestamp> earliestOther = new HashMap<>();
-        boolean unknownJoin = false;
-        try (PreparedStatement ps = c.prepareStatement("SELECT relay, holder, joined_at FROM relay_share WHERE relay IN ("
-                + Sql.placeholders(names.size()) + ") AND expires_at >= UTC_TIMESTAMP(3)")) {
-            for (int i = 0; i < names.size(); i++) {
-                ps.setString(i + 1, names.get(i));
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String relay = rs.getString(1);
-                    String holder = rs.getString(2);
-                    java.sql.Timestamp joined = rs.getTimestamp(3);
-                    if (holder.equals(place)) {
-                        kept.put(relay, joined);
-                    } else if (!holder.startsWith(PLACE_PREFIX)) {
-                        if (joined == null) {
-                            unknownJoin = true;
-                        } else {
-                            earliestOther.merge(relay, joined, (a, b) -> a.before(b) ? a : b);
-                        }
-                    }
-                }
-            }
-        }
-        boolean counted = !unknownJoin;
-        for (String name : names) {
-            java.sql.Timestamp since = kept.get(name);
-            java.sql.Timestamp first = earliestOther.get(name);
-            counted &= since != null && (first == null || first.after(since));
-        }
-        // The run takes the place's room itself now, whether or not it may go at once.
-        releaseAll(c, names, place);
-        return counted;
     }
 
     /** {@link #release} of several shares at once. */

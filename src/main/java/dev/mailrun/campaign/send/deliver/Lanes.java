@@ -97,11 +97,6 @@ final class Lanes implements AutoCloseable {
         return lanes.stream().map(Lane::connections).toList();
     }
 
-    /** Each relay share keeps the campaign's place for its next run at release ({@link dev.mailrun.campaign.send.pace.RelayShare#keepPlaceUntil}). */
-    void keepPlacesUntil(java.time.Instant nextRun) {
-        lanes.forEach(lane -> lane.share().keepPlaceUntil(nextRun));
-    }
-
     /** Closes the pools and gives back the relay shares. */
     @Override
     public void close() {

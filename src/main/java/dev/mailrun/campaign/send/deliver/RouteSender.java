@@ -206,14 +206,6 @@ public final class RouteSender implements AutoCloseable {
         }
     }
 
-    /**
-     * For a run that ends at its deadline with more to send: the relay shares keep the campaign's
-     * place for its next run at {@code nextRun}, so that it sends from its first second.
-     */
-    public void keepPlacesUntil(Instant nextRun) {
-        lanes.keepPlacesUntil(nextRun);
-    }
-
     /** Waits until every message of every batch sent has its result: before the run's last flush. */
     public void awaitSent() {
         RuntimeException failure = null;

@@ -4,11 +4,9 @@ import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.PaceTailTable;
-import dev.mailrun.campaign.store.RelayShareTable;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +42,6 @@ public final class RelayShare {
     private volatile boolean tailsRead;
     private volatile long lastRenewal;
     private volatile int mostHolders = 1;
-    /** Set at the first renewal: the campaign's place was kept for this run and counted by every other holder. */
-    private volatile boolean placeCounted;
-    private volatile boolean joined;
-    /** Until when to keep the campaign's place at release; null: keep none. */
-    private volatile Instant keepPlaceUntil;
 
     /**
      * The share of the relay named {@code relay} (relays are shared by name across workers).
@@ -73,14 +66,10 @@ public final class RelayShare {
         this.names = List.copyOf(all);
     }
 
-    /**
-     * Takes this run's share before it sends. When the campaign's last run kept its place and every
-     * other holder counted that place since it joined, the others already send at the share that
-     * counts this run: it goes at once. Otherwise, with other holders, it waits for them to see it.
-     */
+    /** Takes this run's share before it sends. */
     public void join() throws SQLException, InterruptedException {
         renew();
-        if (mostHolders > 1 && !placeCounted) {
+        if (mostHolders > 1) {
             // Others already send through this relay at their old share; give them one renewal
             // period to see this run and slow down, so the relay's rate holds while it joins. A
             // paced domain group is held in any second: wait one more, until what they sent at
@@ -106,9 +95,6 @@ public final class RelayShare {
                 new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.empty());
         java.util.concurrent.atomic.AtomicReference<Map<String, long[]>> tail = new java.util.concurrent.atomic.AtomicReference<>();
         Map<String, Holders> live = tables.inTransaction(c -> {
-            if (!joined) {
-                placeCounted = tables.shares().takePlace(c, names, RelayShareTable.placeOf(run.campaignId()));
-            }
             if (!tailsRead) {
                 tail.set(tails.read(c, names, run.runToken(), 1000));
             }
@@ -121,7 +107,6 @@ public final class RelayShare {
             return holders;
         });
         connections.apply(connectionPart.get());
-        joined = true;
         lastRenewal = timing.nanoTime().getAsLong();
         mostHolders = live.values().stream().mapToInt(Holders::holders).max().orElse(1);
         rate.update(live.get(relay), pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate()));
@@ -145,26 +130,8 @@ public final class RelayShare {
     }
 
     /**
-     * Asks {@link #release} to keep the campaign's place among the holders until {@link #PLACE_GRACE}
-     * after {@code nextRun}, if this run shared the relay at its last renewal: for a run that ends at
-     * its deadline with more to send. The others count the place meanwhile, and the campaign's next
-     * run sends from its first second instead of waiting for them to slow down. Nothing is kept when
-     * the next run is more than {@link #PLACE_MOST} away: the others would send below their share
-     * that long.
-     */
-    public void keepPlaceUntil(Instant nextRun) {
-        keepPlaceUntil = nextRun.plus(PLACE_GRACE);
-    }
-
-    /** How long after its slot the next run's place is kept: two renewals, for a run that starts late. */
-    static final Duration PLACE_GRACE = RENEWAL.multipliedBy(2);
-    /** The longest a place is kept. */
-    static final Duration PLACE_MOST = Duration.ofSeconds(30);
-
-    /**
      * Gives the share back at once (it would expire by itself), leaving what this run sent at each
-     * pace in its last second for the next run, and the campaign's place if asked
-     * ({@link #keepPlaceUntil}).
+     * pace in its last second for the next run.
      */
     public void release() {
         Map<String, long[]> sent = new java.util.HashMap<>();
@@ -177,11 +144,6 @@ public final class RelayShare {
             run.tables().inTransaction(c -> {
                 tails.write(c, run.runToken(), sent);
                 run.tables().shares().releaseAll(c, names, run.runToken());
-                Instant until = keepPlaceUntil;
-                Duration ttl = until == null ? Duration.ZERO : Duration.between(run.clock().instant(), until);
-                if (mostHolders > 1 && !ttl.isNegative() && !ttl.isZero() && ttl.compareTo(PLACE_MOST) <= 0) {
-                    run.tables().shares().keepPlace(c, names, RelayShareTable.placeOf(run.campaignId()), ttl);
-                }
                 return null;
             });
         } catch (SQLException e) {
