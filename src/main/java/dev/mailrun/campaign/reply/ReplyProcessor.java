@@ -54,28 +54,37 @@ public final class ReplyProcessor {
         this.clock = clock;
     }
 
+    /** What one run found, counted as the batches go. */
+    private static final class Tally {
+        int replies;
+        int repeated;
+        int automatic;
+        int reports;
+        int unmatched;
+    }
+
     /** Processes up to {@code limit} messages. */
     ReplySummary process(int limit) throws MessagingException, SQLException {
-        int[] counts = new int[5]; // replies, repeated, automatic, reports, unmatched
+        Tally counts = new Tally();
         BounceMailbox.Run run = mailbox.readUnprocessed(limit, BATCH, batch -> {
             Instant now = clock.instant();
             List<ReplyTable.Reply> traced = new ArrayList<>();
             for (MimeMessage m : batch) {
                 Optional<ReplyHeaders.Kind> kind = kind(m);
                 if (kind.isEmpty()) {
-                    counts[4]++;
+                    counts.unmatched++;
                     continue;
                 }
                 switch (kind.get()) {
-                    case AUTOMATIC -> counts[2]++;
-                    case REPORT -> counts[3]++;
+                    case AUTOMATIC -> counts.automatic++;
+                    case REPORT -> counts.reports++;
                     case PERSON -> {
                         Optional<MessageIds.Ids> send = trace(m);
                         if (send.isPresent()) {
                             traced.add(new ReplyTable.Reply(send.get().campaignId(), send.get().recipientId(),
                                     ReplyHeaders.writtenAt(m, now)));
                         } else {
-                            counts[4]++;
+                            counts.unmatched++;
                             log.debug("replies mailbox: answers nothing of ours (id {})", header(m, "Message-ID"));
                         }
                     }
@@ -83,12 +92,12 @@ public final class ReplyProcessor {
             }
             if (!traced.isEmpty()) {
                 int added = Transactions.inTransaction(dataSource, c -> replies.record(c, traced, now));
-                counts[0] += added;
-                counts[1] += traced.size() - added;
+                counts.replies += added;
+                counts.repeated += traced.size() - added;
             }
             return batch.stream().map(m -> BounceMailbox.Disposition.KEPT_UNREAD).toList();
         });
-        return new ReplySummary(run.read(), counts[0], counts[1], counts[2], counts[3], counts[4]);
+        return new ReplySummary(run.read(), counts.replies, counts.repeated, counts.automatic, counts.reports, counts.unmatched);
     }
 
     /** The send the message answers: the first id it names that mailrun signed, a test send's excepted. */

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -109,17 +110,7 @@ final class ConnectionCrew {
                     }
                     batch.taken++;
                 }
-                boolean[] counted = {false};
-                PoolBatch of = batch;
-                Runnable built = () -> {
-                    synchronized (this) {
-                        if (!counted[0]) {
-                            counted[0] = true;
-                            of.passed++;
-                            notifyAll();
-                        }
-                    }
-                };
+                Runnable built = passedOnce(batch);
                 boolean goOn;
                 try {
                     goOn = work.send(connection, batch, item.get(), built);
@@ -145,6 +136,20 @@ final class ConnectionCrew {
         }
     }
 
+    /** Counts one item of {@code batch} as past its build the first time it runs, and wakes the waiters. */
+    private Runnable passedOnce(PoolBatch batch) {
+        boolean[] counted = {false};
+        return () -> {
+            synchronized (this) {
+                if (!counted[0]) {
+                    counted[0] = true;
+                    batch.passed++;
+                    notifyAll();
+                }
+            }
+        };
+    }
+
     /**
      * Waits until every item of {@code batch} was handed out and built (its recipient marked in
      * flight), or no connection is left at work to take the rest; its last messages may still be on
@@ -164,7 +169,7 @@ final class ConnectionCrew {
         return Optional.ofNullable(failure.getAndSet(null));
     }
 
-    private void waitUntil(java.util.function.BooleanSupplier done, PoolBatch halting) {
+    private void waitUntil(BooleanSupplier done, PoolBatch halting) {
         boolean interrupted = false;
         while (!done.getAsBoolean()) {
             try {
