@@ -142,7 +142,8 @@ public final class AllowanceBenchmark {
             } else {
                 System.out.println(counts.summary("all", first, seconds, interval.toSeconds(), rate, false));
                 if (cappedPercent > 0) {
-                    long others = counts.othersSeconds(first, seconds);
+                    // Until the other domains' stream ends: the last second with half the rate the cap leaves them.
+                    long others = counts.othersSeconds(first, seconds, (rate - cap) / 2);
                     System.out.printf(Locale.ROOT, "while other domains had recipients (the first %d s): %s%n", others,
                             counts.summary("all", first, others, interval.toSeconds(), rate, false));
                     long capped = counts.domainSeconds(first, seconds);

@@ -107,12 +107,16 @@ final class SinkCounts {
         return Math.max(0, last - from);
     }
 
-    /** The seconds from {@code from} up to the last second any other domain received something. */
-    long othersSeconds(Instant first, long seconds) {
+    /**
+     * The seconds from {@code from} up to the last second the other domains received at least
+     * {@code atLeast}: while the list still had uncapped recipients to send. A straggler after
+     * that (a recipient handed back at a run's end and sent by a later run) does not stretch it.
+     */
+    long othersSeconds(Instant first, long seconds, double atLeast) {
         long from = first.getEpochSecond();
         long last = from;
         for (var e : all.entrySet()) {
-            if (e.getValue() > domain.getOrDefault(e.getKey(), 0)) {
+            if (e.getValue() - domain.getOrDefault(e.getKey(), 0) >= atLeast) {
                 last = Math.max(last, e.getKey() + 1);
             }
         }

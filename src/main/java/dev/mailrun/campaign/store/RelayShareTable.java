@@ -7,8 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The relay_share table: one row per sending run of a relay, so that several workers can keep
@@ -66,10 +68,32 @@ public final class RelayShareTable {
     }
 
     /**
+     * One name's live holders as one holder's renewal found them: how many and its rank, and the
+     * other holders' run tokens.
+     */
+    public record Live(Holders holders, Set<String> others, Set<String> below, Map<String, Double> wants) {
+        public Live {
+            others = Set.copyOf(others);
+            below = Set.copyOf(below);
+            wants = Map.copyOf(wants);
+            if (others.size() != holders.holders() - 1 || below.size() != holders.rank() || !others.containsAll(below)
+                    || !others.containsAll(wants.keySet())) {
+                throw new IllegalArgumentException(others.size() + " others among " + holders.holders() + " holders, "
+                        + below.size() + " below at rank " + holders.rank() + ", wants of " + wants.keySet());
+            }
+        }
+
+        /** Alone, or among others who want as much as their share. */
+        public Live(Holders holders, Set<String> others, Set<String> below) {
+            this(holders, others, below, Map.of());
+        }
+    }
+
+    /**
      * {@link #renew} for several shares at once — the relay's and each domain group's — in three
      * statements whatever their number. Returns the live holders of each, this one included.
      */
-    public Map<String, Holders> renewAll(Connection c, List<String> names, String holder, Duration ttl) throws SQLException {
+    public Map<String, Live> renewAll(Connection c, List<String> names, String holder, Duration ttl) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO relay_share (relay, holder, expires_at) VALUES "
                 + String.join(", ", java.util.Collections.nCopies(names.size(), "(?, ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)"))
                 + " ON DUPLICATE KEY UPDATE expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND")) {
@@ -90,24 +114,56 @@ public final class RelayShareTable {
             }
             ps.executeUpdate();
         }
-        Map<String, Holders> live = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT relay, COUNT(*), COALESCE(SUM(holder < ?), 0) FROM relay_share "
-                + "WHERE relay IN (" + Sql.placeholders(names.size()) + ") AND expires_at >= UTC_TIMESTAMP(3) GROUP BY relay")) {
+        Map<String, Set<String>> others = new HashMap<>();
+        Map<String, Set<String>> below = new HashMap<>();
+        Map<String, Map<String, Double>> wants = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT relay, holder, holder < ?, wants FROM relay_share "
+                + "WHERE relay IN (" + Sql.placeholders(names.size()) + ") AND expires_at >= UTC_TIMESTAMP(3)")) {
+            // The rows themselves, not a count: a run joining a share waits for each other holder's
+            // handover by name, and a holder wanting less than its share leaves the rest to the
+            // others. The rank is the database's comparison, as in {@link #renew}.
             ps.setString(1, holder);
             for (int i = 0; i < names.size(); i++) {
                 ps.setString(i + 2, names.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    int holders = Math.max(1, rs.getInt(2));
-                    live.put(rs.getString(1), new Holders(holders, Math.min(rs.getInt(3), holders - 1)));
+                    String name = rs.getString(1);
+                    String other = rs.getString(2);
+                    if (other.equals(holder)) {
+                        continue;
+                    }
+                    others.computeIfAbsent(name, k -> new HashSet<>()).add(other);
+                    if (rs.getBoolean(3)) {
+                        below.computeIfAbsent(name, k -> new HashSet<>()).add(other);
+                    }
+                    double want = rs.getDouble(4);
+                    if (!rs.wasNull()) {
+                        wants.computeIfAbsent(name, k -> new HashMap<>()).put(other, want);
+                    }
                 }
             }
         }
+        Map<String, Live> live = new HashMap<>();
         for (String name : names) {
-            live.putIfAbsent(name, new Holders(1, 0));
+            Set<String> rest = others.getOrDefault(name, Set.of());
+            Set<String> lower = below.getOrDefault(name, Set.of());
+            live.put(name, new Live(new Holders(rest.size() + 1, lower.size()), rest, lower, wants.getOrDefault(name, Map.of())));
         }
         return live;
+    }
+
+    /**
+     * Sets what {@code holder} can still use of {@code relay}'s rate ({@code wants}, messages per
+     * second), less than its share: the other holders share the rest from their next renewal.
+     */
+    public void want(Connection c, String relay, String holder, double wants) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE relay_share SET wants = ? WHERE relay = ? AND holder = ?")) {
+            ps.setDouble(1, wants);
+            ps.setString(2, relay);
+            ps.setString(3, holder);
+            ps.executeUpdate();
+        }
     }
 
     /** {@link #release} of several shares at once. */

@@ -61,12 +61,22 @@ final class ConnectionSizer {
 
     /** The count to use at {@code rate} messages per second (0: no limit). */
     synchronized int target(double rate) {
+        return target(rate, 0);
+    }
+
+    /**
+     * The count to use at {@code rate} messages per second (0: no limit) while {@code heldByPace}
+     * connections wait for their message's own pace (a capped domain's): those carry none of the
+     * relay's rate meanwhile, so the count the rate needs comes on top of them. Without them a
+     * domain's backlog, every connection waiting on its cap, holds back the rest of the list.
+     */
+    synchronized int target(double rate, int heldByPace) {
         int ceiling = ceiling();
         if (averageNanos < 0 || rate <= 0) {
             return Math.min(start, ceiling);
         }
         double needed = rate * averageNanos / 1e9 * HEADROOM;
-        long count = (long) Math.ceil(needed) + 1;
+        long count = (long) Math.ceil(needed) + 1 + Math.max(0, heldByPace);
         return (int) Math.max(1, Math.min(ceiling, count));
     }
 

@@ -81,6 +81,35 @@ public final class SendRateLimiter {
     }
 
     /**
+     * {@link #setRate}, returning what the last second held beyond the new rate: the ages
+     * (nanoseconds before now) of the admissions a window of ⌈rate⌉ no longer keeps, newest first.
+     * They still reached the relay within the last second; whoever takes over the rest of the
+     * relay's rate counts them. Empty when the rate rises or was unlimited.
+     */
+    public synchronized long[] changeRate(double ratePerSecond) {
+        long[] beyond = window == null || ratePerSecond == 0 ? new long[0]
+                : window.agesBeyond((int) Math.ceil(ratePerSecond), nanoTime.get());
+        setRate(ratePerSecond);
+        return beyond;
+    }
+
+    /**
+     * Lowers the rate for a run joining it, and returns the last second's sends this limiter hands
+     * over to the joiner (ages in nanoseconds, newest first): of the admissions within the last
+     * second, the new window keeps ⌈rate⌉ spread evenly over it and the rest are the joiner's to
+     * count. This limiter then sends at its new rate at once, as does the joiner, and in any second
+     * the two together stay within the old rate. Empty when the rate rises or was unlimited.
+     */
+    public synchronized long[] handOverTo(double ratePerSecond) {
+        if (window == null || ratePerSecond == 0 || ratePerSecond >= rate) {
+            return changeRate(ratePerSecond);
+        }
+        long[] handed = window.keepSpread((int) Math.ceil(ratePerSecond), nanoTime.get());
+        setRate(ratePerSecond);
+        return handed;
+    }
+
+    /**
      * Permits handed out per refresh cycle: one below 200/s; above, as many as fall due in
      * {@link #CYCLE}. The limiter keeps no permit from one cycle to the next, so at one permit per
      * cycle a permit that fell due while every connection was still busy with its last message was
@@ -109,11 +138,13 @@ public final class SendRateLimiter {
     }
 
     /**
-     * Starts counting with what another run sent at this pace in its last second ({@code ages}:
-     * nanoseconds before now): the first messages here wait only as long as those leave room.
+     * Starts counting afresh with what other runs sent at this pace in the last second ({@code ages}:
+     * nanoseconds before now): the first messages here wait only as long as those leave room. What
+     * this limiter counted before (a {@link #startFull} while nothing was known) is forgotten.
      */
     public synchronized void startAfter(long[] ages) {
         if (window != null) {
+            window = SendWindow.forRate(rate, SPAN_NANOS);
             window.admittedAgo(nanoTime.get(), ages);
         }
     }
@@ -141,6 +172,15 @@ public final class SendRateLimiter {
         current.changeTimeoutDuration(maxWait);
         long nanos = current.reservePermission();
         return nanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * How long until {@link #admit} would admit, without admitting: {@link Duration#ZERO} when
+     * there is room in the last second now.
+     */
+    public synchronized Duration room() {
+        SendWindow current = window;
+        return current == null ? Duration.ZERO : Duration.ofNanos(current.waitFor(nanoTime.get()));
     }
 
     /**

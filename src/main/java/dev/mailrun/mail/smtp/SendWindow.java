@@ -55,19 +55,63 @@ final class SendWindow {
      *         oldest remembered admission leaves the window
      */
     long tryAdmit(long nowNanos) {
-        long oldest = times[next];
-        if (oldest != Long.MIN_VALUE && nowNanos - oldest < spanNanos) {
-            return spanNanos - (nowNanos - oldest);
+        long wait = waitFor(nowNanos);
+        if (wait > 0) {
+            return wait;
         }
         times[next] = nowNanos;
         next = (next + 1) % times.length;
         return 0;
     }
 
+    /** How long until {@link #tryAdmit} would admit at {@code nowNanos}, without admitting: 0 when now. */
+    long waitFor(long nowNanos) {
+        long oldest = times[next];
+        return oldest != Long.MIN_VALUE && nowNanos - oldest < spanNanos ? spanNanos - (nowNanos - oldest) : 0;
+    }
+
     /** The ages (nanoseconds before {@code nowNanos}) of the admissions still within the span. */
     long[] agesWithin(long nowNanos) {
         return Arrays.stream(times).filter(t -> t != Long.MIN_VALUE && nowNanos - t < spanNanos)
                 .map(t -> nowNanos - t).sorted().toArray();
+    }
+
+    /**
+     * The ages of the admissions within the span that a window of {@code limit} would not keep:
+     * all but the newest {@code limit}, newest first.
+     */
+    long[] agesBeyond(int limit, long nowNanos) {
+        long[] ages = agesWithin(nowNanos);
+        return ages.length <= limit ? new long[0] : Arrays.copyOfRange(ages, limit, ages.length);
+    }
+
+    /**
+     * Keeps {@code limit} of the admissions within the span, spread evenly over it, and returns the
+     * ages of the others, newest first. Kept this way, the window frees a place at about the rate
+     * of its limit from the start; keeping the newest instead frees none until the oldest kept is a
+     * span old. Only for handing the others over: whoever takes them counts them.
+     */
+    long[] keepSpread(int limit, long nowNanos) {
+        long[] ages = agesWithin(nowNanos);
+        if (ages.length <= limit) {
+            return new long[0];
+        }
+        Arrays.fill(times, Long.MIN_VALUE);
+        next = 0;
+        long[] handed = new long[ages.length - limit];
+        int h = 0;
+        // Oldest first, so the ring keeps its order; the j-th of n is kept when ⌊(j+1)·limit/n⌋
+        // steps past ⌊j·limit/n⌋ — limit of them, evenly apart.
+        for (int j = 0; j < ages.length; j++) {
+            long age = ages[ages.length - 1 - j];
+            if ((long) (j + 1) * limit / ages.length > (long) j * limit / ages.length) {
+                tryAdmitUnchecked(nowNanos - age);
+            } else {
+                handed[h++] = age;
+            }
+        }
+        Arrays.sort(handed);
+        return handed;
     }
 
     /**

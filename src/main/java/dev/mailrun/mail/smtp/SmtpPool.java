@@ -55,6 +55,7 @@ public final class SmtpPool implements AutoCloseable {
     private final WriteDeadlines writeDeadlines;
     private final ConnectionSizer sizer;
     private final MessageAttempt attempt;
+    private final Permits permits;
     private final ConnectionCrew crew;
     private final AtomicReference<RuntimeException> callbackFailure = new AtomicReference<>();
     private final Object batchLock = new Object();
@@ -81,8 +82,8 @@ public final class SmtpPool implements AutoCloseable {
         this.writeDeadlines = WriteDeadlines.watched("smtp-write-deadlines");
         this.sizer = new ConnectionSizer(settings.connections(), settings.maxConnections());
         this.connections = new PoolConnections(() -> new SmtpConnection(settings, events, writeDeadlines, nanoTime));
-        this.attempt = new MessageAttempt(settings, compositionSession, new Permits(limiter, events), sizer, events,
-                clock, connections::open);
+        this.permits = new Permits(limiter, events, this::grow);
+        this.attempt = new MessageAttempt(settings, compositionSession, permits, sizer, events, clock, connections::open);
         // Threads are made as connections are first used: a pool that never grows keeps its start count.
         this.threads = Executors.newFixedThreadPool(settings.maxConnections(), namedDaemonThreads());
         this.crew = new ConnectionCrew(threads, this::work);
@@ -132,7 +133,7 @@ public final class SmtpPool implements AutoCloseable {
         Objects.requireNonNull(results, "results");
         synchronized (batchLock) {
             PoolBatch b = new PoolBatch(new BatchCursor<>(batch), deadline, stop, results);
-            int target = sizer.target(limiter.rate());
+            int target = target();
             crew.start(b, target, batch.size(), count -> connections.forBatch(count, target, crew::busy));
             events.connectionsSized(report(target));
             crew.awaitDispatched(b);
@@ -185,8 +186,18 @@ public final class SmtpPool implements AutoCloseable {
             crew.retired(b);
             return false;
         }
-        crew.grow(() -> sizer.target(limiter.rate()), () -> connections.spare(sizer.target(limiter.rate()), crew::busy));
+        grow();
         return true;
+    }
+
+    /** Opens connections up to the target for the items left, if the rate (or a pace's wait) asks for more. */
+    private void grow() {
+        crew.grow(this::target, () -> connections.spare(target(), crew::busy));
+    }
+
+    /** The connections to use now: what the rate needs, and one more for each waiting on its message's own pace. */
+    private int target() {
+        return sizer.target(limiter.rate(), permits.waitingOnPace());
     }
 
     /**
@@ -199,7 +210,7 @@ public final class SmtpPool implements AutoCloseable {
 
     /** How the pool is sized now. */
     public ConnectionReport report() {
-        return report(sizer.target(limiter.rate()));
+        return report(target());
     }
 
     private ConnectionReport report(int target) {

@@ -74,4 +74,29 @@ class RelaySharesTest {
                 c -> shares.renew(c, "relay-ranks", tokens.get(0), Duration.ofMinutes(1)));
         assertThat(after).isEqualTo(new RelayShareTable.Holders(2, 1));
     }
+
+    @Test
+    void every_holder_renewing_finds_the_others_by_token_their_rank_and_what_one_of_them_wants() throws Exception {
+        RelayShareTable shares = new RelayShareTable();
+        String low = "11111111-0000-0000-0000-00000000000a";
+        String high = "22222222-0000-0000-0000-00000000000b";
+        List<String> names = List.of("relay-wants", "domain:wants-gmail");
+        Transactions.inTransaction(db.dataSource(), c -> shares.renewAll(c, names, low, Duration.ofMinutes(1)));
+        Transactions.inTransaction(db.dataSource(), c -> shares.renewAll(c, names, high, Duration.ofMinutes(1)));
+        Transactions.inTransaction(db.dataSource(), c -> {
+            shares.want(c, "relay-wants", low, 3);
+            return null;
+        });
+
+        var seenByHigh = Transactions.inTransaction(db.dataSource(), c -> shares.renewAll(c, names, high, Duration.ofMinutes(1)));
+        var seenByLow = Transactions.inTransaction(db.dataSource(), c -> shares.renewAll(c, names, low, Duration.ofMinutes(1)));
+
+        assertThat(seenByHigh.get("relay-wants")).isEqualTo(new RelayShareTable.Live(new RelayShareTable.Holders(2, 1),
+                java.util.Set.of(low), java.util.Set.of(low), java.util.Map.of(low, 3.0)));
+        assertThat(seenByHigh.get("domain:wants-gmail").wants()).as("a want is the relay's only").isEmpty();
+        assertThat(seenByLow.get("relay-wants")).isEqualTo(new RelayShareTable.Live(new RelayShareTable.Holders(2, 0),
+                java.util.Set.of(high), java.util.Set.of(), java.util.Map.of()));
+        // The holder above takes the rest of the relay's 50/s, the one wanting 3 takes 3.
+        assertThat(RelayRate.shareOf(50, seenByHigh.get("relay-wants"), 0, 0)).isEqualTo(47);
+    }
 }

@@ -45,4 +45,26 @@ class PaceTailTableTest {
             assertThat(table.read(c, List.of("relay-stale"), "run-new", 1000)).isEmpty();
         }
     }
+
+    @Test
+    void a_handover_is_read_by_its_joiner_alone_aged_on_the_database_clock_and_deleted_once_counted() throws Exception {
+        try (Connection c = db.dataSource().getConnection()) {
+            table.handOver(c, "run-h", List.of(new PaceTailTable.Handover("relay-h", "run-j", new long[] {100, 500}),
+                    new PaceTailTable.Handover("domain:h-gmail", "run-j", new long[0]),
+                    new PaceTailTable.Handover("relay-h", "run-k", new long[] {7})));
+
+            Map<String, Map<String, long[]>> seen = table.handedOver(c, "run-j", List.of("relay-h", "domain:h-gmail"), 1000);
+
+            assertThat(seen).containsOnlyKeys("relay-h", "domain:h-gmail");
+            assertThat(seen.get("relay-h")).containsOnlyKeys("run-h");
+            assertThat(java.util.Arrays.stream(seen.get("relay-h").get("run-h")).boxed().toList()).hasSize(2)
+                    .allMatch(age -> age >= 100 && age < 1000);
+            assertThat(seen.get("domain:h-gmail").get("run-h")).as("handed over, nothing to count").isEmpty();
+            assertThat(table.read(c, List.of("relay-h"), "run-x", 1000)).as("a handover is no tail").isEmpty();
+
+            table.deleteHandovers(c, "run-j");
+            assertThat(table.handedOver(c, "run-j", List.of("relay-h"), 1000)).isEmpty();
+            assertThat(table.handedOver(c, "run-k", List.of("relay-h"), 1000)).as("another joiner's stays").containsOnlyKeys("relay-h");
+        }
+    }
 }

@@ -116,10 +116,10 @@ class UpsertsTest {
             table.renew(c, "r", "holder-a", Duration.ofHours(1));
             assertThat(secondsLeft(c, "r", "holder-a")).as("renewed to an hour").isGreaterThan(3000).isGreaterThan(first);
 
-            Map<String, RelayShareTable.Holders> live = table.renewAll(c, List.of("r", "domain:g"), "holder-a",
+            Map<String, RelayShareTable.Live> live = table.renewAll(c, List.of("r", "domain:g"), "holder-a",
                     Duration.ofSeconds(1));
-            assertThat(live).containsEntry("r", new RelayShareTable.Holders(1, 0))
-                    .containsEntry("domain:g", new RelayShareTable.Holders(1, 0));
+            assertThat(live).containsEntry("r", new RelayShareTable.Live(new RelayShareTable.Holders(1, 0), java.util.Set.of(), java.util.Set.of()))
+                    .containsEntry("domain:g", new RelayShareTable.Live(new RelayShareTable.Holders(1, 0), java.util.Set.of(), java.util.Set.of()));
             assertThat(secondsLeft(c, "r", "holder-a")).as("renewed back to a second").isLessThanOrEqualTo(1);
             table.renewAll(c, List.of("r", "domain:g"), "holder-a", Duration.ofHours(2));
             assertThat(secondsLeft(c, "r", "holder-a")).isGreaterThan(7000);

@@ -74,4 +74,15 @@ class ConnectionSizerTest {
         ConnectionReport enough = new ConnectionReport(30, 30, 32, Optional.of(30), Optional.of(Duration.ofMillis(450)), 50);
         assertThat(enough.limitsRate()).isFalse();
     }
+
+    @Test
+    void connections_waiting_on_their_messages_own_pace_come_on_top_of_what_the_rate_needs() {
+        ConnectionSizer sizer = new ConnectionSizer(4, 6);
+        sizer.observe(2 * MS);
+        assertThat(sizer.target(100, 0)).isEqualTo(2);
+        // Two connections hold capped-domain messages until their domain's next permit: the rest
+        // of the list still needs its two.
+        assertThat(sizer.target(100, 2)).isEqualTo(4);
+        assertThat(sizer.target(100, 9)).as("within smtp.max-connections").isEqualTo(6);
+    }
 }

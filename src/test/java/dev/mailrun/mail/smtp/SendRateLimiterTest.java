@@ -137,4 +137,47 @@ class SendRateLimiterTest {
         assertThatThrownBy(() -> new SendRateLimiter(-1)).hasMessageStartingWith("smtp.rate");
         assertThatThrownBy(() -> new SendRateLimiter(Double.NaN)).hasMessageStartingWith("smtp.rate");
     }
+
+    @Test
+    void a_lowered_rate_returns_the_last_seconds_sends_its_window_no_longer_holds_newest_first() {
+        SendRateLimiter limiter = new SendRateLimiter(4, nanos::get);
+        for (int i = 0; i < 4; i++) {
+            assertThat(limiter.admit()).isZero();
+            nanos.addAndGet(100_000_000L);
+        }
+        // Sent 400, 300, 200 and 100 ms ago; a window of 2 keeps the newest two.
+        assertThat(limiter.changeRate(2)).containsExactly(300_000_000L, 400_000_000L);
+        assertThat(limiter.recentAges()).containsExactly(100_000_000L, 200_000_000L);
+        assertThat(limiter.changeRate(3)).as("a rising rate leaves nothing out").isEmpty();
+        nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+        assertThat(limiter.changeRate(1)).as("nothing of the last second is left").isEmpty();
+    }
+
+    @Test
+    void starting_after_other_runs_sends_forgets_a_full_second_assumed_before() {
+        SendRateLimiter limiter = new SendRateLimiter(2, nanos::get);
+        limiter.startFull();
+        assertThat(limiter.admit()).isPositive();
+
+        limiter.startAfter(new long[] {600_000_000L});
+
+        assertThat(limiter.admit()).as("one of two places taken by the other run's send").isZero();
+        assertThat(limiter.admit()).as("then the window is full until that send is a second old")
+                .isEqualTo(Duration.ofNanos(SendRateLimiter.HEADROOM.toNanos() + 400_000_000L));
+    }
+
+    @Test
+    void handing_over_to_a_joiner_keeps_an_even_spread_of_the_last_second_and_hands_over_the_rest() {
+        SendRateLimiter limiter = new SendRateLimiter(4, nanos::get);
+        for (int i = 0; i < 4; i++) {
+            assertThat(limiter.admit()).isZero();
+            nanos.addAndGet(100_000_000L);
+        }
+        // Sent 400, 300, 200 and 100 ms ago: every other one stays, so a place frees up in 700 ms
+        // (keeping the newest two, in 800 ms; with a whole second sent, in 500 ms against a second).
+        assertThat(limiter.handOverTo(2)).containsExactly(200_000_000L, 400_000_000L);
+        assertThat(limiter.recentAges()).containsExactly(100_000_000L, 300_000_000L);
+        assertThat(limiter.admit()).isEqualTo(Duration.ofNanos(SendRateLimiter.HEADROOM.toNanos() + 700_000_000L));
+        assertThat(limiter.handOverTo(4)).as("a rising rate hands nothing over").isEmpty();
+    }
 }

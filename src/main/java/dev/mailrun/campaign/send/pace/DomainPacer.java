@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Paces a run's recipients by domain group ({@link DomainGroup}). A group is paced while it has a
@@ -69,6 +70,8 @@ public final class DomainPacer {
     /** The last second of the runs before this one, per group key; null until read. */
     private Map<String, long[]> tails;
     private Instant othersDryUntil = Instant.MIN;
+    /** The last batch sent held recipients of paced groups only. */
+    private volatile boolean lastBatchOnlyPaced;
 
     DomainPacer(DomainGroups groups, RateAdapter adapter) {
         this.adapter = adapter;
@@ -85,11 +88,23 @@ public final class DomainPacer {
     }
 
     /**
-     * What the runs before this one sent to each group in their last second (group key → ages in
-     * nanoseconds): a group starting here counts those sends instead of assuming a full second.
+     * What other runs sent to each group in the last second and this run must count (group key →
+     * ages in nanoseconds): the tails of the runs before it and the handovers of the runs it joined.
+     * Every paced group starts counting from them, instead of assuming a full second was sent; a
+     * group paced later in the run, alone on it, starts from them too.
      */
     synchronized void startAfter(Map<String, long[]> agesByGroup) {
         tails = Map.copyOf(agesByGroup);
+        for (Pace p : byName.values()) {
+            if (p.share > 0) {
+                p.limiter.startAfter(tails.getOrDefault(p.group.key(), new long[0]));
+            }
+        }
+    }
+
+    /** Nothing is known of what other runs sent to the groups: each paced group's first message waits a second. */
+    synchronized void startFull() {
+        byName.values().stream().filter(p -> p.share > 0).forEach(p -> p.limiter.startFull());
     }
 
     /** Each paced group's sends in the last second (group key → ages in nanoseconds), for the next run. */
@@ -103,20 +118,32 @@ public final class DomainPacer {
         return ages;
     }
 
-    /** After a renewal: each group's share among its live holders, of its cap or adapted rate. */
-    synchronized void update(Map<String, Holders> live) {
+    /**
+     * After a renewal: each group's share among its live holders, of its cap or adapted rate.
+     *
+     * @return per group key, the ages (nanoseconds) of this run's sends to it in the last second
+     *         that a lowered share no longer holds; only groups with some
+     */
+    synchronized Map<String, long[]> update(Map<String, Holders> live) {
+        Map<String, long[]> beyond = new HashMap<>();
         for (Pace p : byName.values()) {
+            Holders before = p.holders;
             p.holders = live.getOrDefault(p.group.key(), p.holders);
-            apply(p);
+            long[] ages = apply(p, p.holders.holders() > before.holders());
+            if (ages.length > 0) {
+                beyond.put(p.group.key(), ages);
+            }
         }
+        return beyond;
     }
 
     /** After a local halving of {@code groupKey}: the new rate applies before the next renewal. */
     synchronized void refresh(String groupKey) {
-        byName.values().stream().filter(p -> p.group.key().equals(groupKey)).forEach(this::apply);
+        byName.values().stream().filter(p -> p.group.key().equals(groupKey)).forEach(p -> apply(p, false));
     }
 
-    private void apply(Pace p) {
+    /** @param joined another holder joined the group: the sends its share no longer holds are handed over, spread */
+    private long[] apply(Pace p, boolean joined) {
         double total = adapter.rate(p.group.key()).orElse(p.group.rate());
         double share = total > 0 ? RelayRate.shareOf(total, p.holders, 0) : 0;
         if (p.share > 0 && share > p.share) {
@@ -125,15 +152,14 @@ public final class DomainPacer {
             // taking it over at once would let the group's second hold both.
             if (p.rising != share) {
                 p.rising = share;
-                return;
+                return new long[0];
             }
         }
         p.rising = 0;
         boolean starting = p.share == 0 && share > 0;
         p.share = share;
-        if (p.limiter.rate() != share) {
-            p.limiter.setRate(share);
-        }
+        long[] beyond = p.limiter.rate() == share ? new long[0]
+                : joined ? p.limiter.handOverTo(share) : p.limiter.changeRate(share);
         if (starting) {
             if (tails != null && p.holders.holders() == 1) {
                 // Alone on the group: what the run before this one sent to it in its last second
@@ -146,6 +172,7 @@ public final class DomainPacer {
                 p.limiter.startFull();
             }
         }
+        return beyond;
     }
 
     /** True while some group is paced: claims go through {@link #plan}. */
@@ -248,6 +275,21 @@ public final class DomainPacer {
         return runRate > 0 ? Math.min(runRate, paced) : paced;
     }
 
+    /**
+     * The paced groups' shares together once only they are left to send to (the other domains ran
+     * dry and the last batch held none of them): all this run can still use of the relay. Empty
+     * while other domains have recipients.
+     */
+    synchronized OptionalDouble onlyPaced() {
+        // The claims finding too few others is not enough: the run may still hold a batch or two of
+        // them. Only once a batch held none are the others used up.
+        if (othersDryUntil == Instant.MIN || !lastBatchOnlyPaced) {
+            return OptionalDouble.empty();
+        }
+        double paced = byName.values().stream().filter(p -> p.share > 0).mapToDouble(p -> p.share).sum();
+        return paced > 0 ? OptionalDouble.of(paced) : OptionalDouble.empty();
+    }
+
     /** The paced groups with their shares now (messages/s for this run), for status and the run summary. */
     synchronized Map<String, Double> shares() {
         Map<String, Double> shares = new LinkedHashMap<>();
@@ -265,6 +307,7 @@ public final class DomainPacer {
         for (ClaimedRecipient r : batch) {
             (limiterFor(r.email()).isPresent() ? paced : others).add(r);
         }
+        lastBatchOnlyPaced = others.isEmpty() && !paced.isEmpty();
         if (paced.isEmpty() || others.isEmpty()) {
             return batch;
         }

@@ -3,7 +3,9 @@ package dev.mailrun.campaign.send.pace;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
+import dev.mailrun.campaign.store.RelayShareTable.Live;
 import dev.mailrun.mail.smtp.SendRateLimiter;
+import java.util.Set;
 
 /**
  * The one owner of a run's sending rate: the relay's configured rate ({@code smtp.rate}, for all
@@ -19,15 +21,22 @@ public final class RelayRate {
     private final SendRateLimiter limiter = new SendRateLimiter(0);
     private volatile double current;
     private volatile int holders = 1;
-    private Holders lastSeen = new Holders(1, 0);
+    private Live lastSeen = ALONE;
+    /** The holders as the last renewal found them when they gave this run a larger share, not applied yet; null: none. */
+    private Live rising;
+    /** What this run can still use of the relay, when less than its share (only capped domains left); 0: its share. */
+    private double wants;
     /** The relay's rate in total now: its configured rate, or lower while adapted to "too fast". */
     private volatile double relayTotal;
+
+    /** A holder alone on the relay. */
+    static final Live ALONE = new Live(new Holders(1, 0), Set.of(), Set.of());
 
     private RelayRate(double relayRate, double campaignCap) {
         this.relayRate = relayRate;
         this.relayTotal = relayRate;
         this.campaignCap = campaignCap;
-        this.current = shareOf(relayRate, new Holders(1, 0), campaignCap);
+        this.current = shareOf(relayRate, ALONE, 0, campaignCap);
     }
 
     /**
@@ -69,15 +78,38 @@ public final class RelayRate {
         return limiter;
     }
 
-    /** This run's share among the relay's {@code live} holders, as one renewal found them. */
-    synchronized void update(Holders live) {
-        apply(live);
+    /**
+     * This run's share among the relay's {@code live} holders of the relay's rate {@code total}
+     * (adapted or configured).
+     *
+     * <p>A larger share — a holder left, or wants less than its share — applies from the renewal
+     * after the one that found it, a renewal period later: the holder that left (or lowered its
+     * pace) may have sent its old share within the last second, and taking it over at once would let
+     * one second hold both.
+     *
+     * @return the ages (nanoseconds) of this run's sends of the last second that a lowered share no
+     *         longer holds ({@link SendRateLimiter#handOverTo} when a holder joined): a run joining
+     *         the relay counts them
+     */
+    synchronized long[] update(Live live, double total) {
+        relayTotal = total;
+        double share = shareOf(total, live, wants, campaignCap);
+        if (current > 0 && share > current && !live.equals(rising)) {
+            rising = live;
+            return new long[0];
+        }
+        rising = null;
+        return apply(live, live.holders().holders() > lastSeen.holders().holders());
     }
 
-    /** This run's share among the relay's {@code live} holders of the relay's rate {@code total} (adapted or configured). */
-    synchronized void update(Holders live, double total) {
-        relayTotal = total;
-        apply(live);
+    /**
+     * This run can use only {@code wants} messages per second of the relay from now on (its list
+     * holds only capped domains): its share is at most that, and the other holders, told through
+     * the relay's rows, share the rest. Never raised again in this run.
+     */
+    synchronized void want(double wants) {
+        this.wants = this.wants > 0 ? Math.min(this.wants, wants) : wants;
+        apply(lastSeen);
     }
 
     /** The relay's rate in total was lowered (or raised) here: applies at once, with the holders of the last renewal. */
@@ -91,13 +123,54 @@ public final class RelayRate {
         return relayTotal;
     }
 
-    private void apply(Holders live) {
+    private long[] apply(Live live) {
+        return apply(live, false);
+    }
+
+    /** @param joined another holder joined: the sends this share no longer holds are handed over to it, spread */
+    private long[] apply(Live live, boolean joined) {
         lastSeen = live;
-        holders = live.holders();
-        current = shareOf(relayTotal, live, campaignCap);
-        if (limiter.rate() != current) {
-            limiter.setRate(current);
+        holders = live.holders().holders();
+        current = shareOf(relayTotal, live, wants, campaignCap);
+        if (limiter.rate() == current) {
+            return new long[0];
         }
+        return joined ? limiter.handOverTo(current) : limiter.changeRate(current);
+    }
+
+    /**
+     * The rate one holder may use among {@code live} holders when some of them want less than their
+     * share: each of those takes ⌈what it wants⌉ whole messages per second, and the others (this one
+     * too, unless it is one of them) deal out the rest as {@link #shareOf(double, Holders, double)}
+     * does. Every holder finds the same ones wanting less (below the even whole share), so the
+     * windows still add up to ⌈relay rate⌉.
+     *
+     * @param wants what this holder can use, 0: its share
+     */
+    public static double shareOf(double relayRate, Live live, double wants, double campaignCap) {
+        int n = live.holders().holders();
+        if (relayRate < n || (wants <= 0 && live.wants().isEmpty())) {
+            double share = shareOf(relayRate, live.holders(), campaignCap);
+            return wants > 0 && share > 0 ? Math.min(share, Math.ceil(wants)) : share;
+        }
+        long even = (long) Math.floor(relayRate) / n;
+        long taken = 0;
+        int fewer = 0;
+        int fewerBelow = 0;
+        for (var other : live.wants().entrySet()) {
+            long w = (long) Math.ceil(other.getValue());
+            if (w < even) {
+                taken += w;
+                fewer++;
+                fewerBelow += live.below().contains(other.getKey()) ? 1 : 0;
+            }
+        }
+        if (wants > 0 && (long) Math.ceil(wants) < even) {
+            double own = Math.ceil(wants);
+            return campaignCap > 0 ? Math.min(own, campaignCap) : own;
+        }
+        double share = shareOf(relayRate - taken, new Holders(n - fewer, live.holders().rank() - fewerBelow), campaignCap);
+        return wants > 0 ? Math.min(share, Math.ceil(wants)) : share;
     }
 
     /**

@@ -4,12 +4,20 @@ import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.PaceTailTable;
+import dev.mailrun.campaign.store.PaceTailTable.Handover;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
+import dev.mailrun.campaign.store.RelayShareTable.Live;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * renews them every second (the flush thread does, mid-batch as well) and releases them at the end;
  * each renewal counts the live holders and updates the {@link RelayRate}; the one holding the domain
  * groups also brings the adapted rates up to date ({@link RateAdapter#sync}) and updates the
- * {@link DomainPacer}, in the same transaction. A run that dies stops renewing, and its rows expire
+ * {@link DomainPacer}, in the same transaction, and hands its paces over to the runs joining them
+ * ({@link ShareHandover}). A run that dies stops renewing, and its rows expire
  * after {@link #TTL} (judged by the database clock), giving its shares back to the others.
  */
 public final class RelayShare {
@@ -28,6 +37,8 @@ public final class RelayShare {
     static final Duration TTL = Duration.ofSeconds(60);
     /** How often a sending run re-reads its relay share, also in the middle of a batch. */
     public static final Duration RENEWAL = Duration.ofSeconds(1);
+    /** How often a joining run renews while it waits for the holders' handovers. */
+    static final Duration JOIN_POLL = Duration.ofMillis(50);
 
     private final RunScope run;
     private final String relay;
@@ -38,10 +49,10 @@ public final class RelayShare {
     private final List<String> names;
     private final RelayConnections connections;
     private final PaceTailTable tails = new PaceTailTable();
-    /** Until the first renewal: what earlier runs sent at these paces in their last second was not read yet. */
-    private volatile boolean tailsRead;
+    private final ShareHandover handover = new ShareHandover();
     private volatile long lastRenewal;
-    private volatile int mostHolders = 1;
+    /** This run told the other holders it wants less than its share of the relay (only capped domains left). */
+    private boolean wanting;
 
     /**
      * The share of the relay named {@code relay} (relays are shared by name across workers).
@@ -66,19 +77,52 @@ public final class RelayShare {
         this.names = List.copyOf(all);
     }
 
-    /** Takes this run's share before it sends. */
+    /**
+     * Takes this run's share before it sends. Alone on every pace, it goes at once, counting what
+     * the runs that just ended sent in their last second. Otherwise it waits until every other live
+     * holder has handed over ({@link ShareHandover}), checking every {@link #JOIN_POLL}, and counts
+     * their handovers too. A holder that does not hand over within two renewal periods (a worker of
+     * an older version, a stalled one) is not waited for longer: the run then starts as if a whole
+     * second had just been sent at each pace.
+     */
     public void join() throws SQLException, InterruptedException {
-        renew();
-        if (mostHolders > 1) {
-            // Others already send through this relay at their old share; give them one renewal
-            // period to see this run and slow down, so the relay's rate holds while it joins. A
-            // paced domain group is held in any second: wait one more, until what they sent at
-            // their old share has left the last second. (Going as soon as they had counted this
-            // run let their last second at the old share and this run's first add up: 63 in one
-            // second at 50/s with two workers.)
-            Duration wait = withGroups && pacing.domains().active() ? RENEWAL.multipliedBy(2) : RENEWAL;
-            timing.sleeper().sleepUntil(run.clock().instant().plus(wait).plusMillis(100));
-            renew();
+        Map<String, Live> live = renew();
+        Instant giveUp = run.clock().instant().plus(RENEWAL.multipliedBy(2)).plusMillis(100);
+        while (true) {
+            Map<String, Live> found = live;
+            Optional<Map<String, long[]>> counted = run.tables().inTransaction(c -> {
+                Map<String, Map<String, long[]>> handed = tails.handedOver(c, run.runToken(), names, 1000);
+                if (!ShareHandover.complete(found, handed)) {
+                    return Optional.<Map<String, long[]>>empty();
+                }
+                Map<String, long[]> ended = tails.read(c, names, run.runToken(), 1000);
+                tails.deleteHandovers(c, run.runToken());
+                return Optional.of(ShareHandover.counted(ended, handed));
+            });
+            if (counted.isPresent()) {
+                startAfter(counted.get());
+                return;
+            }
+            if (!run.clock().instant().isBefore(giveUp)) {
+                log.info("Run {} joins {} without every holder's handover after {} ms: its first second waits",
+                        run.runToken(), relay, RENEWAL.multipliedBy(2).plusMillis(100).toMillis());
+                rate.limiter().startFull();
+                if (withGroups) {
+                    pacing.domains().startFull();
+                }
+                return;
+            }
+            timing.sleeper().sleepUntil(run.clock().instant().plus(JOIN_POLL));
+            live = renew();
+        }
+    }
+
+    private void startAfter(Map<String, long[]> countedNanos) {
+        rate.limiter().startAfter(countedNanos.getOrDefault(relay, new long[0]));
+        if (withGroups) {
+            Map<String, long[]> groups = new HashMap<>(countedNanos);
+            groups.remove(relay);
+            pacing.domains().startAfter(groups);
         }
     }
 
@@ -89,44 +133,51 @@ public final class RelayShare {
         }
     }
 
-    private synchronized void renew() throws SQLException {
+    /**
+     * Renews every row of this run, counts the live holders and sets this run's paces from them —
+     * inside the transaction, so that a handover written in it follows the lowered paces.
+     */
+    private synchronized Map<String, Live> renew() throws SQLException {
         Tables tables = run.tables();
-        java.util.concurrent.atomic.AtomicReference<java.util.Optional<Integer>> connectionPart =
-                new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.empty());
-        java.util.concurrent.atomic.AtomicReference<Map<String, long[]>> tail = new java.util.concurrent.atomic.AtomicReference<>();
-        Map<String, Holders> live = tables.inTransaction(c -> {
-            if (!tailsRead) {
-                tail.set(tails.read(c, names, run.runToken(), 1000));
-            }
-            Map<String, Holders> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
+        AtomicReference<Optional<Integer>> connectionPart = new AtomicReference<>(Optional.empty());
+        AtomicReference<List<Handover>> owed = new AtomicReference<>(List.of());
+        AtomicBoolean wants = new AtomicBoolean();
+        Map<String, Live> live = tables.inTransaction(c -> {
+            Map<String, Live> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
             if (withGroups) {
                 pacing.adapter().sync(c, run.clock().instant());
             }
-            Holders mine = holders.get(relay);
-            connectionPart.set(connections.sync(c, run.runToken(), mine == null ? 1 : mine.holders()));
+            Live mine = holders.get(relay);
+            connectionPart.set(connections.sync(c, run.runToken(), mine.holders().holders()));
+            if (withGroups && !wanting) {
+                // Only capped domains left: the rest of this run's share is the other holders'.
+                OptionalDouble only = pacing.domains().onlyPaced();
+                if (only.isPresent()) {
+                    tables.shares().want(c, relay, run.runToken(), Math.ceil(only.getAsDouble()));
+                    rate.want(Math.ceil(only.getAsDouble()));
+                    wants.set(true);
+                }
+            }
+            handover.lowered(relay, rate.update(mine,
+                    pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate())));
+            if (withGroups) {
+                Map<String, Holders> counts = new HashMap<>();
+                holders.forEach((name, l) -> counts.put(name, l.holders()));
+                pacing.domains().update(counts).forEach(handover::lowered);
+            }
+            owed.set(handover.owed(holders));
+            tails.handOver(c, run.runToken(), owed.get());
             return holders;
         });
+        handover.written(live, owed.get());
+        wanting |= wants.get();
         connections.apply(connectionPart.get());
         lastRenewal = timing.nanoTime().getAsLong();
-        mostHolders = live.values().stream().mapToInt(Holders::holders).max().orElse(1);
-        rate.update(live.get(relay), pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate()));
-        if (tail.get() != null) {
-            // A run that ended just before this one (of any campaign, on any worker) sent its last
-            // second at these paces: count those sends, so the boundary second holds the rate
-            // without this run waiting a whole second it need not.
-            rate.limiter().startAfter(nanos(tail.get().get(relay)));
-            if (withGroups) {
-                Map<String, long[]> groups = new java.util.HashMap<>();
-                tail.get().forEach((name, ages) -> groups.put(name, nanos(ages)));
-                pacing.domains().startAfter(groups);
-            }
-            tailsRead = true;
-        }
         if (withGroups) {
-            pacing.domains().update(live);
             run.events().adaptedRates(relay, pacing.adapter().rates());
         }
         run.events().relayShare(relay, rate.current(), rate.relayRate());
+        return live;
     }
 
     /**
@@ -134,7 +185,7 @@ public final class RelayShare {
      * pace in its last second for the next run.
      */
     public void release() {
-        Map<String, long[]> sent = new java.util.HashMap<>();
+        Map<String, long[]> sent = new HashMap<>();
         sent.put(relay, millis(rate.limiter().recentAges()));
         if (withGroups) {
             pacing.domains().recentAges().forEach((name, ages) -> sent.put(name, millis(ages)));
@@ -149,10 +200,6 @@ public final class RelayShare {
         } catch (SQLException e) {
             log.warn("Could not release the relay share of run {} (it expires by itself): {}", run.runToken(), e.getMessage());
         }
-    }
-
-    private static long[] nanos(long[] millis) {
-        return millis == null ? new long[0] : java.util.Arrays.stream(millis).map(ms -> ms * 1_000_000L).toArray();
     }
 
     private static long[] millis(long[] nanos) {

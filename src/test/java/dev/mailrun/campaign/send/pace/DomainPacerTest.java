@@ -81,4 +81,18 @@ class DomainPacerTest {
         assertThat(order.indexOf("b@googlemail.com")).isEqualTo(7);
         assertThat(pacer.limiterFor("b@googlemail.com")).hasValueSatisfying(l -> assertThat(l.rate()).isEqualTo(5));
     }
+
+    @Test
+    void a_run_can_use_only_its_groups_shares_once_the_others_ran_dry_and_a_batch_held_none_of_them() {
+        DomainPacer pacer = pacer(5);
+        List<ClaimedRecipient> mixed = List.of(new ClaimedRecipient(1, "r1@other.example", "", null, 0),
+                new ClaimedRecipient(2, "a@gmail.com", "", null, 0));
+        pacer.interleave(mixed);
+        DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
+        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW);
+        assertThat(pacer.onlyPaced()).as("the claims found too few others, but the run still holds some").isEmpty();
+
+        pacer.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
+        assertThat(pacer.onlyPaced()).hasValue(5);
+    }
 }

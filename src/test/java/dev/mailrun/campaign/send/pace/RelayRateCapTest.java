@@ -2,7 +2,6 @@ package dev.mailrun.campaign.send.pace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import org.junit.jupiter.api.Test;
 
 /** A relay of a route carries its part of the campaign's own rate, under the relay's share. */
@@ -17,7 +16,7 @@ class RelayRateCapTest {
         assertThat(rate.limiter().rate()).isEqualTo(7);
         rate.capAt(10);  // the other relay went down: this one takes everything
         assertThat(rate.current()).isEqualTo(10);
-        rate.update(new Holders(8, 0));   // eight workers on the relay: 5/s each, under the cap
+        rate.update(Lives.of(8, 0), 40);   // eight workers on the relay: 5/s each, under the cap
         assertThat(rate.current()).isEqualTo(5);
         rate.capAt(3);
         assertThat(rate.current()).isEqualTo(3);
