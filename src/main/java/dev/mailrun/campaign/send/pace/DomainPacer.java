@@ -220,14 +220,16 @@ public final class DomainPacer {
             int take = 0;
             if (lastChance || !now.isBefore(p.dryUntil)) {
                 double allowed = p.credit + p.share * seconds;
-                take = (int) Math.min(left, Math.floor(allowed));
+                // Rounded up: the group is one message ahead of its share rather than behind, so a
+                // permit of its limiter never finds no message waiting (each one unused is lost).
+                take = (int) Math.min(left, Math.max(0, Math.ceil(allowed - 1e-9)));
                 if (take == 0 && left > 0 && (lastChance || now.isBefore(othersDryUntil))) {
                     // Only paced groups are left: never claim nothing while they have recipients
                     // (an empty claim ends the run); the group's limiter holds the message to its pace.
                     take = 1;
                 }
-                // A fraction left over is kept for the next claim (a message taken early is owed),
-                // but never a whole message saved up.
+                // What was taken early is owed by the next claim (at most a message: credit > -1),
+                // and a fraction left over (a claim limited by the batch) kept, never a whole message.
                 p.credit = Math.min(0.999, allowed - take);
             }
             left -= take;
