@@ -115,7 +115,7 @@ final class SinkCounts {
     long othersSeconds(Instant first, long seconds, double atLeast) {
         long from = first.getEpochSecond();
         long last = from;
-        for (var e : all.entrySet()) {
+        for (var e : all.headMap(from + seconds).entrySet()) {
             if (e.getValue() - domain.getOrDefault(e.getKey(), 0) >= atLeast) {
                 last = Math.max(last, e.getKey() + 1);
             }

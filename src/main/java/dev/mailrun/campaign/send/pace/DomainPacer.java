@@ -70,6 +70,8 @@ public final class DomainPacer {
     /** The last second of the runs before this one, per group key; null until read. */
     private Map<String, long[]> tails;
     private Instant othersDryUntil = Instant.MIN;
+    /** The last claim asking for the other domains found none of them. */
+    private boolean othersNone;
     /** The last batch sent held recipients of paced groups only. */
     private volatile boolean lastBatchOnlyPaced;
 
@@ -244,6 +246,7 @@ public final class DomainPacer {
     public synchronized void claimed(Plan plan, PacedClaim found, Instant now) {
         if (plan.others() > 0) {
             othersDryUntil = found.otherFound() < plan.others() ? now.plus(RECHECK) : Instant.MIN;
+            othersNone = found.otherFound() == 0;
             if (found.lastOtherId() > 0) {
                 othersFrom = found.lastOtherId();
             }
@@ -278,14 +281,15 @@ public final class DomainPacer {
     }
 
     /**
-     * The paced groups' shares together once only they are left to send to (the other domains ran
-     * dry and the last batch held none of them): all this run can still use of the relay. Empty
-     * while other domains have recipients.
+     * The paced groups' shares together once only they are left to send to (a claim found none of
+     * the other domains and the last batch held none of them): all this run can still use of the
+     * relay. Empty while other domains have recipients.
      */
     synchronized OptionalDouble onlyPaced() {
-        // The claims finding too few others is not enough: the run may still hold a batch or two of
-        // them. Only once a batch held none are the others used up.
-        if (othersDryUntil == Instant.MIN || !lastBatchOnlyPaced) {
+        // A claim finding too few others is not enough: the run may still hold a batch or two of
+        // them, and the last few may be on their way back to the queue. Only once a claim found
+        // none and a batch held none are the others used up.
+        if (othersDryUntil == Instant.MIN || !othersNone || !lastBatchOnlyPaced) {
             return OptionalDouble.empty();
         }
         double paced = byName.values().stream().filter(p -> p.share > 0).mapToDouble(p -> p.share).sum();

@@ -93,9 +93,17 @@ class DomainPacerTest {
         pacer.interleave(mixed);
         DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
         pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW);
-        assertThat(pacer.onlyPaced()).as("the claims found too few others, but the run still holds some").isEmpty();
-
+        assertThat(pacer.onlyPaced()).as("the claim found too few others, and the run still holds some").isEmpty();
         pacer.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
-        assertThat(pacer.onlyPaced()).hasValue(5);
+        assertThat(pacer.onlyPaced()).as("a batch without others, but the last claim found some").isEmpty();
+
+
+        DomainPacer emptied = pacer(5);
+        emptied.interleave(mixed);
+        DomainPacer.Plan none = emptied.plan(100, 50, NOW);
+        emptied.claimed(none, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(10)), NOW);
+        assertThat(emptied.onlyPaced()).as("a claim found no others, but the last batch held one").isEmpty();
+        emptied.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
+        assertThat(emptied.onlyPaced()).hasValue(5);
     }
 }
