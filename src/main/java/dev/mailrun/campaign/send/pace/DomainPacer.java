@@ -239,6 +239,19 @@ public final class DomainPacer {
             quotas.add(new DomainQuota(p.group.domains(), take));
         }
         int others = !lastChance && now.isBefore(othersDryUntil) ? 0 : left;
+        if (others == 0 && !lastChance && othersDryUntil != Instant.MIN && !now.isBefore(othersDryUntil)
+                && !quotas.isEmpty()) {
+            // Sized to the caps, the paced groups fill the whole batch: the other domains, left
+            // alone for a while, are asked for one, so that a claim finds out whether any came back
+            // (or none are left, which lets the run give up the rest of its relay share).
+            int last = quotas.size() - 1;
+            DomainQuota q = quotas.get(last);
+            if (q.limit() > 0) {
+                quotas.set(last, new DomainQuota(q.domains(), q.limit() - 1));
+                byName.get(groups.get(last)).credit += 1;
+                others = 1;
+            }
+        }
         return new Plan(others, othersFrom, paced, groups, quotas);
     }
 

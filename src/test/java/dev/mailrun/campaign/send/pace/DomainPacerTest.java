@@ -47,6 +47,9 @@ class DomainPacerTest {
         DomainPacer.Plan next = pacer.plan(25, 50, NOW);
         assertThat(next.others()).as("the others are left alone for a while").isZero();
         assertThat(next.quotas().get(0).limit()).as("25 at 5/s take 5 s: all of them gmail").isEqualTo(25);
+        DomainPacer.Plan later = pacer.plan(25, 50, NOW.plus(DomainPacer.RECHECK));
+        assertThat(later.others()).as("a while later the others are asked for one again").isEqualTo(1);
+        assertThat(later.quotas().get(0).limit()).isEqualTo(24);
     }
 
     @Test
