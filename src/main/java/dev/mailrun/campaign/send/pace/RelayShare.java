@@ -37,8 +37,14 @@ public final class RelayShare {
     static final Duration TTL = Duration.ofSeconds(60);
     /** How often a sending run re-reads its relay share, also in the middle of a batch. */
     public static final Duration RENEWAL = Duration.ofSeconds(1);
-    /** How often a joining run renews while it waits for the holders' handovers. */
+    /**
+     * How often a joining run renews while it waits for the holders' handovers: often at first,
+     * when runs starting together at a slot hand over to each other within milliseconds, then less
+     * (a holder already sending hands over at its next renewal, within a second).
+     */
+    static final Duration JOIN_POLL_FIRST = Duration.ofMillis(10);
     static final Duration JOIN_POLL = Duration.ofMillis(50);
+    private static final int FIRST_POLLS = 10;
 
     private final RunScope run;
     private final String relay;
@@ -80,7 +86,8 @@ public final class RelayShare {
     /**
      * Takes this run's share before it sends. Alone on every pace, it goes at once, counting what
      * the runs that just ended sent in their last second. Otherwise it waits until every other live
-     * holder has handed over ({@link ShareHandover}), checking every {@link #JOIN_POLL}, and counts
+     * holder has handed over ({@link ShareHandover}), checking every {@link #JOIN_POLL} (at first every
+     * {@link #JOIN_POLL_FIRST}), and counts
      * their handovers too. A holder that does not hand over within two renewal periods (a worker of
      * an older version, a stalled one) is not waited for longer: the run then starts as if a whole
      * second had just been sent at each pace.
@@ -88,6 +95,7 @@ public final class RelayShare {
     public void join() throws SQLException, InterruptedException {
         Map<String, Live> live = renew();
         Instant giveUp = run.clock().instant().plus(RENEWAL.multipliedBy(2)).plusMillis(100);
+        int polls = 0;
         while (true) {
             Map<String, Live> found = live;
             Optional<Map<String, long[]>> counted = run.tables().inTransaction(c -> {
@@ -112,7 +120,7 @@ public final class RelayShare {
                 }
                 return;
             }
-            timing.sleeper().sleepUntil(run.clock().instant().plus(JOIN_POLL));
+            timing.sleeper().sleepUntil(run.clock().instant().plus(polls++ < FIRST_POLLS ? JOIN_POLL_FIRST : JOIN_POLL));
             live = renew();
         }
     }
