@@ -54,12 +54,11 @@ public final class PaceTailTable {
         if (names.isEmpty()) {
             return Map.of();
         }
-        StringJoiner in = new StringJoiner(",", "(", ")");
-        names.forEach(n -> in.add("?"));
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT name, ages_ms, TIMESTAMPDIFF(MICROSECOND, written_at, UTC_TIMESTAMP(3)) DIV 1000
                 FROM pace_tail
-                WHERE joiner = '' AND holder <> ? AND written_at >= UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND AND name IN """ + in)) {
+                WHERE joiner = '' AND holder <> ? AND written_at >= UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND AND name IN ("""
+                + Sql.placeholders(names.size()) + ")")) {
             int i = 1;
             ps.setString(i++, self);
             ps.setLong(i++, withinMillis * 1000);
@@ -84,7 +83,7 @@ public final class PaceTailTable {
      */
     public record Handover(String name, String joiner, long[] agesMillis) {}
 
-    /** Writes {@code holder}'s handovers, in one statement whatever their number. */
+    /** Writes {@code holder}'s handovers, in one batch whatever their number. */
     public void handOver(Connection c, String holder, List<Handover> handovers) throws SQLException {
         if (handovers.isEmpty()) {
             return;

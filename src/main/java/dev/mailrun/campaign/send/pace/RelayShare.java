@@ -161,8 +161,9 @@ public final class RelayShare {
                 // Only capped domains left: the rest of this run's share is the other holders'.
                 OptionalDouble only = pacing.domains().onlyPaced();
                 if (only.isPresent()) {
-                    tables.shares().want(c, relay, run.runToken(), Math.ceil(only.getAsDouble()));
-                    rate.want(Math.ceil(only.getAsDouble()));
+                    double whole = Math.ceil(only.getAsDouble());
+                    tables.shares().want(c, relay, run.runToken(), whole);
+                    rate.want(whole);
                     wants.set(true);
                 }
             }

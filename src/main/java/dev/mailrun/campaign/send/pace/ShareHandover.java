@@ -17,9 +17,9 @@ import java.util.stream.LongStream;
  *
  * <p>A holder that finds a new holder at a renewal lowers its own pace first, then, in the same
  * transaction, writes the joiner a handover: its sends of the last second that the lowered pace no
- * longer holds. Its window keeps the newest ⌈share⌉ of them, so in any second from then on it sends
- * at most its share plus those; the joiner counts them as its own, and the two together stay within
- * the rate. A joiner waits until every other live holder of each of its paces has handed over
+ * longer holds. Its window keeps ⌈share⌉ of its last second's sends, spread evenly over it
+ * ({@code SendRateLimiter.handOverTo}), so in any second from then on it sends at most its share plus
+ * those it handed over; the joiner counts them as its own, and the two together stay within the rate. A joiner waits until every other live holder of each of its paces has handed over
  * (each renews at least once a renewal period, so a fraction of one at most) instead of a fixed
  * time for them to slow down. Runs starting together hand over to each other at their first
  * renewals and none of them waits.
