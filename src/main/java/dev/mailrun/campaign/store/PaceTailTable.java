@@ -5,11 +5,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.StringJoiner;
 
 /**
@@ -46,16 +48,20 @@ public final class PaceTailTable {
 
     /**
      * The sends to each of {@code names} within the last {@code withinMillis}, by any holder but
-     * {@code self}, as ages in milliseconds before now (database clock).
+     * {@code self}, as ages in milliseconds before now (database clock) — but for the tails the other
+     * live holders counted: per name, {@code countedBy} holds when the earliest of them joined
+     * ({@link RelayShareTable#othersJoined}), and a tail written before that is theirs. Counting it
+     * here as well would count it twice, once in their windows (and in their handovers) and once in
+     * this run's, and hold this run's share back for nothing.
      */
-    public Map<String, long[]> read(Connection c, Collection<String> names, String self, long withinMillis)
-            throws SQLException {
+    public Map<String, long[]> read(Connection c, Collection<String> names, String self, long withinMillis,
+                                    Map<String, Optional<LocalDateTime>> countedBy) throws SQLException {
         Map<String, List<Long>> found = new HashMap<>();
         if (names.isEmpty()) {
             return Map.of();
         }
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT name, ages_ms, TIMESTAMPDIFF(MICROSECOND, written_at, UTC_TIMESTAMP(3)) DIV 1000
+                SELECT name, ages_ms, TIMESTAMPDIFF(MICROSECOND, written_at, UTC_TIMESTAMP(3)) DIV 1000, written_at
                 FROM pace_tail
                 WHERE joiner = '' AND holder <> ? AND written_at >= UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND AND name IN ("""
                 + Sql.placeholders(names.size()) + ")")) {
@@ -67,6 +73,11 @@ public final class PaceTailTable {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    Optional<LocalDateTime> counted = countedBy.getOrDefault(rs.getString(1), Optional.empty());
+                    // Strictly before: a tail written in the millisecond a holder joined may not have been visible to it.
+                    if (counted.isPresent() && rs.getObject(4, LocalDateTime.class).isBefore(counted.get())) {
+                        continue;
+                    }
                     aged(rs.getString(2), rs.getLong(3), withinMillis,
                             found.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()));
                 }

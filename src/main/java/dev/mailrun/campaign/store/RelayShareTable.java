@@ -6,10 +6,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -164,6 +166,48 @@ public final class RelayShareTable {
             ps.setString(3, holder);
             ps.executeUpdate();
         }
+    }
+
+    /**
+     * Marks {@code holder} joined on {@code names}, now (database clock): it has counted the tails
+     * written before ({@link PaceTailTable#read}).
+     */
+    public void joined(Connection c, List<String> names, String holder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE relay_share SET joined_at = UTC_TIMESTAMP(3) WHERE relay IN ("
+                + Sql.placeholders(names.size()) + ") AND holder = ?")) {
+            int i = 1;
+            for (String name : names) {
+                ps.setString(i++, name);
+            }
+            ps.setString(i, holder);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Per name with other live holders than {@code holder}: when the earliest of them joined, empty
+     * when one of them has not (still joining, or a worker that does not record it). Names without
+     * another live holder are absent.
+     */
+    public Map<String, Optional<LocalDateTime>> othersJoined(Connection c, List<String> names, String holder)
+            throws SQLException {
+        Map<String, Optional<LocalDateTime>> joined = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT relay, MIN(joined_at), SUM(joined_at IS NULL) FROM relay_share "
+                + "WHERE relay IN (" + Sql.placeholders(names.size()) + ") AND holder <> ? AND expires_at >= UTC_TIMESTAMP(3) "
+                + "GROUP BY relay")) {
+            int i = 1;
+            for (String name : names) {
+                ps.setString(i++, name);
+            }
+            ps.setString(i, holder);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    LocalDateTime earliest = rs.getObject(2, LocalDateTime.class);
+                    joined.put(rs.getString(1), rs.getLong(3) > 0 ? Optional.empty() : Optional.ofNullable(earliest));
+                }
+            }
+        }
+        return joined;
     }
 
     /** {@link #release} of several shares at once. */

@@ -21,7 +21,8 @@ class PaceTailTableTest {
         try (Connection c = db.dataSource().getConnection()) {
             table.write(c, "run-a", Map.of("domain:tail-gmail", new long[] {10, 400, 990}, "relay-tail", new long[] {5}));
 
-            Map<String, long[]> seen = table.read(c, List.of("domain:tail-gmail", "relay-tail", "domain:other"), "run-b", 1000);
+            Map<String, long[]> seen = table.read(c, List.of("domain:tail-gmail", "relay-tail", "domain:other"), "run-b", 1000,
+                    Map.of());
 
             assertThat(seen).containsOnlyKeys("domain:tail-gmail", "relay-tail");
             // Aged by the time since the write (a few milliseconds), each still under a second.
@@ -29,7 +30,40 @@ class PaceTailTableTest {
                     .allMatch(age -> age >= 10 && age < 1000);
             assertThat(seen.get("relay-tail")[0]).isBetween(5L, 999L);
             // A run does not count its own tail.
-            assertThat(table.read(c, List.of("relay-tail"), "run-a", 1000)).isEmpty();
+            assertThat(table.read(c, List.of("relay-tail"), "run-a", 1000, Map.of())).isEmpty();
+        }
+    }
+
+    @Test
+    void a_tail_written_before_every_other_live_holder_joined_is_theirs_and_not_read_again() throws Exception {
+        RelayShareTable shares = new RelayShareTable();
+        List<String> names = List.of("relay-counted");
+        try (Connection c = db.dataSource().getConnection()) {
+            table.write(c, "run-ended", Map.of("relay-counted", new long[] {100}));
+            shares.renewAll(c, names, "run-h", java.time.Duration.ofSeconds(60));
+            assertThat(shares.othersJoined(c, names, "run-j")).as("run-h is still joining").containsEntry("relay-counted",
+                    java.util.Optional.empty());
+            assertThat(table.read(c, names, "run-j", 1000, shares.othersJoined(c, names, "run-j")))
+                    .as("the holder has not counted it: the joiner does").containsOnlyKeys("relay-counted");
+
+            try (var ps = c.prepareStatement("UPDATE pace_tail SET written_at = written_at - INTERVAL 5000 MICROSECOND"
+                    + " WHERE holder = 'run-ended'")) {
+                ps.executeUpdate();
+            }
+            shares.joined(c, names, "run-h");
+            assertThat(table.read(c, names, "run-j", 1000, shares.othersJoined(c, names, "run-j")))
+                    .as("run-h joined after the tail was written: counted there").isEmpty();
+            assertThat(table.read(c, names, "run-h", 1000, shares.othersJoined(c, names, "run-h")))
+                    .as("alone but for itself: a holder with no other counts every tail").containsOnlyKeys("relay-counted");
+
+            table.write(c, "run-later", Map.of("relay-counted", new long[] {50}));
+            try (var ps = c.prepareStatement("UPDATE pace_tail SET written_at = written_at + INTERVAL 5000 MICROSECOND"
+                    + " WHERE holder = 'run-later'")) {
+                ps.executeUpdate();
+            }
+            assertThat(table.read(c, names, "run-j", 1000, shares.othersJoined(c, names, "run-j")).get("relay-counted"))
+                    .as("a tail written after run-h joined is the joiner's to count").hasSize(1);
+            shares.releaseAll(c, names, "run-h");
         }
     }
 
@@ -42,7 +76,7 @@ class PaceTailTableTest {
                 ps.executeUpdate();
             }
 
-            assertThat(table.read(c, List.of("relay-stale"), "run-new", 1000)).isEmpty();
+            assertThat(table.read(c, List.of("relay-stale"), "run-new", 1000, Map.of())).isEmpty();
         }
     }
 
@@ -60,7 +94,7 @@ class PaceTailTableTest {
             assertThat(java.util.Arrays.stream(seen.get("relay-h").get("run-h")).boxed().toList()).hasSize(2)
                     .allMatch(age -> age >= 100 && age < 1000);
             assertThat(seen.get("domain:h-gmail").get("run-h")).as("handed over, nothing to count").isEmpty();
-            assertThat(table.read(c, List.of("relay-h"), "run-x", 1000)).as("a handover is no tail").isEmpty();
+            assertThat(table.read(c, List.of("relay-h"), "run-x", 1000, Map.of())).as("a handover is no tail").isEmpty();
 
             table.deleteHandovers(c, "run-j");
             assertThat(table.handedOver(c, "run-j", List.of("relay-h"), 1000)).isEmpty();

@@ -143,7 +143,7 @@ public final class Claimer {
             DomainPacer.Plan plan = domains.plan(max, pacing.runRate(), now, lastChance);
             found = claims.claimPaced(c, run.campaignId(), now,
                     plan.others(), plan.othersFrom(), plan.paced(), plan.quotas(), buffer.notToClaim());
-            domains.claimed(plan, found, now);
+            domains.claimed(plan, found, now, buffer.releasing());
             if (found.claim().recipients().size() + found.claim().suppressed() > 0) {
                 break;
             }

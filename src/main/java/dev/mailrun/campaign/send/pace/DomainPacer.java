@@ -50,8 +50,10 @@ public final class DomainPacer {
         final SendRateLimiter limiter = new SendRateLimiter(0);
         Holders holders = new Holders(1, 0);
         double share;
-        /** A larger share seen at the last renewal, not applied yet; 0: none. */
+        /** A larger share a renewal found, not applied yet; 0: none. */
         double rising;
+        /** When (nanoTime) {@link #rising} was found. */
+        long risingSince;
         double credit;
         Instant dryUntil = Instant.MIN;
 
@@ -70,10 +72,14 @@ public final class DomainPacer {
     /** The last second of the runs before this one, per group key; null until read. */
     private Map<String, long[]> tails;
     private Instant othersDryUntil = Instant.MIN;
-    /** The last claim asking for the other domains found none of them. */
+    /** The last claim asking for the other domains found none of them, and none were on their way back to the queue. */
     private boolean othersNone;
+    /** Recipients of the other domains claimed and not yet in a batch being sent (a claim made ahead holds them). */
+    private int othersHeld;
     /** The last batch sent held recipients of paced groups only. */
     private volatile boolean lastBatchOnlyPaced;
+    /** When (nanoTime) the last renewal read the groups' holders. */
+    private long lastRenewal;
 
     DomainPacer(DomainGroups groups, RateAdapter adapter) {
         this.adapter = adapter;
@@ -126,12 +132,13 @@ public final class DomainPacer {
      * @return per group key, the ages (nanoseconds) of this run's sends to it in the last second
      *         that a lowered share no longer holds; only groups with some
      */
-    synchronized Map<String, long[]> update(Map<String, Holders> live) {
+    synchronized Map<String, long[]> update(Map<String, Holders> live, long nanos) {
+        lastRenewal = nanos;
         Map<String, long[]> beyond = new HashMap<>();
         for (Pace p : byName.values()) {
             Holders before = p.holders;
             p.holders = live.getOrDefault(p.group.key(), p.holders);
-            long[] ages = apply(p, p.holders.holders() > before.holders());
+            long[] ages = apply(p, p.holders.holders() > before.holders(), nanos);
             if (ages.length > 0) {
                 beyond.put(p.group.key(), ages);
             }
@@ -141,19 +148,26 @@ public final class DomainPacer {
 
     /** After a local halving of {@code groupKey}: the new rate applies before the next renewal. */
     synchronized void refresh(String groupKey) {
-        byName.values().stream().filter(p -> p.group.key().equals(groupKey)).forEach(p -> apply(p, false));
+        byName.values().stream().filter(p -> p.group.key().equals(groupKey)).forEach(p -> apply(p, false, lastRenewal));
     }
 
-    /** @param joined another holder joined the group: the sends its share no longer holds are handed over, spread */
-    private long[] apply(Pace p, boolean joined) {
+    /**
+     * @param joined another holder joined the group: the sends its share no longer holds are handed over, spread
+     * @param nanos  when the holders were read (nanoTime)
+     */
+    private long[] apply(Pace p, boolean joined, long nanos) {
         double total = adapter.rate(p.group.key()).orElse(p.group.rate());
         double share = total > 0 ? RelayRate.shareOf(total, p.holders, 0) : 0;
         if (p.share > 0 && share > p.share) {
-            // A larger share (a holder left, a rate stepped up) applies from the next renewal, a
-            // second on: the holder that left may have sent its share within the last second, and
-            // taking it over at once would let the group's second hold both.
+            // A larger share (a holder left, a rate stepped up) applies a second after a renewal
+            // found it (RelayRate.RISE_AFTER): the holder that left may have sent its share within
+            // the last second, and taking it over at once would let the group's second hold both.
             if (p.rising != share) {
                 p.rising = share;
+                p.risingSince = nanos;
+                return new long[0];
+            }
+            if (nanos - p.risingSince < RelayRate.RISE_AFTER.toNanos()) {
                 return new long[0];
             }
         }
@@ -185,6 +199,11 @@ public final class DomainPacer {
     /** The group key of a recipient's domain, if it is in a group. */
     Optional<String> groupKeyOf(String email) {
         return Optional.ofNullable(byDomain.get(domainOf(email))).map(p -> p.group.key());
+    }
+
+    private boolean paced(String email) {
+        Pace p = byDomain.get(domainOf(email));
+        return p != null && p.share > 0;
     }
 
     /** The limiter a recipient's message waits for besides the relay's; empty when its domain is not paced. */
@@ -238,15 +257,20 @@ public final class DomainPacer {
             groups.add(p.group.name());
             quotas.add(new DomainQuota(p.group.domains(), take));
         }
-        int others = !lastChance && now.isBefore(othersDryUntil) ? 0 : left;
-        if (others == 0 && !lastChance && othersDryUntil != Instant.MIN && !now.isBefore(othersDryUntil)
-                && !quotas.isEmpty()) {
-            // Sized to the caps, the paced groups fill the whole batch: the other domains, left
-            // alone for a while, are asked for one, so that a claim finds out whether any came back
-            // (or none are left, which lets the run give up the rest of its relay share).
+        boolean dry = !lastChance && now.isBefore(othersDryUntil);
+        int others = dry ? 0 : left;
+        // The other domains are asked for one while they are dry but the last claim found a few (the
+        // run may have taken the last of them), and again once left alone for RECHECK: a claim then
+        // finds out whether any came back, or that none are left, which lets the run give up the
+        // rest of its relay share at once rather than a pause later.
+        boolean probe = !lastChance && othersDryUntil != Instant.MIN && (!dry || !othersNone);
+        if (others == 0 && probe) {
             int last = quotas.size() - 1;
-            DomainQuota q = quotas.get(last);
-            if (q.limit() > 0) {
+            if (left > 0) {
+                others = 1;
+            } else if (last >= 0 && quotas.get(last).limit() > 0) {
+                // Sized to the caps, the paced groups fill the whole batch: one of them makes room.
+                DomainQuota q = quotas.get(last);
                 quotas.set(last, new DomainQuota(q.domains(), q.limit() - 1));
                 byName.get(groups.get(last)).credit += 1;
                 others = 1;
@@ -255,11 +279,17 @@ public final class DomainPacer {
         return new Plan(others, othersFrom, paced, groups, quotas);
     }
 
-    /** What the claim of {@code plan} found: the parts that ran dry are left alone for {@link #RECHECK}. */
-    public synchronized void claimed(Plan plan, PacedClaim found, Instant now) {
+    /**
+     * What the claim of {@code plan} found: the parts that ran dry are left alone for {@link #RECHECK}.
+     *
+     * @param releasing some of the run's recipients were on their way back to the queue, unseen by
+     *                  the claim: finding no other domains then does not mean none are left
+     */
+    public synchronized void claimed(Plan plan, PacedClaim found, Instant now, boolean releasing) {
+        othersHeld += (int) found.claim().recipients().stream().filter(r -> !paced(r.email())).count();
         if (plan.others() > 0) {
             othersDryUntil = found.otherFound() < plan.others() ? now.plus(RECHECK) : Instant.MIN;
-            othersNone = found.otherFound() == 0;
+            othersNone = found.otherFound() == 0 && !releasing;
             if (found.lastOtherId() > 0) {
                 othersFrom = found.lastOtherId();
             }
@@ -278,7 +308,10 @@ public final class DomainPacer {
      * sum of their shares (never above the run's). 0: no limit.
      */
     synchronized double effectiveRate(double runRate) {
-        if (othersDryUntil == Instant.MIN) {
+        if (othersDryUntil == Instant.MIN || othersHeld > 0) {
+            // A claim made ahead still holds other domains (the last of them, found too few): the
+            // batch that takes it goes at the run's rate, and a budget sized to the caps would hand
+            // them back to the queue, out of reach of the claims that follow.
             return runRate;
         }
         double paced = 0;
@@ -326,7 +359,10 @@ public final class DomainPacer {
         for (ClaimedRecipient r : batch) {
             (limiterFor(r.email()).isPresent() ? paced : others).add(r);
         }
-        lastBatchOnlyPaced = others.isEmpty() && !paced.isEmpty();
+        synchronized (this) {
+            lastBatchOnlyPaced = others.isEmpty() && !paced.isEmpty();
+            othersHeld = Math.max(0, othersHeld - others.size());
+        }
         if (paced.isEmpty() || others.isEmpty()) {
             return batch;
         }

@@ -5,6 +5,7 @@ import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import dev.mailrun.campaign.store.RelayShareTable.Live;
 import dev.mailrun.mail.smtp.SendRateLimiter;
+import java.time.Duration;
 import java.util.Set;
 
 /**
@@ -22,12 +23,17 @@ public final class RelayRate {
     private volatile double current;
     private volatile int holders = 1;
     private Live lastSeen = ALONE;
-    /** The holders as the last renewal found them when they gave this run a larger share, not applied yet; null: none. */
+    /** The holders as a renewal found them when they gave this run a larger share, not applied yet; null: none. */
     private Live rising;
+    /** When (nanoTime) {@link #rising} was found. */
+    private long risingSince;
     /** What this run can still use of the relay, when less than its share (only capped domains left); 0: its share. */
     private double wants;
     /** The relay's rate in total now: its configured rate, or lower while adapted to "too fast". */
     private volatile double relayTotal;
+
+    /** How long a larger share waits after the renewal that found it: a second of the pace, which the holder that gave it up may have filled. */
+    static final Duration RISE_AFTER = Duration.ofSeconds(1);
 
     /** A holder alone on the relay. */
     static final Live ALONE = new Live(new Holders(1, 0), Set.of(), Set.of());
@@ -82,21 +88,29 @@ public final class RelayRate {
      * This run's share among the relay's {@code live} holders of the relay's rate {@code total}
      * (adapted or configured).
      *
-     * <p>A larger share — a holder left, or wants less than its share — applies from the renewal
-     * after the one that found it, a renewal period later: the holder that left (or lowered its
-     * pace) may have sent its old share within the last second, and taking it over at once would let
-     * one second hold both.
+     * <p>A larger share — a holder left, or wants less than its share — applies from the first
+     * renewal at least {@link #RISE_AFTER} after the one that found it: the holder that left (or
+     * lowered its pace) may have sent its old share within the last second, and taking it over at
+     * once would let one second hold both. Counted in time, not renewals: a run renews more often
+     * than once a second at times ({@link RelayShare}).
      *
+     * @param nanos when the renewal read {@code live} (nanoTime)
      * @return the ages (nanoseconds) of this run's sends of the last second that a lowered share no
      *         longer holds ({@link SendRateLimiter#handOverTo} when a holder joined): a run joining
      *         the relay counts them
      */
-    synchronized long[] update(Live live, double total) {
+    synchronized long[] update(Live live, double total, long nanos) {
         relayTotal = total;
         double share = shareOf(total, live, wants, campaignCap);
-        if (current > 0 && share > current && !live.equals(rising)) {
-            rising = live;
-            return new long[0];
+        if (current > 0 && share > current) {
+            if (!live.equals(rising)) {
+                rising = live;
+                risingSince = nanos;
+                return new long[0];
+            }
+            if (nanos - risingSince < RISE_AFTER.toNanos()) {
+                return new long[0];
+            }
         }
         rising = null;
         return apply(live, live.holders().holders() > lastSeen.holders().holders());

@@ -45,6 +45,11 @@ public final class RelayShare {
     static final Duration JOIN_POLL_FIRST = Duration.ofMillis(10);
     static final Duration JOIN_POLL = Duration.ofMillis(50);
     private static final int FIRST_POLLS = 10;
+    /**
+     * How often a run renews in its first renewal period: runs of other workers start at the same
+     * slot and wait for this one's handover, which it writes at a renewal.
+     */
+    static final Duration FIRST_RENEWALS = Duration.ofMillis(100);
 
     private final RunScope run;
     private final String relay;
@@ -57,6 +62,8 @@ public final class RelayShare {
     private final PaceTailTable tails = new PaceTailTable();
     private final ShareHandover handover = new ShareHandover();
     private volatile long lastRenewal;
+    /** When (nanoTime) this run joined: its first renewal period renews every {@link #FIRST_RENEWALS}. */
+    private volatile long joinedAt;
     /** This run told the other holders it wants less than its share of the relay (only capped domains left). */
     private boolean wanting;
 
@@ -87,12 +94,13 @@ public final class RelayShare {
      * Takes this run's share before it sends. Alone on every pace, it goes at once, counting what
      * the runs that just ended sent in their last second. Otherwise it waits until every other live
      * holder has handed over ({@link ShareHandover}), checking every {@link #JOIN_POLL} (at first every
-     * {@link #JOIN_POLL_FIRST}), and counts
-     * their handovers too. A holder that does not hand over within two renewal periods (a worker of
+     * {@link #JOIN_POLL_FIRST}), and counts their handovers, and the tails only those holders have not
+     * counted (written before they joined, they are in the holders' windows and handovers already). A holder that does not hand over within two renewal periods (a worker of
      * an older version, a stalled one) is not waited for longer: the run then starts as if a whole
      * second had just been sent at each pace.
      */
     public void join() throws SQLException, InterruptedException {
+        joinedAt = timing.nanoTime().getAsLong();
         Map<String, Live> live = renew();
         Instant giveUp = run.clock().instant().plus(RENEWAL.multipliedBy(2)).plusMillis(100);
         int polls = 0;
@@ -103,8 +111,10 @@ public final class RelayShare {
                 if (!ShareHandover.complete(found, handed)) {
                     return Optional.<Map<String, long[]>>empty();
                 }
-                Map<String, long[]> ended = tails.read(c, names, run.runToken(), 1000);
+                Map<String, long[]> ended = tails.read(c, names, run.runToken(), 1000,
+                        run.tables().shares().othersJoined(c, names, run.runToken()));
                 tails.deleteHandovers(c, run.runToken());
+                run.tables().shares().joined(c, names, run.runToken());
                 return Optional.of(ShareHandover.counted(ended, handed));
             });
             if (counted.isPresent()) {
@@ -118,6 +128,11 @@ public final class RelayShare {
                 if (withGroups) {
                     pacing.domains().startFull();
                 }
+                // A full window counts every tail too: a later joiner leaves them to this run.
+                run.tables().inTransaction(c -> {
+                    run.tables().shares().joined(c, names, run.runToken());
+                    return null;
+                });
                 return;
             }
             timing.sleeper().sleepUntil(run.clock().instant().plus(polls++ < FIRST_POLLS ? JOIN_POLL_FIRST : JOIN_POLL));
@@ -134,9 +149,19 @@ public final class RelayShare {
         }
     }
 
-    /** Renews the share when a renewal period has passed since the last. */
+    /**
+     * Renews the share when a renewal period has passed since the last; sooner ({@link #FIRST_RENEWALS})
+     * in the run's first period, when other runs joining wait for this one's handover, and when the
+     * run has just found that only capped domains are left, so the others take the rest of its share
+     * a period earlier.
+     */
     public void renewIfDue() throws SQLException {
-        if (timing.nanoTime().getAsLong() - lastRenewal >= RENEWAL.toNanos()) {
+        long now = timing.nanoTime().getAsLong();
+        long since = now - lastRenewal;
+        if (since >= RENEWAL.toNanos()) {
+            renew();
+        } else if (since >= FIRST_RENEWALS.toNanos()
+                && (now - joinedAt < RENEWAL.toNanos() || (withGroups && !wanting && pacing.domains().onlyPaced().isPresent()))) {
             renew();
         }
     }
@@ -150,6 +175,7 @@ public final class RelayShare {
         AtomicReference<Optional<Integer>> connectionPart = new AtomicReference<>(Optional.empty());
         AtomicReference<List<Handover>> owed = new AtomicReference<>(List.of());
         AtomicBoolean wants = new AtomicBoolean();
+        long nanos = timing.nanoTime().getAsLong();
         Map<String, Live> live = tables.inTransaction(c -> {
             Map<String, Live> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
             if (withGroups) {
@@ -168,11 +194,11 @@ public final class RelayShare {
                 }
             }
             handover.lowered(relay, rate.update(mine,
-                    pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate())));
+                    pacing.adapter().rate(RateAdapter.relayKey(relay)).orElse(rate.relayRate()), nanos));
             if (withGroups) {
                 Map<String, Holders> counts = new HashMap<>();
                 holders.forEach((name, l) -> counts.put(name, l.holders()));
-                pacing.domains().update(counts).forEach(handover::lowered);
+                pacing.domains().update(counts, nanos).forEach(handover::lowered);
             }
             owed.set(handover.owed(holders));
             tails.handOver(c, run.runToken(), owed.get());

@@ -107,6 +107,15 @@ public final class ResultBuffer {
         return ids;
     }
 
+    /**
+     * True while some recipient goes back to the queue unsent (handed back, not attempted) and its
+     * release is not flushed yet: a claim leaves it out ({@link #notToClaim}), so a claim finding
+     * none of a kind is not proof that none are left.
+     */
+    public synchronized boolean releasing() {
+        return outcomes.stream().anyMatch(o -> o instanceof Outcome.Released);
+    }
+
     /** True while {@code recipientId} is held here without a result. */
     public boolean awaitsResult(long recipientId) {
         return held.containsKey(recipientId);

@@ -23,7 +23,7 @@ class DomainPacerTest {
     private DomainPacer pacer(double cap) {
         DomainPacer pacer = new DomainPacer(new DomainGroups(List.of(
                 new DomainGroup("gmail", List.of("gmail.com", "googlemail.com"), cap))), new RateAdapter(new AdaptedRateTable()));
-        pacer.update(Map.of("domain:gmail", new Holders(1, 0)));
+        pacer.update(Map.of("domain:gmail", new Holders(1, 0)), 0);
         return pacer;
     }
 
@@ -42,14 +42,71 @@ class DomainPacerTest {
     void once_the_other_domains_ran_dry_batches_are_sized_to_the_cap() {
         DomainPacer pacer = pacer(5);
         DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
-        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW);
+        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW, false);
         assertThat(pacer.effectiveRate(50)).as("the rate the timebox predicts with").isEqualTo(5);
         DomainPacer.Plan next = pacer.plan(25, 50, NOW);
-        assertThat(next.others()).as("the others are left alone for a while").isZero();
-        assertThat(next.quotas().get(0).limit()).as("25 at 5/s take 5 s: all of them gmail").isEqualTo(25);
+        assertThat(next.others()).as("the claim found a few: was it the last of them? asked for one").isEqualTo(1);
+        assertThat(next.quotas().get(0).limit()).as("25 at 5/s take 5 s: gmail, but for the one asked").isEqualTo(24);
+        pacer.claimed(next, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(24)), NOW, false);
+        DomainPacer.Plan after = pacer.plan(25, 50, NOW);
+        assertThat(after.others()).as("none: the others are left alone for a while").isZero();
+        assertThat(after.quotas().get(0).limit()).isEqualTo(25);
         DomainPacer.Plan later = pacer.plan(25, 50, NOW.plus(DomainPacer.RECHECK));
         assertThat(later.others()).as("a while later the others are asked for one again").isEqualTo(1);
         assertThat(later.quotas().get(0).limit()).isEqualTo(24);
+    }
+
+    @Test
+    void a_claim_that_found_a_few_others_is_followed_by_one_asking_for_one_until_one_finds_none() {
+        DomainPacer pacer = pacer(5);
+        DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
+        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 12, 12, List.of(10)), NOW, false);
+        DomainPacer.Plan probe = pacer.plan(10, 50, NOW);
+        assertThat(probe.others()).as("10 at 5/s are all gmail's: one of them makes room for one other").isEqualTo(1);
+        pacer.claimed(probe, new PacedClaim(new Claim(List.of(), 0), 1, 13, List.of(9)), NOW, false);
+        assertThat(pacer.plan(100, 50, NOW).others()).as("one came back: the others are asked in full again (gmail takes back its one)")
+                .isEqualTo(89);
+
+        DomainPacer emptied = pacer(5);
+        emptied.interleave(List.of(new ClaimedRecipient(1, "r1@other.example", "", null, 0)));
+        DomainPacer.Plan first = emptied.plan(100, 50, NOW);
+        emptied.claimed(first, new PacedClaim(new Claim(List.of(), 0), 12, 12, List.of(10)), NOW, false);
+        DomainPacer.Plan none = emptied.plan(10, 50, NOW);
+        emptied.claimed(none, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(9)), NOW, false);
+        emptied.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
+        assertThat(emptied.onlyPaced()).as("the run gives up the rest of its share after this batch, not a pause later")
+                .hasValue(5);
+    }
+
+    @Test
+    void the_batch_holding_the_last_of_the_other_domains_is_predicted_at_the_runs_rate_and_those_after_at_the_caps() {
+        DomainPacer pacer = pacer(5);
+        DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
+        List<ClaimedRecipient> found = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            found.add(new ClaimedRecipient(i, "r" + i + "@other.example", "", null, 0));
+        }
+        found.add(new ClaimedRecipient(99, "a@gmail.com", "", null, 0));
+        pacer.claimed(plan, new PacedClaim(new Claim(found, 0), 12, 12, List.of(plan.quotas().get(0).limit())), NOW, false);
+        assertThat(pacer.effectiveRate(50)).as("the claim made ahead holds 12 others: a budget at 5/s would hand them back")
+                .isEqualTo(50);
+        pacer.interleave(found);
+        assertThat(pacer.effectiveRate(50)).as("taken into the batch being sent: what follows is gmail's").isEqualTo(5);
+    }
+
+    @Test
+    void no_other_domains_found_while_some_go_back_to_the_queue_is_not_none_left() {
+        DomainPacer pacer = pacer(5);
+        pacer.interleave(List.of(new ClaimedRecipient(1, "r1@other.example", "", null, 0)));
+        DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
+        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(10)), NOW, true);
+        pacer.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
+        assertThat(pacer.onlyPaced()).as("a hand-back not yet released was out of the claim's sight").isEmpty();
+        DomainPacer.Plan probe = pacer.plan(10, 50, NOW);
+        assertThat(probe.others()).as("so the next claim asks again").isEqualTo(1);
+        pacer.claimed(probe, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(9)), NOW, false);
+        pacer.interleave(List.of(new ClaimedRecipient(4, "c@gmail.com", "", null, 0)));
+        assertThat(pacer.onlyPaced()).hasValue(5);
     }
 
     @Test
@@ -95,7 +152,7 @@ class DomainPacerTest {
                 new ClaimedRecipient(2, "a@gmail.com", "", null, 0));
         pacer.interleave(mixed);
         DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
-        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW);
+        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW, false);
         assertThat(pacer.onlyPaced()).as("the claim found too few others, and the run still holds some").isEmpty();
         pacer.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
         assertThat(pacer.onlyPaced()).as("a batch without others, but the last claim found some").isEmpty();
@@ -104,7 +161,7 @@ class DomainPacerTest {
         DomainPacer emptied = pacer(5);
         emptied.interleave(mixed);
         DomainPacer.Plan none = emptied.plan(100, 50, NOW);
-        emptied.claimed(none, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(10)), NOW);
+        emptied.claimed(none, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(10)), NOW, false);
         assertThat(emptied.onlyPaced()).as("a claim found no others, but the last batch held one").isEmpty();
         emptied.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
         assertThat(emptied.onlyPaced()).hasValue(5);

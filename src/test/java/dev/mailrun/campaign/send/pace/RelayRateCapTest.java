@@ -16,7 +16,7 @@ class RelayRateCapTest {
         assertThat(rate.limiter().rate()).isEqualTo(7);
         rate.capAt(10);  // the other relay went down: this one takes everything
         assertThat(rate.current()).isEqualTo(10);
-        rate.update(Lives.of(8, 0), 40);   // eight workers on the relay: 5/s each, under the cap
+        rate.update(Lives.of(8, 0), 40, 0);   // eight workers on the relay: 5/s each, under the cap
         assertThat(rate.current()).isEqualTo(5);
         rate.capAt(3);
         assertThat(rate.current()).isEqualTo(3);
