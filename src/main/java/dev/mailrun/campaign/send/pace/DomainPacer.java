@@ -76,8 +76,8 @@ public final class DomainPacer {
     private boolean othersNone;
     /** Recipients of the other domains claimed and not yet in a batch being sent (a claim made ahead holds them). */
     private int othersHeld;
-    /** The last batch sent held recipients of paced groups only. */
-    private volatile boolean lastBatchOnlyPaced;
+    /** Recipients of the other domains claimed and without a result yet (sent, failed or handed back). */
+    private int othersOut;
     /** When (nanoTime) the last renewal read the groups' holders. */
     private long lastRenewal;
 
@@ -286,7 +286,9 @@ public final class DomainPacer {
      *                  the claim: finding no other domains then does not mean none are left
      */
     public synchronized void claimed(Plan plan, PacedClaim found, Instant now, boolean releasing) {
-        othersHeld += (int) found.claim().recipients().stream().filter(r -> !paced(r.email())).count();
+        int others = (int) found.claim().recipients().stream().filter(r -> !paced(r.email())).count();
+        othersHeld += others;
+        othersOut += others;
         if (plan.others() > 0) {
             othersDryUntil = found.otherFound() < plan.others() ? now.plus(RECHECK) : Instant.MIN;
             othersNone = found.otherFound() == 0 && !releasing;
@@ -328,18 +330,32 @@ public final class DomainPacer {
 
     /**
      * The paced groups' shares together once only they are left to send to (a claim found none of
-     * the other domains and the last batch held none of them): all this run can still use of the
-     * relay. Empty while other domains have recipients.
+     * the other domains, and every one the run claimed has its result): all this run can still use
+     * of the relay. Empty while other domains have recipients.
      */
     synchronized OptionalDouble onlyPaced() {
-        // A claim finding too few others is not enough: the run may still hold a batch or two of
-        // them, and the last few may be on their way back to the queue. Only once a claim found
-        // none and a batch held none are the others used up.
-        if (othersDryUntil == Instant.MIN || !othersNone || !lastBatchOnlyPaced) {
+        // A claim finding too few others is not enough: the run may still hold some of them, and the
+        // last few may be on their way back to the queue. Only once a claim found none (none were on
+        // their way back) and none is left without a result are the others used up.
+        if (othersDryUntil == Instant.MIN || !othersNone || othersOut > 0) {
             return OptionalDouble.empty();
         }
         double paced = byName.values().stream().filter(p -> p.share > 0).mapToDouble(p -> p.share).sum();
         return paced > 0 ? OptionalDouble.of(paced) : OptionalDouble.empty();
+    }
+
+    /**
+     * A recipient claimed by this run has its result: once the last of the other domains has one, the
+     * run holds none of them any more.
+     *
+     * @param back it goes back to the queue unsent (handed back, not attempted): a claim may find it
+     *             again, so a claim that found none before no longer says that none are left
+     */
+    public synchronized void settled(String email, boolean back) {
+        if (!paced(email)) {
+            othersOut = Math.max(0, othersOut - 1);
+            othersNone &= !back;
+        }
     }
 
     /** The paced groups with their shares now (messages/s for this run), for status and the run summary. */
@@ -360,7 +376,6 @@ public final class DomainPacer {
             (limiterFor(r.email()).isPresent() ? paced : others).add(r);
         }
         synchronized (this) {
-            lastBatchOnlyPaced = others.isEmpty() && !paced.isEmpty();
             othersHeld = Math.max(0, othersHeld - others.size());
         }
         if (paced.isEmpty() || others.isEmpty()) {

@@ -170,6 +170,8 @@ public final class ResultBuffer {
         if (r == null) {
             throw new IllegalStateException("a send result for recipient " + result.key() + " that this run does not hold");
         }
+        pacing.domains().settled(r.email(), result instanceof SendResult.NotAttempted || result instanceof SendResult.Fatal
+                || result instanceof SendResult.Unreachable || result instanceof SendResult.Throttled);
         if (result instanceof SendResult.Throttled t) {
             if (pacing.slowDown(r.email(), t, via)) {
                 // Only the pace was wrong: back to the queue with no attempt charged, and not a

@@ -68,14 +68,11 @@ class DomainPacerTest {
                 .isEqualTo(89);
 
         DomainPacer emptied = pacer(5);
-        emptied.interleave(List.of(new ClaimedRecipient(1, "r1@other.example", "", null, 0)));
         DomainPacer.Plan first = emptied.plan(100, 50, NOW);
         emptied.claimed(first, new PacedClaim(new Claim(List.of(), 0), 12, 12, List.of(10)), NOW, false);
         DomainPacer.Plan none = emptied.plan(10, 50, NOW);
         emptied.claimed(none, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(9)), NOW, false);
-        emptied.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
-        assertThat(emptied.onlyPaced()).as("the run gives up the rest of its share after this batch, not a pause later")
-                .hasValue(5);
+        assertThat(emptied.onlyPaced()).as("the run gives up the rest of its share now, not a pause later").hasValue(5);
     }
 
     @Test
@@ -97,15 +94,12 @@ class DomainPacerTest {
     @Test
     void no_other_domains_found_while_some_go_back_to_the_queue_is_not_none_left() {
         DomainPacer pacer = pacer(5);
-        pacer.interleave(List.of(new ClaimedRecipient(1, "r1@other.example", "", null, 0)));
         DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
         pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(10)), NOW, true);
-        pacer.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
         assertThat(pacer.onlyPaced()).as("a hand-back not yet released was out of the claim's sight").isEmpty();
         DomainPacer.Plan probe = pacer.plan(10, 50, NOW);
         assertThat(probe.others()).as("so the next claim asks again").isEqualTo(1);
         pacer.claimed(probe, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(9)), NOW, false);
-        pacer.interleave(List.of(new ClaimedRecipient(4, "c@gmail.com", "", null, 0)));
         assertThat(pacer.onlyPaced()).hasValue(5);
     }
 
@@ -146,24 +140,26 @@ class DomainPacerTest {
     }
 
     @Test
-    void a_run_can_use_only_its_groups_shares_once_the_others_ran_dry_and_a_batch_held_none_of_them() {
+    void a_run_can_use_only_its_groups_shares_once_a_claim_found_no_others_and_every_other_claimed_has_its_result() {
         DomainPacer pacer = pacer(5);
-        List<ClaimedRecipient> mixed = List.of(new ClaimedRecipient(1, "r1@other.example", "", null, 0),
-                new ClaimedRecipient(2, "a@gmail.com", "", null, 0));
-        pacer.interleave(mixed);
         DomainPacer.Plan plan = pacer.plan(100, 50, NOW);
-        pacer.claimed(plan, new PacedClaim(new Claim(List.of(), 0), 30, 30, List.of(10)), NOW, false);
-        assertThat(pacer.onlyPaced()).as("the claim found too few others, and the run still holds some").isEmpty();
-        pacer.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
-        assertThat(pacer.onlyPaced()).as("a batch without others, but the last claim found some").isEmpty();
+        List<ClaimedRecipient> found = List.of(new ClaimedRecipient(1, "r1@other.example", "", null, 0),
+                new ClaimedRecipient(2, "a@gmail.com", "", null, 0));
+        pacer.claimed(plan, new PacedClaim(new Claim(found, 0), 1, 1, List.of(1)), NOW, false);
+        DomainPacer.Plan none = pacer.plan(10, 50, NOW);
+        pacer.claimed(none, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(9)), NOW, false);
+        assertThat(pacer.onlyPaced()).as("a claim found no others, but r1 has no result yet").isEmpty();
+        pacer.settled("a@gmail.com", false);
+        assertThat(pacer.onlyPaced()).as("gmail's result says nothing of the others").isEmpty();
+        pacer.settled("r1@other.example", false);
+        assertThat(pacer.onlyPaced()).hasValue(5);
 
-
-        DomainPacer emptied = pacer(5);
-        emptied.interleave(mixed);
-        DomainPacer.Plan none = emptied.plan(100, 50, NOW);
-        emptied.claimed(none, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(10)), NOW, false);
-        assertThat(emptied.onlyPaced()).as("a claim found no others, but the last batch held one").isEmpty();
-        emptied.interleave(List.of(new ClaimedRecipient(3, "b@gmail.com", "", null, 0)));
-        assertThat(emptied.onlyPaced()).hasValue(5);
+        DomainPacer handedBack = pacer(5);
+        DomainPacer.Plan first = handedBack.plan(100, 50, NOW);
+        handedBack.claimed(first, new PacedClaim(new Claim(found, 0), 1, 1, List.of(1)), NOW, false);
+        DomainPacer.Plan after = handedBack.plan(10, 50, NOW);
+        handedBack.claimed(after, new PacedClaim(new Claim(List.of(), 0), 0, 0, List.of(9)), NOW, false);
+        handedBack.settled("r1@other.example", true);
+        assertThat(handedBack.onlyPaced()).as("r1 goes back to the queue unsent: there is one left").isEmpty();
     }
 }
