@@ -43,12 +43,13 @@ final class Permits {
      */
     boolean await(Optional<SendRateLimiter> pace, Supplier<Duration> remaining, BooleanSupplier stop, Duration needs) {
         long start = System.nanoTime();
-        // The item's own pace first: a message held back by its domain then takes the relay's next
-        // permit, so the relay's count never sees it bunched up with the others.
+        // The item's own pace first; a message its pace lets go then takes the relay's next free
+        // place, ahead of the others (SendRateLimiter.admitAhead) rather than a booking behind
+        // theirs: the pace's window moves on from when the message goes, so each wait behind the
+        // others' bookings would cost the pace that much of its rate.
         boolean permitted = pace.isEmpty()
                 ? book(relay, remaining, stop, needs) && admit(relay, Optional.empty(), remaining, stop, needs)
-                : awaitPace(pace.get(), remaining, stop, needs) && book(relay, remaining, stop, needs)
-                        && admit(relay, pace, remaining, stop, needs);
+                : awaitPace(pace.get(), remaining, stop, needs) && admit(relay, pace, remaining, stop, needs);
         if (permitted) {
             events.permitWaited(Duration.ofNanos(System.nanoTime() - start));
         }
@@ -89,26 +90,43 @@ final class Permits {
      */
     private static boolean admit(SendRateLimiter relay, Optional<SendRateLimiter> pace, Supplier<Duration> remaining,
                                  BooleanSupplier stop, Duration needs) {
-        while (true) {
-            Duration again = pace.isEmpty() ? relay.admit() : admitBoth(relay, pace.get());
-            if (again.isZero()) {
-                return true;
+        boolean[] ahead = {false};
+        try {
+            while (true) {
+                Duration again = pace.isEmpty() ? relay.admit() : admitBoth(relay, pace.get(), ahead);
+                if (again.isZero()) {
+                    return true;
+                }
+                if (remaining.get().compareTo(needs) < 0 || !park(again, stop)) {
+                    return false;
+                }
             }
-            if (remaining.get().compareTo(needs) < 0 || !park(again, stop)) {
-                return false;
+        } finally {
+            if (ahead[0]) {
+                relay.waitAhead(false);
             }
         }
     }
 
-    private static Duration admitBoth(SendRateLimiter relay, SendRateLimiter pace) {
+    /** @param ahead whether this message keeps a place of the relay's window from the others; updated */
+    private static Duration admitBoth(SendRateLimiter relay, SendRateLimiter pace, boolean[] ahead) {
         synchronized (pace) {
             Duration room = pace.room();
             if (!room.isZero()) {
+                // Waiting for its pace again (another message of the domain took the room): no
+                // place of the relay's is kept from the others meanwhile.
+                if (ahead[0]) {
+                    relay.waitAhead(false);
+                    ahead[0] = false;
+                }
                 return room;
             }
-            Duration again = relay.admit();
+            Duration again = relay.admitAhead();
             if (again.isZero()) {
                 pace.admit();
+            } else if (!ahead[0]) {
+                relay.waitAhead(true);
+                ahead[0] = true;
             }
             return again;
         }

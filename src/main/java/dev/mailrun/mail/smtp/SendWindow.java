@@ -55,7 +55,20 @@ final class SendWindow {
      *         oldest remembered admission leaves the window
      */
     long tryAdmit(long nowNanos) {
-        long wait = waitFor(nowNanos);
+        return tryAdmit(nowNanos, 0);
+    }
+
+    /** How long until {@link #tryAdmit} would admit at {@code nowNanos}, without admitting: 0 when now. */
+    long waitFor(long nowNanos) {
+        return waitFor(nowNanos, 0);
+    }
+
+    /**
+     * {@link #tryAdmit} with {@code reserved} places kept free for others (at most all but one):
+     * admits only when that many more than the limit's oldest admissions have left the window.
+     */
+    long tryAdmit(long nowNanos, int reserved) {
+        long wait = waitFor(nowNanos, reserved);
         if (wait > 0) {
             return wait;
         }
@@ -64,9 +77,8 @@ final class SendWindow {
         return 0;
     }
 
-    /** How long until {@link #tryAdmit} would admit at {@code nowNanos}, without admitting: 0 when now. */
-    long waitFor(long nowNanos) {
-        long oldest = times[next];
+    private long waitFor(long nowNanos, int reserved) {
+        long oldest = times[(next + Math.min(reserved, times.length - 1)) % times.length];
         return oldest != Long.MIN_VALUE && nowNanos - oldest < spanNanos ? spanNanos - (nowNanos - oldest) : 0;
     }
 

@@ -133,6 +133,22 @@ class SendRateLimiterTest {
     }
 
     @Test
+    void a_message_waiting_to_go_ahead_takes_the_next_free_place_and_the_others_wait_for_the_one_after() {
+        SendRateLimiter limiter = new SendRateLimiter(2, nanos::get);
+        assertThat(limiter.admit()).isZero();
+        nanos.addAndGet(Duration.ofMillis(500).toNanos());
+        assertThat(limiter.admit()).isZero();
+        limiter.waitAhead(true);
+        nanos.addAndGet(Duration.ofMillis(600).toNanos());
+        assertThat(limiter.admit()).as("the place the first admission left is kept").isPositive();
+        assertThat(limiter.admitAhead()).isZero();
+        limiter.waitAhead(false);
+        assertThat(limiter.admit()).as("full: the second admission is 600 ms old").isPositive();
+        nanos.addAndGet(Duration.ofMillis(500).toNanos());
+        assertThat(limiter.admit()).as("its place, once it left, is anybody's again").isZero();
+    }
+
+    @Test
     void an_invalid_rate_fails_fast() {
         assertThatThrownBy(() -> new SendRateLimiter(-1)).hasMessageStartingWith("smtp.rate");
         assertThatThrownBy(() -> new SendRateLimiter(Double.NaN)).hasMessageStartingWith("smtp.rate");

@@ -25,6 +25,20 @@ class SendWindowTest {
     }
 
     @Test
+    void places_kept_for_others_free_only_as_more_of_the_oldest_leave_and_never_the_last_place() {
+        SendWindow window = SendWindow.forRate(3, SendWindow.SECOND_NANOS);
+        assertThat(window.tryAdmit(START, 1)).as("empty: room even with a place kept").isZero();
+        assertThat(window.tryAdmit(START + 100 * MS, 1)).isZero();
+        assertThat(window.tryAdmit(START + 200 * MS, 1)).as("the third place is kept").isEqualTo(800 * MS);
+        assertThat(window.tryAdmit(START + 200 * MS)).as("for the one it is kept for").isZero();
+        assertThat(window.tryAdmit(START + 1000 * MS, 1)).as("the oldest left, but one place stays kept")
+                .isEqualTo(100 * MS);
+        assertThat(window.tryAdmit(START + 1100 * MS, 1)).isZero();
+        SendWindow one = SendWindow.forRate(1, SendWindow.SECOND_NANOS);
+        assertThat(one.tryAdmit(START, 5)).as("a window of one keeps nothing back").isZero();
+    }
+
+    @Test
     void a_refusal_is_not_recorded() {
         SendWindow window = SendWindow.forRate(1, SendWindow.SECOND_NANOS);
         assertThat(window.tryAdmit(START)).isZero();
