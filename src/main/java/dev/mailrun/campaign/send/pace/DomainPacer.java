@@ -386,8 +386,10 @@ public final class DomainPacer {
         int p = 0;
         int o = 0;
         for (int i = 0; i < n; i++) {
-            // The j-th paced recipient goes at position ⌊(j + ½)·n / |paced|⌋.
-            boolean pacedHere = p < paced.size() && i >= (int) Math.floor((p + 0.5) * n / paced.size());
+            // The j-th paced recipient goes at position ⌊j·n / |paced|⌋: reached when its limiter's
+            // j-th permit of the batch is due, not half a spacing after it (the group's window
+            // moves on from when a message goes, so a late one costs the group that much).
+            boolean pacedHere = p < paced.size() && i >= (int) Math.floor((double) p * n / paced.size());
             if ((pacedHere || o >= others.size()) && p < paced.size()) {
                 ordered.add(paced.get(p++));
             } else {
