@@ -37,7 +37,8 @@ import java.util.OptionalDouble;
  * </ol>
  *
  * <p>Over 250 lines as one piece: the claim-side plan, the send-side limiters and the prediction all
- * work from the same per-group shares and the fractions carried from claim to claim.
+ * work from the same per-group shares and the fractions carried from claim to claim. What the run
+ * knows of the rest of its list — the other domains — is {@link UnpacedPart}'s.
  */
 public final class DomainPacer {
 
@@ -68,16 +69,9 @@ public final class DomainPacer {
     private final RateAdapter adapter;
     private final Map<String, Pace> byName = new LinkedHashMap<>();
     private final Map<String, Pace> byDomain = new HashMap<>();
-    private long othersFrom;
     /** The last second of the runs before this one, per group key; null until read. */
     private Map<String, long[]> tails;
-    private Instant othersDryUntil = Instant.MIN;
-    /** The last claim asking for the other domains found none of them, and none were on their way back to the queue. */
-    private boolean othersNone;
-    /** Recipients of the other domains claimed and not yet in a batch being sent (a claim made ahead holds them). */
-    private int othersHeld;
-    /** Recipients of the other domains claimed and without a result yet (sent, failed or handed back). */
-    private int othersOut;
+    private final UnpacedPart others = new UnpacedPart();
     /** When (nanoTime) the last renewal read the groups' holders. */
     private long lastRenewal;
 
@@ -244,7 +238,7 @@ public final class DomainPacer {
                 // Rounded up: the group is one message ahead of its share rather than behind, so a
                 // permit of its limiter never finds no message waiting (each one unused is lost).
                 take = (int) Math.min(left, Math.max(0, Math.ceil(allowed - 1e-9)));
-                if (take == 0 && left > 0 && (lastChance || now.isBefore(othersDryUntil))) {
+                if (take == 0 && left > 0 && (lastChance || others.dry(now, false))) {
                     // Only paced groups are left: never claim nothing while they have recipients
                     // (an empty claim ends the run); the group's limiter holds the message to its pace.
                     take = 1;
@@ -257,26 +251,20 @@ public final class DomainPacer {
             groups.add(p.group.name());
             quotas.add(new DomainQuota(p.group.domains(), take));
         }
-        boolean dry = !lastChance && now.isBefore(othersDryUntil);
-        int others = dry ? 0 : left;
-        // The other domains are asked for one while they are dry but the last claim found a few (the
-        // run may have taken the last of them), and again once left alone for RECHECK: a claim then
-        // finds out whether any came back, or that none are left, which lets the run give up the
-        // rest of its relay share at once rather than a pause later.
-        boolean probe = !lastChance && othersDryUntil != Instant.MIN && (!dry || !othersNone);
-        if (others == 0 && probe) {
+        int unpaced = others.dry(now, lastChance) ? 0 : left;
+        if (unpaced == 0 && others.probe(now, lastChance)) {
             int last = quotas.size() - 1;
             if (left > 0) {
-                others = 1;
+                unpaced = 1;
             } else if (last >= 0 && quotas.get(last).limit() > 0) {
                 // Sized to the caps, the paced groups fill the whole batch: one of them makes room.
                 DomainQuota q = quotas.get(last);
                 quotas.set(last, new DomainQuota(q.domains(), q.limit() - 1));
                 byName.get(groups.get(last)).credit += 1;
-                others = 1;
+                unpaced = 1;
             }
         }
-        return new Plan(others, othersFrom, paced, groups, quotas);
+        return new Plan(unpaced, others.from(), paced, groups, quotas);
     }
 
     /**
@@ -286,15 +274,9 @@ public final class DomainPacer {
      *                  the claim: finding no other domains then does not mean none are left
      */
     public synchronized void claimed(Plan plan, PacedClaim found, Instant now, boolean releasing) {
-        int others = (int) found.claim().recipients().stream().filter(r -> !paced(r.email())).count();
-        othersHeld += others;
-        othersOut += others;
+        others.claimed((int) found.claim().recipients().stream().filter(r -> !paced(r.email())).count());
         if (plan.others() > 0) {
-            othersDryUntil = found.otherFound() < plan.others() ? now.plus(RECHECK) : Instant.MIN;
-            othersNone = found.otherFound() == 0 && !releasing;
-            if (found.lastOtherId() > 0) {
-                othersFrom = found.lastOtherId();
-            }
+            others.asked(plan.others(), found.otherFound(), found.lastOtherId(), now, RECHECK, releasing);
         }
         for (int i = 0; i < plan.groups().size(); i++) {
             Pace p = byName.get(plan.groups().get(i));
@@ -310,7 +292,7 @@ public final class DomainPacer {
      * sum of their shares (never above the run's). 0: no limit.
      */
     synchronized double effectiveRate(double runRate) {
-        if (othersDryUntil == Instant.MIN || othersHeld > 0) {
+        if (!others.ranDry() || others.held()) {
             // A claim made ahead still holds other domains (the last of them, found too few): the
             // batch that takes it goes at the run's rate, and a budget sized to the caps would hand
             // them back to the queue, out of reach of the claims that follow.
@@ -337,7 +319,7 @@ public final class DomainPacer {
         // A claim finding too few others is not enough: the run may still hold some of them, and the
         // last few may be on their way back to the queue. Only once a claim found none (none were on
         // their way back) and none is left without a result are the others used up.
-        if (othersDryUntil == Instant.MIN || !othersNone || othersOut > 0) {
+        if (!others.usedUp()) {
             return OptionalDouble.empty();
         }
         double paced = byName.values().stream().filter(p -> p.share > 0).mapToDouble(p -> p.share).sum();
@@ -353,8 +335,7 @@ public final class DomainPacer {
      */
     public synchronized void settled(String email, boolean back) {
         if (!paced(email)) {
-            othersOut = Math.max(0, othersOut - 1);
-            othersNone &= !back;
+            others.settled(back);
         }
     }
 
@@ -371,14 +352,14 @@ public final class DomainPacer {
      */
     public List<ClaimedRecipient> interleave(List<ClaimedRecipient> batch) {
         List<ClaimedRecipient> paced = new ArrayList<>();
-        List<ClaimedRecipient> others = new ArrayList<>();
+        List<ClaimedRecipient> unpaced = new ArrayList<>();
         for (ClaimedRecipient r : batch) {
-            (limiterFor(r.email()).isPresent() ? paced : others).add(r);
+            (limiterFor(r.email()).isPresent() ? paced : unpaced).add(r);
         }
         synchronized (this) {
-            othersHeld = Math.max(0, othersHeld - others.size());
+            others.taken(unpaced.size());
         }
-        if (paced.isEmpty() || others.isEmpty()) {
+        if (paced.isEmpty() || unpaced.isEmpty()) {
             return batch;
         }
         List<ClaimedRecipient> ordered = new ArrayList<>(batch.size());
@@ -390,10 +371,10 @@ public final class DomainPacer {
             // j-th permit of the batch is due, not half a spacing after it (the group's window
             // moves on from when a message goes, so a late one costs the group that much).
             boolean pacedHere = p < paced.size() && i >= (int) Math.floor((double) p * n / paced.size());
-            if ((pacedHere || o >= others.size()) && p < paced.size()) {
+            if ((pacedHere || o >= unpaced.size()) && p < paced.size()) {
                 ordered.add(paced.get(p++));
             } else {
-                ordered.add(others.get(o++));
+                ordered.add(unpaced.get(o++));
             }
         }
         return ordered;
