@@ -173,15 +173,7 @@ public final class RelayShareTable {
      * written before ({@link PaceTailTable#read}).
      */
     public void joined(Connection c, List<String> names, String holder) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE relay_share SET joined_at = UTC_TIMESTAMP(3) WHERE relay IN ("
-                + Sql.placeholders(names.size()) + ") AND holder = ?")) {
-            int i = 1;
-            for (String name : names) {
-                ps.setString(i++, name);
-            }
-            ps.setString(i, holder);
-            ps.executeUpdate();
-        }
+        forHolder(c, "UPDATE relay_share SET joined_at = UTC_TIMESTAMP(3)", names, holder);
     }
 
     /**
@@ -212,7 +204,12 @@ public final class RelayShareTable {
 
     /** {@link #release} of several shares at once. */
     public void releaseAll(Connection c, List<String> names, String holder) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM relay_share WHERE relay IN ("
+        forHolder(c, "DELETE FROM relay_share", names, holder);
+    }
+
+    /** Runs {@code statement} (an UPDATE or DELETE of relay_share) on {@code holder}'s rows of {@code names}. */
+    private static void forHolder(Connection c, String statement, List<String> names, String holder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statement + " WHERE relay IN ("
                 + Sql.placeholders(names.size()) + ") AND holder = ?")) {
             int i = 1;
             for (String name : names) {
