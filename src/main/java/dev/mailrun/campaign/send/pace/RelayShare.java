@@ -95,9 +95,10 @@ public final class RelayShare {
      * the runs that just ended sent in their last second. Otherwise it waits until every other live
      * holder has handed over ({@link ShareHandover}), checking every {@link #JOIN_POLL} (at first every
      * {@link #JOIN_POLL_FIRST}), and counts their handovers, and the tails only those holders have not
-     * counted (written before they joined, they are in the holders' windows and handovers already). A holder that does not hand over within two renewal periods (a worker of
-     * an older version, a stalled one) is not waited for longer: the run then starts as if a whole
-     * second had just been sent at each pace.
+     * counted (written before they joined, they are in the holders' windows and handovers already).
+     * A holder that does not hand over within two renewal periods (a worker of an older version, a
+     * stalled one) is not waited for longer: the run then starts as if a whole second had just been
+     * sent at each pace.
      */
     public void join() throws SQLException, InterruptedException {
         joinedAt = timing.nanoTime().getAsLong();
