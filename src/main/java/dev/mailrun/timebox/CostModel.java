@@ -55,12 +55,16 @@ final class CostModel {
      * unless the first item would pass the batch's own check ({@link RunBudget#hasTimeForAnotherItem}):
      * after the batch's work before its items (its share of the overhead, at most all of it), the
      * item at its pessimistic cost with the minimum timeout left, then the commit reserve. A batch
-     * that could not start one item would only take work and give it back.
+     * that could not start one item would only take work and give it back. The minimum timeout and
+     * the in-flight time are both the time an item has after its start: only the larger of the two
+     * is kept free, not their sum.
      */
     int itemsThatFit(EstimatorState state, Duration remaining) {
-        long forItems = remaining.minus(overhead).minus(inFlight()).toNanos();
+        Duration tail = inFlight();
+        long forItems = remaining.minus(overhead).minus(tail).toNanos();
         double perItem = perItemUpperMillis(state) * NANOS_PER_MILLI;
-        if (forItems < overhead.toNanos() + perItem + minTimeout.toNanos()) {
+        long timeoutBeyondTail = Math.max(0, minTimeout.minus(tail).toNanos());
+        if (forItems < overhead.toNanos() + perItem + timeoutBeyondTail) {
             return 0;
         }
         if (perItem == 0) {

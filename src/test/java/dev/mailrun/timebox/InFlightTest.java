@@ -74,4 +74,16 @@ class InFlightTest {
         assertThat(report.overrun()).isEqualTo(Duration.ZERO);
         assertThat(blind.lastItemEnds).isAfter(DEADLINE);
     }
+    @Test
+    void a_batch_keeps_the_larger_of_the_in_flight_time_and_the_minimum_timeout_free_after_its_first_item_not_both() {
+        EstimatorState state = new EstimatorState(50, 10, 0, 20);
+        // 300 ms in flight: the 5 ms minimum timeout lies within it. 10 overhead + 300 + 10 overhead + 10 item.
+        CostModel distant = new CostModel(CONFIG, CONFIG::maxItemsPerSecond, () -> TAIL);
+        assertThat(distant.itemsThatFit(state, ms(330))).isEqualTo(2);
+        assertThat(distant.itemsThatFit(state, ms(329))).isZero();
+        // 2 ms in flight: the minimum timeout reaches 3 ms beyond it. 10 + 2 + 10 + 10 + 3.
+        CostModel near = new CostModel(CONFIG, CONFIG::maxItemsPerSecond, () -> ms(2));
+        assertThat(near.itemsThatFit(state, ms(35))).isEqualTo(2);
+        assertThat(near.itemsThatFit(state, ms(34))).isZero();
+    }
 }
