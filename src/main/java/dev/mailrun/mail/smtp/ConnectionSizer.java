@@ -65,8 +65,8 @@ final class ConnectionSizer {
     }
 
     /**
-     * The count to use at {@code rate} messages per second (0: no limit) while connections wait for
-     * {@code heldByPace} paces (capped domains'), one connection for each: those carry none of the
+     * The count to use at {@code rate} messages per second (0: no limit) while {@code heldByPace}
+     * connections wait for their message's own pace (a capped domain's): those carry none of the
      * relay's rate meanwhile, so the count the rate needs comes on top of them. Without them a
      * domain's backlog, every connection waiting on its cap, holds back the rest of the list.
      */

@@ -1,9 +1,8 @@
 package dev.mailrun.mail.smtp;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -20,12 +19,11 @@ final class Permits {
     private final SendRateLimiter relay;
     private final PoolEvents events;
     private final Runnable heldByPace;
-    /** Per pace, how many sending threads wait for it now. */
-    private final Map<SendRateLimiter, Integer> waiting = new HashMap<>();
+    private final AtomicInteger waitingOnPace = new AtomicInteger();
 
     /**
      * @param heldByPace told when a thread starts waiting for its message's own pace, so that the
-     *                   pool can open a connection for the messages behind it ({@link #pacesWaitedOn})
+     *                   pool can open a connection for the messages behind it ({@link #waitingOnPace})
      */
     Permits(SendRateLimiter relay, PoolEvents events, Runnable heldByPace) {
         this.relay = relay;
@@ -33,17 +31,9 @@ final class Permits {
         this.heldByPace = heldByPace;
     }
 
-    /**
-     * How many paces a sending thread waits for now. The first thread waiting for a pace holds a
-     * connection that carries none of the relay's rate meanwhile, and the pool opens one more for
-     * the messages behind it; a further thread waiting for the same pace is booked behind the first
-     * and earns no connection of its own. Counted per thread, a batch holding only capped domains'
-     * recipients (the end of a list) grew the pool by one connection for every message, each taking
-     * the next recipient and booking its pace further ahead, up to {@code smtp.max-connections}:
-     * bookings reached seconds past the batch, and the run waited for them after its last batch.
-     */
-    synchronized int pacesWaitedOn() {
-        return waiting.size();
+    /** How many sending threads wait for their message's own pace now. */
+    int waitingOnPace() {
+        return waitingOnPace.get();
     }
 
     /**
@@ -68,7 +58,7 @@ final class Permits {
 
     /** The pace's permit, and room in its window, without taking the room yet. */
     private boolean awaitPace(SendRateLimiter pace, Supplier<Duration> remaining, BooleanSupplier stop, Duration needs) {
-        waitFor(pace, 1);
+        waitingOnPace.incrementAndGet();
         try {
             heldByPace.run();
             if (!book(pace, remaining, stop, needs)) {
@@ -81,12 +71,8 @@ final class Permits {
             }
             return true;
         } finally {
-            waitFor(pace, -1);
+            waitingOnPace.decrementAndGet();
         }
-    }
-
-    private synchronized void waitFor(SendRateLimiter pace, int change) {
-        waiting.merge(pace, change, (a, b) -> a + b == 0 ? null : a + b);
     }
 
     /** Books a permit of {@code limiter} and waits for it; false when none comes in the time left, or asked to stop. */

@@ -195,9 +195,9 @@ public final class SmtpPool implements AutoCloseable {
         crew.grow(this::target, () -> connections.spare(target(), crew::busy));
     }
 
-    /** The connections to use now: what the rate needs, and one more for each pace a connection waits on. */
+    /** The connections to use now: what the rate needs, and one more for each waiting on its message's own pace. */
     private int target() {
-        return sizer.target(limiter.rate(), permits.pacesWaitedOn());
+        return sizer.target(limiter.rate(), permits.waitingOnPace());
     }
 
     /**

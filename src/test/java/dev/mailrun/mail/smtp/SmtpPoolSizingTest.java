@@ -189,44 +189,4 @@ class SmtpPoolSizingTest {
             assertThat(returned).isBefore(deadline.plusSeconds(5));
         }
     }
-    /** A message its domain's pace holds back: one of a capped group's recipients. */
-    private record PacedItem(TestMail.Item item, SendRateLimiter limiter) implements Outgoing {
-        @Override
-        public long key() {
-            return item.key();
-        }
-
-        @Override
-        public jakarta.mail.internet.MimeMessage build(jakarta.mail.Session session)
-                throws dev.mailrun.mail.RejectedMessageException {
-            return item.build(session);
-        }
-
-        @Override
-        public java.util.Optional<String> envelopeFrom() {
-            return item.envelopeFrom();
-        }
-
-        @Override
-        public java.util.Optional<SendRateLimiter> pace() {
-            return java.util.Optional.of(limiter);
-        }
-    }
-
-    @Test
-    void messages_waiting_for_one_pace_earn_one_more_connection_not_one_each() {
-        // Real time: the pace lets one message go every 50 ms, so the messages of the batch wait for it.
-        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start();
-             SmtpPool pool = new SmtpPool(settings(server.port()).withConnections(1, 16), new SendRateLimiter(50), CLOCK)) {
-            SendRateLimiter pace = new SendRateLimiter(20);
-            List<PacedItem> batch = items(12).stream().map(item -> new PacedItem(item, pace)).toList();
-
-            List<SendResult> results = send(pool, batch, FAR, NEVER);
-
-            assertThat(results).hasSize(12).allMatch(r -> r instanceof SendResult.Sent);
-            // What the relay's rate needs (1 with the spare at 50/s and a few ms a message), and one
-            // for the pace's waiting message; one connection a waiting message opened 12.
-            assertThat(server.connectionCount()).isLessThanOrEqualTo(3);
-        }
-    }
 }
