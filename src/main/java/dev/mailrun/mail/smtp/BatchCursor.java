@@ -2,6 +2,7 @@ package dev.mailrun.mail.smtp;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Hands out a batch's items in order, one at a time, under one lock; once halted (fatal failure,
@@ -10,18 +11,36 @@ import java.util.Optional;
 final class BatchCursor<T> {
 
     private final List<? extends T> items;
+    private final Predicate<? super T> unpaced;
     private int next;
+    private int unpacedLeft;
     private boolean halted;
 
     BatchCursor(List<? extends T> items) {
+        this(items, item -> true);
+    }
+
+    /** @param unpaced which items no pace of their own holds back ({@link #unpacedLeft}) */
+    BatchCursor(List<? extends T> items, Predicate<? super T> unpaced) {
         this.items = items;
+        this.unpaced = unpaced;
+        this.unpacedLeft = (int) items.stream().filter(unpaced).count();
     }
 
     synchronized Optional<T> next() {
         if (halted || next >= items.size()) {
             return Optional.empty();
         }
-        return Optional.of(items.get(next++));
+        T item = items.get(next++);
+        if (unpaced.test(item)) {
+            unpacedLeft--;
+        }
+        return Optional.of(item);
+    }
+
+    /** Items not yet handed out that no pace of their own holds back; 0 once halted. */
+    synchronized int unpacedLeft() {
+        return halted ? 0 : unpacedLeft;
     }
 
     /** Items not yet handed out; 0 once halted. */

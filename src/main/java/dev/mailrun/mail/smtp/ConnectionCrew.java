@@ -79,6 +79,11 @@ final class ConnectionCrew {
         }
     }
 
+    /** Items of the newest batch left to hand out that no pace of their own holds back. */
+    synchronized int unpacedLeft() {
+        return current == null || current.retired ? 0 : current.cursor().unpacedLeft();
+    }
+
     synchronized boolean busy(SmtpConnection connection) {
         return busy.contains(connection);
     }

@@ -132,7 +132,7 @@ public final class SmtpPool implements AutoCloseable {
         Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(results, "results");
         synchronized (batchLock) {
-            PoolBatch b = new PoolBatch(new BatchCursor<>(batch), deadline, stop, results);
+            PoolBatch b = new PoolBatch(new BatchCursor<>(batch, item -> item.pace().isEmpty()), deadline, stop, results);
             int target = target();
             crew.start(b, target, batch.size(), count -> connections.forBatch(count, target, crew::busy));
             events.connectionsSized(report(target));
@@ -195,9 +195,15 @@ public final class SmtpPool implements AutoCloseable {
         crew.grow(this::target, () -> connections.spare(target(), crew::busy));
     }
 
-    /** The connections to use now: what the rate needs, and one more for each waiting on its message's own pace. */
+    /**
+     * The connections to use now: what the rate needs, and one more for each waiting on its message's
+     * own pace while messages no pace holds back are left to take them. Those are what the extra
+     * connections are for: with only paced messages left (a capped group at the end of a list), each
+     * new connection took the next one and booked its pace further ahead, the pool grew to
+     * {@code smtp.max-connections}, and the run waited seconds after its last batch for the bookings.
+     */
     private int target() {
-        return sizer.target(limiter.rate(), permits.waitingOnPace());
+        return sizer.target(limiter.rate(), Math.min(permits.waitingOnPace(), crew.unpacedLeft()));
     }
 
     /**

@@ -189,4 +189,56 @@ class SmtpPoolSizingTest {
             assertThat(returned).isBefore(deadline.plusSeconds(5));
         }
     }
+    /** A message its domain's pace holds back: one of a capped group's recipients. */
+    private record PacedItem(TestMail.Item item, SendRateLimiter limiter) implements Outgoing {
+        @Override
+        public long key() {
+            return item.key();
+        }
+
+        @Override
+        public jakarta.mail.internet.MimeMessage build(jakarta.mail.Session session)
+                throws dev.mailrun.mail.RejectedMessageException {
+            return item.build(session);
+        }
+
+        @Override
+        public java.util.Optional<String> envelopeFrom() {
+            return item.envelopeFrom();
+        }
+
+        @Override
+        public java.util.Optional<SendRateLimiter> pace() {
+            return java.util.Optional.of(limiter);
+        }
+    }
+
+    @Test
+    void with_only_paced_messages_left_a_message_waiting_for_its_pace_opens_no_connection_for_the_next() {
+        // Real time: the pace lets one message go every 50 ms, so the messages of the batch wait for it.
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start();
+             SmtpPool pool = new SmtpPool(settings(server.port()).withConnections(1, 16), new SendRateLimiter(50), CLOCK)) {
+            SendRateLimiter pace = new SendRateLimiter(20);
+            List<PacedItem> batch = items(12).stream().map(item -> new PacedItem(item, pace)).toList();
+
+            List<SendResult> results = send(pool, batch, FAR, NEVER);
+
+            assertThat(results).hasSize(12).allMatch(r -> r instanceof SendResult.Sent);
+            // What the relay's rate needs (2 with the spare at 50/s and a few ms a message); the
+            // connections a waiting message adds are for messages no pace holds back, and none is
+            // left. One for each waiting message opened 11 or 12, each booking the pace further ahead.
+            assertThat(server.connectionCount()).isLessThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void a_cursor_counts_the_items_left_that_no_pace_holds_back() {
+        BatchCursor<Integer> cursor = new BatchCursor<>(List.of(1, 2, 3, 4, 5), i -> i % 2 == 0);
+        assertThat(cursor.unpacedLeft()).isEqualTo(2);
+        cursor.next();
+        cursor.next();
+        assertThat(cursor.unpacedLeft()).isEqualTo(1);
+        cursor.halt();
+        assertThat(cursor.unpacedLeft()).isZero();
+    }
 }
