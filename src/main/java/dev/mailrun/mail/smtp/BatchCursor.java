@@ -16,10 +16,6 @@ final class BatchCursor<T> {
     private int unpacedLeft;
     private boolean halted;
 
-    BatchCursor(List<? extends T> items) {
-        this(items, item -> true);
-    }
-
     /** @param unpaced which items no pace of their own holds back ({@link #unpacedLeft}) */
     BatchCursor(List<? extends T> items, Predicate<? super T> unpaced) {
         this.items = items;
