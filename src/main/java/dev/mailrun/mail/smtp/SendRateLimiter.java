@@ -155,6 +155,12 @@ public final class SendRateLimiter {
         return rate;
     }
 
+    /** The time between two permits at the current rate ({@code 1.003/rate} s); zero without a limit. */
+    public Duration spacing() {
+        double r = rate;
+        return r == 0 ? Duration.ZERO : Duration.ofNanos(Math.round(SPAN_NANOS / r));
+    }
+
     /**
      * Books the next permit if it comes within {@code maxWait}.
      *
