@@ -88,8 +88,13 @@ final class CostModel {
 
     /** The state after a batch; unchanged when the batch processed nothing, as it shows no cost. */
     EstimatorState observe(EstimatorState state, int items, Duration took) {
+        return observe(state, items, took, 0);
+    }
+
+    /** As {@link #observe(EstimatorState, int, Duration)}, with the rate's time per item then ({@link EstimatorState#observe(double, double)}). */
+    EstimatorState observe(EstimatorState state, int items, Duration took, double floorMillis) {
         double sample = sampleMillis(items, took);
-        return sample < 0 ? state : state.observe(sample);
+        return sample < 0 ? state : state.observe(sample, floorMillis);
     }
 
     /** The time the rate limit allows per item, in nanoseconds; 0 without a limit. */

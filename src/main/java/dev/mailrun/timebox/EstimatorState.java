@@ -57,13 +57,26 @@ public record EstimatorState(long samples, double perItemMillis, double deviatio
 
     /** This state after one more per-item cost sample. */
     EstimatorState observe(double sampleMillis) {
+        return observe(sampleMillis, 0);
+    }
+
+    /**
+     * This state after one more per-item cost sample, when no item can have cost less than
+     * {@code floorMillis} (the time a rate limit allows per item): the mean learns the sample as
+     * it is, the deviation only what lies above the floor. Below it the rate, not the item, sets
+     * the pace, and what a sample there says is the batch's overhead spread over few items (the
+     * run's last batches are small): counted as deviation, it would widen the pessimistic cost
+     * of items that all take the rate's time.
+     */
+    EstimatorState observe(double sampleMillis, double floorMillis) {
         requireCost("sample", sampleMillis);
         if (!calibrated()) {
             return new EstimatorState(1, sampleMillis, sampleMillis / 2, batchCap);
         }
         // The deviation is updated with the old mean, as RFC 6298 orders it.
+        double floor = Math.max(0, floorMillis);
         double deviation = (1 - DEVIATION_GAIN) * deviationMillis
-                + DEVIATION_GAIN * Math.abs(perItemMillis - sampleMillis);
+                + DEVIATION_GAIN * Math.abs(Math.max(perItemMillis, floor) - Math.max(sampleMillis, floor));
         double mean = (1 - MEAN_GAIN) * perItemMillis + MEAN_GAIN * sampleMillis;
         return new EstimatorState(samples + 1, mean, deviation, batchCap);
     }

@@ -21,6 +21,8 @@ final class PredictivePacer implements Pacer {
     private final TimeboxConfig config;
     private final CostModel model;
     private final Instant deadline;
+    /** The time per item the rate limit allowed when the last batch was sized; 0 without a limit. */
+    private double sizedAtFloorMillis;
 
     PredictivePacer(TimeboxConfig config, CostModel model, Instant deadline) {
         this.config = config;
@@ -31,13 +33,16 @@ final class PredictivePacer implements Pacer {
     @Override
     public int nextBatchSize(Instant now, EstimatorState state) {
         Duration remaining = Duration.between(now, deadline);
+        sizedAtFloorMillis = model.rateFloorNanos() / 1e6;
         int size = Math.min(cap(state), model.itemsThatFit(state, remaining));
         return size >= config.minBatch() ? size : 0;
     }
 
     @Override
     public EstimatorState afterBatch(EstimatorState state, int items, Duration took) {
-        EstimatorState observed = model.observe(state, items, took);
+        // The rate may have changed while the batch ran: the lower of its limits then and now.
+        EstimatorState observed = model.observe(state, items, took,
+                Math.min(sizedAtFloorMillis, model.rateFloorNanos() / 1e6));
         if (items == 0) {
             return observed;
         }

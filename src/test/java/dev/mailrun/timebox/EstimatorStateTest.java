@@ -90,4 +90,16 @@ class EstimatorStateTest {
         assertThatThrownBy(() -> new EstimatorState(-1, 0, 0, 0))
                 .hasMessage("samples must be 0 or more, was -1");
     }
+
+    @Test
+    void a_sample_below_the_rates_time_per_item_moves_the_mean_but_widens_no_deviation() {
+        EstimatorState learned = new EstimatorState(50, 40, 1, 100);
+
+        EstimatorState floored = learned.observe(23, 40);
+        assertThat(floored.perItemMillis()).isCloseTo(40 * 7 / 8.0 + 23 / 8.0, offset(1e-9));
+        assertThat(floored.deviationMillis()).isCloseTo(0.75, offset(1e-9));
+
+        assertThat(learned.observe(23).deviationMillis()).as("without a floor").isCloseTo(0.75 + 17 / 4.0, offset(1e-9));
+        assertThat(learned.observe(60, 40).deviationMillis()).as("above it, as ever").isCloseTo(0.75 + 20 / 4.0, offset(1e-9));
+    }
 }

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -180,5 +181,29 @@ class PredictiveTest {
 
         assertThat(report.overrun()).isEqualTo(Duration.ZERO);
         assertThat(report.ended()).isBefore(at(3000));
+    }
+
+    @Test
+    void the_small_last_batches_of_a_run_held_to_its_rate_do_not_widen_the_pessimistic_cost() throws Exception {
+        // 25/s: 40 ms an item, which is what every item takes; the batches end with their items
+        // (a sender that claims ahead), so the 50 ms overhead is not in their time, and a batch of
+        // 3 shows (120 - 50) / 3 = 23 ms an item.
+        TimeboxConfig paced = new TimeboxConfig(10, 1, 500, 25, 1.5, ms(50), ms(25));
+        BatchOperator atTheRate = budget -> {
+            int done = 0;
+            while (done < budget.maxItems() && budget.hasTimeForAnotherItem()) {
+                clock.advance(ms(40));
+                done++;
+            }
+            return BatchResult.more(done);
+        };
+        EstimatorState state = new EstimatorState(50, 40, 0.5, 100);
+        for (int run = 0; run < 5; run++) {
+            Instant start = clock.instant();
+            state = new Timebox(clock, paced).runUntil(start.plusSeconds(10), atTheRate, Algorithm.PREDICTIVE, state,
+                    NEVER_STOP).estimator();
+        }
+
+        assertThat(state.perItemUpperMillis()).as("the rate's 40 ms, not more").isLessThan(42);
     }
 }
