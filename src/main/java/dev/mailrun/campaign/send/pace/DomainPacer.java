@@ -45,6 +45,9 @@ public final class DomainPacer {
     /** How long a part of the queue found empty is left alone before a claim looks again. */
     static final Duration RECHECK = Duration.ofSeconds(10);
 
+    /** How far ahead of its share of a batch's time a paced group is claimed (see {@link #plan}). */
+    static final double LEAD = 0.1;
+
     /** One group's pace in this run. */
     private static final class Pace {
         final DomainGroup group;
@@ -235,16 +238,19 @@ public final class DomainPacer {
             int take = 0;
             if (lastChance || !now.isBefore(p.dryUntil)) {
                 double allowed = p.credit + p.share * seconds;
-                // Rounded up: the group is one message ahead of its share rather than behind, so a
-                // permit of its limiter never finds no message waiting (each one unused is lost).
-                take = (int) Math.min(left, Math.max(0, Math.ceil(allowed - 1e-9)));
+                // Ahead of its share rather than behind: a tenth more than the batch's time holds,
+                // rounded up, so that its messages reach the limiter before their permits even when
+                // the batch goes slower than predicted (each permit that finds no message waiting is
+                // lost, and the pace's window moves on from the late one). What was taken ahead is
+                // owed by the next claim.
+                take = (int) Math.min(left, Math.max(0, Math.ceil(allowed + LEAD * p.share * seconds - 1e-9)));
                 if (take == 0 && left > 0 && (lastChance || others.dry(now, false))) {
                     // Only paced groups are left: never claim nothing while they have recipients
                     // (an empty claim ends the run); the group's limiter holds the message to its pace.
                     take = 1;
                 }
-                // What was taken early is owed by the next claim (at most a message: credit > -1),
-                // and a fraction left over (a claim limited by the batch) kept, never a whole message.
+                // What was taken early is owed by the next claim, and a fraction left over (a claim
+                // limited by the batch) kept, never a whole message.
                 p.credit = Math.min(0.999, allowed - take);
             }
             left -= take;
