@@ -132,7 +132,12 @@ public final class Timebox {
                 return report(started, sendBy, batches, items, busy, state, EndReason.OPERATOR_DONE, startup);
             }
             if (result.items() == 0) {
-                EndReason reason = budget.hasTimeForAnotherItem() ? EndReason.NO_PROGRESS : EndReason.DEADLINE;
+                // No progress only when another batch would still have been started: with less
+                // time left than that, an operator that refuses an item a little before the
+                // batch's own check would (a sending pool keeping a started message's time free)
+                // was stopped by the deadline.
+                Duration left = Duration.between(clock.instant(), sendBy);
+                EndReason reason = model.itemsThatFit(state, left) > 0 ? EndReason.NO_PROGRESS : EndReason.DEADLINE;
                 return report(started, sendBy, batches, items, busy, state, reason, startup);
             }
         }
