@@ -93,7 +93,8 @@ final class MessageAttempt {
             if (notOpen.isPresent()) {
                 return notOpen.get();
             }
-            if (!permits.await(item.pace(), () -> remaining(deadline), stop, needs)) {
+            Optional<Permits.Admitted> admitted = permits.await(item.pace(), () -> remaining(deadline), stop, needs);
+            if (admitted.isEmpty()) {
                 return Outcome.of(previousFailure != null ? previousFailure : new SendResult.NotAttempted(key));
             }
             // A no-op unless the wait for the permit left too little time for the open connection's timeouts.
@@ -101,6 +102,7 @@ final class MessageAttempt {
             if (notOpen.isPresent()) {
                 return notOpen.get();
             }
+            admitted.get().leaving();
             try {
                 Duration took = connection.send(message, item.envelopeFrom(), remaining(deadline));
                 sizer.observe(took.toNanos());

@@ -62,29 +62,55 @@ final class Permits {
     }
 
     /**
-     * Books a rate permit, waits for it, then passes the send window; false when no permit comes
-     * while {@code remaining} still holds {@code needs}, or a stop was requested. Returning true
-     * means the message counts as sent from now.
+     * Books a rate permit, waits for it, then passes the send window; empty when no permit comes
+     * while {@code remaining} still holds {@code needs}, or a stop was requested. An admission
+     * means the message counts as sent from now, and from when it leaves if that is later
+     * ({@link Admitted#leaving}).
      */
-    boolean await(Optional<SendRateLimiter> pace, Supplier<Duration> remaining, BooleanSupplier stop, Duration needs) {
+    Optional<Admitted> await(Optional<SendRateLimiter> pace, Supplier<Duration> remaining, BooleanSupplier stop,
+                             Duration needs) {
         long start = parker.nanoTime();
         // The item's own pace first; a message its pace lets go then takes the relay's next free
         // place, ahead of the others (SendRateLimiter.admitAhead) rather than a booking behind
         // theirs: the pace's window moves on from when the message goes, so each wait behind the
         // others' bookings would cost the pace that much of its rate.
         boolean[] ahead = {false};
+        Admitted admitted = new Admitted(relay, pace.orElse(null));
         boolean permitted;
         try {
             permitted = pace.isEmpty()
-                    ? book(relay, remaining, stop, needs) && admit(relay, Optional.empty(), remaining, stop, needs, ahead)
-                    : awaitPace(pace.get(), remaining, stop, needs, ahead) && admit(relay, pace, remaining, stop, needs, ahead);
+                    ? book(relay, remaining, stop, needs) && admit(admitted, remaining, stop, needs, ahead)
+                    : awaitPace(pace.get(), remaining, stop, needs, ahead) && admit(admitted, remaining, stop, needs, ahead);
         } finally {
             keepAhead(relay, ahead, false);
         }
-        if (permitted) {
-            events.permitWaited(Duration.ofNanos(parker.nanoTime() - start));
+        if (!permitted) {
+            return Optional.empty();
         }
-        return permitted;
+        events.permitWaited(Duration.ofNanos(parker.nanoTime() - start));
+        return Optional.of(admitted);
+    }
+
+    /** A message's places in the relay's send window and its pace's, until it leaves. */
+    static final class Admitted {
+
+        private final SendRateLimiter relay;
+        private final SendRateLimiter pace;
+        private SendRateLimiter.Admission atRelay = SendRateLimiter.Admission.UNCOUNTED;
+        private SendRateLimiter.Admission atPace = SendRateLimiter.Admission.UNCOUNTED;
+
+        private Admitted(SendRateLimiter relay, SendRateLimiter pace) {
+            this.relay = relay;
+            this.pace = pace;
+        }
+
+        /** Right before its command goes on the wire: the message counts from now in both windows. */
+        void leaving() {
+            relay.leaving(atRelay);
+            if (pace != null) {
+                pace.leaving(atPace);
+            }
+        }
     }
 
     /**
@@ -140,10 +166,10 @@ final class Permits {
      * relay's, messages would reach the relay bunched up, over the domain's cap in one second, and
      * counted in the relay's before a wait for the domain's, over the relay's.
      */
-    private boolean admit(SendRateLimiter relay, Optional<SendRateLimiter> pace, Supplier<Duration> remaining,
-                          BooleanSupplier stop, Duration needs, boolean[] ahead) {
+    private boolean admit(Admitted admitted, Supplier<Duration> remaining, BooleanSupplier stop, Duration needs,
+                          boolean[] ahead) {
         while (true) {
-            Duration again = pace.isEmpty() ? relay.admit() : admitBoth(relay, pace.get(), ahead);
+            Duration again = admitted.pace == null ? admitRelay(admitted) : admitBoth(admitted, ahead);
             if (again.isZero()) {
                 return true;
             }
@@ -153,8 +179,15 @@ final class Permits {
         }
     }
 
+    private static Duration admitRelay(Admitted admitted) {
+        admitted.atRelay = admitted.relay.tryAdmit();
+        return admitted.atRelay.again();
+    }
+
     /** @param ahead whether this message keeps a place of the relay's window from the others; updated */
-    private static Duration admitBoth(SendRateLimiter relay, SendRateLimiter pace, boolean[] ahead) {
+    private static Duration admitBoth(Admitted admitted, boolean[] ahead) {
+        SendRateLimiter relay = admitted.relay;
+        SendRateLimiter pace = admitted.pace;
         synchronized (pace) {
             Duration room = pace.room();
             if (!room.isZero()) {
@@ -163,13 +196,13 @@ final class Permits {
                 keepAhead(relay, ahead, room.compareTo(relay.spacing()) <= 0);
                 return room;
             }
-            Duration again = relay.admitAhead();
-            if (again.isZero()) {
-                pace.admit();
+            admitted.atRelay = relay.tryAdmitAhead();
+            if (admitted.atRelay.admitted()) {
+                admitted.atPace = pace.tryAdmit();
             } else {
                 keepAhead(relay, ahead, true);
             }
-            return again;
+            return admitted.atRelay.again();
         }
     }
 

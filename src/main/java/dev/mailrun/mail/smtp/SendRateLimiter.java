@@ -28,20 +28,22 @@ import java.util.function.Supplier;
  * a {@link SendWindow} holds every second to at most ⌈rate⌉ messages even when a thread woke up
  * late and would otherwise go out right next to the punctual ones.
  *
- * <p>Both count over a second plus {@link #HEADROOM}: ⌈rate⌉ messages in any 1.003 s as they
- * leave, permits spaced {@code 1.003/rate} s apart. A message reaches the relay a little after it
- * leaves, and not always equally late (the kernel, the relay's own scheduling); with the window
- * exactly one second wide, a message held back 2 ms on its way lands in the same relay-side second
- * as the next thousand, and a relay allowing 1,000/s counted 1,003. With the headroom, any second
- * at the relay holds at most ⌈rate⌉ as long as messages are not held back unequally by more than
- * 3 ms. It costs 0.3% of the rate. The limiter is paced to the same span, so
- * the window only binds when a thread woke up late: with the window wider than the limiter's
- * spacing, threads park on the window while their permits go unused.
+ * <p>Both count over a second plus {@link #HEADROOM}: ⌈rate⌉ messages in any 1.005 s as they
+ * leave, permits spaced {@code 1.005/rate} s apart. A message reaches the relay a little after it
+ * leaves, and not always equally late (the kernel, the relay's own scheduling, a relay whose clock
+ * moves in ticks of a few milliseconds); with the window exactly one second wide, a message held
+ * back 2 ms on its way lands in the same relay-side second as the next thousand, and a relay
+ * allowing 1,000/s counted 1,003. With the headroom, any second at the relay holds at most ⌈rate⌉
+ * as long as messages are not held back unequally by more than 5 ms on their way (what was
+ * measured: docs/MAIL.md, Rate limiting). It costs 0.5% of the rate. A message counts from when it
+ * {@linkplain #leaving leaves}, so the sender's own delays do not eat into the headroom. The
+ * limiter is paced to the same span, so the window only binds when a thread woke up late: with the
+ * window wider than the limiter's spacing, threads park on the window while their permits go unused.
  */
 public final class SendRateLimiter {
 
     /** How much wider than a second the window is, and how much slower than the rate the pacing. */
-    static final Duration HEADROOM = Duration.ofMillis(3);
+    static final Duration HEADROOM = Duration.ofMillis(5);
 
     private static final long SPAN_NANOS = SendWindow.SECOND_NANOS + HEADROOM.toNanos();
 
@@ -155,7 +157,7 @@ public final class SendRateLimiter {
         return rate;
     }
 
-    /** The time between two permits at the current rate ({@code 1.003/rate} s); zero without a limit. */
+    /** The time between two permits at the current rate ({@code 1.005/rate} s); zero without a limit. */
     public Duration spacing() {
         double r = rate;
         return r == 0 ? Duration.ZERO : Duration.ofNanos(Math.round(SPAN_NANOS / r));
@@ -198,8 +200,12 @@ public final class SendRateLimiter {
      *         long to wait before asking again (the oldest message of the last second leaves it then)
      */
     public synchronized Duration admit() {
-        SendWindow current = window;
-        return current == null ? Duration.ZERO : Duration.ofNanos(current.tryAdmit(nanoTime.get(), ahead));
+        return tryAdmit().again();
+    }
+
+    /** {@link #admit}, saying when the message was admitted, for {@link #leaving}. */
+    synchronized Admission tryAdmit() {
+        return admission(ahead);
     }
 
     /**
@@ -209,8 +215,61 @@ public final class SendRateLimiter {
      * its pace's window would move on later, and the pace send less than its rate.
      */
     public synchronized Duration admitAhead() {
+        return tryAdmitAhead().again();
+    }
+
+    /** {@link #admitAhead}, saying when the message was admitted, for {@link #leaving}. */
+    synchronized Admission tryAdmitAhead() {
+        return admission(0);
+    }
+
+    private Admission admission(int reserved) {
         SendWindow current = window;
-        return current == null ? Duration.ZERO : Duration.ofNanos(current.tryAdmit(nanoTime.get(), 0));
+        if (current == null) {
+            return Admission.UNCOUNTED;
+        }
+        long now = nanoTime.get();
+        long wait = current.tryAdmit(now, reserved);
+        return wait > 0 ? new Admission(wait, 0, false) : new Admission(0, now, true);
+    }
+
+    /**
+     * The message admitted at {@code admitted} leaves now: it counts from now. Between the
+     * admission and the command on the wire lies a little work, and now and then a thread that
+     * loses its core for a few milliseconds — the first message of a run waits behind code that
+     * has not run before for 10–20 ms. Counted from its admission, such a message reaches the relay
+     * that much later than the window assumed, in the same second as the next ⌈rate⌉ punctual
+     * ones; counted from when it leaves, the window holds the next ones back instead. Nothing
+     * happens when the admission is no longer in the window (the rate changed meanwhile).
+     */
+    void leaving(Admission admitted) {
+        if (!admitted.counted()) {
+            return; // no window: nothing to lock for
+        }
+        synchronized (this) {
+            SendWindow current = window;
+            if (current != null) {
+                current.moveLater(admitted.atNanos(), nanoTime.get());
+            }
+        }
+    }
+
+    /**
+     * What the send window said: admitted at {@code atNanos} on the limiter's clock ({@code waitNanos}
+     * 0), or ask again after {@code waitNanos}. {@code counted}: the window holds the admission.
+     */
+    record Admission(long waitNanos, long atNanos, boolean counted) {
+
+        /** Admitted without a window (no rate): nothing to count. */
+        static final Admission UNCOUNTED = new Admission(0, 0, false);
+
+        boolean admitted() {
+            return waitNanos == 0;
+        }
+
+        Duration again() {
+            return Duration.ofNanos(waitNanos);
+        }
     }
 
     /** A message waits for {@link #admitAhead} ({@code true}), or no longer ({@code false}). */

@@ -82,6 +82,30 @@ final class SendWindow {
         return oldest != Long.MIN_VALUE && nowNanos - oldest < spanNanos ? spanNanos - (nowNanos - oldest) : 0;
     }
 
+    /**
+     * Counts the admission made at {@code admittedNanos} from {@code leftNanos} instead: the
+     * message left that much later. The ring stays ordered, oldest at {@code next}: the moved time
+     * takes its place among the newer ones.
+     *
+     * @return false when no admission of that time is in the window any more (nothing moved)
+     */
+    boolean moveLater(long admittedNanos, long leftNanos) {
+        int n = times.length;
+        int k = n - 1;
+        // Searched from the newest: the admission is recent.
+        while (k >= 0 && times[(next + k) % n] != admittedNanos) {
+            k--;
+        }
+        if (k < 0 || admittedNanos == Long.MIN_VALUE) {
+            return false;
+        }
+        for (; k + 1 < n && times[(next + k + 1) % n] < leftNanos; k++) {
+            times[(next + k) % n] = times[(next + k + 1) % n];
+        }
+        times[(next + k) % n] = Math.max(admittedNanos, leftNanos);
+        return true;
+    }
+
     /** The ages (nanoseconds before {@code nowNanos}) of the admissions still within the span. */
     long[] agesWithin(long nowNanos) {
         return Arrays.stream(times).filter(t -> t != Long.MIN_VALUE && nowNanos - t < spanNanos)

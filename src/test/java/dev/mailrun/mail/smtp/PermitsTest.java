@@ -47,7 +47,7 @@ class PermitsTest {
         SendRateLimiter relay = new SendRateLimiter(2, nanos::get);
         SendRateLimiter pace = new SendRateLimiter(1, nanos::get);
         OtherSender other = new OtherSender(relay);
-        // The relay's window (2 in 1.003 s) holds admissions at 0 and 500 ms; the pace's (1) one at 100 ms.
+        // The relay's window (2 in 1.005 s) holds admissions at 0 and 500 ms; the pace's (1) one at 100 ms.
         assertThat(relay.admit()).isZero();
         move(100);
         assertThat(pace.admit()).isZero();
@@ -55,12 +55,12 @@ class PermitsTest {
         assertThat(relay.admit()).isZero();
 
         boolean sent = new Permits(relay, PoolEvents.NONE, () -> {}, other)
-                .await(Optional.of(pace), () -> Duration.ofSeconds(10), () -> false, Duration.ZERO);
+                .await(Optional.of(pace), () -> Duration.ofSeconds(10), () -> false, Duration.ZERO).isPresent();
 
         assertThat(sent).isTrue();
-        assertThat(nanos.get() - t0).as("it goes when its pace lets it (1,103 ms), not at the relay's place after (1,503 ms)")
-                .isEqualTo(1_103 * MS);
-        assertThat(other.admittedAt).as("the place that freed at 1,003 ms was kept from the other sender").isEqualTo(-1);
+        assertThat(nanos.get() - t0).as("it goes when its pace lets it (1,105 ms), not at the relay's place after (1,505 ms)")
+                .isEqualTo(1_105 * MS);
+        assertThat(other.admittedAt).as("the place that freed at 1,005 ms was kept from the other sender").isEqualTo(-1);
     }
 
     @Test
@@ -68,8 +68,8 @@ class PermitsTest {
         SendRateLimiter relay = new SendRateLimiter(2, nanos::get);
         SendRateLimiter pace = new SendRateLimiter(1, nanos::get);
         OtherSender other = new OtherSender(relay);
-        // The pace's window frees at 1,603 ms; the relay's first place at 1,003 ms, 600 ms before
-        // (the relay's spacing is 501.5 ms): that place is the other sender's.
+        // The pace's window frees at 1,605 ms; the relay's first place at 1,005 ms, 600 ms before
+        // (the relay's spacing is 502.5 ms): that place is the other sender's.
         assertThat(relay.admit()).isZero();
         move(500);
         assertThat(relay.admit()).isZero();
@@ -77,13 +77,29 @@ class PermitsTest {
         assertThat(pace.admit()).isZero();
 
         boolean sent = new Permits(relay, PoolEvents.NONE, () -> {}, other)
-                .await(Optional.of(pace), () -> Duration.ofSeconds(10), () -> false, Duration.ZERO);
+                .await(Optional.of(pace), () -> Duration.ofSeconds(10), () -> false, Duration.ZERO).isPresent();
 
         assertThat(sent).isTrue();
-        assertThat(other.admittedAt).as("the other sender took the place at its first wake-up after 1,003 ms")
-                .isBetween(1_003 * MS, 1_003 * MS + 50 * MS);
+        assertThat(other.admittedAt).as("the other sender took the place at its first wake-up after 1,005 ms")
+                .isBetween(1_005 * MS, 1_005 * MS + 50 * MS);
         assertThat(nanos.get() - t0).as("the paced message goes when its pace lets it: the 500 ms place has freed by then")
-                .isEqualTo(1_603 * MS);
+                .isEqualTo(1_605 * MS);
+    }
+
+    @Test
+    void a_paced_message_that_leaves_late_counts_from_then_in_the_relays_window_and_its_paces() {
+        SendRateLimiter relay = new SendRateLimiter(1, nanos::get);
+        SendRateLimiter pace = new SendRateLimiter(1, nanos::get);
+        Permits permits = new Permits(relay, PoolEvents.NONE, () -> {}, new OtherSender(new SendRateLimiter(1, nanos::get)));
+
+        Permits.Admitted admitted = permits.await(Optional.of(pace), () -> Duration.ofSeconds(10), () -> false, Duration.ZERO)
+                .orElseThrow();
+        move(20);
+        admitted.leaving();
+        move(1_000);
+
+        assertThat(relay.room()).as("the relay counts it from 20 ms: its place frees at 1,025 ms").isEqualTo(Duration.ofMillis(5));
+        assertThat(pace.room()).as("so does the pace").isEqualTo(Duration.ofMillis(5));
     }
 
     private void move(long millis) {

@@ -73,10 +73,11 @@ class SendRateLimiterTest {
         for (int i = 0; i < 9; i++) {
             assertThat(limiter.reserve(Duration.ZERO)).as("permit %d of the cycle", i + 2).contains(Duration.ZERO);
         }
-        // The cycle's ten are used up; the next ten come with the next cycle, 10.03 ms after the first.
+        // The cycle's ten are used up; the next ten come with the next cycle, 10 ms and the headroom's
+        // hundredth (10.05 ms) after the first.
         assertThat(limiter.reserve(Duration.ZERO)).isEmpty();
         assertThat(limiter.reserve(Duration.ofMillis(5))).hasValueSatisfying(wait ->
-                assertThat(wait).isEqualTo(Duration.ofNanos(10_030_000 - 6_000_000)));
+                assertThat(wait).isEqualTo(Duration.ofNanos(10_000_000 + SendRateLimiter.HEADROOM.toNanos() / 100 - 6_000_000)));
     }
 
     @Test
@@ -146,6 +147,25 @@ class SendRateLimiterTest {
         assertThat(limiter.admit()).as("full: the second admission is 600 ms old").isPositive();
         nanos.addAndGet(Duration.ofMillis(500).toNanos());
         assertThat(limiter.admit()).as("its place, once it left, is anybody's again").isZero();
+    }
+
+    @Test
+    void a_message_that_leaves_late_counts_from_when_it_leaves_so_the_next_second_holds_no_more_than_the_rate() {
+        SendRateLimiter limiter = new SendRateLimiter(2, nanos::get);
+        long start = nanos.get();
+        SendRateLimiter.Admission first = limiter.tryAdmit();
+        assertThat(first.admitted()).isTrue();
+        nanos.addAndGet(12_000_000L);
+        // Left 12 ms after its admission (a thread that lost its core): counted from then.
+        limiter.leaving(first);
+        nanos.addAndGet(488_000_000L);
+        assertThat(limiter.admit()).isZero();
+        nanos.set(start + SendRateLimiter.HEADROOM.toNanos() + 1_000_000_000L);
+
+        assertThat(limiter.admit()).as("the first left at 12 ms: its place frees a second and the headroom after that")
+                .isEqualTo(Duration.ofMillis(12));
+        nanos.addAndGet(12_000_000L);
+        assertThat(limiter.admit()).isZero();
     }
 
     @Test

@@ -69,6 +69,33 @@ class SendWindowTest {
     }
 
     @Test
+    void a_message_that_left_later_than_its_admission_counts_from_when_it_left_in_order_with_the_others() {
+        SendWindow window = SendWindow.forRate(3, SendWindow.SECOND_NANOS);
+        assertThat(window.tryAdmit(START)).isZero();
+        assertThat(window.tryAdmit(START + 10 * MS)).isZero();
+        assertThat(window.tryAdmit(START + 20 * MS)).isZero();
+        // The first one left at 30 ms, after both others: the oldest is now the one at 10 ms.
+        assertThat(window.moveLater(START, START + 30 * MS)).isTrue();
+
+        assertThat(window.tryAdmit(START + 1000 * MS)).as("the one at 10 ms is the oldest now").isEqualTo(10 * MS);
+        assertThat(window.tryAdmit(START + 1010 * MS)).isZero();
+        assertThat(window.tryAdmit(START + 1020 * MS)).isZero();
+        assertThat(window.tryAdmit(START + 1020 * MS)).as("the moved one leaves the window at 1,030 ms")
+                .isEqualTo(10 * MS);
+        assertThat(window.tryAdmit(START + 1030 * MS)).isZero();
+    }
+
+    @Test
+    void an_admission_no_longer_in_the_window_is_not_moved() {
+        SendWindow window = SendWindow.forRate(1, SendWindow.SECOND_NANOS);
+        assertThat(window.tryAdmit(START)).isZero();
+        assertThat(window.tryAdmit(START + 1000 * MS)).isZero();
+
+        assertThat(window.moveLater(START, START + 1005 * MS)).isFalse();
+        assertThat(window.tryAdmit(START + 2000 * MS)).as("the window still counts from 1,000 ms").isZero();
+    }
+
+    @Test
     void a_fractional_rate_allows_the_next_whole_number_per_second() {
         assertThat(SendWindow.forRate(12.5, SendWindow.SECOND_NANOS).limit()).isEqualTo(13);
         assertThat(SendWindow.forRate(0.2, SendWindow.SECOND_NANOS).limit()).isEqualTo(1);
