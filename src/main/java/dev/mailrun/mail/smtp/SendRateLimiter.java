@@ -236,8 +236,8 @@ public final class SendRateLimiter {
     /**
      * The message admitted at {@code admitted} leaves now: it counts from now. Between the
      * admission and the command on the wire lies a little work, and now and then a thread that
-     * loses its core for a few milliseconds — the first message of a run waits behind code that
-     * has not run before for 10–20 ms. Counted from its admission, such a message reaches the relay
+     * loses its core for a few milliseconds — the first message a worker sends waits 9–23 ms
+     * behind code that has not run before. Counted from its admission, such a message reaches the relay
      * that much later than the window assumed, in the same second as the next ⌈rate⌉ punctual
      * ones; counted from when it leaves, the window holds the next ones back instead. Nothing
      * happens when the admission is no longer in the window (the rate changed meanwhile).
