@@ -7,6 +7,7 @@ import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.app.config.TickConfig;
 import dev.mailrun.app.config.UnsubscribeConfig;
 import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.report.RunCounts;
 import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.DomainGroups;
@@ -236,8 +237,10 @@ public final class Demo {
         out.println("  suppressed before sending: " + r.suppressedAddresses() + " addresses, none of them mailed");
         out.println("  runs (" + r.runs().size() + "), never overlapping: " + (r.overlap() ? "NO — overlap found" : "yes"));
         for (TaskRun run : r.runs()) {
-            out.printf("    %s  %-10s items %-5d duration %-7s utilisation %-5s overrun %s%n", run.startedAt(),
-                    run.outcome().dbValue(), run.items().orElse(0L),
+            out.printf("    %s  %-10s %s duration %-7s utilisation %-5s overrun %s%n", run.startedAt(),
+                    run.outcome().dbValue(), RunCounts.of(run.summary()).map(c -> String.format(
+                            "sent %-5d suppressed %-3d failed %-3d deferred %-3d handed back %-3d", c.sent(), c.suppressed(),
+                            c.failed(), c.deferred(), c.handedBack())).orElse("nothing sent"),
                     run.duration().map(d -> String.format("%.1fs", d.toMillis() / 1000.0)).orElse("-"),
                     run.utilisation().map(u -> String.format("%.0f%%", u * 100)).orElse("-"),
                     run.overrun().map(o -> o.toMillis() + "ms").orElse("-"));

@@ -12,6 +12,7 @@ import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.report.RunCounts;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
@@ -276,16 +277,24 @@ public final class Campaigns {
         return new RequeueResult(r.requeued(), r.suppressed());
     }
 
-    /** One run of a campaign's sending task, as its history shows it. */
-    public record CampaignRun(long id, Instant startedAt, Optional<Instant> finishedAt, String outcome, Optional<Long> sent,
-                              Optional<String> error) {}
+    /**
+     * One run of a campaign's sending task, as its history shows it.
+     *
+     * @param items  the messages the run tried (sent + failed + deferred); empty while it runs
+     * @param counts what it did with the recipients it took, each counted once ({@link RunCounts})
+     */
+    public record CampaignRun(long id, Instant startedAt, Optional<Instant> finishedAt, String outcome, Optional<Long> items,
+                              Optional<RunCounts> counts, Optional<String> error) {}
 
-    /** The campaign's latest runs, newest first; none before it was started. */
+    /**
+     * The campaign's latest runs, newest first; none before it was started. Idle runs (ticks that found
+     * the campaign paused, waiting for its window or its A/B decision) did nothing and are left out.
+     */
     public List<CampaignRun> runs(long id, int limit) throws SQLException {
         get(id);
-        return tasks.recentRuns(SendTask.taskName(id), limit).stream()
-                .map(r -> new CampaignRun(r.id(), r.startedAt(), r.finishedAt(), r.outcome().name().toLowerCase(java.util.Locale.ROOT),
-                        r.items(), r.error()))
+        return tasks.recentWork(SendTask.taskName(id), limit).stream()
+                .map(r -> new CampaignRun(r.id(), r.startedAt(), r.finishedAt(), r.outcome().dbValue(),
+                        r.items(), RunCounts.of(r.summary()), r.error()))
                 .toList();
     }
 

@@ -33,6 +33,7 @@ final class LiveRun implements RunContext {
     private volatile Instant nextRunAt;
     private volatile boolean disable;
     private volatile RunReport report = RunReport.empty();
+    private volatile RunOutcome declared;
 
     LiveRun(DataSource dataSource, TaskTable tasks, TaskTable.DueTask task, String token, Instant slot,
             Instant deadline, Duration lease, Clock clock, TaskTable.Claimed claimed) {
@@ -165,6 +166,16 @@ final class LiveRun implements RunContext {
     }
 
     @Override
+    public void idle() {
+        this.declared = RunOutcome.IDLE;
+    }
+
+    @Override
+    public void blocked() {
+        this.declared = RunOutcome.BLOCKED;
+    }
+
+    @Override
     public void report(RunReport report) {
         this.report = Objects.requireNonNull(report, "report");
     }
@@ -195,6 +206,11 @@ final class LiveRun implements RunContext {
 
     int failuresBefore() {
         return failuresBefore;
+    }
+
+    /** What the handler said of its run ({@link #idle()}, {@link #blocked()}); empty: nothing, a success. */
+    Optional<RunOutcome> declaredOutcome() {
+        return Optional.ofNullable(declared);
     }
 
     RunReport lastReport() {

@@ -65,6 +65,21 @@ public interface RunContext {
     /** After a successful run, disable the task (e.g. the work is finished). */
     void disableAfterThisRun();
 
+    /**
+     * This run found nothing to do now and did nothing (its report says why): it is recorded
+     * {@code idle} rather than {@code succeeded}, and run listings that show work leave it out.
+     * The schedule is as after a success. Ignored when the handler throws or the run was asked to stop.
+     */
+    void idle();
+
+    /**
+     * This run could not do its work because something it needs is unavailable (every relay down):
+     * it is recorded {@code blocked}, which is no success (the metrics' last success does not move),
+     * and the schedule goes on as after a success, without backoff. The last of {@link #idle()} and
+     * this called wins. Ignored when the handler throws or the run was asked to stop.
+     */
+    void blocked();
+
     /** The numbers stored in this run's {@code task_run} row; the last report wins. */
     void report(RunReport report);
 }

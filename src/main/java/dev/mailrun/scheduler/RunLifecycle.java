@@ -145,7 +145,7 @@ final class RunLifecycle {
         TaskTable.DueTask task = run.task();
         String token = run.runToken();
         RunOutcome outcome = failure != null ? RunOutcome.FAILED
-                : run.shutdownRequested() ? RunOutcome.STOPPED : RunOutcome.SUCCEEDED;
+                : run.shutdownRequested() ? RunOutcome.STOPPED : run.declaredOutcome().orElse(RunOutcome.SUCCEEDED);
         ErrorLog error = failure == null ? null : ErrorLog.of(failure, token, clock.instant());
         int failures = failure == null ? 0 : run.failuresBefore() + 1;
         Instant next = failure != null
@@ -185,13 +185,13 @@ final class RunLifecycle {
     }
 
     /**
-     * Keeps how long after its deadline a successful run released the task, for the task's next claim
-     * here. A run that ended well before its deadline (work done, paused) says nothing about how long
-     * a run that uses its whole window takes to release, so it adds nothing.
+     * Keeps how long after its deadline a run whose handler returned released the task, for the task's
+     * next claim here. A run that ended well before its deadline (work done, paused) says nothing about
+     * how long a run that uses its whole window takes to release, so it adds nothing.
      */
     private void rememberRelease(LiveRun run, RunOutcome outcome, Instant releasedAt) {
         Duration cap = config.safetyMargin().of(run.task().interval());
-        if (outcome == RunOutcome.SUCCEEDED && !releasedAt.isBefore(run.deadline().minus(cap))) {
+        if (outcome.returned() && !releasedAt.isBefore(run.deadline().minus(cap))) {
             releases.put(run.task().id(), Duration.between(run.deadline(), releasedAt));
         } else {
             releases.remove(run.task().id());

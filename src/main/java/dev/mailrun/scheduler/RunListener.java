@@ -15,7 +15,7 @@ public interface RunListener {
     /**
      * A run this scheduler held finished and its {@code task_run} row says so.
      *
-     * @param outcome  succeeded, failed or stopped
+     * @param outcome  succeeded, idle, blocked, failed or stopped
      * @param duration from claim to finish, on the scheduler's clock
      * @param overrun  how far past its deadline it finished, on the scheduler's clock; zero when in time
      */

@@ -7,6 +7,17 @@ public enum RunOutcome {
     /** The run holds the lease now (or died and nobody has noticed yet). */
     RUNNING,
     SUCCEEDED,
+    /**
+     * The handler returned having done nothing, as nothing was for it to do now (a paused campaign,
+     * one outside its send window); it said so with {@link RunContext#idle()} and its summary says why.
+     */
+    IDLE,
+    /**
+     * The handler returned without doing its work because something it needs is unavailable (every
+     * relay of a campaign's route down); it said so with {@link RunContext#blocked()}. Not a success,
+     * nor a failure: the schedule goes on as after a success, without backoff.
+     */
+    BLOCKED,
     FAILED,
     /** The handler was asked to stop (shutdown) and returned. */
     STOPPED,
@@ -21,6 +32,11 @@ public enum RunOutcome {
 
     public String dbValue() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether this is the outcome of a handler that returned normally: succeeded, idle or blocked. */
+    boolean returned() {
+        return this == SUCCEEDED || this == IDLE || this == BLOCKED;
     }
 
     static RunOutcome fromDb(String value) {

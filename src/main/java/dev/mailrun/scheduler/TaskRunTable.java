@@ -125,14 +125,15 @@ final class TaskRunTable {
         }
     }
 
-    /** The last {@code limit} rows of a task, newest first. */
-    List<TaskRun> recent(Connection c, long taskId, int limit) throws SQLException {
+    /** The last {@code limit} rows of a task, newest first; without {@code idle} rows unless {@code withIdle}. */
+    List<TaskRun> recent(Connection c, long taskId, int limit, boolean withIdle) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT id, task_id, run_token, owner, scheduled_for, started_at, finished_at, deadline, outcome,
                        summary, batches, items, utilisation, overrun_ms, error, waited_ms, margin_ms, gap_ms
-                  FROM task_run WHERE task_id = ? ORDER BY id DESC LIMIT ?""")) {
+                  FROM task_run WHERE task_id = ? AND (? OR outcome <> 'idle') ORDER BY id DESC LIMIT ?""")) {
             ps.setLong(1, taskId);
-            ps.setInt(2, limit);
+            ps.setBoolean(2, withIdle);
+            ps.setInt(3, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<TaskRun> runs = new ArrayList<>();
                 while (rs.next()) {

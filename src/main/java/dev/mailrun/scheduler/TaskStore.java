@@ -128,12 +128,25 @@ public final class TaskStore {
 
     /** The last {@code limit} task_run rows of a task, newest first; empty when no task has that name. */
     public List<TaskRun> recentRuns(String name, int limit) throws SQLException {
+        return recent(name, limit, true);
+    }
+
+    /**
+     * The last {@code limit} task_run rows of a task other than {@code idle} runs, newest first: what the
+     * task did and decided, without the runs that found nothing to do (a paused campaign's ticks), which
+     * would otherwise push its real runs out of a short list.
+     */
+    public List<TaskRun> recentWork(String name, int limit) throws SQLException {
+        return recent(name, limit, false);
+    }
+
+    private List<TaskRun> recent(String name, int limit, boolean withIdle) throws SQLException {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
         }
         try (Connection c = dataSource.getConnection()) {
             Optional<Task> task = tasks.findByName(c, name);
-            return task.isEmpty() ? List.of() : runs.recent(c, task.get().id(), limit);
+            return task.isEmpty() ? List.of() : runs.recent(c, task.get().id(), limit, withIdle);
         }
     }
 }

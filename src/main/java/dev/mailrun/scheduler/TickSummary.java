@@ -21,8 +21,9 @@ public record TickSummary(Instant at, List<Entry> entries) {
         return entries.stream().filter(e -> e.outcome() == outcome).count();
     }
 
-    /** How many handler runs this tick finished (succeeded, failed or stopped). */
+    /** How many handler runs this tick finished (succeeded, idle, blocked, failed or stopped). */
     public long runs() {
-        return count(RunOutcome.SUCCEEDED) + count(RunOutcome.FAILED) + count(RunOutcome.STOPPED);
+        return count(RunOutcome.SUCCEEDED) + count(RunOutcome.IDLE) + count(RunOutcome.BLOCKED)
+                + count(RunOutcome.FAILED) + count(RunOutcome.STOPPED);
     }
 }

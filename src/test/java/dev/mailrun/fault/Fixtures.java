@@ -186,7 +186,7 @@ final class Fixtures {
         List<RunRow> rows = new ArrayList<>();
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 SELECT task_id, outcome, started_at, finished_at, owner FROM task_run
-                WHERE outcome IN ('succeeded', 'failed', 'stopped', 'abandoned') ORDER BY task_id, started_at""")) {
+                WHERE outcome IN ('succeeded', 'idle', 'blocked', 'failed', 'stopped', 'abandoned') ORDER BY task_id, started_at""")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     rows.add(new RunRow(rs.getLong(1), rs.getString(2), rs.getTimestamp(3), rs.getTimestamp(4), rs.getString(5)));

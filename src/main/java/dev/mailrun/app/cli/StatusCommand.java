@@ -162,9 +162,9 @@ final class StatusCommand extends ContextCommand {
         if (!r.runs().isEmpty()) {
             out.println("  last runs (newest first):");
             for (CampaignReport.RunLine run : r.runs()) {
-                out.printf("    %s  %-15s items %-6d duration %-8s utilisation %-6s overrun %-6s window %-6s gap %-7s"
+                out.printf("    %s  %-15s %s duration %-8s utilisation %-6s overrun %-6s window %-6s gap %-7s"
                                 + " waited %s%s%n", run.startedAt(),
-                        run.outcome(), run.items(), run.duration().map(CampaignCommand::duration).orElse("-"),
+                        run.outcome(), counts(run), run.duration().map(CampaignCommand::duration).orElse("-"),
                         run.utilisation().map(u -> String.format(Locale.ROOT, "%.0f%%", u * 100)).orElse("-"),
                         run.overrun().map(o -> o.toMillis() + "ms").orElse("-"),
                         run.windowShare().map(u -> String.format(Locale.ROOT, "%.1f%%", u * 100)).orElse("-"),
@@ -173,5 +173,11 @@ final class StatusCommand extends ContextCommand {
                         run.error().map(e -> "  error: " + e.lines().findFirst().orElse("")).orElse(""));
             }
         }
+    }
+
+    /** A run's recipients counted once by what became of them, or its items alone where it has no counts. */
+    static String counts(CampaignReport.RunLine run) {
+        return run.counts().map(c -> String.format(Locale.ROOT, "sent %d, suppressed %d, failed %d, deferred %d, handed back %d;",
+                c.sent(), c.suppressed(), c.failed(), c.deferred(), c.handedBack())).orElse("items " + run.items() + ";");
     }
 }

@@ -59,7 +59,7 @@ public final class BounceRateBreaker {
             if (!campaigns.transition(c, campaignId, CampaignTransition.SELF_PAUSE, reason, clock.instant())) {
                 return Optional.empty(); // not running (already paused, finished, cancelled)
             }
-            log.warn("campaign {} paused: {}", campaignId, reason);
+            log.warn("Campaign {} paused: {}", campaignId, reason);
             return Optional.of(reason);
         });
     }

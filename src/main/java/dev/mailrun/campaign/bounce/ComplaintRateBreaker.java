@@ -58,7 +58,7 @@ public final class ComplaintRateBreaker {
             if (!campaigns.transition(c, campaignId, CampaignTransition.SELF_PAUSE, reason, clock.instant())) {
                 return Optional.empty(); // not running (already paused, finished, cancelled)
             }
-            log.warn("campaign {} paused: {}", campaignId, reason);
+            log.warn("Campaign {} paused: {}", campaignId, reason);
             return Optional.of(reason);
         });
     }

@@ -127,6 +127,9 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
     /**
      * One row of the run history.
      *
+     * @param items       the messages the run tried (sent + failed + deferred)
+     * @param counts      what the run did with the recipients it took, each counted once; empty for a
+     *                    row without them (a decision not to run, a run that claimed nothing)
      * @param windowShare the items the run sent over what the allowed rate permits in a whole window
      *                    (slot to next slot); empty for decisions and when the rate is unlimited
      * @param gap         how long the task was free before this run (previous release to this claim)
@@ -134,7 +137,7 @@ public record CampaignReport(Campaign campaign, Map<RecipientStatus, Long> count
      * @param margin      the safety margin this run's deadline used
      */
     public record RunLine(Instant startedAt, Optional<Instant> finishedAt, String outcome, long items,
-                          Optional<Duration> duration, Optional<Double> utilisation, Optional<Duration> overrun,
+                          Optional<RunCounts> counts, Optional<Duration> duration, Optional<Double> utilisation, Optional<Duration> overrun,
                           Optional<String> error, Optional<Instant> scheduledFor, Optional<Instant> deadline,
                           Optional<Double> windowShare, Optional<Duration> gap, Optional<Duration> waited,
                           Optional<Duration> margin) {

@@ -87,6 +87,11 @@ public final class CampaignReportJson {
             n.put("finished_at", run.finishedAt().map(Object::toString).orElse(null));
             n.put("outcome", run.outcome());
             n.put("items", run.items());
+            putCount(n, "sent", run.counts().map(RunCounts::sent));
+            putCount(n, "failed", run.counts().map(RunCounts::failed));
+            putCount(n, "deferred", run.counts().map(RunCounts::deferred));
+            putCount(n, "suppressed", run.counts().map(RunCounts::suppressed));
+            putCount(n, "handed_back", run.counts().map(RunCounts::handedBack));
             if (run.duration().isPresent()) {
                 n.put("duration_ms", run.duration().get().toMillis());
             } else {
@@ -194,6 +199,14 @@ public final class CampaignReportJson {
             n.putNull(key);
         } else {
             n.put(key, Math.round(value * 1000) / 1000.0);
+        }
+    }
+
+    private static void putCount(ObjectNode n, String key, Optional<Long> value) {
+        if (value.isPresent()) {
+            n.put(key, value.get());
+        } else {
+            n.putNull(key);
         }
     }
 

@@ -187,7 +187,8 @@ public final class CampaignReports {
             engagement = Engagement.read(c, campaignId);
         }
         String taskName = SendTask.taskName(campaignId);
-        List<TaskRun> rows = tasks.recentRuns(taskName, RUNS_FOR_RATE);
+        // Idle runs (a paused campaign's ticks) did nothing: they would push the real runs out of the list.
+        List<TaskRun> rows = tasks.recentWork(taskName, RUNS_FOR_RATE);
         Optional<Duration> slotLength = rows.isEmpty() ? Optional.empty() : tasks.find(taskName).map(Task::interval);
         List<CampaignReport.RunLine> runs = new ArrayList<>();
         List<CampaignReport.RunLine> history = new ArrayList<>();
@@ -199,7 +200,7 @@ public final class CampaignReports {
             Optional<Double> share = allowed > 0 && r.deadline().isPresent() && r.finishedAt().isPresent()
                     ? slotLength.map(s -> r.items().orElse(0L) / (allowed * s.toMillis() / 1000.0)) : Optional.empty();
             CampaignReport.RunLine line = new CampaignReport.RunLine(r.startedAt(), r.finishedAt(), r.outcome().dbValue(),
-                    r.items().orElse(0L), r.duration(), r.utilisation(), r.overrun(), r.error(), r.scheduledFor(), r.deadline(),
+                    r.items().orElse(0L), RunCounts.of(r.summary()), r.duration(), r.utilisation(), r.overrun(), r.error(), r.scheduledFor(), r.deadline(),
                     share, r.gap(), r.waited(), r.margin());
             if (runs.size() < RUNS_SHOWN) {
                 runs.add(line);

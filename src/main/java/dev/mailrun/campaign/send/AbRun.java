@@ -39,6 +39,7 @@ final class AbRun {
         Instant now = ctx.clock().instant();
         Instant next = waiting.until().orElse(now.plus(MANUAL_RECHECK));
         NextRun.skipTo(ctx, campaign, NextRun.slotAtOrAfter(next, ctx.interval()));
+        ctx.idle();
         ctx.report(RunReport.empty().withSummary("campaign", campaign.id()).withSummary("end", WAITING)
                 .withSummary("why", waiting.reason()));
     }

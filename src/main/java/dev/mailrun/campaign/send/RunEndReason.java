@@ -30,6 +30,8 @@ record RunEndReason(String name, Optional<String> why) {
 
     /** A run that found the daily cap of every relay of its route used up. */
     static final String DAILY_CAP = "daily_cap";
+    /** A run that found every relay of its route down, with none to probe now. */
+    static final String RELAYS_DOWN = "relays_down";
 
 
     /** What the run knew when it ended. */
@@ -51,7 +53,7 @@ record RunEndReason(String name, Optional<String> why) {
             return plain(DAILY_CAP);
         }
         if (f.relaysDown().isPresent()) {
-            return new RunEndReason("relays_down", f.relaysDown());
+            return new RunEndReason(RELAYS_DOWN, f.relaysDown());
         }
         if (f.markingFailed()) {
             return new RunEndReason("marking_failed",

@@ -60,22 +60,36 @@ record RunSummary(long campaignId, SendCounters start, SendCounters end, long cl
 
     private static final Logger log = LoggerFactory.getLogger(RunSummary.class);
 
-    /** Logs the run and hands its report to the scheduler. */
+    /**
+     * Logs the run and hands its report to the scheduler. The counts are this run's, each recipient
+     * once: {@code sent}, {@code failed} and {@code deferred} (tried, with that result), {@code suppressed}
+     * (found suppressed by a claim, never tried) and {@code handed_back} (claimed and returned to the
+     * queue untried: the batch no longer fit, the relay could not be reached, a "too fast" reply). The
+     * run's items are the messages it tried: sent + failed + deferred. A run that ended because every
+     * relay of its route was down is {@code blocked}, not a success.
+     */
     void report(RunContext ctx, TimeboxReport report) {
         String endReason = this.endReason.orElse(report.endReason().name().toLowerCase(Locale.ROOT));
+        long sent = end.sent() - start.sent();
+        long failed = end.failed() - start.failed();
+        long deferred = end.retried() - start.retried();
+        long suppressed = end.suppressed() - start.suppressed();
+        long handedBack = end.released() - start.released();
+        long tried = sent + failed + deferred;
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("campaign", campaignId);
-        summary.put("sent", end.sent());
-        summary.put("failed", end.failed());
-        summary.put("retried", end.retried());
-        summary.put("suppressed", end.suppressed());
+        summary.put("sent", sent);
+        summary.put("failed", failed);
+        summary.put("deferred", deferred);
+        summary.put("suppressed", suppressed);
+        summary.put("handed_back", handedBack);
         summary.put("claimed", claimed);
         summary.put("end", endReason);
         summary.put("completed", completed);
         if (allowedRate > 0) {
-            // Messages this run handed to the relay over what the allowed rate permits in the whole
-            // window (slot to next slot): what is missing is the gap between runs and any idle time.
-            double share = report.items() / (allowedRate * ctx.interval().toMillis() / 1000.0);
+            // Messages this run tried over what the allowed rate permits in the whole window (slot
+            // to next slot): what is missing is the gap between runs and any idle time.
+            double share = tried / (allowedRate * ctx.interval().toMillis() / 1000.0);
             summary.put("windowShare", Math.round(share * 10_000) / 10_000.0);
         }
         paused.ifPresent(reason -> {
@@ -89,12 +103,16 @@ record RunSummary(long campaignId, SendCounters start, SendCounters end, long cl
         });
         why.filter(w -> !unreachable.equals(Optional.of(w))).ifPresent(w -> summary.put("why", w));
         pace.addTo(summary);
-        log.info("run task={} campaign={} sent={} failed={} retried={} duration={}ms utilisation={} overrun={}ms end={}{}{}",
-                ctx.taskName(), campaignId, end.sent() - start.sent(), end.failed() - start.failed(),
-                end.retried() - start.retried(), Duration.between(report.started(), report.ended()).toMillis(),
+        log.info("run task={} campaign={} sent={} failed={} deferred={} suppressed={} handed_back={} duration={}ms "
+                        + "utilisation={} overrun={}ms end={}{}{}",
+                ctx.taskName(), campaignId, sent, failed, deferred, suppressed, handedBack,
+                Duration.between(report.started(), report.ended()).toMillis(),
                 String.format(Locale.ROOT, "%.2f", report.utilisation()), report.overrun().toMillis(), endReason,
                 why.filter(w -> !unreachable.equals(Optional.of(w))).map(w -> " why=\"" + w + "\"").orElse(""),
                 pace.logText());
-        ctx.report(new RunReport(report.batches(), report.items(), report.utilisation(), report.overrun(), summary));
+        if (endReason.equals(RunEndReason.RELAYS_DOWN)) {
+            ctx.blocked();
+        }
+        ctx.report(new RunReport(report.batches(), tried, report.utilisation(), report.overrun(), summary));
     }
 }

@@ -129,12 +129,15 @@ public final class SendTask implements TaskHandler {
         Optional<Campaign> found = begin(ctx, campaignId);
         if (found.isEmpty() || found.get().status().isFinal()) {
             ctx.disableAfterThisRun();
+            ctx.idle();
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status",
                     found.map(f -> f.status().dbValue()).orElse("deleted")));
             return;
         }
         Campaign campaign = found.get();
         if (campaign.status() != CampaignStatus.RUNNING) {
+            // Paused, or waiting for its start: a tick with nothing to do, not a run to list among the real ones.
+            ctx.idle();
             campaign.startAt().filter(at -> campaign.status() == CampaignStatus.SCHEDULED).ifPresent(ctx::runNextAt);
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status", campaign.status().dbValue()));
             return;
@@ -152,30 +155,21 @@ public final class SendTask implements TaskHandler {
         Optional<AbState> ab = AbRun.state(phase);
         LoadResult loaded = TemplateForRun.load(deps, campaign, ctx.clock().instant());
         if (loaded instanceof LoadResult.Invalid invalid) {
-            String reason = "template " + campaign.template() + " does not compile: " + invalid.problems().get(0);
-            tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
-                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
-            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            selfPause(ctx, campaignId, "template " + campaign.template() + " does not compile: " + invalid.problems().get(0));
             return;
         }
         CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
         AbRun.Compiled variants = ab.map(a -> AbRun.compile(deps, campaign, a, template))
                 .orElse(new AbRun.Compiled(List.of(), Optional.empty()));
         if (variants.problem().isPresent()) {
-            String reason = variants.problem().get();
-            tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
-                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
-            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            selfPause(ctx, campaignId, variants.problem().get());
             return;
         }
         Optional<String> unknown = deps.relays().unknownIn(route);
         if (unknown.isPresent()) {
             // A relay taken out of the configuration since the campaign was created: sending through
             // the others would change its split without anyone deciding so.
-            String reason = "its relay route " + route.text() + " cannot be used: " + unknown.get();
-            tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
-                    CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
-            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+            selfPause(ctx, campaignId, "its relay route " + route.text() + " cannot be used: " + unknown.get());
             return;
         }
         List<Relay> relays = deps.relays().of(route);
@@ -184,6 +178,7 @@ public final class SendTask implements TaskHandler {
         Instant deadline = SendCalendar.deadline(campaign, ctx.deadline(), now);
         if (!now.isBefore(deadline)) {
             // Started after its window closed (a late tick): sending now would only overrun.
+            ctx.idle();
             ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("end", "deadline")
                     .withSummary("why", "the run started at or after its deadline " + deadline + " (a late tick, or the "
                             + "send window or the expiry came first)"));
@@ -194,6 +189,23 @@ public final class SendTask implements TaskHandler {
         new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps,
                 AbRun.messages(deps, campaign, template, ab, variants.templates(), ctx.clock()), testShareOnly, route, relays,
                 deadline).drain();
+    }
+
+    /**
+     * Pauses the running campaign for {@code reason} (its template or route can no longer be used),
+     * says so in one warning line and in the run's summary. A campaign paused or cancelled meanwhile
+     * by the operator keeps the operator's state, and nothing is logged.
+     */
+    private void selfPause(RunContext ctx, long campaignId, String reason) throws SQLException {
+        boolean paused = tables.inTransaction(c -> tables.campaigns().transition(c, campaignId,
+                CampaignTransition.SELF_PAUSE, reason, ctx.clock().instant()));
+        if (paused) {
+            log.warn("Campaign {} paused: {}", campaignId, reason);
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("paused", reason));
+        } else {
+            ctx.idle();
+            ctx.report(RunReport.empty().withSummary("campaign", campaignId).withSummary("status", "not running"));
+        }
     }
 
     /**
@@ -219,6 +231,7 @@ public final class SendTask implements TaskHandler {
         Optional<String> closed = calendar.windowClosed(campaign, now);
         if (closed.isPresent()) {
             campaign.windows().flatMap(w -> w.nextOpen(now)).ifPresent(at -> NextRun.skipTo(ctx, campaign, NextRun.slotHolding(at, ctx.interval())));
+            ctx.idle();
             ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", "window_closed")
                     .withSummary("held_back", closed.get()));
             return true;
@@ -226,6 +239,7 @@ public final class SendTask implements TaskHandler {
         SendCalendar.CapsReached capped = tables.inTransaction(c -> calendar.capsReached(c, route, now));
         if (capped.all()) {
             NextRun.skipTo(ctx, campaign, NextRun.slotAtOrAfter(calendar.endOfDay(now), ctx.interval()));
+            ctx.idle();
             ctx.report(RunReport.empty().withSummary("campaign", id).withSummary("end", RunEndReason.DAILY_CAP)
                     .withSummary("held_back", String.join("; ", capped.phrases())));
             return true;

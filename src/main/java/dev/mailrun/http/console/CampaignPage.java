@@ -6,6 +6,7 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.report.RunCounts;
 import dev.mailrun.http.StatusCharts;
 import io.pebbletemplates.pebble.extension.escaper.SafeString;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * {@code GET /console/campaigns/<id>}: one campaign's counts, the status page's charts of it
@@ -88,9 +90,25 @@ final class CampaignPage {
         return status == CampaignStatus.RUNNING || status == CampaignStatus.SCHEDULED;
     }
 
+    /** Each run's recipients counted once by what became of them; "-" where the run has no counts (a decision, a run that claimed nothing). */
     private static List<Map<String, Object>> runs(List<Campaigns.CampaignRun> runs) {
-        return runs.stream().map(run -> Map.<String, Object>of("id", run.id(), "startedAt", run.startedAt().toString(),
-                "finishedAt", run.finishedAt().map(Instant::toString).orElse("running"), "outcome", run.outcome(),
-                "items", run.sent().map(String::valueOf).orElse("-"), "error", run.error().orElse(""))).toList();
+        return runs.stream().map(run -> {
+            Map<String, Object> m = new HashMap<>();
+            m.put("id", run.id());
+            m.put("startedAt", run.startedAt().toString());
+            m.put("finishedAt", run.finishedAt().map(Instant::toString).orElse("running"));
+            m.put("outcome", run.outcome());
+            m.put("sent", count(run, RunCounts::sent));
+            m.put("suppressed", count(run, RunCounts::suppressed));
+            m.put("failed", count(run, RunCounts::failed));
+            m.put("deferred", count(run, RunCounts::deferred));
+            m.put("handedBack", count(run, RunCounts::handedBack));
+            m.put("error", run.error().orElse(""));
+            return m;
+        }).toList();
+    }
+
+    private static String count(Campaigns.CampaignRun run, ToLongFunction<RunCounts> which) {
+        return run.counts().map(c -> String.valueOf(which.applyAsLong(c))).orElse("-");
     }
 }

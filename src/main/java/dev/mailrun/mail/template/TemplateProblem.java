@@ -19,9 +19,13 @@ public record TemplateProblem(String file, int line, int column, String message)
         }
     }
 
-    /** The conventional {@code file:line:column: message} form, as compilers print it. */
+    /**
+     * The conventional {@code file:line:column: message} form, as compilers print it; a position that
+     * is not known is left out ({@code file: message}, {@code file:line: message}) rather than printed as 0.
+     */
     @Override
     public String toString() {
-        return file + ":" + line + ":" + column + ": " + message;
+        String at = line == 0 ? "" : ":" + line + (column == 0 ? "" : ":" + column);
+        return file + at + ": " + message;
     }
 }

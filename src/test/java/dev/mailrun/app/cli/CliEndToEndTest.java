@@ -49,7 +49,8 @@ class CliEndToEndTest {
     }
 
     @Test
-    void create_import_start_tick_until_complete_then_status_json_shows_everything_sent() throws Exception {
+    void create_import_start_tick_until_complete_then_status_json_shows_everything_sent_and_each_run_counts_each_recipient_once()
+            throws Exception {
         CliHarness.Result created = cli().run("campaign", "create", "--name", "Autumn news", "--template", "newsletter",
                 "--from", "news@sender.example", "--from-name", "Sender News");
         assertThat(created.exitCode()).as(created.err()).isZero();
@@ -59,7 +60,7 @@ class CliEndToEndTest {
         Path csv = dir.resolve("list.csv");
         try (BufferedWriter w = Files.newBufferedWriter(csv)) {
             w.write("email,name,city\n");
-            for (int i = 0; i < 300; i++) {
+            for (int i = 0; i < 305; i++) {
                 w.write("reader" + i + "@list.example,Reader " + i + ",Oslo\n");
             }
             w.write("not-an-address,Broken,Oslo\n");
@@ -67,8 +68,14 @@ class CliEndToEndTest {
         Path rejects = dir.resolve("rejects.csv");
         CliHarness.Result imported = cli().run("recipients", "import", "--campaign", id, csv.toString(), "--rejects", rejects.toString());
         assertThat(imported.exitCode()).as(imported.err()).isZero();
-        assertThat(imported.out()).contains("read 301 rows: imported 300, rejected 1").contains("line 302: not-an-address");
+        assertThat(imported.out()).contains("read 306 rows: imported 305, rejected 1").contains("line 307: not-an-address");
         assertThat(Files.readAllLines(rejects)).hasSize(2);
+        // Five of them are suppressed before the start: the runs skip them at claim.
+        Path suppress = dir.resolve("suppress.csv");
+        Files.writeString(suppress, "email\nreader300@list.example\nreader301@list.example\nreader302@list.example\n"
+                + "reader303@list.example\nreader304@list.example\n");
+        CliHarness.Result suppressed = cli().run("suppressions", "import", suppress.toString());
+        assertThat(suppressed.exitCode()).as(suppressed.err()).isZero();
 
         CliHarness.Result started = cli().run("campaign", "start", id);
         assertThat(started.exitCode()).as(started.err()).isZero();
@@ -84,10 +91,23 @@ class CliEndToEndTest {
         JsonNode status = statusJson(id);
         assertThat(status.path("campaign").path("status").asText()).isEqualTo("completed");
         assertThat(status.path("counts").path("sent").asLong()).isEqualTo(300);
-        assertThat(status.path("counts").path("total").asLong()).isEqualTo(300);
+        assertThat(status.path("counts").path("suppressed").asLong()).isEqualTo(5);
+        assertThat(status.path("counts").path("total").asLong()).isEqualTo(305);
         assertThat(status.path("runs").size()).isGreaterThanOrEqualTo(1);
         assertThat(status.path("runs").get(0).has("utilisation")).isTrue();
         assertThat(greenMail.getReceivedMessages()).hasSize(300);
+        // Each run counts each recipient it took once, by what became of it; its items are what it tried.
+        long sentByRuns = 0;
+        long suppressedByRuns = 0;
+        for (JsonNode run : status.path("runs")) {
+            assertThat(run.path("items").asLong()).as(run.toString())
+                    .isEqualTo(run.path("sent").asLong() + run.path("failed").asLong() + run.path("deferred").asLong());
+            assertThat(run.path("handed_back").isIntegralNumber()).as(run.toString()).isTrue();
+            sentByRuns += run.path("sent").asLong();
+            suppressedByRuns += run.path("suppressed").asLong();
+        }
+        assertThat(sentByRuns).isEqualTo(300);
+        assertThat(suppressedByRuns).isEqualTo(5);
 
         CliHarness.Result text = cli().run("campaign", "status", id);
         assertThat(text.out()).contains("completed").contains("sent 300");

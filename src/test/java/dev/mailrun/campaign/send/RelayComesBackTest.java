@@ -25,6 +25,7 @@ import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.HandlerRegistry;
+import dev.mailrun.scheduler.RunOutcome;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
@@ -88,6 +89,17 @@ class RelayComesBackTest {
             TaskRun first = lastRun(s, id);
             // Not a plain success that stopped for no stated reason: the relay, until when and why.
             assertThat(first.summary().get().get("end").asText()).isEqualTo("relays_down");
+            // Nothing could be sent: no success, though no failure to back off from either.
+            assertThat(first.outcome()).isEqualTo(RunOutcome.BLOCKED);
+            // What it claimed went back untried; none of it counts as tried.
+            assertThat(first.items()).hasValue(0L);
+            CampaignReport.RunLine line = s.reports.report(id).runs().get(0);
+            assertThat(line.outcome()).isEqualTo("blocked");
+            assertThat(line.items()).isZero();
+            assertThat(line.counts()).hasValueSatisfying(c -> {
+                assertThat(c.sent() + c.failed() + c.deferred() + c.suppressed()).isZero();
+                assertThat(c.handedBack()).isPositive().isGreaterThanOrEqualTo(first.summary().get().get("claimed").asLong());
+            });
             assertThat(first.summary().get().get("relay_unreachable").asText())
                     .startsWith("solo down until " + T0.plus(BackOff.FIRST) + " (cannot be reached: cannot connect to 127.0.0.1:"
                             + port + ": ");

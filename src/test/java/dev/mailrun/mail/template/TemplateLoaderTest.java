@@ -62,6 +62,16 @@ class TemplateLoaderTest {
     }
 
     @Test
+    void a_problem_about_a_whole_file_names_the_file_without_a_position() {
+        TemplateFiles.write(dir, "t", null, "ok", "<p>ok</p>");
+
+        assertThat(problems("t")).singleElement().satisfies(p -> {
+            assertThat(p.line()).isZero();
+            assertThat(p.toString()).isEqualTo("t/subject.txt: " + p.message()).startsWith("t/subject.txt: missing file ");
+        });
+    }
+
+    @Test
     void a_template_name_that_could_leave_the_templates_directory_is_refused() {
         assertThat(problems("../etc")).singleElement()
                 .satisfies(p -> assertThat(p.message()).contains("template names"));
