@@ -114,7 +114,8 @@ public final class SendTask implements TaskHandler {
         if (held.isEmpty() || !held.get().runToken().equals(Optional.of(abandonedRunToken))) {
             return;
         }
-        int unknown = tables.results().markUnknown(connection, campaignId, held.get().recipientIds(), now);
+        int unknown = tables.results().markUnknown(connection, campaignId, held.get().recipientIds(),
+                held.get().runToken(), now);
         tables.inFlight().release(connection, campaignId, now);
         if (unknown > 0) {
             log.warn("Run {} died while sending; {} recipient(s) marked unknown (never resent automatically)",
@@ -267,7 +268,8 @@ public final class SendTask implements TaskHandler {
             }
             Optional<InFlightTable.Held> left = tables.inFlight().lock(c, campaignId);
             if (left.isPresent() && !left.get().recipientIds().isEmpty()) {
-                int unknown = tables.results().markUnknown(c, campaignId, left.get().recipientIds(), now);
+                int unknown = tables.results().markUnknown(c, campaignId, left.get().recipientIds(),
+                        left.get().runToken(), now);
                 if (unknown > 0) {
                     log.warn("Run {} ended while sending; {} recipient(s) marked unknown (never resent automatically)",
                             left.get().runToken().orElse("(unknown)"), unknown);

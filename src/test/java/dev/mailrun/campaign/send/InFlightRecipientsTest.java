@@ -76,7 +76,7 @@ class InFlightRecipientsTest {
 
         int unknown = Transactions.inTransaction(db.dataSource(), c -> {
             InFlightTable.Held held = inFlight.lock(c, id).orElseThrow();
-            int n = results.markUnknown(c, id, held.recipientIds(), NOW);
+            int n = results.markUnknown(c, id, held.recipientIds(), java.util.Optional.empty(), NOW);
             inFlight.release(c, id, NOW);
             return n;
         });
@@ -98,7 +98,7 @@ class InFlightRecipientsTest {
         long other = CampaignFixtures.campaign(db.dataSource(), "theirs");
         CampaignFixtures.recipients(db.dataSource(), other, 2);
         List<Long> theirs = claim(other, 2, List.of());
-        int unknown = Transactions.inTransaction(db.dataSource(), c -> results.markUnknown(c, id, theirs, NOW));
+        int unknown = Transactions.inTransaction(db.dataSource(), c -> results.markUnknown(c, id, theirs, java.util.Optional.empty(), NOW));
         assertThat(unknown).isZero();
         assertThat(CampaignFixtures.recipientCount(db.dataSource(), other, "pending")).isEqualTo(2);
     }

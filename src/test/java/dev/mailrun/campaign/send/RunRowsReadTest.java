@@ -70,7 +70,7 @@ class RunRowsReadTest {
         try (Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             long before = indexReads(c);
-            int unknown = results.markUnknown(c, id, inFlight, NOW);
+            int unknown = results.markUnknown(c, id, inFlight, java.util.Optional.empty(), NOW);
             long read = indexReads(c) - before;
             c.commit();
             assertThat(unknown).isEqualTo(20);

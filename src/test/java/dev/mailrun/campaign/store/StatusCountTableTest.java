@@ -81,7 +81,7 @@ class StatusCountTableTest {
 
         // A run dies with ten in flight (retries due first, then pending); requeued, they wait again.
         List<Long> inFlight = tx(c -> claims.claim(c, id, NOW, 10, List.of()).recipients().stream().map(ClaimedRecipient::id).toList());
-        int unknown = tx(c -> results.markUnknown(c, id, inFlight, NOW));
+        int unknown = tx(c -> results.markUnknown(c, id, inFlight, java.util.Optional.empty(), NOW));
         assertThat(unknown).isEqualTo(10);
         assertExact(id, null);
         int requeued = tx(c -> queue.requeueUnknown(c, id, NOW));

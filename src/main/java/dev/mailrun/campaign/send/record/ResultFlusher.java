@@ -30,8 +30,10 @@ import java.util.TreeSet;
  *   <li>checkpoints the counters — never before the results they count.</li>
  * </ol>
  * The in-flight row found held by another run, or the checkpoint finding the lease lost, roll the
- * transaction back: a zombie run writes nothing, and the workers it feeds are stopped at their
- * next mark. A flush that fails on the database keeps its results for the next one.
+ * transaction back: a zombie run writes nothing under the lease again, and the workers it feeds are
+ * stopped at their next mark. From then on its flushes write only the outcomes of rows its successor
+ * left unknown in its name ({@link LostLeaseResults}). A flush that fails on the database keeps its
+ * results for the next one.
  *
  * <p>Only flushes write the in-flight set, one at a time, so {@link #inFlight} here is what the
  * table holds once each transaction commits.
@@ -48,6 +50,7 @@ public final class ResultFlusher {
     private final Checkpoint checkpoint;
     private final PauseRules rules;
     private final DailyQuota quota;
+    private final LostLeaseResults afterLeaseLost;
     /** Why the last results' transaction failed, while its results wait in the buffer; null once written. */
     private volatile String unwritten;
     /** Marked and not yet recorded, as the run's in-flight row holds them after the last commit. */
@@ -59,6 +62,7 @@ public final class ResultFlusher {
         this.checkpoint = checkpoint;
         this.rules = rules;
         this.quota = quota;
+        this.afterLeaseLost = new LostLeaseResults(run, buffer, quota);
     }
 
     /** Called by the flush thread: flushes when asked to, when results waited long enough, or when the workers need marks. */
@@ -83,6 +87,7 @@ public final class ResultFlusher {
         Optional<InFlightMarking> marker = buffer.startFlush();
         if (checkpoint.isLeaseLost()) {
             marker.ifPresent(m -> m.fail(LEASE_LOST));
+            afterLeaseLost.flush();
             return;
         }
         // The workers wait for the marks, not for the results: marks first, in a short transaction
@@ -102,9 +107,14 @@ public final class ResultFlusher {
             // flush (ResultsRefusedTest). The batch stops; the run marks again once they are written.
             marker.get().fail("could not record results: " + unwritten);
         } else if (marks.isPresent() && !mark(marker.get(), marks.get())) {
+            afterLeaseLost.flush();
             return;
         }
         boolean wrote = checkpoint.exclusive(this::flushResults);
+        if (checkpoint.isLeaseLost()) {
+            afterLeaseLost.flush();
+            return;
+        }
         if (wrote && marker.isPresent() && marker.get().wanted()) {
             // Marks still wanted, held back for want of room: the results just written made some.
             buffer.requestFlush();
@@ -134,6 +144,8 @@ public final class ResultFlusher {
             throw e;
         }
         if (!committed) {
+            // Kept for the writes a run without its lease may still make (LostLeaseResults).
+            buffer.restore(t);
             checkpoint.markLeaseLost();
             return false;
         }

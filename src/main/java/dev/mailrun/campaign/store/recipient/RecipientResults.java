@@ -9,6 +9,7 @@ import dev.mailrun.events.EventType;
 import dev.mailrun.events.OutboxEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Recording: a run's outcomes written back to the recipients' rows in batches, and what a dead run
@@ -195,24 +197,29 @@ public final class RecipientResults {
         sentSeconds.prune(c, campaignId, before);
     }
 
-    /** Ids per statement when turning a dead run's recipients unknown. */
-    private static final int UNKNOWN_IDS_PER_STATEMENT = 1_000;
+    /** Ids per statement when turning a dead run's recipients unknown, or recording them after all. */
+    private static final int IDS_PER_STATEMENT = 1_000;
 
     /**
-     * A run of the campaign's task died or failed with {@code inFlight} marked and not recorded
-     * (its {@link InFlightTable} row): those still waiting become unknown, since their messages may
-     * have been sent. Returns how many did. By primary key, a bounded number of rows.
+     * A run of the campaign's task died, failed or lost its lease with {@code inFlight} marked and
+     * not recorded (its {@link InFlightTable} row): those still waiting become unknown, since their
+     * messages may have been sent, in the name of {@code leftBy}, the run that held them (empty:
+     * not known), which may still record what it knows of them ({@link #recordLeftUnknown}).
+     * Returns how many did. By primary key, a bounded number of rows.
      */
-    public int markUnknown(Connection c, long campaignId, Collection<Long> inFlight, Instant now) throws SQLException {
+    public int markUnknown(Connection c, long campaignId, Collection<Long> inFlight, Optional<String> leftBy, Instant now)
+            throws SQLException {
         List<StatusCountTable.Row> waiting = counts.lock(c, campaignId, inFlight, List.of("pending", "retry"));
         List<Long> ids = waiting.stream().map(StatusCountTable.Row::id).toList();
         int unknown = 0;
-        for (int from = 0; from < ids.size(); from += UNKNOWN_IDS_PER_STATEMENT) {
-            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + UNKNOWN_IDS_PER_STATEMENT));
-            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'unknown', updated_at = ? WHERE id IN ("
-                    + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status IN ('pending', 'retry')")) {
-                SqlTime.set(ps, 1, now);
-                int i = 2;
+        for (int from = 0; from < ids.size(); from += IDS_PER_STATEMENT) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_STATEMENT));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE recipient FORCE INDEX (PRIMARY) SET status = 'unknown', "
+                    + "unknown_run = ?, updated_at = ? WHERE id IN (" + Sql.placeholders(chunk.size())
+                    + ") AND campaign_id = ? AND status IN ('pending', 'retry')")) {
+                ps.setString(1, leftBy.orElse(null));
+                SqlTime.set(ps, 2, now);
+                int i = 3;
                 for (long id : chunk) {
                     ps.setLong(i++, id);
                 }
@@ -222,5 +229,46 @@ public final class RecipientResults {
         }
         counts.apply(c, campaignId, new StatusCountTable.Delta().move(waiting, "unknown"));
         return unknown;
+    }
+
+    /**
+     * A run that lost its lease records what it knows after all: of {@code outcomes}, the sent and
+     * the failed ones of rows still {@code unknown} in its own name ({@link #markUnknown} by its
+     * successor) are written as {@link #record} writes them, with their events and status counts;
+     * every other row — requeued, sent again, left unknown by another run — is not touched. A
+     * transient failure is not written: it may be a reply that never came, which proves nothing, and
+     * {@code retry} would send the row again without anyone asking. The rows are read and locked by
+     * id first, so an operator's requeue either waits for this or comes first and wins. Returns how
+     * many were recorded.
+     */
+    public int recordLeftUnknown(Connection c, long campaignId, String runToken, Collection<? extends Outcome> outcomes,
+                                 Instant now) throws SQLException {
+        Map<Long, Outcome> attempts = new HashMap<>();
+        for (Outcome o : outcomes) {
+            if (o instanceof Outcome.Sent || o instanceof Outcome.Failed) {
+                attempts.put(o.recipientId(), o);
+            }
+        }
+        List<Long> sorted = attempts.keySet().stream().sorted().toList();
+        List<Outcome> ours = new ArrayList<>();
+        for (int from = 0; from < sorted.size(); from += IDS_PER_STATEMENT) {
+            List<Long> chunk = sorted.subList(from, Math.min(sorted.size(), from + IDS_PER_STATEMENT));
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM recipient FORCE INDEX (PRIMARY) WHERE id IN ("
+                    + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status = 'unknown' AND unknown_run = ? "
+                    + "ORDER BY id FOR UPDATE")) {
+                int i = 1;
+                for (long id : chunk) {
+                    ps.setLong(i++, id);
+                }
+                ps.setLong(i++, campaignId);
+                ps.setString(i, runToken);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ours.add(attempts.get(rs.getLong(1)));
+                    }
+                }
+            }
+        }
+        return ours.isEmpty() ? 0 : record(c, campaignId, ours, now);
     }
 }
