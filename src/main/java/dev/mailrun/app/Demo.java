@@ -128,7 +128,7 @@ public final class Demo {
                 .map(a -> new SuppressionTable.Entry(a, SuppressionReason.MANUAL, "demo")).toList(), s.clock().instant()));
         s.campaigns().start(id);
 
-        try (Scheduler scheduler = s.scheduler()) {
+        try (Scheduler scheduler = s.scheduler(); RelayConfigBeacon relayConfigs = s.relayConfigBeacon()) {
             Worker worker = new Worker(scheduler, options.interval(), s.clock(), Sleeper.onClock(s.clock()), s.heartbeat());
             Thread thread = worker.start();
             try {

@@ -7,6 +7,8 @@ import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.health.ProbeResult;
+import dev.mailrun.campaign.CampaignStates;
+import dev.mailrun.campaign.send.route.RelayConfigs;
 import dev.mailrun.health.Readiness;
 import dev.mailrun.http.HttpLimits;
 import dev.mailrun.http.HttpServer;
@@ -89,7 +91,9 @@ public final class HttpEndpoint implements AutoCloseable {
         });
         Readiness readiness = null;
         if (s.config().admin().port().isPresent()) {
-            readiness = new Readiness(s.dataSource(), worker ? Optional.of(s.heartbeat()) : Optional.empty(), s.clock());
+            CampaignStates relayStates = new CampaignStates(s.dataSource(), s.clock());
+            readiness = new Readiness(s.dataSource(), worker ? Optional.of(s.heartbeat()) : Optional.empty(), s.clock())
+                    .withRelayNotes(() -> relayStates.relayDisagreements().stream().map(RelayConfigs.Disagreement::line).toList());
             MailrunMetrics metrics = s.metrics();
             Readiness ready = readiness;
             metrics.bindReady(() -> ready.ready().up());

@@ -293,8 +293,18 @@ public final class Services implements AutoCloseable {
      * The scheduler with every handler; when a bounce or replies mailbox is configured its task is
      * created (or its interval updated) here, so starting a worker is all it takes.
      */
+    /** What this worker is called in the task table and in its record of its relays' settings. */
+    public String workerName() {
+        return SchedulerConfig.thisProcess(config.tick().fallbackHost());
+    }
+
+    /** Records this worker's relay settings now and every 30 s until closed ({@link RelayConfigBeacon}). */
+    public RelayConfigBeacon relayConfigBeacon() {
+        return RelayConfigBeacon.start(dataSource(), workerName(), config.relays(), clock());
+    }
+
     public Scheduler scheduler() throws SQLException {
-        SchedulerConfig sc = SchedulerConfig.defaults(SchedulerConfig.thisProcess(config.tick().fallbackHost()))
+        SchedulerConfig sc = SchedulerConfig.defaults(workerName())
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()))
                 .withRunHistory(config.tick().runHistory())
                 .withOverlapWait(config.tick().overlapWait())

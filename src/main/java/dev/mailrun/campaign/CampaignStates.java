@@ -4,6 +4,7 @@ import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.ComplaintRate;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.send.route.RelayConfigs;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
@@ -43,6 +44,13 @@ public final class CampaignStates {
     public CampaignStates(DataSource dataSource, Clock clock) {
         this.dataSource = dataSource;
         this.clock = clock;
+    }
+
+    /** The relays whose live workers hold different settings of them ({@link RelayConfigs}), each with its workers. */
+    public List<RelayConfigs.Disagreement> relayDisagreements() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return new RelayConfigs().disagreements(c, clock.instant());
+        }
     }
 
     public List<State> read() throws SQLException {

@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>{@code database}: a connection from the pool answers {@code SELECT 1}, within {@link #DATABASE_TIMEOUT};</li>
  *   <li>{@code schema}: every migration in {@code sql/} is applied (the check every command makes);</li>
- *   <li>{@code scheduler} (worker only): the tick loop's heartbeat is at most {@link WorkerHeartbeat#MAX_AGE} old.</li>
+ *   <li>{@code scheduler} (worker only): the tick loop's heartbeat is at most {@link WorkerHeartbeat#MAX_AGE} old;</li>
+ *   <li>{@code relays} (when given {@link #withRelayNotes}): up whatever it finds — workers that disagree
+ *       on a relay's settings do not stop this one working — but its detail names them, one relay
+ *       each, "; " apart.</li>
  * </ol>
  * The checks run once per {@link WorkerHeartbeat#PERIOD} on a thread of their own (and on
  * {@link #refresh()}); probes read the last result, so a probe never waits for the database and the
@@ -43,17 +46,34 @@ public final class Readiness implements AutoCloseable {
     private final Migrations migrations;
     private final Optional<WorkerHeartbeat> heartbeat;
     private final Clock clock;
+    private final Optional<Notes> relayNotes;
     private final ExecutorService database = Executors.newSingleThreadExecutor(daemon("mailrun-ready-db"));
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("mailrun-ready"));
     private Future<Optional<String>> pending;    // guarded by this: a database check still under way
     private Instant pendingSince;                // guarded by this
     private volatile ProbeResult last;
 
+    /** What a check reads from the database: one line per thing worth telling, none when all is well. */
+    @FunctionalInterface
+    public interface Notes {
+        List<String> read() throws Exception;
+    }
+
     public Readiness(DataSource dataSource, Optional<WorkerHeartbeat> heartbeat, Clock clock) {
+        this(dataSource, heartbeat, clock, Optional.empty());
+    }
+
+    private Readiness(DataSource dataSource, Optional<WorkerHeartbeat> heartbeat, Clock clock, Optional<Notes> relayNotes) {
         this.dataSource = dataSource;
         this.migrations = new Migrations(dataSource);
         this.heartbeat = heartbeat;
         this.clock = clock;
+        this.relayNotes = relayNotes;
+    }
+
+    /** The same checks, and {@code relays}: {@code notes} names the relays whose workers disagree on their settings. */
+    public Readiness withRelayNotes(Notes notes) {
+        return new Readiness(dataSource, heartbeat, clock, Optional.of(notes));
     }
 
     /** Runs the checks every heartbeat period from now on. */
@@ -67,6 +87,9 @@ public final class Readiness implements AutoCloseable {
     synchronized ProbeResult refresh() {
         List<Check> checks = new ArrayList<>(checkDatabase());
         heartbeat.ifPresent(h -> checks.add(scheduler(h)));
+        if (relayNotes.isPresent() && checks.get(0).up()) {
+            checks.add(relays(relayNotes.get()));
+        }
         ProbeResult result = new ProbeResult(checks, clock.instant());
         ProbeResult before = last;
         if (before == null || before.up() != result.up()) {
@@ -101,6 +124,23 @@ public final class Readiness implements AutoCloseable {
                 ? Check.up("scheduler", "tick loop heartbeat at " + h.last().orElseThrow())
                 : Check.down("scheduler", h.last().map(l -> "no tick loop heartbeat since " + l)
                         .orElse("the tick loop has not started"));
+    }
+
+    /** Up with what {@code notes} found; a reading that fails or takes too long says so, and stays up. */
+    private Check relays(Notes notes) {
+        Future<List<String>> reading = database.submit(notes::read);
+        try {
+            List<String> found = reading.get(DATABASE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return Check.up("relays", found.isEmpty() ? "every worker gives each relay the same settings" : String.join("; ", found));
+        } catch (TimeoutException e) {
+            reading.cancel(true);
+            return Check.up("relays", "not read: the database took over " + DATABASE_TIMEOUT.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            return Check.up("relays", "not read: " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Check.up("relays", "not read: interrupted");
+        }
     }
 
     /** The database and schema checks; at most one runs at a time, and nobody waits longer than the timeout for it. */

@@ -3,6 +3,7 @@ package dev.mailrun.metrics;
 import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.send.route.RelayConfigs;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The campaign gauges: recipients by status, campaign status, self-paused, hard-bounce and complaint
- * rate per campaign, and the two breakers' thresholds. They are read from the database when a scrape finds the last
+ * rate per campaign, the two breakers' thresholds, and the workers that disagree on a relay's settings
+ * ({@code mailrun_relay_config_disagreement}, one row per relay and worker while they disagree, its
+ * value the number of different settings among the relay's live workers). They are read from the database when a scrape finds the last
  * reading {@link #MAX_AGE} old or older by the clock, so scrapes, however frequent, cost the database
  * at most one reading per period. A reading that fails keeps the previous one (and logs why).
  */
@@ -34,6 +37,7 @@ final class CampaignGauges {
     private final MultiGauge selfPaused;
     private final MultiGauge bounceRate;
     private final MultiGauge complaintRate;
+    private final MultiGauge relayDisagreement;
     private Instant readAt;   // guarded by this
 
     CampaignGauges(MeterRegistry registry, CampaignStates states, Clock clock, double bounceThreshold,
@@ -51,6 +55,9 @@ final class CampaignGauges {
                 .description("bounce.pause-rate: a campaign above it pauses itself").register(registry);
         complaintRate = MultiGauge.builder("mailrun.campaign.complaint.rate")
                 .description("Spam complaints over sends (0..1)").register(registry);
+        relayDisagreement = MultiGauge.builder("mailrun.relay.config.disagreement")
+                .description("Different settings of the relay among its live workers, per relay and worker; absent while they agree")
+                .register(registry);
         Gauge.builder("mailrun.campaign.complaint.threshold", () -> complaintThreshold)
                 .description("bounce.complaint-pause-rate: a campaign above it pauses itself").register(registry);
     }
@@ -63,8 +70,10 @@ final class CampaignGauges {
         }
         readAt = now;
         List<CampaignStates.State> read;
+        List<RelayConfigs.Disagreement> disagreements;
         try {
             read = states.read();
+            disagreements = states.relayDisagreements();
         } catch (SQLException | RuntimeException e) {
             log.warn("Campaign gauges keep their last reading: the database could not be read ({})", e.toString());
             return;
@@ -91,5 +100,11 @@ final class CampaignGauges {
         selfPaused.register(pausedRows, true);
         bounceRate.register(rateRows, true);
         complaintRate.register(complaintRows, true);
+        List<MultiGauge.Row<?>> disagreementRows = new ArrayList<>();
+        for (RelayConfigs.Disagreement d : disagreements) {
+            long settings = d.workers().stream().map(w -> w.fingerprint()).distinct().count();
+            d.workers().forEach(w -> disagreementRows.add(MultiGauge.Row.of(Tags.of("relay", d.relay(), "worker", w.worker()), settings)));
+        }
+        relayDisagreement.register(disagreementRows, true);
     }
 }

@@ -1,6 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.HttpEndpoint;
+import dev.mailrun.app.RelayConfigBeacon;
 import dev.mailrun.app.Services;
 import dev.mailrun.app.config.Range;
 import dev.mailrun.events.DispatcherThread;
@@ -30,6 +31,7 @@ final class WorkerCommand extends ContextCommand {
         Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch finished = new CountDownLatch(1);
         try (Scheduler scheduler = s.scheduler();
+             RelayConfigBeacon relayConfigs = s.relayConfigBeacon();
              HttpEndpoint endpoint = HttpEndpoint.configured(s) ? HttpEndpoint.start(s, true) : HttpEndpoint.none();
              DispatcherThread events = DispatcherThread.start(s.dispatcher(), s.config().events().poll())) {
             Worker worker = new Worker(scheduler, s.config().tick().interval(), s.clock(), Sleeper.onClock(s.clock()),

@@ -4,6 +4,7 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.policy.SendCalendar;
+import dev.mailrun.campaign.send.route.RelayConfigs;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.recipient.RecipientQueue;
 import java.sql.Connection;
@@ -20,6 +21,8 @@ import java.util.Optional;
  *   <li>the calendar: expired, the send window closed, relays at their daily cap ({@link SendCalendar});</li>
  *   <li>its start time, while it waits for it;</li>
  *   <li>each relay of its route that is down, until when and why ({@link RouteNow});</li>
+ *   <li>workers that disagree on the settings of a relay of its route ({@link RelayConfigs}): each sends
+ *       its share of the relay's rate its own way, so one pointing at a dead address holds its share back;</li>
  *   <li>a setting no worker sends without ({@code unsubscribe.secret}, {@code unsubscribe.base-url});</li>
  *   <li>the pace: capped or adapted domain groups and adapted relay rates ({@link HeldBack}).</li>
  * </ul>
@@ -39,6 +42,7 @@ final class CampaignOutlook {
     private final RouteNow routes;
     private final HeldBack pace;
     private final List<String> missingSettings;
+    private final RelayConfigs relayConfigs = new RelayConfigs();
 
     /**
      * @param rates           each configured relay's rate, 0 meaning no limit
@@ -67,6 +71,8 @@ final class CampaignOutlook {
         if (open) {
             startAt.ifPresent(at -> held.add("start time " + at));
             held.addAll(view.held());
+            relayConfigs.disagreements(c, now).stream().filter(d -> route.relays().contains(d.relay()))
+                    .map(RelayConfigs.Disagreement::line).forEach(held::add);
             missingSettings.forEach(key -> held.add(key + " is not set: no worker sends without it"));
         }
         held.addAll(pace.of(c, campaign, remaining, queue));

@@ -59,6 +59,7 @@ public final class CampaignReports {
     private final RecipientQueue queue = new RecipientQueue();
     private final InFlightTable inFlight = new InFlightTable();
     private final RelayStates relayStates;
+    private final UnderRate underRate = new UnderRate();
 
     /**
      * With the one relay {@code settings} names, at {@code settings.relayRate()}.
@@ -152,6 +153,15 @@ public final class CampaignReports {
         return all;
     }
 
+    private static List<String> withSlow(List<String> held, Optional<String> slow) {
+        if (slow.isEmpty()) {
+            return held;
+        }
+        List<String> all = new ArrayList<>(held);
+        all.add(slow.get());
+        return all;
+    }
+
     public CampaignReport report(long campaignId) throws SQLException {
         Instant now = clock.instant();
         Campaign campaign;
@@ -164,6 +174,7 @@ public final class CampaignReports {
         long sentLately;
         Optional<Engagement> engagement;
         Optional<AbReport> ab;
+        Optional<String> slow;
         List<Attachment.Summary> attachments;
         try (Connection c = dataSource.getConnection()) {
             campaign = campaigns.find(c, campaignId).orElseThrow(() -> new CampaignException("no campaign with id " + campaignId));
@@ -184,6 +195,11 @@ public final class CampaignReports {
             boolean completedEarlier = campaign.status() == CampaignStatus.COMPLETED
                     && campaign.updatedAt().isBefore(now.minus(CURRENT_OVER));
             sentLately = completedEarlier ? 0 : recipients.sentSince(c, campaignId, now.minus(CURRENT_OVER));
+            // Sending began before the minute did when something was sent in the ten seconds before it.
+            boolean fullMinute = campaign.status() == CampaignStatus.RUNNING
+                    && recipients.sentSince(c, campaignId, now.minus(CURRENT_OVER).minusSeconds(10)) > sentLately;
+            slow = underRate.read(c, campaign, route, remaining, sentLately, fullMinute, outlook.configured(),
+                    heldBack(outlook.heldBackBy(), ab), CURRENT_OVER);
             engagement = Engagement.read(c, campaignId);
         }
         String taskName = SendTask.taskName(campaignId);
@@ -220,7 +236,7 @@ public final class CampaignReports {
         Optional<Double> current = sentLately > 0
                 ? Optional.of(sentLately / (CURRENT_OVER.toMillis() / 1000.0)) : Optional.empty();
         return new CampaignReport(campaign, counts, outlook.configured(), current, average, eta(outlook.eta(), ab), runs, errors, now,
-                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, heldBack(outlook.heldBackBy(), ab),
+                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, withSlow(heldBack(outlook.heldBackBy(), ab), slow),
                 engagement, ab, attachments, complaints, complaintThreshold);
     }
 

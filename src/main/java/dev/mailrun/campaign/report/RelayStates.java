@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The relays' down marks as status reads them. A mark made under another configuration of the relay
- * (its host, port, TLS mode or user changed since: {@link RelayFingerprint}) no longer holds — the
- * next run through the relay drops it — so status shows that relay up, and never a reason that
- * names its old address.
+ * The relays' down marks as status reads them: the mark made under the configuration status runs
+ * with ({@link RelayFingerprint}). A mark made under another configuration of the relay (re-pointed
+ * since, or another worker's different settings of the same name) is not this configuration's, so
+ * status shows the relay up here, and never a reason that names another address; the workers that
+ * disagree on a relay's settings are named apart ({@link dev.mailrun.campaign.send.route.RelayConfigs}).
  */
 final class RelayStates {
 
@@ -36,15 +37,25 @@ final class RelayStates {
         return new RelayStates(fingerprints);
     }
 
-    /** Every relay of {@code names} with its state: up when it has no mark or one made under another configuration. */
+    /**
+     * Every relay of {@code names} with its state: the row of its configuration here; for a relay not
+     * configured here ({@link #AS_STORED}), the row whose mark lasts longest.
+     */
     Map<String, State> read(Connection c, Collection<String> names) throws SQLException {
-        Map<String, State> states = new HashMap<>(table.read(c, names));
-        states.replaceAll((name, st) -> markedElsewhere(name, st) ? State.up(name) : st);
+        Map<String, State> states = new HashMap<>();
+        names.forEach(n -> states.put(n, State.up(n)));
+        for (State st : table.readAll(c, names)) {
+            String mine = fingerprints.get(st.relay());
+            boolean applies = mine != null ? st.config().equals(Optional.of(mine)) : lastsLonger(st, states.get(st.relay()));
+            if (applies) {
+                states.put(st.relay(), st);
+            }
+        }
         return states;
     }
 
-    private boolean markedElsewhere(String relay, State st) {
-        String now = fingerprints.get(relay);
-        return now != null && st.downUntil().isPresent() && !st.config().equals(Optional.of(now));
+    private static boolean lastsLonger(State st, State than) {
+        return st.downUntil().isPresent()
+                && (than.downUntil().isEmpty() || st.downUntil().get().isAfter(than.downUntil().get()));
     }
 }

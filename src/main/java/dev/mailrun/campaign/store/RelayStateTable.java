@@ -20,6 +20,10 @@ import java.util.Optional;
  * The relay_state table: which relays are down, until when, and who probes one whose back-off has
  * passed. Shared by every worker and campaign, so that one run's discovery spares the others the
  * same failures. Times are the caller's clock (a back-off, not a lease).
+ *
+ * <p>A row belongs to a relay under one configuration (its fingerprint, V32): a mark is about an
+ * address and a login, so two workers that configure a relay of one name differently each keep
+ * their own mark, and neither reads, probes nor clears the other's.
  */
 public final class RelayStateTable {
 
@@ -31,8 +35,8 @@ public final class RelayStateTable {
      *
      * @param downUntil empty: up
      * @param downs     times marked down in a row (the back-off grows with it)
-     * @param config    the fingerprint of the relay's configuration the down mark was made under;
-     *                  empty for a row written before marks carried one
+     * @param config    the fingerprint of the relay's configuration the row belongs to; empty for
+     *                  a row written before marks carried one (no configuration's: it holds for nobody)
      */
     public record State(String relay, Optional<Instant> downUntil, int downs, Optional<String> reason,
                         Optional<String> probeHolder, Optional<Instant> probeUntil, Optional<String> config) {
@@ -59,41 +63,58 @@ public final class RelayStateTable {
     private static State state(ResultSet rs) throws SQLException {
         return new State(rs.getString(1), Optional.ofNullable(SqlTime.get(rs, 2)), rs.getInt(3),
                 Optional.ofNullable(rs.getString(4)), Optional.ofNullable(rs.getString(5)),
-                Optional.ofNullable(SqlTime.get(rs, 6)), Optional.ofNullable(rs.getString(7)));
+                Optional.ofNullable(SqlTime.get(rs, 6)), Optional.ofNullable(rs.getString(7)).filter(x -> !x.isEmpty()));
     }
 
-    /** The states of {@code relays}; a relay without a row is up. */
-    public Map<String, State> read(Connection c, Collection<String> relays) throws SQLException {
+    /**
+     * The state of each relay of {@code configs} under its configuration (relay name → fingerprint);
+     * a relay without a row for that configuration is up.
+     */
+    public Map<String, State> read(Connection c, Map<String, String> configs) throws SQLException {
         Map<String, State> states = new HashMap<>();
-        relays.forEach(r -> states.put(r, State.up(r)));
+        configs.keySet().forEach(r -> states.put(r, State.up(r)));
+        for (State st : readAll(c, configs.keySet())) {
+            if (st.config().orElse("").equals(configs.get(st.relay()))) {
+                states.put(st.relay(), st);
+            }
+        }
+        return states;
+    }
+
+    /** Every row of {@code relays}, whatever configuration each was written under. */
+    public List<State> readAll(Connection c, Collection<String> relays) throws SQLException {
+        List<State> rows = new java.util.ArrayList<>();
         if (relays.isEmpty()) {
-            return states;
+            return rows;
         }
         try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM relay_state WHERE relay IN ("
-                + Sql.placeholders(relays.size()) + ")")) {
+                + Sql.placeholders(relays.size()) + ") ORDER BY relay, config")) {
             int i = 1;
             for (String r : relays) {
                 ps.setString(i++, r);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    states.put(rs.getString(1), state(rs));
+                    rows.add(state(rs));
                 }
             }
         }
-        return states;
+        return rows;
     }
 
-    /** The relay's row, locked until the transaction ends (created up when missing). */
-    public State lock(Connection c, String relay, Instant now) throws SQLException {
+    /** The relay's row under {@code config}, locked until the transaction ends (created up when missing). */
+    public State lock(Connection c, String relay, String config, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT IGNORE INTO relay_state (relay, downs, updated_at) VALUES (?, 0, ?)")) {
+                "INSERT IGNORE INTO relay_state (relay, config, downs, updated_at) VALUES (?, ?, 0, ?)")) {
             ps.setString(1, relay);
-            SqlTime.set(ps, 2, now);
+            ps.setString(2, config);
+            SqlTime.set(ps, 3, now);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM relay_state WHERE relay = ? FOR UPDATE")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT " + COLUMNS + " FROM relay_state WHERE relay = ? AND config = ? FOR UPDATE")) {
             ps.setString(1, relay);
+            ps.setString(2, config);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return state(rs);
@@ -102,20 +123,20 @@ public final class RelayStateTable {
     }
 
     /**
-     * Marks the relay down until {@code until}, its {@code downs}-th time in a row, under the
-     * configuration {@code config} (a fingerprint); any probe ends.
+     * Marks the relay down under the configuration {@code config} (a fingerprint) until {@code until},
+     * its {@code downs}-th time in a row; any probe of it ends.
      */
     public void markDown(Connection c, String relay, Instant until, int downs, String reason, String config, Instant now)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE relay_state SET down_until = ?, downs = ?, reason = ?, probe_holder = NULL, probe_until = NULL,
-                       config = ?, updated_at = ? WHERE relay = ?""")) {
+                       updated_at = ? WHERE relay = ? AND config = ?""")) {
             SqlTime.set(ps, 1, until);
             ps.setInt(2, downs);
             ps.setString(3, Sql.truncate(reason, 1000));
-            ps.setString(4, config);
-            SqlTime.set(ps, 5, now);
-            ps.setString(6, relay);
+            SqlTime.set(ps, 4, now);
+            ps.setString(5, relay);
+            ps.setString(6, config);
             ps.executeUpdate();
         }
         if (downs == 1) {
@@ -125,56 +146,36 @@ public final class RelayStateTable {
     }
 
     /**
-     * Drops the down mark of a relay marked under a configuration other than {@code config} (or
-     * under an unknown one): the relay was re-pointed and is up again, with a fresh back-off. One
-     * conditional UPDATE; false when the mark was made under {@code config} or there was none.
-     */
-    public boolean forgetOtherConfig(Connection c, String relay, String config, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE relay_state SET down_until = NULL, downs = 0, reason = NULL, probe_holder = NULL,
-                       probe_until = NULL, config = ?, updated_at = ?
-                WHERE relay = ? AND (down_until IS NOT NULL OR downs > 0) AND (config IS NULL OR config <> ?)""")) {
-            ps.setString(1, config);
-            SqlTime.set(ps, 2, now);
-            ps.setString(3, relay);
-            ps.setString(4, config);
-            if (ps.executeUpdate() != 1) {
-                return false;
-            }
-        }
-        events.write(c, List.of(OutboxEvent.of(EventType.RELAY_UP, null, null, null,
-                OutboxEvent.fields("relay", relay, "why", "reconfigured"))), now);
-        return true;
-    }
-
-    /**
      * Takes the probe of a relay whose back-off has passed: one conditional UPDATE, whose row count
      * says who won. False when the relay is up, still backing off, or another run probes it.
      */
-    public boolean claimProbe(Connection c, String relay, String holder, Instant now, Instant until) throws SQLException {
+    public boolean claimProbe(Connection c, String relay, String config, String holder, Instant now, Instant until)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE relay_state SET probe_holder = ?, probe_until = ?, updated_at = ?
-                WHERE relay = ? AND down_until IS NOT NULL AND down_until <= ?
+                WHERE relay = ? AND config = ? AND down_until IS NOT NULL AND down_until <= ?
                   AND (probe_holder IS NULL OR probe_until <= ? OR probe_holder = ?)""")) {
             ps.setString(1, holder);
             SqlTime.set(ps, 2, until);
             SqlTime.set(ps, 3, now);
             ps.setString(4, relay);
-            SqlTime.set(ps, 5, now);
+            ps.setString(5, config);
             SqlTime.set(ps, 6, now);
-            ps.setString(7, holder);
+            SqlTime.set(ps, 7, now);
+            ps.setString(8, holder);
             return ps.executeUpdate() == 1;
         }
     }
 
     /** The probe went through: the relay is up again. False when {@code holder} no longer held the probe. */
-    public boolean markUp(Connection c, String relay, String holder, Instant now) throws SQLException {
+    public boolean markUp(Connection c, String relay, String config, String holder, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE relay_state SET down_until = NULL, downs = 0, reason = NULL, probe_holder = NULL,
-                       probe_until = NULL, updated_at = ? WHERE relay = ? AND probe_holder = ?""")) {
+                       probe_until = NULL, updated_at = ? WHERE relay = ? AND config = ? AND probe_holder = ?""")) {
             SqlTime.set(ps, 1, now);
             ps.setString(2, relay);
-            ps.setString(3, holder);
+            ps.setString(3, config);
+            ps.setString(4, holder);
             if (ps.executeUpdate() != 1) {
                 return false;
             }
@@ -185,11 +186,12 @@ public final class RelayStateTable {
     }
 
     /** The probe was not sent after all (the run ended first): another run may take it at once. */
-    public void releaseProbe(Connection c, String relay, String holder) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE relay_state SET probe_holder = NULL, probe_until = NULL WHERE relay = ? AND probe_holder = ?")) {
+    public void releaseProbe(Connection c, String relay, String config, String holder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE relay_state SET probe_holder = NULL, probe_until = NULL"
+                + " WHERE relay = ? AND config = ? AND probe_holder = ?")) {
             ps.setString(1, relay);
-            ps.setString(2, holder);
+            ps.setString(2, config);
+            ps.setString(3, holder);
             ps.executeUpdate();
         }
     }

@@ -328,7 +328,7 @@ class StatusHoldsTest {
     private static void markDown(String relay, Instant until, String reason, String config) throws Exception {
         Transactions.inTransaction(db.dataSource(), c -> {
             RelayStateTable table = new RelayStateTable();
-            table.lock(c, relay, NOW);
+            table.lock(c, relay, config, NOW);
             table.markDown(c, relay, until, 1, reason, config, NOW);
             return null;
         });

@@ -124,18 +124,18 @@ class OutboxWritesTest {
     @Test
     void a_relay_going_down_writes_one_event_for_a_run_of_marks_and_coming_back_one() throws Exception {
         RelayStateTable relays = new RelayStateTable();
-        tx(c -> relays.lock(c, "outbox-relay", NOW));
+        tx(c -> relays.lock(c, "outbox-relay", "cfg", NOW));
         tx(c -> {
             relays.markDown(c, "outbox-relay", NOW.plusSeconds(30), 1, "cannot be reached", "cfg", NOW);
             return null;
         });
-        tx(c -> relays.claimProbe(c, "outbox-relay", "run-1", NOW.plusSeconds(31), NOW.plusSeconds(90)));
+        tx(c -> relays.claimProbe(c, "outbox-relay", "cfg", "run-1", NOW.plusSeconds(31), NOW.plusSeconds(90)));
         tx(c -> {
             relays.markDown(c, "outbox-relay", NOW.plusSeconds(90), 2, "still down", "cfg", NOW.plusSeconds(31));
             return null;
         });
-        tx(c -> relays.claimProbe(c, "outbox-relay", "run-1", NOW.plusSeconds(91), NOW.plusSeconds(150)));
-        assertThat(this.<Boolean>tx(c -> relays.markUp(c, "outbox-relay", "run-1", NOW.plusSeconds(92)))).isTrue();
+        tx(c -> relays.claimProbe(c, "outbox-relay", "cfg", "run-1", NOW.plusSeconds(91), NOW.plusSeconds(150)));
+        assertThat(this.<Boolean>tx(c -> relays.markUp(c, "outbox-relay", "cfg", "run-1", NOW.plusSeconds(92)))).isTrue();
 
         assertThat(rows("SELECT type, data FROM event_outbox WHERE type LIKE 'relay.%' AND data LIKE ? ORDER BY seq", "%outbox-relay%"))
                 .containsExactly("relay.down {\"relay\":\"outbox-relay\",\"reason\":\"cannot be reached\",\"until\":\"2026-11-26T12:00:30Z\"}",

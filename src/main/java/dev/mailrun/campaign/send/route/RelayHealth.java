@@ -33,9 +33,10 @@ import org.slf4j.LoggerFactory;
  *       is down again for twice as long. Other runs leave it alone meanwhile.</li>
  *   <li>The view is re-read from the table every {@link #REFRESH} (by the flush thread), so a relay
  *       another run found down or brought back changes this run's routing within a second.</li>
- *   <li>A down mark carries the fingerprint of the relay's configuration ({@link RelayFingerprint});
- *       a run configured differently (the relay re-pointed to another host or port) drops the mark
- *       when it reads it, and the relay starts fresh: up, no back-off.</li>
+ *   <li>A down mark belongs to the relay's configuration ({@link RelayFingerprint}): a run reads,
+ *       probes and marks only the row of its own. A relay re-pointed to another host or port starts
+ *       fresh (its new address has no mark), and two workers that configure one relay name
+ *       differently keep their marks apart instead of clearing each other's.</li>
  * </ol>
  * A run can send as long as one relay is up or one's probe is free for it ({@link #sendable}); a
  * relay whose back-off has passed is not up, but it does not stop a run either: that run probes it.
@@ -92,26 +93,10 @@ public final class RelayHealth {
         });
     }
 
-    /**
-     * Reads every relay's state from the table. A relay marked down under another configuration
-     * (re-pointed to another host or port since) starts fresh: its mark is dropped, and it is up.
-     */
+    /** Reads every relay's state from the table: the row of the relay under this run's configuration of it. */
     public void refresh() throws SQLException {
         Instant now = clock.instant();
-        Map<String, State> read = Transactions.inTransaction(dataSource, c -> {
-            Map<String, State> found = table.read(c, relays);
-            for (String relay : relays) {
-                State st = found.get(relay);
-                String config = configs.get(relay);
-                if (st.downUntil().isPresent() && !st.config().filter(config::equals).isPresent()
-                        && table.forgetOtherConfig(c, relay, config, now)) {
-                    log.info("Relay {} was marked down under another configuration ({}); it is configured differently "
-                            + "now, so it starts fresh and takes traffic", relay, st.reason().orElse("no reason given"));
-                    found.put(relay, State.up(relay));
-                }
-            }
-            return found;
-        });
+        Map<String, State> read = Transactions.inTransaction(dataSource, c -> table.read(c, configs));
         synchronized (this) {
             lastRefresh = now;
             read.forEach(this::take);
@@ -193,7 +178,7 @@ public final class RelayHealth {
         List<String> won = new ArrayList<>();
         for (String relay : due) {
             boolean claimed = Transactions.inTransaction(dataSource,
-                    c -> table.claimProbe(c, relay, holder, now, now.plus(PROBE_HOLD)));
+                    c -> table.claimProbe(c, relay, configs.get(relay), holder, now, now.plus(PROBE_HOLD)));
             if (claimed) {
                 synchronized (this) {
                     probing.put(relay, true);
@@ -215,7 +200,7 @@ public final class RelayHealth {
         synchronized (this) {
             probing.remove(relay);
         }
-        boolean up = Transactions.inTransaction(dataSource, c -> table.markUp(c, relay, holder, now));
+        boolean up = Transactions.inTransaction(dataSource, c -> table.markUp(c, relay, configs.get(relay), holder, now));
         if (up) {
             log.info("Relay {} is back: the probe message went through", relay);
             synchronized (this) {
@@ -262,7 +247,7 @@ public final class RelayHealth {
         boolean[] wrote = new boolean[1];
         State marked = Transactions.inTransaction(dataSource, c -> {
             wrote[0] = false;
-            State row = table.lock(c, relay, now);
+            State row = table.lock(c, relay, configs.get(relay), now);
             boolean markedByOther = row.downUntil().filter(u -> u.isAfter(now)).isPresent()
                     && !row.probeHolder().filter(holder::equals).isPresent();
             if (markedByOther) {
@@ -306,7 +291,7 @@ public final class RelayHealth {
         for (String relay : held) {
             try {
                 Transactions.inTransaction(dataSource, c -> {
-                    table.releaseProbe(c, relay, holder);
+                    table.releaseProbe(c, relay, configs.get(relay), holder);
                     return null;
                 });
             } catch (SQLException e) {
