@@ -21,7 +21,7 @@ import java.util.Optional;
  * passed. Shared by every worker and campaign, so that one run's discovery spares the others the
  * same failures. Times are the caller's clock (a back-off, not a lease).
  *
- * <p>A row belongs to a relay under one configuration (its fingerprint, V32): a mark is about an
+ * <p>A row belongs to a relay under one configuration (its fingerprint, V34): a mark is about an
  * address and a login, so two workers that configure a relay of one name differently each keep
  * their own mark, and neither reads, probes nor clears the other's.
  */
