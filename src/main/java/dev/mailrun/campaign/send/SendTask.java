@@ -66,6 +66,11 @@ import org.slf4j.LoggerFactory;
  *       drains the queue in timeboxed batches until the slot's deadline, cut at the end of the
  *       send window and at the expiry.</li>
  * </ol>
+ *
+ * <p>A run that finds nothing it may do now (the campaign paused or not started yet, its window
+ * closed, its daily cap used, its A/B decision awaited) says it was idle, so that status lists the
+ * runs that did something; one that ends because every relay of its route is down says it was
+ * blocked ({@link RunSummary}).
  */
 public final class SendTask implements TaskHandler {
 

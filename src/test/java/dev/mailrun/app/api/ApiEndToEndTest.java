@@ -105,7 +105,17 @@ class ApiEndToEndTest {
             }
             assertThat(status.get("status").asText()).isEqualTo("completed");
             assertThat(status.get("report").get("counts").get("sent").asLong()).isEqualTo(VALID);
-            assertThat(json(api.get(token, "/api/v1/campaigns/" + id + "/runs")).get("runs")).isNotEmpty();
+            JsonNode runs = json(api.get(token, "/api/v1/campaigns/" + id + "/runs")).get("runs");
+            assertThat(runs).isNotEmpty();
+            long sentByRuns = 0;
+            for (JsonNode run : runs) {
+                // Each recipient a run took counted once by what became of it; its items are what it tried.
+                assertThat(run.get("items").asLong()).as(run.toString())
+                        .isEqualTo(run.get("sent").asLong() + run.get("failed").asLong() + run.get("deferred").asLong());
+                assertThat(run.get("handedBack").isIntegralNumber()).as(run.toString()).isTrue();
+                sentByRuns += run.get("sent").asLong();
+            }
+            assertThat(sentByRuns).isEqualTo(VALID);
 
             HttpResponse<String> export = api.get(token, "/api/v1/campaigns/" + id + "/export?format=csv");
             Set<String> exported = new HashSet<>();

@@ -66,6 +66,9 @@ class ConsoleCampaignPageHttpTest {
                     "id=\"c" + id + "-timeline-desc\">1 run(s) from ", "sent 3, failed 0, suppressed 0",
                     "<tr><td>sent</td><td>3</td><td>100.0%</td></tr>");
             assertThat(charts).as("drawn as the status page draws them").isEqualTo(charts(app.get(session, "/status").body()));
+            // The run's recipients by what became of them: sent, suppressed, failed, deferred, handed back.
+            assertThat(page).contains("<th scope=\"col\">sent</th><th scope=\"col\">suppressed</th>",
+                    "<th scope=\"col\">handed back</th>", "<td>succeeded</td>\n    <td>3</td><td>0</td><td>0</td><td>0</td>");
             assertThat(page).as("no inline style: the policy would block it").doesNotContain("style=", "<style", "<script");
             String css = app.get(session, "/console/console.css").body();
             assertThat(css).as("the charts' classes are in the console's style sheet").contains("svg.chart .st-sent",
