@@ -26,18 +26,26 @@ final class MessageContentHtml {
         r.ab().ifPresent(ab -> variants(html, ab));
     }
 
+    /** Each variant's test share's figures (what the winner was picked by), then the rest's, sent the winner. */
     private static void variants(StringBuilder html, AbReport ab) {
         html.append("<h3>A/B variants</h3>\n<p class=\"meta\">").append(Html.escape(ab.settings())).append(" · winner: ")
                 .append(Html.escape(ab.winner())).append("</p>\n<table class=\"variants\"><thead><tr><th>variant</th>"
-                        + "<th>sent</th><th>delivered</th><th>bounces</th><th>complaints</th><th>unsubscribes</th><th>")
+                        + "<th>recipients of</th><th>sent</th><th>delivered</th><th>bounces</th><th>complaints</th><th>unsubscribes</th><th>")
                 .append(Html.escape(ab.measure())).append(" (95%)</th></tr></thead><tbody>\n");
         for (AbReport.Line l : ab.variants()) {
-            html.append("<tr><td>").append(Html.escape(l.name())).append(l.winner() ? " (winner)" : "").append("</td><td>")
-                    .append(Svg.number(l.sent())).append("</td><td>").append(Svg.number(l.delivered())).append("</td><td>")
-                    .append(Svg.number(l.bounces())).append("</td><td>").append(Svg.number(l.complaints())).append("</td><td>")
-                    .append(Svg.number(l.unsubscribes())).append("</td><td>").append(Html.escape(l.measure().toString()))
-                    .append("</td></tr>\n");
+            row(html, l.name() + (l.winner() ? " (winner)" : ""), "test share", l.test());
+        }
+        for (AbReport.Line l : ab.variants()) {
+            l.rest().ifPresent(rest -> row(html, l.name() + " (winner)", "rest", rest));
         }
         html.append("</tbody></table>\n");
+    }
+
+    private static void row(StringBuilder html, String variant, String group, AbReport.Figures f) {
+        html.append("<tr><td>").append(Html.escape(variant)).append("</td><td>").append(group).append("</td><td>")
+                .append(Svg.number(f.sent())).append("</td><td>").append(Svg.number(f.delivered())).append("</td><td>")
+                .append(Svg.number(f.bounces())).append("</td><td>").append(Svg.number(f.complaints())).append("</td><td>")
+                .append(Svg.number(f.unsubscribes())).append("</td><td>").append(Html.escape(f.measure().toString()))
+                .append("</td></tr>\n");
     }
 }

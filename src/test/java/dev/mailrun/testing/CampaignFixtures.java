@@ -80,7 +80,11 @@ public final class CampaignFixtures {
         }
     }
 
-    /** Sent recipients of an A/B campaign per variant position, 0 and 1. */
+    /**
+     * Sent recipients of an A/B campaign per variant position, 0 and 1.
+     *
+     * @throws AssertionError when a sent recipient has no stored variant (read as position 0, it would hide that)
+     */
     public static long[] sentPerVariant(DataSource ds, long campaignId) throws SQLException {
         long[] out = new long[2];
         try (java.sql.Connection c = ds.getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(
@@ -88,7 +92,11 @@ public final class CampaignFixtures {
             ps.setLong(1, campaignId);
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out[rs.getInt(1)] = rs.getLong(2);
+                    int variant = rs.getInt(1);
+                    if (rs.wasNull()) {
+                        throw new AssertionError(rs.getLong(2) + " sent recipients of campaign " + campaignId + " have no variant");
+                    }
+                    out[variant] = rs.getLong(2);
                 }
             }
         }

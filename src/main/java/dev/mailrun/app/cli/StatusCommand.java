@@ -84,14 +84,23 @@ final class StatusCommand extends ContextCommand {
         }
     }
 
-    /** The A/B test: its settings, each variant's figures with the measure's 95 % interval, the winner. */
+    /**
+     * The A/B test: its settings, the winner, each variant's test share's figures with the measure's 95 % interval
+     * (what the winner was picked by), then the rest's, sent the winner.
+     */
     private static void abLines(PrintWriter out, AbReport ab) {
         out.printf("  A/B: %s; winner: %s%n", ab.settings(), ab.winner());
         for (AbReport.Line l : ab.variants()) {
-            out.printf("    %-8s%s recipients %d, sent %d, delivered %d, bounces %d, complaints %d, unsubscribes %d; %s %s%n",
-                    l.name(), l.winner() ? "*" : " ", l.recipients(), l.sent(), l.delivered(), l.bounces(), l.complaints(),
-                    l.unsubscribes(), ab.measure(), l.measure());
+            abFigures(out, String.format("%-8s%s %-11s", l.name(), l.winner() ? "*" : " ", "test share:"), l.test(), ab.measure());
         }
+        for (AbReport.Line l : ab.variants()) {
+            l.rest().ifPresent(rest -> abFigures(out, String.format("%-8s* %-11s", l.name(), "rest:"), rest, ab.measure()));
+        }
+    }
+
+    private static void abFigures(PrintWriter out, String what, AbReport.Figures f, String measure) {
+        out.printf("    %s recipients %d, sent %d, delivered %d, bounces %d, complaints %d, unsubscribes %d; %s %s%n", what,
+                f.recipients(), f.sent(), f.delivered(), f.bounces(), f.complaints(), f.unsubscribes(), measure, f.measure());
     }
 
     /** People and machines apart: what a tracked campaign's opens and clicks came to (docs/TRACKING.md). */

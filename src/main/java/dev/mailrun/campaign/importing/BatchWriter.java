@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.importing;
 
+import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.recipient.RecipientInserts;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -44,6 +46,7 @@ final class BatchWriter {
     private final SuppressionTable suppressions = new SuppressionTable();
     private final RecipientInserts recipients = new RecipientInserts();
     private final CampaignTable campaigns = new CampaignTable();
+    private final AbTable abTests = new AbTable();
     private final Target target;
     private final Clock clock;
     private final Outcomes outcomes;
@@ -105,7 +108,9 @@ final class BatchWriter {
                 candidates.add(r);
             }
         }
-        insert(c, candidates, now, result);
+        // Read under a shared lock until the batch commits: a pick of the campaign's A/B winner waits for these rows
+        // and then gives them the winner with the rest, or has been made and they are given it here.
+        insert(c, candidates, now, abTests.winnerLockShared(c, target.campaignId()), result);
         return result;
     }
 
@@ -115,8 +120,8 @@ final class BatchWriter {
      * lower-cased) decides duplicates; a row that neither went in nor existed is reported as
      * refused, so nothing is dropped silently.
      */
-    private void insert(Connection c, List<Row> rows, Instant now, Sorted result) throws SQLException {
-        try (RecipientInserts.Inserts inserts = recipients.inserts(c, target.campaignId(), target.importId(), now)) {
+    private void insert(Connection c, List<Row> rows, Instant now, Optional<Integer> variant, Sorted result) throws SQLException {
+        try (RecipientInserts.Inserts inserts = recipients.inserts(c, target.campaignId(), target.importId(), now, variant)) {
             for (int from = 0, to; from < rows.size(); from = to) {
                 to = chunkEnd(rows, from);
                 List<Row> chunk = rows.subList(from, to);

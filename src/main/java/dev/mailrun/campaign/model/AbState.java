@@ -9,10 +9,11 @@ import java.util.Optional;
  * @param testSize   how many recipients were given a variant for the test; empty before the first run
  * @param testDoneAt when a run first found every test recipient done; empty while the test share sends
  * @param winner     the position of the variant the rest are sent; empty until it is picked
+ * @param restGivenAt when every recipient without a variant was given the winner; empty until then
  */
 public record AbState(long campaignId, AbTest test, Optional<Integer> testSize, Optional<Instant> assignedAt,
                       Optional<Instant> testDoneAt, Optional<Integer> winner, Optional<String> winnerReason,
-                      Optional<Instant> decidedAt) {
+                      Optional<Instant> decidedAt, Optional<Instant> restGivenAt) {
 
     /** When the winner falls due: the test share done plus --decide-after; empty with --decide manual or before. */
     public Optional<Instant> decisionDue() {

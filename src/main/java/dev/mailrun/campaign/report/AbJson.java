@@ -29,20 +29,26 @@ final class AbJson {
             ObjectNode v = variants.addObject();
             v.put("name", l.name());
             v.put("winner", l.winner());
-            v.put("recipients", l.recipients());
-            v.put("sent", l.sent());
-            v.put("delivered", l.delivered());
-            v.put("bounces", l.bounces());
-            v.put("complaints", l.complaints());
-            v.put("unsubscribes", l.unsubscribes());
-            Wilson w = l.measure();
-            ObjectNode m = v.putObject("measure");
-            m.put("count", w.successes());
-            m.put("of", w.trials());
-            m.put("rate", round(w.rate()));
-            m.put("low95", round(w.low()));
-            m.put("high95", round(w.high()));
+            figures(v, l.test());
+            l.rest().ifPresentOrElse(rest -> figures(v.putObject("rest"), rest), () -> v.putNull("rest"));
         }
+    }
+
+    /** A variant's test share's figures, or the rest's: the same fields. */
+    private static void figures(ObjectNode v, AbReport.Figures f) {
+        v.put("recipients", f.recipients());
+        v.put("sent", f.sent());
+        v.put("delivered", f.delivered());
+        v.put("bounces", f.bounces());
+        v.put("complaints", f.complaints());
+        v.put("unsubscribes", f.unsubscribes());
+        Wilson w = f.measure();
+        ObjectNode m = v.putObject("measure");
+        m.put("count", w.successes());
+        m.put("of", w.trials());
+        m.put("rate", round(w.rate()));
+        m.put("low95", round(w.low()));
+        m.put("high95", round(w.high()));
     }
 
     private static double round(double d) {

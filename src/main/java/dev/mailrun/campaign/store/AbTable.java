@@ -64,7 +64,7 @@ public final class AbTable {
     public Optional<AbState> find(Connection c, long campaignId, boolean lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT test_share_percent, decide_after_seconds, pick_by, test_size, assigned_at, test_done_at,
-                       winner, winner_reason, decided_at
+                       winner, winner_reason, decided_at, rest_given_at
                 FROM campaign_ab WHERE campaign_id = ?""" + (lock ? " FOR UPDATE" : ""))) {
             ps.setLong(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
@@ -78,7 +78,21 @@ public final class AbTable {
                 AbTest test = new AbTest(variants, rs.getInt(1), decideAfter, PickBy.parse(rs.getString(3)));
                 return Optional.of(new AbState(campaignId, test, optInt(rs, 4), Optional.ofNullable(SqlTime.get(rs, 5)),
                         Optional.ofNullable(SqlTime.get(rs, 6)), optInt(rs, 7), Optional.ofNullable(rs.getString(8)),
-                        Optional.ofNullable(SqlTime.get(rs, 9))));
+                        Optional.ofNullable(SqlTime.get(rs, 9)), Optional.ofNullable(SqlTime.get(rs, 10))));
+            }
+        }
+    }
+
+    /**
+     * The winner of the campaign's test, read with a shared lock on its row until the transaction
+     * ends, so a pick (which locks the row to record the winner) waits for what the caller writes;
+     * empty without a test or a winner.
+     */
+    public Optional<Integer> winnerLockShared(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT winner FROM campaign_ab WHERE campaign_id = ? LOCK IN SHARE MODE")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? optInt(rs, 1) : Optional.empty();
             }
         }
     }
@@ -114,6 +128,16 @@ public final class AbTable {
             SqlTime.set(ps, 3, now);
             ps.setLong(4, campaignId);
             return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** Every recipient without a variant was given the winner (only the first call counts). */
+    public void restGiven(Connection c, long campaignId, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE campaign_ab SET rest_given_at = ? WHERE campaign_id = ? AND winner IS NOT NULL AND rest_given_at IS NULL")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, campaignId);
+            ps.executeUpdate();
         }
     }
 

@@ -59,14 +59,14 @@ public final class ReplyTable {
     }
 
     /**
-     * Recipients who replied, by their A/B variant (recipient.variant → count; recipients without a
-     * variant are left out): what {@code --pick-by replies} compares.
+     * Recipients of an A/B test share who replied, by their variant (recipient.variant → count): what
+     * {@code --pick-by replies} compares.
      */
     public Map<Integer, Long> repliersByVariant(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT r.variant, COUNT(*) FROM recipient_reply rr
                 JOIN recipient r ON r.id = rr.recipient_id
-                WHERE rr.campaign_id = ? AND r.variant IS NOT NULL
+                WHERE rr.campaign_id = ? AND r.ab_test_share = 1
                 GROUP BY r.variant""")) {
             ps.setLong(1, campaignId);
             Map<Integer, Long> byVariant = new HashMap<>();
@@ -76,6 +76,20 @@ public final class ReplyTable {
                 }
             }
             return byVariant;
+        }
+    }
+
+    /** Recipients outside an A/B test share (the rest, sent the winner) who replied. */
+    public long repliersOfRest(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT COUNT(*) FROM recipient_reply rr
+                JOIN recipient r ON r.id = rr.recipient_id
+                WHERE rr.campaign_id = ? AND r.ab_test_share = 0""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 }

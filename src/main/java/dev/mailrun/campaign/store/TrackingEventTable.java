@@ -91,15 +91,15 @@ public final class TrackingEventTable {
     }
 
     /**
-     * Distinct recipients with a human click in the campaign, by their A/B variant (recipient.variant
-     * → count; recipients without a variant are left out): what {@code --pick-by clicks} compares.
+     * Distinct recipients of an A/B test share with a human click in the campaign, by their variant
+     * (recipient.variant → count): what {@code --pick-by clicks} compares.
      * Clicks recorded without a recipient ({@code tracking.per-recipient=false}) cannot be counted here.
      */
     public Map<Integer, Long> humanClickersByVariant(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT r.variant, COUNT(DISTINCT e.recipient_id) FROM tracking_event e
                 JOIN recipient r ON r.id = e.recipient_id
-                WHERE e.campaign_id = ? AND e.kind = 'click' AND e.class = 'human' AND r.variant IS NOT NULL
+                WHERE e.campaign_id = ? AND e.kind = 'click' AND e.class = 'human' AND r.ab_test_share = 1
                 GROUP BY r.variant""")) {
             ps.setLong(1, campaignId);
             Map<Integer, Long> byVariant = new java.util.HashMap<>();
@@ -109,6 +109,20 @@ public final class TrackingEventTable {
                 }
             }
             return byVariant;
+        }
+    }
+
+    /** Distinct recipients outside an A/B test share (the rest, sent the winner) with a human click in the campaign. */
+    public long humanClickersOfRest(Connection c, long campaignId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT COUNT(DISTINCT e.recipient_id) FROM tracking_event e
+                JOIN recipient r ON r.id = e.recipient_id
+                WHERE e.campaign_id = ? AND e.kind = 'click' AND e.class = 'human' AND r.ab_test_share = 0""")) {
+            ps.setLong(1, campaignId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 

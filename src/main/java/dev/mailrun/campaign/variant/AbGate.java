@@ -22,7 +22,8 @@ import javax.sql.DataSource;
  *       ({@link ReplyPick}) wins; otherwise the run sends
  *       nothing and ends with the reason ({@link Phase.Waiting}), the next run moved to when the
  *       decision is due;</li>
- *   <li>a winner is picked: the run sends the rest ({@link Phase.Decided}).</li>
+ *   <li>a winner is picked: the recipients without a variant are given it, unless that was finished
+ *       already ({@link AbPicks#giveRest}), and the run sends the rest ({@link Phase.Decided}).</li>
  * </ol>
  * The campaign_ab row is locked while this is decided, so two runs (a run and one that took over)
  * never assign twice.
@@ -77,10 +78,12 @@ public final class AbGate {
             }
             return waiting(done, now);
         });
-        if (phase instanceof Phase.Decided decided && decided.state().decidedAt().equals(Optional.of(now))) {
-            // Decided by this run: the rest are given the winner as a pick gives it (a crash part-way
-            // leaves some without one, which the sender treats as the winner).
-            AbPicks.giveRest(dataSource, campaignId, decided.state().winner().orElseThrow());
+        if (phase instanceof Phase.Decided decided && decided.state().restGivenAt().isEmpty()) {
+            // Picked by this run, or by one (or a pick) that crashed before every recipient without a
+            // variant had the winner: give it now, before anything of the rest is sent. Asked of the
+            // stored state, not of when the pick was made: an instant read back from a DATETIME(3)
+            // column is not the instant a finer clock gave.
+            AbPicks.giveRest(dataSource, campaignId, decided.state().winner().orElseThrow(), now);
         }
         return phase;
     }

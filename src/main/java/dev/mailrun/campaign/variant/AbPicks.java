@@ -16,8 +16,10 @@ import javax.sql.DataSource;
  *   <li>under the campaign_ab row's lock: the campaign has a test, no winner yet, a variant of that
  *       name, and its test share is done — then the winner and why are recorded;</li>
  *   <li>the recipients without a variant are given the winner, one id range per transaction
- *       ({@link RecipientVariants#assignRest}); a crash part-way leaves the rest without one, which
- *       the sender treats as the winner, so nothing is lost and {@link #pick} need not run again.</li>
+ *       ({@link RecipientVariants#assignRest}), and that this is done is recorded (campaign_ab.rest_given_at).
+ *       A crash part-way leaves the record unwritten: the campaign's next run ({@link AbGate}) gives the
+ *       winner to those still without one, so {@link #pick} need not run again. Only recipients
+ *       without a variant are given one, so each is given its variant once, however often this runs.</li>
  * </ol>
  */
 public final class AbPicks {
@@ -54,11 +56,14 @@ public final class AbPicks {
             tests.decide(c, campaignId, position, reason, now);
             return position;
         });
-        return new Picked(variant, reason, giveRest(dataSource, campaignId, winner));
+        return new Picked(variant, reason, giveRest(dataSource, campaignId, winner, now));
     }
 
-    /** Gives the recipients without a variant the winner, one id range per transaction; returns how many. */
-    static long giveRest(DataSource dataSource, long campaignId, int winner) throws SQLException {
+    /**
+     * Gives the recipients without a variant the winner, one id range per transaction, then records
+     * that at {@code now}; returns how many were given it (0 when every one had a variant already).
+     */
+    static long giveRest(DataSource dataSource, long campaignId, int winner, Instant now) throws SQLException {
         RecipientVariants recipients = new RecipientVariants();
         long[] range = Transactions.inTransaction(dataSource, c -> recipients.idRange(c, campaignId));
         long given = 0;
@@ -66,6 +71,10 @@ public final class AbPicks {
             long start = from;
             given += Transactions.inTransaction(dataSource, c -> recipients.assignRest(c, campaignId, winner, start));
         }
+        Transactions.inTransaction(dataSource, c -> {
+            new AbTable().restGiven(c, campaignId, now);
+            return null;
+        });
         return given;
     }
 }

@@ -22,9 +22,14 @@ final class ClickPick {
     private ClickPick() {
     }
 
-    /** Each variant's measure, in position order, from its {@code counts} (as status reads them). */
+    /** Each variant's measure over its test share, in position order, from its {@code counts} (as status reads them). */
     static List<Wilson> measures(Connection c, AbState state, List<VariantCount> counts) throws SQLException {
         return RatePick.measures(state, counts, new TrackingEventTable().humanClickersByVariant(c, state.campaignId()));
+    }
+
+    /** The measure over the rest (the recipients outside the test share, sent the winner), {@code delivered} of them. */
+    static Wilson rest(Connection c, AbState state, long delivered) throws SQLException {
+        return RatePick.of(new TrackingEventTable().humanClickersOfRest(c, state.campaignId()), delivered);
     }
 
     /** The winner by human clicks; empty when nothing decides it. */

@@ -21,16 +21,24 @@ final class RatePick {
     private RatePick() {
     }
 
-    /** Each variant's measure, in position order: {@code counted} (variant → recipients) per delivered. */
+    /**
+     * Each variant's measure over its test share, in position order: {@code counted} (variant →
+     * recipients of the test share) per delivered; the rest in {@code counts} are left out.
+     */
     static List<Wilson> measures(AbState state, List<VariantCount> counts, Map<Integer, Long> counted) {
         List<Wilson> out = new ArrayList<>();
         for (int i = 0; i < state.test().variants().size(); i++) {
             int position = i;
-            long delivered = counts.stream().filter(n -> n.variant() == position).findFirst().map(VariantCount::delivered)
-                    .orElse(0L);
-            out.add(Wilson.of(Math.min(delivered, counted.getOrDefault(i, 0L)), delivered));
+            long delivered = counts.stream().filter(n -> n.testShare() && n.variant() == position).findFirst()
+                    .map(VariantCount::delivered).orElse(0L);
+            out.add(of(counted.getOrDefault(i, 0L), delivered));
         }
         return out;
+    }
+
+    /** {@code counted} recipients per {@code delivered}; never more than all of them. */
+    static Wilson of(long counted, long delivered) {
+        return Wilson.of(Math.min(delivered, counted), delivered);
     }
 
     /** The winner by {@code m}; empty when nothing decides it. {@code why} begins the reason. */

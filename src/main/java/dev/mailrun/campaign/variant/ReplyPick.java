@@ -23,9 +23,14 @@ final class ReplyPick {
     private ReplyPick() {
     }
 
-    /** Each variant's measure, in position order, from its {@code counts} (as status reads them). */
+    /** Each variant's measure over its test share, in position order, from its {@code counts} (as status reads them). */
     static List<Wilson> measures(Connection c, AbState state, List<VariantCount> counts) throws SQLException {
         return RatePick.measures(state, counts, new ReplyTable().repliersByVariant(c, state.campaignId()));
+    }
+
+    /** The measure over the rest (the recipients outside the test share, sent the winner), {@code delivered} of them. */
+    static Wilson rest(Connection c, AbState state, long delivered) throws SQLException {
+        return RatePick.of(new ReplyTable().repliersOfRest(c, state.campaignId()), delivered);
     }
 
     /** The winner by replies; empty when nothing decides it. */

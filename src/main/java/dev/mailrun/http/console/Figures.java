@@ -44,17 +44,27 @@ final class Figures {
         return m;
     }
 
-    /** A campaign's A/B test as its page shows it: settings, winner and why, what it waits for, and each variant's figures. */
+    /**
+     * A campaign's A/B test as its page shows it: settings, winner and why, what it waits for, each variant's test
+     * share's figures (what the winner was picked by), then the rest's, sent the winner.
+     */
     static Map<String, Object> ab(AbReport ab) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("settings", ab.settings());
         m.put("winner", ab.winner());
         m.put("waiting", ab.waiting().orElse(""));
         m.put("measure", ab.measure());
-        m.put("variants", ab.variants().stream().map(l -> Map.<String, Object>of("name", l.name(), "winner", l.winner(),
-                "recipients", l.recipients(), "sent", l.sent(), "delivered", l.delivered(), "bounces", l.bounces(),
-                "complaints", l.complaints(), "unsubscribes", l.unsubscribes(), "measure", l.measure().toString())).toList());
+        List<Map<String, Object>> rows = new ArrayList<>();
+        ab.variants().forEach(l -> rows.add(abRow(l.name(), "test share", l.winner(), l.test())));
+        ab.variants().forEach(l -> l.rest().ifPresent(rest -> rows.add(abRow(l.name(), "rest", true, rest))));
+        m.put("variants", rows);
         return m;
+    }
+
+    private static Map<String, Object> abRow(String name, String group, boolean winner, AbReport.Figures f) {
+        return Map.of("name", name, "group", group, "winner", winner, "recipients", f.recipients(), "sent", f.sent(),
+                "delivered", f.delivered(), "bounces", f.bounces(), "complaints", f.complaints(), "unsubscribes",
+                f.unsubscribes(), "measure", f.measure().toString());
     }
 
     /** A tracked campaign's opens and clicks, people and machines apart, one row per link too. */

@@ -72,13 +72,49 @@ class CampaignVariantCommandTest {
 
         String status = cli().run("campaign", "status", id).out();
         assertThat(status).contains("  A/B: test share 20% (not yet chosen), decide manual, pick by manual; winner: none yet")
-                .contains("    A         recipients 0, sent 0, delivered 0, bounces 0, complaints 0, unsubscribes 0;")
-                .contains("    B         recipients 0,");
+                .contains("    A         test share: recipients 0, sent 0, delivered 0, bounces 0, complaints 0, unsubscribes 0;")
+                .contains("    B         test share: recipients 0,").doesNotContain("rest:");
         assertThat(cli().run("campaign", "status", id, "--json").out()).contains("\"test_share_percent\" : 20")
                 .contains("\"pick_by\" : \"manual\"").contains("\"name\" : \"B\"");
         CliHarness.Result early = cli().run("campaign", "pick", id, "A");
         assertThat(early.exitCode()).isEqualTo(2);
         assertThat(early.err().strip()).isEqualTo("mailrun: campaign " + id + ": its test share is still being sent; pick once it is done");
+    }
+
+    @Test
+    void after_the_pick_status_shows_the_test_share_that_decided_and_the_rest_apart() throws Exception {
+        CliHarness.Result created = cli().run(createNamed("Picked", "--variant", "A", "--variant", "B:subject=Other",
+                "--test-share", "20%", "--decide", "manual"));
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        long id = Long.parseLong(created.out().strip());
+        // As the runs and the pick leave it: 2 in the test share (one each), 8 in the rest given B; all sent.
+        dev.mailrun.testing.CampaignFixtures.recipients(db.dataSource(), id, 10);
+        try (var c = db.dataSource().getConnection(); var s = c.createStatement()) {
+            s.executeUpdate("UPDATE recipient SET status = 'sent', attempts = 1, sent_at = '2026-11-21 10:00:00', variant = 1"
+                    + " WHERE campaign_id = " + id);
+            s.executeUpdate("UPDATE recipient SET ab_test_share = 1, variant = IF(email = 'r0@list.example', 0, 1)"
+                    + " WHERE campaign_id = " + id + " AND email IN ('r0@list.example', 'r1@list.example')");
+            s.executeUpdate("UPDATE campaign_ab SET test_size = 2, assigned_at = '2026-11-21 09:00:00', test_done_at ="
+                    + " '2026-11-21 09:30:00', winner = 1, winner_reason = 'picked by the operator (campaign pick)', decided_at ="
+                    + " '2026-11-21 09:45:00', rest_given_at = '2026-11-21 09:45:00' WHERE campaign_id = " + id);
+        }
+
+        String status = cli().run("campaign", "status", String.valueOf(id)).out();
+        assertThat(status).contains("    A         test share: recipients 1, sent 1, delivered 1,")
+                .contains("    B       * test share: recipients 1, sent 1, delivered 1,")
+                .contains("    B       * rest:       recipients 8, sent 8, delivered 8, bounces 0, complaints 0, unsubscribes 0; "
+                        + "unsubscribes and complaints per delivered 0.0% (95% 0.0–32.4%, 0 of 8)");
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(cli().run("campaign", "status", String.valueOf(id),
+                "--json").out()).path("ab").path("variants");
+        assertThat(json.path(0).path("sent").asLong()).isEqualTo(1);
+        assertThat(json.path(0).path("rest").isNull()).isTrue();
+        assertThat(json.path(1).path("sent").asLong()).isEqualTo(1);
+        assertThat(json.path(1).path("rest").path("recipients").asLong()).isEqualTo(8);
+        assertThat(json.path(1).path("rest").path("measure").path("of").asLong()).isEqualTo(8);
+        Path html = dir.resolve("picked.html");
+        assertThat(cli().run("campaign", "report", String.valueOf(id), "--html", html.toString()).exitCode()).isZero();
+        assertThat(Files.readString(html)).contains("<tr><td>B (winner)</td><td>test share</td><td>1</td>")
+                .contains("<tr><td>B (winner)</td><td>rest</td><td>8</td>");
     }
 
     @Test

@@ -319,6 +319,17 @@ class ConsoleHttpTest {
         assertThat(page).contains("id=\"complaints\" class=\"over\">1 (100.00%; pauses above 0.30%)", "<table id=\"variants\">",
                 "test share 20%", "winner: <span id=\"ab-winner\">none yet</span>", "<tr><td>A</td>", "<tr><td>B</td>",
                 "unsubscribes and complaints per delivered (95%)").doesNotContain("id=\"engagement\"");
+        assertThat(page).contains("<td>test share</td>").doesNotContain("<td>rest</td>");
+        // Once B is picked and given to the one outside the test share, its figures are a row of their own.
+        try (Connection c = db.dataSource().getConnection(); var st = c.createStatement()) {
+            st.executeUpdate("UPDATE recipient SET variant = 0, ab_test_share = 1 WHERE campaign_id = " + id + " AND email = 'r1@list.example'");
+            st.executeUpdate("UPDATE recipient SET variant = 1 WHERE campaign_id = " + id + " AND email = 'r2@list.example'");
+            st.executeUpdate("UPDATE campaign_ab SET winner = 1, winner_reason = 'picked', decided_at = '2026-11-26 11:00:00',"
+                    + " rest_given_at = '2026-11-26 11:00:00' WHERE campaign_id = " + id);
+        }
+        assertThat(console.get(session, "/console/campaigns/" + id).body())
+                .contains("<tr><td>A</td><td>test share</td><td>1</td>", "<tr><td>B (winner)</td><td>test share</td><td>0</td>",
+                        "<tr><td>B (winner)</td><td>rest</td><td>1</td>");
         // The same figures, from the same report, in the API's (and campaign status --json's) report and on the status page.
         HttpResponse<String> api = console.get(null, "/api/v1/campaigns/" + id, "Authorization", "Bearer " + ConsoleClient.ADMIN_TOKEN);
         assertThat(api.statusCode()).isEqualTo(200);

@@ -116,8 +116,8 @@ class AbPickByRepliesTest {
             try (Connection c = db.dataSource().getConnection()) {
                 AbReport report = AbReport.read(c, id, clock.instant()).orElseThrow();
                 assertThat(report.measure()).isEqualTo("recipients who replied per delivered");
-                assertThat(report.variants().get(0).measure().toString()).startsWith("10.0% (95% ").endsWith(", 1 of 10)");
-                assertThat(report.variants().get(1).measure().toString()).startsWith("30.0% (95% ").endsWith(", 3 of 10)");
+                assertThat(report.variants().get(0).test().measure().toString()).startsWith("10.0% (95% ").endsWith(", 1 of 10)");
+                assertThat(report.variants().get(1).test().measure().toString()).startsWith("30.0% (95% ").endsWith(", 3 of 10)");
             }
 
             clock.set(h.tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt());
@@ -132,6 +132,12 @@ class AbPickByRepliesTest {
             assertThat(state.winnerReason().orElseThrow()).startsWith("the highest rate of replies: A 10.0%")
                     .contains("B 30.0%");
             assertThat(CampaignFixtures.sentPerVariant(db.dataSource(), id)).containsExactly(10, 30);
+            try (Connection c = db.dataSource().getConnection()) {
+                // What decided stays as it was; the rest, sent B, are apart (none of them replied).
+                AbReport report = AbReport.read(c, id, clock.instant()).orElseThrow();
+                assertThat(report.variants().get(1).test().measure().toString()).endsWith(", 3 of 10)");
+                assertThat(report.variants().get(1).rest().orElseThrow().measure().toString()).endsWith(", 0 of 20)");
+            }
         }
     }
 

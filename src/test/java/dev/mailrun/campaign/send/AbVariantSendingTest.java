@@ -94,8 +94,9 @@ class AbVariantSendingTest {
             assertThat(status.heldBackBy()).first().isEqualTo(why);
             assertThat(status.eta().waitsFor()).contains("campaign pick");
             AbReport ab = status.ab().orElseThrow();
-            assertThat(ab.variants()).extracting(AbReport.Line::sent).containsExactly(100L, 100L);
-            assertThat(ab.variants()).extracting(l -> l.measure().trials()).containsExactly(100L, 100L);
+            assertThat(ab.variants()).extracting(l -> l.test().sent()).containsExactly(100L, 100L);
+            assertThat(ab.variants()).extracting(l -> l.test().measure().trials()).containsExactly(100L, 100L);
+            assertThat(ab.variants()).extracting(AbReport.Line::rest).containsOnly(Optional.empty());
 
             assertThat(h.campaigns.pick(id, "B").givenTheWinner()).isEqualTo(800);
             assertThatThrownBy(() -> h.campaigns.pick(id, "A")).hasMessageContaining("variant B was picked already");
@@ -105,8 +106,13 @@ class AbVariantSendingTest {
                 slot = slot.plus(interval);
             }
             assertThat(h.campaigns.get(id).status()).isEqualTo(CampaignStatus.COMPLETED);
-            assertThat(status(h, clock, id).ab().orElseThrow().variants()).extracting(AbReport.Line::sent)
-                    .containsExactly(100L, 900L);
+            // The test share's figures stay what the pick weighed; the rest's, all B, are apart.
+            AbReport after = status(h, clock, id).ab().orElseThrow();
+            assertThat(after.variants()).extracting(l -> l.test().sent()).containsExactly(100L, 100L);
+            assertThat(after.variants()).extracting(l -> l.test().measure().trials()).containsExactly(100L, 100L);
+            assertThat(after.variants().get(0).rest()).isEmpty();
+            assertThat(after.variants().get(1).rest().orElseThrow().sent()).isEqualTo(800L);
+            assertThat(after.variants().get(1).rest().orElseThrow().measure().trials()).isEqualTo(800L);
             java.io.StringWriter export = new java.io.StringWriter();
             new dev.mailrun.campaign.CampaignExport(db.dataSource()).write(id, export);
             Map<String, Long> exported = new HashMap<>();

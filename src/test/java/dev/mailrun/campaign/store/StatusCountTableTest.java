@@ -170,7 +170,7 @@ class StatusCountTableTest {
 
     private void importRows(long campaignId, String prefix, int from, int n) throws Exception {
         tx(c -> {
-            try (RecipientInserts.Inserts batch = inserts.inserts(c, campaignId, "import-" + prefix + from, NOW)) {
+            try (RecipientInserts.Inserts batch = inserts.inserts(c, campaignId, "import-" + prefix + from, NOW, java.util.Optional.empty())) {
                 List<RecipientInserts.NewRecipient> rows = new ArrayList<>();
                 for (int i = from; i < from + n; i++) {
                     rows.add(new RecipientInserts.NewRecipient(prefix + i + "@list.example", null, null, null, null, i + 1));

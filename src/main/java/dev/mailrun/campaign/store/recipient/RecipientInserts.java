@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The import's statements: multi-row inserts of new recipients, and which addresses a campaign
@@ -26,10 +27,11 @@ public final class RecipientInserts {
      * parameter. One statement is prepared per row count, so the full chunks of a batch share it:
      * preparing a statement of 7,000 parameters costs the server a parse and a reply per parameter
      * each time. Only a few are kept: chunks cut short by their size in bytes have counts of their
-     * own, and each prepared statement holds memory on the server until it is closed.
+     * own, and each prepared statement holds memory on the server until it is closed. {@code variant}: the
+     * A/B variant the rows are given, the winner of the campaign's test once it is picked; empty: none.
      */
-    public Inserts inserts(Connection c, long campaignId, String importId, Instant now) {
-        return new Inserts(c, campaignId, importId, SqlTime.literal(now));
+    public Inserts inserts(Connection c, long campaignId, String importId, Instant now, Optional<Integer> variant) {
+        return new Inserts(c, campaignId, importId, SqlTime.literal(now), variant.orElse(null));
     }
 
     /**
@@ -44,11 +46,13 @@ public final class RecipientInserts {
         private final long campaignId;
         private final String importId;
         private final String stamp;
+        private final Integer variant;
         private static final int KEPT = 4;
         private final Map<Integer, PreparedStatement> prepared = new HashMap<>();
 
-        private Inserts(Connection c, long campaignId, String importId, String stamp) {
+        private Inserts(Connection c, long campaignId, String importId, String stamp, Integer variant) {
             this.c = c;
+            this.variant = variant;
             this.campaignId = campaignId;
             this.importId = importId;
             this.stamp = stamp;
@@ -87,6 +91,7 @@ public final class RecipientInserts {
                 ps.setString(p++, importId);
                 ps.setLong(p++, r.line());
                 ps.setString(p++, stamp);
+                ps.setObject(p++, variant, java.sql.Types.TINYINT);
             }
             int n = ps.executeUpdate();
             inserted += n;
@@ -117,9 +122,9 @@ public final class RecipientInserts {
         private static String insertSql(int rowCount) {
             StringBuilder sql = new StringBuilder(160 + rowCount * 32).append(
                     "INSERT IGNORE INTO recipient (campaign_id, email, name, fields, attachment, attachment_sha256, status, import_id,"
-                    + " import_line, updated_at) VALUES ");
+                    + " import_line, updated_at, variant) VALUES ");
             for (int i = 0; i < rowCount; i++) {
-                sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)");
+                sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)");
             }
             return sql.toString();
         }

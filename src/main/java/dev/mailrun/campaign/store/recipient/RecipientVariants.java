@@ -20,8 +20,9 @@ public final class RecipientVariants {
      * Gives {@code size} pending recipients without a variant, chosen by a deterministic shuffle of
      * the campaign's list (CRC32 of the campaign and recipient ids), variants 0..{@code variants}-1
      * round-robin in id order — the order the claim takes pending rows — so that whatever prefix of
-     * the test share has been claimed, each variant has been claimed as often as any other, within one.
-     * One statement; call inside the transaction that records the assignment.
+     * the test share has been claimed, each variant has been claimed as often as any other, within one;
+     * each is marked as one of the test share (recipient.ab_test_share), which status reports apart
+     * from the rest. One statement; call inside the transaction that records the assignment.
      *
      * @return how many recipients were given a variant
      */
@@ -33,7 +34,7 @@ public final class RecipientVariants {
                         FROM recipient WHERE campaign_id = ? AND status = 'pending' AND variant IS NULL
                     ) shuffled WHERE rn <= ?
                 ) chosen ON chosen.id = r.id
-                SET r.variant = chosen.v""")) {
+                SET r.variant = chosen.v, r.ab_test_share = 1""")) {
             ps.setInt(1, variants);
             ps.setLong(2, campaignId);
             ps.setLong(3, campaignId);
@@ -58,7 +59,7 @@ public final class RecipientVariants {
     public boolean testLeft(Connection c, long campaignId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT 1 FROM recipient WHERE campaign_id = ? AND status IN ('pending', 'retry', 'sending')
-                AND variant IS NOT NULL LIMIT 1""")) {
+                AND ab_test_share = 1 LIMIT 1""")) {
             ps.setLong(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -100,10 +101,12 @@ public final class RecipientVariants {
     }
 
     /**
-     * What one variant's recipients did: sent, hard-bounced (a bounce after "sent", or a 5xx
-     * refusal), complained, unsubscribed through this campaign's link or address.
+     * What one variant's recipients in the test share ({@code testShare}), or outside it (the rest,
+     * given the winner), did: sent, hard-bounced (a bounce after "sent", or a 5xx refusal),
+     * complained, unsubscribed through this campaign's link or address.
      */
-    public record VariantCount(int variant, long recipients, long sent, long bounces, long complaints, long unsubscribes) {
+    public record VariantCount(int variant, boolean testShare, long recipients, long sent, long bounces, long complaints,
+                               long unsubscribes) {
 
         /** Sent and not bounced. */
         public long delivered() {
@@ -112,13 +115,14 @@ public final class RecipientVariants {
     }
 
     /**
-     * Per variant, in position order; recipients without a variant count for {@code winner} when
-     * there is one (imported after the pick), and are left out otherwise.
+     * Per variant in position order, the test share before the rest; recipients without a variant
+     * count in the rest of {@code winner} when there is one (given it by nobody yet), and are left out
+     * otherwise.
      */
     public List<VariantCount> counts(Connection c, long campaignId, Integer winner) throws SQLException {
         List<VariantCount> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT COALESCE(r.variant, ?) v, COUNT(*), SUM(r.status = 'sent'),
+                SELECT COALESCE(r.variant, ?) v, r.ab_test_share s, COUNT(*), SUM(r.status = 'sent'),
                        SUM(hb.recipient_id IS NOT NULL OR (r.status = 'failed' AND r.last_code >= 500)),
                        SUM(cp.recipient_id IS NOT NULL), SUM(su.address IS NOT NULL)
                 FROM recipient r
@@ -126,7 +130,7 @@ public final class RecipientVariants {
                 LEFT JOIN bounce_event cp ON cp.recipient_id = r.id AND cp.kind = 'complaint'
                 LEFT JOIN suppression su ON su.address = LOWER(r.email) AND su.reason = 'unsubscribed' AND su.source = ?
                 WHERE r.campaign_id = ? AND COALESCE(r.variant, ?) IS NOT NULL
-                GROUP BY v ORDER BY v""")) {
+                GROUP BY v, s ORDER BY v, s DESC""")) {
             if (winner == null) {
                 ps.setNull(1, java.sql.Types.INTEGER);
                 ps.setNull(4, java.sql.Types.INTEGER);
@@ -138,8 +142,8 @@ public final class RecipientVariants {
             ps.setLong(3, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new VariantCount(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                            rs.getLong(6)));
+                    out.add(new VariantCount(rs.getInt(1), rs.getBoolean(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                            rs.getLong(6), rs.getLong(7)));
                 }
             }
         }
