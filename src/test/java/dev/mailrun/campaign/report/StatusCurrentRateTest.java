@@ -69,7 +69,7 @@ class StatusCurrentRateTest {
             clock.set(tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt());
             assertThat(s.tick().runs()).isEqualTo(1);
         }
-        StatusHoldsTest.sent(db, id, 0, 400, clock.instant().minusSeconds(1));
+        StatusHoldsTest.sent(db, id, 0, 400, clock.instant().minusSeconds(60));
         assertThat(reports.report(id).currentRate()).as("400 in the last minute").hasValue(400 / 60.0);
 
         clock.set(clock.instant().plus(Duration.ofMinutes(40)));
@@ -78,5 +78,4 @@ class StatusCurrentRateTest {
         assertThat(r.currentRate()).isEmpty();
         assertThat(r.eta().from(clock.instant())).as("200 left at 20/s").hasValue(Duration.ofSeconds(10));
     }
-
 }

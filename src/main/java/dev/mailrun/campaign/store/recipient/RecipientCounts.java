@@ -208,4 +208,9 @@ public final class RecipientCounts {
     public long sentSince(Connection c, long campaignId, Instant since) throws SQLException {
         return sentSeconds.sentSince(c, campaignId, since);
     }
+
+    /** The first second since an instant in which the campaign sent anything: where its current rate's stretch begins. */
+    public Optional<Instant> firstSentSince(Connection c, long campaignId, Instant since) throws SQLException {
+        return sentSeconds.firstSince(c, campaignId, since);
+    }
 }

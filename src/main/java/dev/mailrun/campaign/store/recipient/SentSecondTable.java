@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -53,6 +54,19 @@ public final class SentSecondTable {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
+            }
+        }
+    }
+
+    /** The first second from the one holding {@code since} on in which the campaign sent anything. */
+    public Optional<Instant> firstSince(Connection c, long campaignId, Instant since) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT MIN(second) FROM campaign_sent_second WHERE campaign_id = ? AND second >= ? AND n > 0")) {
+            ps.setLong(1, campaignId);
+            SqlTime.set(ps, 2, since.truncatedTo(ChronoUnit.SECONDS));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return Optional.ofNullable(SqlTime.get(rs, 1));
             }
         }
     }
