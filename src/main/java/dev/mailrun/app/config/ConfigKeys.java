@@ -198,7 +198,7 @@ public final class ConfigKeys {
         endpointKey("timeout", "10s", false, Optional.of(span(SECOND, Duration.ofMinutes(1))), "How long a request to endpoint <name> may take (connect and answer).");
         endpointKey("disable-after", "3d", false, Optional.of(span(HOUR, Duration.ofDays(30))), "Endpoint <name> failing for this long is disabled (an endpoint.disabled event, a metric, a warning); its events wait for mailrun events enable.");
         endpointKey("allow-http", "false", false, Optional.empty(), "true: endpoint <name> may be a plain http URL.");
-        endpointKey("allow-private-addresses", "false", false, Optional.empty(), "true: endpoint <name>'s host may resolve to loopback, link-local, private or multicast addresses (a receiver on this machine or network); false: those are refused when connecting.");
+        endpointKey("allow-private-addresses", "false", false, Optional.empty(), "true: endpoint <name>'s host may resolve to loopback, link-local, private or multicast addresses (a receiver on this machine or network); false: a host resolving only to those is refused at start (a configuration error naming events.<name>.url), and each connection to one of them is refused.");
         // logging
         key("log.format", "text", "text | json (one JSON object per line).");
         key("log.level", "info", "trace | debug | info | warn | error.");
