@@ -3,6 +3,7 @@ package dev.mailrun.campaign;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CampaignTime;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.model.TrackingMode;
@@ -23,7 +24,8 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Creating a campaign: its template, its A/B variants' templates and its expiry checked first,
+ * Creating a campaign: its template, its A/B variants' templates, its start and its expiry (both in
+ * the future) checked first,
  * then the campaign, its route, its files, its tracking and its A/B test stored in one transaction.
  * The caller has checked that every relay of the route is configured and that tracking.enabled is on
  * when it asks for tracking; whether replies are counted (replies.imap.host) it is told.
@@ -59,10 +61,8 @@ final class CampaignCreation {
             throw new CampaignException("template " + campaign.template() + " cannot be used: " + Campaigns.first(invalid.problems()));
         }
         Instant now = clock.instant();
-        if (campaign.expireAt().isPresent() && !campaign.expireAt().get().isAfter(now)) {
-            // Such a campaign would expire every recipient at its first run.
-            throw new CampaignException("--expire-at " + campaign.expireAt().get() + " is not in the future (now " + now + ")");
-        }
+        campaign.startAt().ifPresent(at -> CampaignTime.requireFuture("startAt", at, now));
+        campaign.expireAt().ifPresent(at -> CampaignTime.requireFuture("expireAt", at, now));
         return Transactions.inTransaction(dataSource, c -> {
             refuseOverPacket(c, attachments);
             long id = store.insert(c, campaign, now);

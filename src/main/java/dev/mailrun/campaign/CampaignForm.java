@@ -1,7 +1,7 @@
 package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.model.CustomHeaders;
-import dev.mailrun.campaign.model.ExpiryTime;
+import dev.mailrun.campaign.model.CampaignTime;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * {@link NewCampaign} and its route — the one check of a new campaign, which the CLI
  * ({@code campaign create}) and the API ({@code POST /campaigns}) both run before
  * {@link Campaigns#create}. Every bad value is reported at once, each with the field the API names it
- * by (camelCase) and the message the CLI prints (naming the command-line option).
+ * by (camelCase) and the reason. The start and the expiry are read by {@link CampaignTime}, whose
+ * reasons name no option; whether they lie in the future is checked where the clock is, on create
+ * and update.
  */
 public record CampaignForm(String name, String template, String from, Optional<String> fromName, Optional<String> replyTo,
                            Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,
@@ -30,17 +32,14 @@ public record CampaignForm(String name, String template, String from, Optional<S
 
     /** Slowest --rate: a campaign's cap, like smtp.rate, from a hundredth of a message per second. */
     public static final double MIN_RATE = 0.01;
-    /**
-     * Timestamps are DATETIME(3) columns, which end with the year 9999; the first slot and the task's
-     * later slots are computed from the start, so it stays a year clear of that end.
-     */
-    public static final Instant EARLIEST = Instant.EPOCH;
-    public static final Instant LATEST = Instant.parse("9999-01-01T00:00:00Z");
+    /** The earliest and latest start or expiry ({@link CampaignTime}). */
+    public static final Instant EARLIEST = CampaignTime.EARLIEST;
+    public static final Instant LATEST = CampaignTime.LATEST;
 
     /** The command-line option each of NewCampaign's messages names, and the field the API calls it. */
     private static final Map<String, String> FIELD_OF_OPTION = Map.of("--name", "name", "--template", "template",
             "--from-name", "fromName", "--from", "from", "--reply-to", "replyTo", "--subject", "subject",
-            "--window", "windows", "--expire-at", "expireAt", "--start-at", "startAt", "--header", "headers");
+            "--window", "windows", "--header", "headers");
 
     public CampaignForm {
         windows = windows == null ? List.of() : List.copyOf(windows);
@@ -76,10 +75,10 @@ public record CampaignForm(String name, String template, String from, Optional<S
                 throw new IllegalArgumentException("--relay: " + e.getMessage(), e);
             }
         }));
-        Optional<Instant> start = field(problems, "startAt", () -> startAt.map(CampaignForm::instant));
+        Optional<Instant> start = field(problems, "startAt", () -> startAt.map(CampaignTime::parse));
         Optional<SendWindows> window = field(problems, "windows",
                 () -> windows.isEmpty() ? Optional.empty() : Optional.of(SendWindows.parse(windows)));
-        Optional<Instant> expiry = field(problems, "expireAt", () -> expireAt.map(t -> within("--expire-at", ExpiryTime.parse(t), t)));
+        Optional<Instant> expiry = field(problems, "expireAt", () -> expireAt.map(CampaignTime::parse));
         CustomHeaders added = new CustomHeaders(headers);
         added.problem().ifPresent(problem -> problems.add(new InvalidFields.Problem("headers", problem)));
         if (!problems.isEmpty()) {
@@ -88,6 +87,8 @@ public record CampaignForm(String name, String template, String from, Optional<S
         try {
             return new Parsed(new NewCampaign(name, template, from, fromName, replyTo, subject, start, rate, window, expiry, added),
                     route);
+        } catch (InvalidFields e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             throw InvalidFields.of(fieldOf(e.getMessage()), e.getMessage());
         }
@@ -120,23 +121,6 @@ public record CampaignForm(String name, String template, String from, Optional<S
             return "template";
         }
         return message != null && message.startsWith("rate") ? "rate" : "campaign";
-    }
-
-    private static Instant instant(String iso) {
-        Instant at;
-        try {
-            at = Instant.parse(iso);
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("--start-at must be an ISO-8601 instant such as 2026-12-01T09:00:00Z, got '" + iso + "'");
-        }
-        return within("--start-at", at, iso);
-    }
-
-    private static Instant within(String option, Instant at, String text) {
-        if (at.isBefore(EARLIEST) || !at.isBefore(LATEST)) {
-            throw new IllegalArgumentException(option + " must be from " + EARLIEST + " and before " + LATEST + ", got '" + text + "'");
-        }
-        return at;
     }
 
     private static String plain(double d) {

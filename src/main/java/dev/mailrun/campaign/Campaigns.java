@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.CampaignTime;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
 import dev.mailrun.campaign.model.EmailAddress;
@@ -120,8 +121,8 @@ public final class Campaigns {
      * move, to another time in the future; its first run moves with it.
      *
      * @return the campaign as changed; empty when it changed since {@code seen}
-     * @throws CampaignException when it is neither draft nor scheduled, or a scheduled start would
-     *                           not be in the future
+     * @throws CampaignException when it is neither draft nor scheduled, or a scheduled campaign would lose its start
+     * @throws dev.mailrun.campaign.model.InvalidFields when a changed start, or the expiry, is not in the future
      */
     public Optional<Campaign> update(long id, CampaignForm.Parsed changed, Instant seen) throws SQLException {
         Campaign before = get(id);
@@ -134,9 +135,10 @@ public final class Campaigns {
             throw new CampaignException("template " + n.template() + " cannot be used: " + first(invalid.problems()));
         }
         Instant now = clock.instant();
-        if (n.expireAt().isPresent() && !n.expireAt().get().isAfter(now)) {
-            throw new CampaignException("--expire-at " + n.expireAt().get() + " is not in the future (now " + now + ")");
+        if (!n.startAt().equals(before.startAt())) {
+            n.startAt().ifPresent(at -> CampaignTime.requireFuture("startAt", at, now));
         }
+        n.expireAt().ifPresent(at -> CampaignTime.requireFuture("expireAt", at, now));
         boolean rescheduled = before.status() == CampaignStatus.SCHEDULED && !n.startAt().equals(before.startAt());
         if (rescheduled && (n.startAt().isEmpty() || !n.startAt().get().isAfter(now))) {
             throw new CampaignException("campaign " + id + " is scheduled; its start can move only to another time in the future");

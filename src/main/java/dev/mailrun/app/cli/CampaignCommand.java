@@ -42,6 +42,8 @@ final class CampaignCommand extends GroupCommand {
         final int run(Services s) throws Exception {
             try {
                 return act(s);
+            } catch (InvalidFields e) {
+                throw new UsageException(FieldOptions.line(e));
             } catch (CampaignException | IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
@@ -61,8 +63,9 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--reply-to", paramLabel = "ADDR", description = "Reply-To address; default: none (replies go to --from).")
         String replyTo;
         @Option(names = "--subject", paramLabel = "S", description = "Replaces the template's subject.") String subject;
-        @Option(names = "--start-at", paramLabel = "ISO-8601",
-                description = "Earliest start, e.g. 2026-12-01T09:00:00Z (before 9999-01-01).") String startAt;
+        @Option(names = "--start-at", paramLabel = "TIME",
+                description = "Earliest start, in the future, e.g. 2026-12-01T09:00:00Z or "
+                        + "'2026-12-01T09:00 Europe/Berlin' (before 9999-01-01).") String startAt;
         @Option(names = "--rate", paramLabel = "R",
                 description = "Messages per second for this campaign, 0.01-100000 (the route's rate when lower).") Double rate;
         @Option(names = "--window", paramLabel = "RANGE",
@@ -111,7 +114,7 @@ final class CampaignCommand extends GroupCommand {
                         .parse(s.config().relays());
             } catch (InvalidFields e) {
                 // One line, as every usage error: the first problem, in the order of the options.
-                throw new UsageException(e.problems().get(0).reason());
+                throw new UsageException(FieldOptions.line(e));
             }
             Optional<TrackingMode> tracking = tracking(s);
             Optional<AbTest> ab = new AbForm(variants, Optional.ofNullable(testShare), Optional.ofNullable(decideAfter),

@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.TlsMode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -197,7 +198,7 @@ public final class ConfigKeys {
         endpointKey("timeout", "10s", false, Optional.of(span(SECOND, Duration.ofMinutes(1))), "How long a request to endpoint <name> may take (connect and answer).");
         endpointKey("disable-after", "3d", false, Optional.of(span(HOUR, Duration.ofDays(30))), "Endpoint <name> failing for this long is disabled (an endpoint.disabled event, a metric, a warning); its events wait for mailrun events enable.");
         endpointKey("allow-http", "false", false, Optional.empty(), "true: endpoint <name> may be a plain http URL.");
-        endpointKey("allow-private-addresses", "false", false, Optional.empty(), "true: endpoint <name>'s host may resolve to loopback, link-local, private or multicast addresses (a receiver on this machine or network); false: those are refused when connecting.");
+        endpointKey("allow-private-addresses", "false", false, Optional.empty(), "true: endpoint <name>'s host may resolve to loopback, link-local, private or multicast addresses (a receiver on this machine or network); false: a host resolving only to those is refused at start (a configuration error naming events.<name>.url), and each connection to one of them is refused.");
         // logging
         key("log.format", "text", "text | json (one JSON object per line).");
         key("log.level", "info", "trace | debug | info | warn | error.");
@@ -291,6 +292,24 @@ public final class ConfigKeys {
             values.put(name, v);
         }
     }
+
+    /**
+     * A yes-or-no key: every such key has {@code true} or {@code false} as its default, and no other
+     * key has (the README's table shows each default).
+     */
+    static boolean isFlag(ConfigKey key) {
+        return key.defaultValue().equals("true") || key.defaultValue().equals("false");
+    }
+
+    /** The named values a key takes ({@code smtp.tls}, {@code smtp.<name>.tls}, {@code log.*}); empty for any other key. */
+    static Optional<Class<? extends Enum<?>>> choiceOf(String name) {
+        Matcher relay = RELAY_KEY.matcher(name);
+        String generic = relay.matches() && RELAY_KEYS.containsKey(relay.group(2)) ? "smtp." + relay.group(2) : name;
+        return Optional.ofNullable(CHOICES.get(generic));
+    }
+
+    private static final Map<String, Class<? extends Enum<?>>> CHOICES = Map.of(
+            "smtp.tls", TlsMode.class, "log.format", LogConfig.Format.class, "log.level", LogConfig.Level.class);
 
     public static Optional<ConfigKey> find(String name) {
         ConfigKey known = KEYS.get(name);

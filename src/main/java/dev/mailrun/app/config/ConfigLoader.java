@@ -1,10 +1,6 @@
 package dev.mailrun.app.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import dev.mailrun.campaign.send.route.Relays;
 import java.util.HashSet;
@@ -13,14 +9,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 
 /**
  * The one place that reads configuration: defaults, then the properties file, then environment
  * variables ({@code db.url} → {@code MAILRUN_DB_URL}), and {@code HOSTNAME} (for the worker's name
  * on the task rows where the machine's name cannot be resolved). Unknown keys in the file are errors, and so
  * are variables that look like keys but name none ({@link EnvironmentKeys}), so a typo cannot
- * silently fall back to a default.
+ * silently fall back to a default. Every key's value is checked by its kind at every start
+ * ({@link ConfigValues}), whatever the command; the file is read by {@link PropertiesFile}.
  */
 public final class ConfigLoader {
 
@@ -63,7 +59,10 @@ public final class ConfigLoader {
         Set<String> endpointKeys = EndpointNames.keys(values, env);
         relayKeys(values, fromFile, env, endpointKeys);
         EnvironmentKeys.check(env, NameList.relays(values.get("smtp.relays")), NameList.endpoints(values.get("events.endpoints")));
-        return new RawConfig(values);
+        RawConfig raw = new RawConfig(values);
+        // Every key, whether or not this command or these settings read it: a typo fails every start alike.
+        ConfigValues.checkEvery(raw);
+        return raw;
     }
 
     /**
@@ -102,16 +101,6 @@ public final class ConfigLoader {
     }
 
     private static Map<String, String> readFile(Path file, boolean explicit) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException("configuration file " + file + " does not exist");
-        } catch (IOException | IllegalArgumentException e) {
-            throw new ConfigException("configuration file " + file + " cannot be read: " + e.getMessage());
-        }
-        Map<String, String> m = new LinkedHashMap<>();
-        p.stringPropertyNames().forEach(k -> m.put(k.trim(), p.getProperty(k)));
-        return m;
+        return PropertiesFile.read(file);
     }
 }

@@ -51,13 +51,20 @@ final class EventsConfig {
         } catch (IllegalArgumentException e) {
             throw ConfigException.invalid(key(name, "types"), e.getMessage());
         }
+        Endpoint endpoint;
         try {
-            return new Endpoint(name, url, secret, types, raw.integer(key(name, "batch")), raw.duration(key(name, "timeout")),
+            endpoint = new Endpoint(name, url, secret, types, raw.integer(key(name, "batch")), raw.duration(key(name, "timeout")),
                     raw.duration(key(name, "disable-after")), raw.bool(key(name, "allow-http")),
                     raw.bool(key(name, "allow-private-addresses")));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("configuration key " + e.getMessage());
         }
+        endpoint.internalOnly().ifPresent(addresses -> {
+            throw ConfigException.invalid(urlKey, "its host resolves only to internal addresses (" + addresses
+                    + "), which delivery refuses: use a public address, or set " + key(name, "allow-private-addresses")
+                    + "=true for a receiver on this machine or network");
+        });
+        return endpoint;
     }
 
     private static String key(String name, String suffix) {

@@ -51,6 +51,11 @@ final class RawConfig {
         return v;
     }
 
+    /** Every key with a value (defaults included). */
+    java.util.Set<String> keys() {
+        return values.keySet();
+    }
+
     /** Every key with a value (defaults included) that starts with {@code prefix}. */
     java.util.List<String> keysStartingWith(String prefix) {
         return values.keySet().stream().filter(k -> k.startsWith(prefix)).sorted().toList();
@@ -104,11 +109,12 @@ final class RawConfig {
         return d;
     }
 
+    /** Exactly {@code true} or {@code false}, in any case: nothing else reads as a yes or a no. */
     boolean bool(String key) {
-        String v = string(key).toLowerCase(java.util.Locale.ROOT);
-        return switch (v) {
-            case "true", "yes", "on" -> true;
-            case "false", "no", "off" -> false;
+        String v = string(key);
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
             default -> throw ConfigException.invalid(key, "must be true or false, got " + shown(key, v));
         };
     }
@@ -124,6 +130,7 @@ final class RawConfig {
         return d.get();
     }
 
+    /** One of the enum's names, in any case, written lower-case with '-' for '_' (starttls-optional). */
     <E extends Enum<E>> E choice(String key, Class<E> type) {
         String v = string(key);
         try {

@@ -50,7 +50,7 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
             throw new IllegalArgumentException("--window: the ranges take more than " + MAX_WINDOWS_TEXT + " characters");
         }
         if (expireAt.isPresent() && startAt.isPresent() && !expireAt.get().isAfter(startAt.get())) {
-            throw new IllegalArgumentException("--expire-at " + expireAt.get() + " must be after --start-at " + startAt.get());
+            throw InvalidFields.of("expireAt", expireAt.get() + " is not after the start " + startAt.get());
         }
         headers.problem().ifPresent(problem -> {
             throw new IllegalArgumentException(problem);

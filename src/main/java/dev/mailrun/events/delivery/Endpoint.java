@@ -1,6 +1,11 @@
 package dev.mailrun.events.delivery;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -44,6 +49,29 @@ public record Endpoint(String name, URI url, SigningSecret secret, TypeFilter ty
         if (disableAfter.compareTo(Duration.ofHours(1)) < 0) {
             throw new IllegalArgumentException(key(name, "disable-after") + " must be at least 1h");
         }
+    }
+
+    /**
+     * The internal addresses the URL's host resolves to, when it resolves to nothing else and private
+     * addresses are not allowed: every delivery would be refused ({@link AddressGuard}), so the
+     * configuration is refused at start rather than retried until the endpoint is disabled. Empty when
+     * private addresses are allowed, when some address is public, and when the name does not resolve
+     * now (it may later; each connection is checked again).
+     */
+    public Optional<String> internalOnly() {
+        if (allowPrivate) {
+            return Optional.empty();
+        }
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(url.getHost());
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+        if (Arrays.stream(addresses).anyMatch(AddressGuard::isPublic)) {
+            return Optional.empty();
+        }
+        return Optional.of(Arrays.stream(addresses).map(InetAddress::getHostAddress).distinct().collect(Collectors.joining(", ")));
     }
 
     static String key(String name, String suffix) {

@@ -124,7 +124,7 @@ final class CampaignsApi {
         CampaignForm form = new CampaignForm(Strings.required("name", b.name(), 200), Strings.required("template", b.template(), 64),
                 Strings.required("from", b.from(), 254), Strings.optional("fromName", b.fromName(), 200),
                 Strings.optional("replyTo", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
-                Strings.optional("startAt", b.startAt(), 40), Optional.ofNullable(b.rate()), windows,
+                Strings.optional("startAt", b.startAt(), 100), Optional.ofNullable(b.rate()), windows,
                 Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
                 headers(b.headers()));
         CampaignForm.Parsed parsed = form.parse(s.relays());
@@ -217,7 +217,7 @@ final class CampaignsApi {
                 Strings.optional("fromName", b.fromName(), 200).or(current::fromName),
                 Strings.optional("replyTo", b.replyTo(), 254).or(current::replyTo),
                 Strings.optional("subject", b.subject(), 500).or(current::subjectOverride),
-                Strings.optional("startAt", b.startAt(), 40).or(() -> current.startAt().map(Instant::toString)),
+                Strings.optional("startAt", b.startAt(), 100).or(() -> current.startAt().map(Instant::toString)),
                 Optional.ofNullable(b.rate()).or(current::rateCap), windows,
                 Strings.optional("expireAt", b.expireAt(), 100).or(() -> current.expireAt().map(Instant::toString)),
                 Strings.optional("relay", b.relay(), 500),

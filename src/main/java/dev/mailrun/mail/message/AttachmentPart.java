@@ -1,6 +1,9 @@
 package dev.mailrun.mail.message;
 
 import jakarta.mail.internet.ParameterList;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -17,7 +20,7 @@ import java.util.regex.Pattern;
  *
  * <p>The filename is written per RFC 2231 ({@code filename*0*=UTF-8''…} in sections for non-ASCII
  * names, continuations for long ASCII ones), in both Content-Disposition and, for older clients,
- * the Content-Type's {@code name}. Base64 lines are 76
+ * the Content-Type's {@code name}. A text file that is UTF-8 says {@code charset=UTF-8}. Base64 lines are 76
  * characters at most (RFC 2045).
  */
 public final class AttachmentPart {
@@ -73,7 +76,10 @@ public final class AttachmentPart {
         }
         byte[] encoded = BASE64.encode(content);
         WireBuffer out = new WireBuffer(encoded.length + 512);
-        out.text("Content-Type: ").text(contentType).text(parameters("name", filename, ("Content-Type: " + contentType).length()))
+        // Text without a charset is US-ASCII to a reader (RFC 2046 4.1.2): UTF-8 text says so, or
+        // its accents arrive garbled; text in another encoding claims none rather than a wrong one.
+        String type = contentType.startsWith("text/") && isUtf8(content) ? contentType + "; charset=UTF-8" : contentType;
+        out.text("Content-Type: ").text(type).text(parameters("name", filename, ("Content-Type: " + type).length()))
                 .crlf();
         out.header("Content-Transfer-Encoding", "base64");
         String disposition = inline ? "inline" : "attachment";
@@ -168,5 +174,15 @@ public final class AttachmentPart {
     /** Copies the part, as encoded, to the message being written. */
     void writeTo(WireBuffer out) {
         out.bytes(bytes);
+    }
+
+    private static boolean isUtf8(byte[] content) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
     }
 }

@@ -67,12 +67,32 @@ class CampaignCalendarCommandTest {
         assertOneLineError(create("--window", "Mon-Fri 08:00-18:00 Europe/Atlantis"),
                 "--window 'Mon-Fri 08:00-18:00 Europe/Atlantis': unknown time zone 'Europe/Atlantis' (use a region such as Europe/Berlin, or UTC)");
         assertOneLineError(create("--expire-at", "2026-11-20T10:00:00Z"),
-                "--expire-at 2026-11-20T10:00:00Z is not in the future (now 2026-11-21T10:00:00Z)");
+                "--expire-at: 2026-11-20T10:00:00Z is not in the future (now 2026-11-21T10:00:00Z)");
         assertOneLineError(create("--expire-at", "next week"),
-                "--expire-at must be an ISO-8601 instant such as 2026-12-01T18:00:00Z or a local date-time with its zone"
+                "--expire-at: must be an ISO-8601 instant such as 2026-12-01T18:00:00Z or a local date-time with its zone"
                         + " such as '2026-12-01T18:00 Europe/Berlin', got 'next week'");
         assertOneLineError(create("--start-at", "2026-12-02T00:00:00Z", "--expire-at", "2026-12-01T00:00:00Z"),
-                "--expire-at 2026-12-01T00:00:00Z must be after --start-at 2026-12-02T00:00:00Z");
+                "--expire-at: 2026-12-01T00:00:00Z is not after the start 2026-12-02T00:00:00Z");
+    }
+
+    @Test
+    void a_start_in_the_past_is_refused_as_an_expiry_is_and_both_read_the_same_forms() throws Exception {
+        String before = cli().run("campaign", "list").out();
+        assertOneLineError(create("--start-at", "2026-11-20T10:00:00Z"),
+                "--start-at: 2026-11-20T10:00:00Z is not in the future (now 2026-11-21T10:00:00Z)");
+        assertOneLineError(create("--start-at", "2026-11-21T11:00 Europe/Berlin"),
+                "--start-at: 2026-11-21T10:00:00Z is not in the future (now 2026-11-21T10:00:00Z)");
+        assertOneLineError(create("--start-at", "next week"),
+                "--start-at: must be an ISO-8601 instant such as 2026-12-01T18:00:00Z or a local date-time with its zone"
+                        + " such as '2026-12-01T18:00 Europe/Berlin', got 'next week'");
+        assertThat(cli().run("campaign", "list").out()).as("nothing created").isEqualTo(before);
+
+        CliHarness.Result created = create("--start-at", "2026-12-01T09:00 Europe/Berlin", "--expire-at", "2026-12-01T18:00[Europe/Berlin]");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        JsonNode campaign = new ObjectMapper().readTree(cli().run("campaign", "status", created.out().strip(), "--json").out())
+                .get("campaign");
+        assertThat(campaign.get("start_at").asText()).isEqualTo("2026-12-01T08:00:00Z");
+        assertThat(campaign.get("expire_at").asText()).isEqualTo("2026-12-01T17:00:00Z");
     }
 
     private static void assertOneLineError(CliHarness.Result r, String message) {

@@ -260,7 +260,7 @@ class CliEndToEndTest {
         CliHarness.Result farFuture = cli().run("campaign", "create", "--name", "x", "--template", "newsletter",
                 "--from", "a@b.example", "--start-at", "+999999999-12-31T23:59:59Z");
         assertThat(farFuture.exitCode()).isEqualTo(2);
-        assertThat(farFuture.err().lines()).containsExactly("mailrun: --start-at must be from 1970-01-01T00:00:00Z and "
+        assertThat(farFuture.err().lines()).containsExactly("mailrun: --start-at: must be from 1970-01-01T00:00:00Z and "
                 + "before 9999-01-01T00:00:00Z, got '+999999999-12-31T23:59:59Z'");
     }
 

@@ -77,4 +77,21 @@ class EventsConfigTest {
         assertThatThrownBy(() -> load("", Map.of("MAILRUN_EVENTS_OPS_URL", "https://ops.example.com")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("MAILRUN_EVENTS_OPS_URL");
     }
+
+    @Test
+    void an_endpoint_on_an_internal_address_is_refused_at_start_unless_private_addresses_are_allowed() throws Exception {
+        for (String url : new String[] {"https://127.0.0.1/hooks", "https://localhost:8443/hooks", "https://10.1.2.3/in",
+                "https://192.168.0.7/in", "https://169.254.169.254/latest", "https://[::1]/hooks", "https://[fd00::5]/in"}) {
+            assertThatThrownBy(() -> load("events.endpoints=crm\nevents.crm.url=" + url + "\nevents.crm.secret=" + SECRET + "\n",
+                    Map.of())).as(url)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("configuration key events.crm.url: its host resolves only to internal addresses (")
+                    .hasMessageEndingWith("), which delivery refuses: use a public address, or set"
+                            + " events.crm.allow-private-addresses=true for a receiver on this machine or network");
+            assertThat(load("events.endpoints=crm\nevents.crm.url=" + url + "\nevents.crm.secret=" + SECRET
+                    + "\nevents.crm.allow-private-addresses=true\n", Map.of()).endpoint("crm")).as(url).isPresent();
+        }
+        assertThat(load("events.endpoints=crm\nevents.crm.url=https://93.184.215.14/in\nevents.crm.secret=" + SECRET + "\n",
+                Map.of()).endpoint("crm")).isPresent();
+    }
 }

@@ -115,17 +115,4 @@ class SendWindowsTest {
         assertThat(SendWindows.parse("mon-FRI 08:00-18:00 UTC").spec()).isEqualTo("mon-FRI 08:00-18:00 UTC");
         assertThat(Optional.of(SendWindows.parse("Monday 08:00-18:00 UTC"))).isPresent();
     }
-
-    @Test
-    void expire_at_reads_instants_and_local_times_with_their_zone() {
-        assertThat(ExpiryTime.parse("2026-12-01T18:00:00Z")).isEqualTo(at("2026-12-01T18:00:00Z"));
-        assertThat(ExpiryTime.parse("2026-12-01T18:00+01:00")).isEqualTo(at("2026-12-01T17:00:00Z"));
-        assertThat(ExpiryTime.parse("2026-12-01T18:00 Europe/Berlin")).isEqualTo(at("2026-12-01T17:00:00Z"));
-        assertThat(ExpiryTime.parse("2026-07-01 18:00 Europe/Berlin")).isEqualTo(at("2026-07-01T16:00:00Z"));
-        assertThat(ExpiryTime.parse("2026-12-01T18:00[Europe/Berlin]")).isEqualTo(at("2026-12-01T17:00:00Z"));
-        assertThatThrownBy(() -> ExpiryTime.parse("tomorrow"))
-                .hasMessageStartingWith("--expire-at must be an ISO-8601 instant").hasMessageEndingWith("got 'tomorrow'");
-        assertThatThrownBy(() -> ExpiryTime.parse("2026-12-01T18:00 Mars/Olympus"))
-                .hasMessage("--expire-at '2026-12-01T18:00 Mars/Olympus': unknown time zone 'Mars/Olympus'");
-    }
 }

@@ -93,6 +93,28 @@ class AttachmentPartTest {
     }
 
     @Test
+    void a_utf8_text_file_says_its_charset_so_a_reader_decodes_it_as_written() throws Exception {
+        byte[] text = "Zeile 2 — Grüße aus Köln\n".getBytes(StandardCharsets.UTF_8);
+        byte[] latin1 = "Grüße\n".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] raw = compose(List.of(AttachmentPart.attachment("Grüße.txt", "text/plain", text),
+                AttachmentPart.attachment("prices.csv", "text/csv", "a,b\n1,2\n".getBytes(StandardCharsets.US_ASCII)),
+                AttachmentPart.attachment("old.txt", "text/plain", latin1),
+                AttachmentPart.attachment("a.pdf", "application/pdf", random(300, 8))));
+
+        MimeMultipart mixed = (MimeMultipart) strictParse(raw).getContent();
+        MimeBodyPart utf8 = (MimeBodyPart) mixed.getBodyPart(1);
+        assertThat(new jakarta.mail.internet.ContentType(utf8.getContentType()).getParameter("charset")).isEqualTo("UTF-8");
+        assertThat((String) utf8.getContent()).isEqualTo("Zeile 2 — Grüße aus Köln\n");
+        assertThat(utf8.getFileName()).isEqualTo("Grüße.txt");
+        assertThat(new jakarta.mail.internet.ContentType(mixed.getBodyPart(2).getContentType()).getParameter("charset"))
+                .as("ASCII is UTF-8 too").isEqualTo("UTF-8");
+        assertThat(new jakarta.mail.internet.ContentType(mixed.getBodyPart(3).getContentType()).getParameter("charset"))
+                .as("text that is not UTF-8 claims no charset").isNull();
+        assertThat(mixed.getBodyPart(3).getInputStream().readAllBytes()).isEqualTo(latin1);
+        assertThat(new jakarta.mail.internet.ContentType(mixed.getBodyPart(4).getContentType()).getParameter("charset")).isNull();
+    }
+
+    @Test
     void an_empty_file_is_carried_as_an_empty_part() throws Exception {
         byte[] raw = compose(List.of(AttachmentPart.attachment("empty.txt", "text/plain", new byte[0])));
 
