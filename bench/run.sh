@@ -2,15 +2,22 @@
 # Builds once, then runs one benchmark: bench/run.sh NAME [--arg value ...]
 # Names: throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api, tracking. See docs/BENCHMARKS.md.
 # BENCH_JAVA_OPTS adds JVM options (e.g. a flight recording); BENCH_SKIP_BUILD=1 reuses the last build.
+# throughput --against REV [--rounds 3]: alternates an earlier build's runs with this tree's (bench/against.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ $# -lt 1 ]; then
-  sed -n '2,4p' "$0"
+  sed -n '2,5p' "$0"
   exit 2
 fi
 name=$1
 shift
+if [ "$name" = throughput ] && [ "${1:-}" = --against ]; then
+  [ $# -ge 2 ] || { echo "--against needs a commit" >&2; exit 2; }
+  rev=$2
+  shift 2
+  exec bench/against.sh "$rev" "$@"
+fi
 case "$name" in
   throughput)   class=ThroughputBenchmark ;;
   latency)      class=LatencyBenchmark ;;

@@ -33,7 +33,24 @@ public final class EventOutbox {
         if (events.isEmpty()) {
             return;
         }
-        Set<String> taken = subscriptions.types(c);
+        insert(c, subscriptions.types(c), events, now);
+    }
+
+    /**
+     * The types some endpoint takes, read in the caller's transaction: for a caller with an event per
+     * recipient, which then makes only the events of these types (each has a random id, so one
+     * per recipient that no endpoint takes is work for nothing) and writes them with {@link #writeTaken}.
+     */
+    public Set<String> takenTypes(Connection c) throws SQLException {
+        return subscriptions.types(c);
+    }
+
+    /** {@link #write} with the types {@link #takenTypes} read in this transaction: only events of those are written. */
+    public void writeTaken(Connection c, Set<String> taken, Collection<OutboxEvent> events, Instant now) throws SQLException {
+        insert(c, taken, events, now);
+    }
+
+    private void insert(Connection c, Set<String> taken, Collection<OutboxEvent> events, Instant now) throws SQLException {
         List<OutboxTable.NewRow> rows = events.stream().filter(e -> taken.contains(e.type().wireName()))
                 .map(e -> new OutboxTable.NewRow(e.id(), e.type().wireName(), e.campaignId(), e.recipientId(), e.email(), json(e)))
                 .toList();

@@ -61,7 +61,7 @@ final class CpuMeter {
     }
 
     /** The process a thread belongs to: {@code Tgid} in {@code /proc/<tid>/status}. */
-    private static OptionalLong processOfThread(long tid) {
+    static OptionalLong processOfThread(long tid) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))) {
                 if (line.startsWith("Tgid:")) {
@@ -135,6 +135,36 @@ final class CpuMeter {
      */
     long dbThread(long tid) {
         return dbPid.isPresent() ? ticks(Path.of("/proc", Long.toString(dbPid.getAsLong()), "task", Long.toString(tid), "stat")) : -1;
+    }
+
+    /**
+     * CPU ticks so far of this JVM's JIT compiler threads ({@code C1/C2 CompilerThread}); −1 when
+     * unknown. A compiler thread that ended took its ticks with it, so run with
+     * {@code -XX:-UseDynamicNumberOfCompilerThreads} where it matters.
+     */
+    static long compilerTicks() {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            long sum = 0;
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                String comm;
+                try {
+                    comm = Files.readString(t.resolve("comm")).strip();
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+                    sum += Math.max(0, ticks(t.resolve("stat")));
+                }
+            }
+            return sum;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** CPU ticks of thread {@code tid} of process {@code pid}; −1 when unknown. */
+    static long threadTicks(long pid, long tid) {
+        return ticks(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "stat"));
     }
 
     private static long ticks(long pid) {

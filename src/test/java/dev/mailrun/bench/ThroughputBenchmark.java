@@ -56,6 +56,7 @@ public final class ThroughputBenchmark {
         boolean events = "sent".equals(args.text("events", "none"));
         try (Sink sink = Sink.start(); BenchDatabase db = BenchDatabase.create("mailrun_bench_throughput", 12)) {
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
+            DatabaseThreads ownDb = new DatabaseThreads(db.dataSource(), db.name());
             if (events) {
                 dev.mailrun.testing.Subscribed.to(db.dataSource(), java.util.Set.of(dev.mailrun.events.EventType.RECIPIENT_SENT,
                         dev.mailrun.events.EventType.RECIPIENT_FAILED));
@@ -76,7 +77,7 @@ public final class ThroughputBenchmark {
                     BareSender.run(sink.port(), 4, warmup, false);
                     BareSender.run(sink.port(), 4, warmup, true);
                 }
-                pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup", CpuMeter.forServerOf(sink.pid(), db.dataSource()));
+                pipeline(db.dataSource(), sink.port(), 4, warmup, "warmup", CpuMeter.forServerOf(sink.pid(), db.dataSource()), ownDb);
             }
             System.out.println();
             System.out.println("| connections | bare msg/s | bare, serialised once, msg/s | pipeline msg/s "
@@ -87,27 +88,33 @@ public final class ThroughputBenchmark {
             for (int n : connections) {
                 long jit0 = jitMillis();
                 CpuMeter.Reading before = cpu.read();
+                long bareJit = CpuMeter.compilerTicks();
                 double bare = withBare ? BareSender.run(sink.port(), n, recipients, false) : Double.NaN;
                 CpuMeter.Reading afterBare = cpu.read();
+                bareJit = CpuMeter.compilerTicks() - bareJit;
                 long jit1 = jitMillis();
                 double bareSerialized = withBare ? BareSender.run(sink.port(), n, recipients, true) : Double.NaN;
                 CpuMeter.Reading afterSerialized = cpu.read();
                 long jit2 = jitMillis();
-                Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n, cpu);
+                Drain drain = pipeline(db.dataSource(), sink.port(), n, recipients, "c" + n, cpu, ownDb);
                 CpuMeter.Reading afterPipeline = cpu.read();
+                double ownDbMs = perMessage(ownDb.ticks() - drain.startDb, recipients);
+                double jitMs = perMessage(CpuMeter.compilerTicks() - drain.startJit, recipients);
                 long jit3 = jitMillis();
                 System.out.printf("| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %d | %d |%n", n, bare, bareSerialized,
                         drain.rate, drain.rate / bare, drain.rate / bareSerialized, drain.runs, drain.batches);
                 CpuMeter.Usage pipelineCpu = afterPipeline.since(drain.startCpu, recipients);
                 if (withBare) {
                     CpuMeter.Usage bareCpu = afterBare.since(before, recipients);
-                    cpuRows.append(String.format("| %d | bare | %s | %.1f | |%n", n, bareCpu.cells(), (jit1 - jit0) / 1e3));
-                    cpuRows.append(String.format("| %d | bare, serialised once | %s | %.1f | |%n", n,
+                    cpuRows.append(String.format("| %d | bare | %s | %.3f | | %.1f | |%n", n, bareCpu.cells(),
+                            bareCpu.jvm() - perMessage(bareJit, recipients), (jit1 - jit0) / 1e3));
+                    cpuRows.append(String.format("| %d | bare, serialised once | %s | | | %.1f | |%n", n,
                             afterSerialized.since(afterBare, recipients).cells(), (jit2 - jit1) / 1e3));
-                    cpuRows.append(String.format("| %d | pipeline | %s | %.1f | %.2f |%n", n, pipelineCpu.cells(),
-                            (jit3 - jit2) / 1e3, bareCpu.machine() / pipelineCpu.machine()));
+                    cpuRows.append(String.format("| %d | pipeline | %s | %.3f | %.3f | %.1f | %.2f |%n", n, pipelineCpu.cells(),
+                            pipelineCpu.jvm() - jitMs, ownDbMs, (jit3 - jit2) / 1e3, bareCpu.machine() / pipelineCpu.machine()));
                 } else {
-                    cpuRows.append(String.format("| %d | pipeline | %s | %.1f | |%n", n, pipelineCpu.cells(), (jit3 - jit2) / 1e3));
+                    cpuRows.append(String.format("| %d | pipeline | %s | %.3f | %.3f | %.1f | |%n", n, pipelineCpu.cells(),
+                            pipelineCpu.jvm() - jitMs, ownDbMs, (jit3 - jit2) / 1e3));
                 }
             }
             // Why a ratio is what it is: on a saturated machine, messages/s ≈ busy cores / CPU per
@@ -115,8 +122,9 @@ public final class ThroughputBenchmark {
             System.out.println();
             System.out.println("CPU per message while each row ran (the pipeline's from the first tick on; campaign setup excluded):");
             System.out.println();
-            System.out.println("| connections | row | " + CpuMeter.header() + " | JIT compile s | bare machine / pipeline machine |");
-            System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            System.out.println("| connections | row | " + CpuMeter.header()
+                    + " | JVM less JIT ms/msg | own DB threads ms/msg | JIT compile s | bare machine / pipeline machine |");
+            System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             System.out.print(cpuRows);
         }
     }
@@ -144,10 +152,14 @@ public final class ThroughputBenchmark {
         }
     }
 
-    record Drain(double rate, long sent, long runs, long batches, CpuMeter.Reading startCpu) {}
+    record Drain(double rate, long sent, long runs, long batches, CpuMeter.Reading startCpu, long startDb, long startJit) {}
 
-    static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name, CpuMeter cpu)
-            throws Exception {
+    private static double perMessage(long ticks, long messages) {
+        return ticks < 0 ? Double.NaN : ticks * CpuMeter.MS_PER_TICK / messages;
+    }
+
+    static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name, CpuMeter cpu,
+                          DatabaseThreads ownDb) throws Exception {
         SendSettings settings = SendSettingsFixtures.defaults("bench-relay", 0);
         try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, INTERVAL, settings,
                 SchedulerConfig.defaults("bench-" + name))) {
@@ -157,6 +169,8 @@ public final class ThroughputBenchmark {
                 throw new IllegalStateException("campaign did not start running");
             }
             CpuMeter.Reading startCpu = cpu.read();
+            long startDb = ownDb.ticks();
+            long startJit = CpuMeter.compilerTicks();
             long start = System.nanoTime();
             int ticks = 0;
             while (h.campaigns.get(id).status() != CampaignStatus.COMPLETED && ticks < 3) {
@@ -170,7 +184,7 @@ public final class ThroughputBenchmark {
                         + unsent(ds, id));
             }
             long[] runs = runsAndBatches(ds, id);
-            return new Drain(sent / (nanos / 1e9), sent, runs[0], runs[1], startCpu);
+            return new Drain(sent / (nanos / 1e9), sent, runs[0], runs[1], startCpu, startDb, startJit);
         }
     }
 

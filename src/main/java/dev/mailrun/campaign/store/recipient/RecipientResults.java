@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Recording: a run's outcomes written back to the recipients' rows in batches, and what a dead run
@@ -89,7 +90,12 @@ public final class RecipientResults {
             ps.setLong(5, f.recipientId());
             ps.setLong(6, campaignId);
         });
-        events.write(c, events(campaignId, outcomes), now);
+        if (!attempts.isEmpty()) {
+            Set<String> taken = events.takenTypes(c);
+            if (!taken.isEmpty()) {
+                events.writeTaken(c, taken, events(campaignId, outcomes, taken), now);
+            }
+        }
         StatusCountTable.Delta delta = new StatusCountTable.Delta();
         List<Instant> sentAt = new ArrayList<>();
         for (StatusCountTable.Row r : before) {
@@ -109,17 +115,27 @@ public final class RecipientResults {
         return changed;
     }
 
-    private static List<OutboxEvent> events(long campaignId, Collection<? extends Outcome> outcomes) {
+    /** The events of {@code outcomes} whose types are {@code taken}; none is made for a type no endpoint takes. */
+    private static List<OutboxEvent> events(long campaignId, Collection<? extends Outcome> outcomes, Set<String> taken) {
+        boolean sent = taken.contains(EventType.RECIPIENT_SENT.wireName());
+        boolean failed = taken.contains(EventType.RECIPIENT_FAILED.wireName());
+        boolean deferred = taken.contains(EventType.RECIPIENT_DEFERRED.wireName());
         List<OutboxEvent> list = new ArrayList<>();
         for (Outcome o : outcomes) {
             if (o instanceof Outcome.Sent s) {
+                if (!sent) {
+                    continue;
+                }
                 list.add(OutboxEvent.of(EventType.RECIPIENT_SENT, campaignId, s.recipientId(), null,
                         OutboxEvent.fields("message_id", s.messageId(), "relay", s.relay())));
             } else if (o instanceof Outcome.Failed f) {
+                if (!failed) {
+                    continue;
+                }
                 list.add(OutboxEvent.of(EventType.RECIPIENT_FAILED, campaignId, f.recipientId(), null,
                         OutboxEvent.fields("smtp_code", f.code(), "reply", f.error(), "relay", f.relay())));
-            } else if (o instanceof Outcome.Retry r) {
-                // Optional (off unless an endpoint names it): the outbox drops it when no endpoint takes it.
+            } else if (o instanceof Outcome.Retry r && deferred) {
+                // Optional (off unless an endpoint names it).
                 list.add(OutboxEvent.of(EventType.RECIPIENT_DEFERRED, campaignId, r.recipientId(), null,
                         OutboxEvent.fields("smtp_code", r.code(), "reply", r.error(), "relay", r.relay(),
                                 "next_attempt_at", r.nextAttemptAt() == null ? null : r.nextAttemptAt().toString())));
