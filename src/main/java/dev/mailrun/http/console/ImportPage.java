@@ -1,5 +1,6 @@
 package dev.mailrun.http.console;
 
+import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.ImportRefusedException;
 import dev.mailrun.campaign.importing.ImportStoppedException;
 import dev.mailrun.campaign.importing.RecipientImportReport;
@@ -62,7 +63,9 @@ final class ImportPage {
             throw new Refusal(back, "The import stopped part-way: " + e.getMessage() + " What was imported stays; upload the file again to add the rest.");
         } catch (ImportRefusedException | CampaignException | IllegalArgumentException e) {
             UploadForm.deleteQuietly(rejects);
-            throw new Refusal(back, "The file was not imported: " + e.getMessage());
+            // The importer read the server's temporary copy: its reason without that file's path.
+            String why = e instanceof ImportFileException f ? f.reason() : e.getMessage();
+            throw new Refusal(back, "The file was not imported: " + why);
         }
         remember(r.session(), new Done(id, report, Optional.of(rejects)));
         r.session().flash(report.rejected() > 0, report.imported() + " recipient(s) imported, " + report.rejected()
