@@ -293,6 +293,26 @@ class ConsoleHttpTest {
     }
 
     @Test
+    void the_import_report_adds_up_lists_rejects_by_line_and_states_the_size_limit_in_units() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Report");
+        String path = "/console/campaigns/" + id + "/import";
+        assertThat(console.upload(session, path, Map.of("csrf", console.csrf(session, path)), "email\nfirst@list.example\n")
+                .statusCode()).isEqualTo(303);
+        // Line 2 is found already in the campaign by the writer, after the reader rejected lines 3 and 5.
+        String csv = "email\nfirst@list.example\nnot-an-address\nnew@list.example\nalso-not\nnew@list.example\n";
+        assertThat(console.upload(session, path, Map.of("csrf", console.csrf(session, path)), csv).statusCode()).isEqualTo(303);
+
+        String page = console.get(session, path).body();
+        assertThat(page).contains("id=\"report-rows\">5<", "id=\"report-imported\">1<", "id=\"report-duplicates\">2<",
+                "id=\"report-rejected\">2<", "at most 1 GiB");
+        String rejects = page.substring(page.indexOf("id=\"rejects\""));
+        assertThat(rejects.indexOf("<td>2</td>")).isPositive().isLessThan(rejects.indexOf("<td>3</td>"));
+        assertThat(rejects.indexOf("<td>3</td>")).isLessThan(rejects.indexOf("<td>5</td>"));
+        assertThat(rejects.indexOf("<td>5</td>")).isLessThan(rejects.indexOf("<td>6</td>"));
+    }
+
+    @Test
     void the_campaign_page_shows_the_complaint_rate_against_its_threshold_and_the_variants() throws Exception {
         String session = console.login(console.token("viewer", ApiScope.CAMPAIGNS_READ));
         long plain = console.campaign("Plain");
