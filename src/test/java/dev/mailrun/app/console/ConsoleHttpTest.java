@@ -60,7 +60,7 @@ class ConsoleHttpTest {
             assertThat(csp).as(where).contains("default-src 'none'", "frame-ancestors 'none'", "form-action 'self'")
                     .doesNotContain("script-src", "unsafe-inline");
             assertThat(r.headers().firstValue("X-Frame-Options")).as(where).hasValue("DENY");
-            assertThat(r.headers().firstValue("Referrer-Policy")).as(where).hasValue("no-referrer");
+            assertThat(r.headers().firstValue("Referrer-Policy")).as(where).hasValue("same-origin");
             assertThat(r.headers().firstValue("Cache-Control")).as(where).hasValue("no-store");
             assertThat(r.headers().firstValue("X-Content-Type-Options")).as(where).hasValue("nosniff");
         }
@@ -273,6 +273,31 @@ class ConsoleHttpTest {
                 "lists suppression.remove /console/suppressions/remove 409",
                 "reader suppression.remove /console/suppressions/remove 403",
                 "lists suppression.remove /console/suppressions/remove 200");
+    }
+
+    @Test
+    void a_change_with_a_valid_token_must_still_name_the_consoles_origin() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Origin");
+        String path = "/console/campaigns/" + id + "/cancel";
+        String csrf = console.csrf(session, "/console/campaigns/" + id);
+        Map<String, String> form = Map.of("confirm", "yes", "csrf", csrf);
+
+        assertThat(console.postAsIs(session, path, form).statusCode()).as("no Origin nor Referer").isEqualTo(403);
+        assertThat(console.postAsIs(session, path, form, "Origin", "null").statusCode()).as("Origin: null").isEqualTo(403);
+        assertThat(console.postAsIs(session, path, form, "Referer", "http://evil.example/console/campaigns").statusCode())
+                .as("a foreign Referer alone").isEqualTo(403);
+        assertThat(console.postAsIs(session, path, form, "Sec-Fetch-Site", "cross-site").statusCode())
+                .as("a cross-site fetch").isEqualTo(403);
+        assertThat(status(id)).isEqualTo("draft");
+
+        assertThat(console.postAsIs(session, path, form, "Referer", console.base() + "/console/campaigns/" + id).statusCode())
+                .as("the console's own Referer").isEqualTo(303);
+        assertThat(status(id)).isEqualTo("cancelled");
+        long other = console.campaign("Fetch metadata");
+        String otherCsrf = console.csrf(session, "/console/campaigns/" + other);
+        assertThat(console.postAsIs(session, "/console/campaigns/" + other + "/cancel", Map.of("confirm", "yes", "csrf", otherCsrf),
+                "Origin", "null", "Sec-Fetch-Site", "same-origin").statusCode()).as("Sec-Fetch-Site: same-origin").isEqualTo(303);
     }
 
     @Test
