@@ -70,4 +70,32 @@ class ApiRefusalsTest {
                     .doesNotContain("mailrun-upload").doesNotContain(System.getProperty("java.io.tmpdir"));
         }
     }
+    @Test
+    void a_create_with_an_unknown_template_and_other_bad_fields_names_every_field_at_once_in_the_apis_words() {
+        HttpResponse<String> r = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Bad\",\"template\":\"no-such-template\",\"from\":\"news@sender.example\",\"rate\":0,"
+                        + "\"expireAt\":\"2020-01-01T00:00:00Z\",\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,"
+                        + "\"pickBy\":\"clicks\"}");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+        JsonNode errors = json(r).get("errors");
+        assertThat(errors).as(r.body()).isNotNull();
+        List<String> fields = new java.util.ArrayList<>();
+        errors.forEach(e -> {
+            fields.add(e.get("field").asText());
+            assertThat(e.get("reason").asText()).as(r.body()).doesNotContain("--");
+        });
+        assertThat(fields).as(r.body()).contains("template", "rate", "pickBy");
+        assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).isEmpty();
+    }
+
+    @Test
+    void a_create_with_an_unknown_template_alone_is_422_naming_template() {
+        HttpResponse<String> r = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Bad\",\"template\":\"no-such-template\",\"from\":\"news@sender.example\"}");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+        assertThat(json(r).get("errors")).as(r.body()).hasSize(1);
+        assertThat(json(r).get("errors").get(0).get("field").asText()).isEqualTo("template");
+    }
 }

@@ -67,12 +67,12 @@ class CampaignCalendarCommandTest {
         assertOneLineError(create("--window", "Mon-Fri 08:00-18:00 Europe/Atlantis"),
                 "--window 'Mon-Fri 08:00-18:00 Europe/Atlantis': unknown time zone 'Europe/Atlantis' (use a region such as Europe/Berlin, or UTC)");
         assertOneLineError(create("--expire-at", "2026-11-20T10:00:00Z"),
-                "--expire-at 2026-11-20T10:00:00Z is not in the future (now 2026-11-21T10:00:00Z)");
+                "--expire-at: 2026-11-20T10:00:00Z is not in the future (now 2026-11-21T10:00:00Z)");
         assertOneLineError(create("--expire-at", "next week"),
                 "--expire-at must be an ISO-8601 instant such as 2026-12-01T18:00:00Z or a local date-time with its zone"
                         + " such as '2026-12-01T18:00 Europe/Berlin', got 'next week'");
         assertOneLineError(create("--start-at", "2026-12-02T00:00:00Z", "--expire-at", "2026-12-01T00:00:00Z"),
-                "--expire-at 2026-12-01T00:00:00Z must be after --start-at 2026-12-02T00:00:00Z");
+                "--expire-at: 2026-12-01T00:00:00Z must be after the start (startAt 2026-12-02T00:00:00Z)");
     }
 
     private static void assertOneLineError(CliHarness.Result r, String message) {

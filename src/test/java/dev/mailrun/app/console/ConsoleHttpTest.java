@@ -191,11 +191,11 @@ class ConsoleHttpTest {
         HttpResponse<String> bad = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
                 "name", "Spring", "from", "news@sender.example", "rate", "fast", "windows", "Mon-Fri 25:00-26:00 UTC"));
         assertThat(bad.statusCode()).isEqualTo(422);
-        assertThat(bad.body()).contains("id=\"rate-error\">--rate must be a number");
+        assertThat(bad.body()).contains("id=\"rate-error\">must be a number");
         HttpResponse<String> window = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
                 "name", "Spring", "from", "news@sender.example", "windows", "Mon-Fri 25:00-26:00 UTC", "startAt", "soon"));
         assertThat(window.statusCode()).isEqualTo(422);
-        assertThat(window.body()).contains("id=\"windows-error\">--window", "id=\"startAt-error\">--start-at",
+        assertThat(window.body()).contains("id=\"windows-error\">--window", "id=\"startAt-error\">must be an ISO-8601 instant",
                 "value=\"Spring\"", "aria-invalid=\"true\" aria-describedby=\"windows-error\"");
         assertThat(count()).isZero();
 
