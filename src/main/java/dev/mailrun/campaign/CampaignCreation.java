@@ -2,8 +2,7 @@ package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
-import dev.mailrun.campaign.model.CampaignException;
-import dev.mailrun.campaign.model.CampaignTime;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.model.TrackingMode;
@@ -11,6 +10,8 @@ import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.TrackedLinkTable;
+import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.campaign.variant.VariantChecks;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
@@ -19,14 +20,17 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
- * Creating a campaign: its template, its A/B variants' templates, its start and its expiry (both in
- * the future) checked first,
- * then the campaign, its route, its files, its tracking and its A/B test stored in one transaction.
+ * Creating a campaign: its values, its template, its A/B variants' templates, its start and its expiry
+ * (both in the future) checked first, every problem reported at once as a field of the domain
+ * ({@link InvalidFields}), then the campaign, its route, its files, its tracking and its A/B test stored
+ * in one transaction.
  * The caller has checked that every relay of the route is configured and that tracking.enabled is on
  * when it asks for tracking; whether replies are counted (replies.imap.host) it is told.
  */
@@ -48,21 +52,52 @@ final class CampaignCreation {
         this.repliesCounted = repliesCounted;
     }
 
+    /**
+     * The one creation the CLI, the API and the console share: the form, the A/B options and what only
+     * the templates and the clock can tell checked together, so every bad field is reported at once.
+     *
+     * @throws InvalidFields every problem found, each with the domain's name of its field
+     */
+    long create(CampaignForm form, Relays relays, AbForm abForm, List<Attachment> attachments, Optional<TrackingMode> tracking)
+            throws SQLException {
+        Checked checked = check(form, relays, abForm, tracking);
+        if (!checked.problems().isEmpty()) {
+            throw new InvalidFields(checked.problems());
+        }
+        return store(checked.parsed().orElseThrow().campaign(), checked.parsed().get().route(), attachments, tracking, checked.ab());
+    }
+
+    /** What a form would create, and every problem found (none: it can be created). */
+    record Checked(Optional<CampaignForm.Parsed> parsed, Optional<AbTest> ab, List<InvalidFields.Problem> problems) {}
+
+    Checked check(CampaignForm form, Relays relays, AbForm abForm, Optional<TrackingMode> tracking) {
+        List<InvalidFields.Problem> problems = new ArrayList<>();
+        Optional<CampaignForm.Parsed> parsed = collect(problems, () -> Optional.of(form.parse(relays)));
+        Optional<AbTest> ab = collect(problems, abForm::parse);
+        if (problems.stream().noneMatch(p -> p.field().equals("template"))) {
+            templateProblem(form.template()).ifPresent(problems::add);
+        }
+        parsed.ifPresent(p -> problems.addAll(timeProblems(p.campaign())));
+        ab.ifPresent(test -> problems.addAll(VariantChecks.problemsAtCreate(templates, test, tracking, repliesCounted)));
+        return new Checked(parsed, ab, List.copyOf(problems));
+    }
+
+    /** A campaign already read into its values: the checks only the templates and the clock can make, then the store. */
     long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
+                Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
+        List<InvalidFields.Problem> problems = new ArrayList<>();
+        templateProblem(campaign.template()).ifPresent(problems::add);
+        problems.addAll(timeProblems(campaign));
+        ab.ifPresent(test -> problems.addAll(VariantChecks.problemsAtCreate(templates, test, tracking, repliesCounted)));
+        if (!problems.isEmpty()) {
+            throw new InvalidFields(problems);
+        }
+        return store(campaign, route, attachments, tracking, ab);
+    }
+
+    private long store(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
                        Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
-        if (ab.isPresent()) {
-            VariantChecks.refuseBroken(templates, ab.get());
-            VariantChecks.refuseUnmeasured(ab.get(), tracking, repliesCounted);
-            if (tracking.isPresent()) {
-                VariantChecks.refuseTrackedTemplates(ab.get());
-            }
-        }
-        if (templates.load(campaign.template()) instanceof LoadResult.Invalid invalid) {
-            throw new CampaignException("template " + campaign.template() + " cannot be used: " + Campaigns.first(invalid.problems()));
-        }
         Instant now = clock.instant();
-        campaign.startAt().ifPresent(at -> CampaignTime.requireFuture("startAt", at, now));
-        campaign.expireAt().ifPresent(at -> CampaignTime.requireFuture("expireAt", at, now));
         return Transactions.inTransaction(dataSource, c -> {
             refuseOverPacket(c, attachments);
             long id = store.insert(c, campaign, now);
@@ -78,6 +113,34 @@ final class CampaignCreation {
         });
     }
 
+    private Optional<InvalidFields.Problem> templateProblem(String template) {
+        if (templates.load(template) instanceof LoadResult.Invalid invalid) {
+            return Optional.of(new InvalidFields.Problem("template", template + " cannot be used: " + Campaigns.first(invalid.problems())));
+        }
+        return Optional.empty();
+    }
+
+    /** Such a campaign would expire every recipient at its first run. */
+    /** A start or an expiry already past: one would send at once, the other expire everyone at the first run. */
+    private List<InvalidFields.Problem> timeProblems(NewCampaign campaign) {
+        Instant now = clock.instant();
+        List<InvalidFields.Problem> problems = new ArrayList<>();
+        campaign.startAt().filter(at -> !at.isAfter(now))
+                .ifPresent(at -> problems.add(new InvalidFields.Problem("startAt", at + " is not in the future (now " + now + ")")));
+        campaign.expireAt().filter(at -> !at.isAfter(now))
+                .ifPresent(at -> problems.add(new InvalidFields.Problem("expireAt", at + " is not in the future (now " + now + ")")));
+        return problems;
+    }
+
+    private static <T> Optional<T> collect(List<InvalidFields.Problem> problems, Supplier<Optional<T>> parse) {
+        try {
+            return parse.get();
+        } catch (InvalidFields e) {
+            problems.addAll(e.problems());
+            return Optional.empty();
+        }
+    }
+
     /** A file the server would refuse to take in one statement is refused here, naming the server's limit. */
     private void refuseOverPacket(Connection c, List<Attachment> attachments) throws SQLException {
         if (attachments.isEmpty()) {
@@ -87,7 +150,7 @@ final class CampaignCreation {
         for (Attachment a : attachments) {
             // Room for the statement's other values and the protocol's framing.
             if (a.size() > packet - 64 * 1024) {
-                throw new CampaignException("--attach " + a.filename() + ": " + a.size()
+                throw InvalidFields.of("attachments", a.filename() + ": " + a.size()
                         + " bytes, too large for the database server's max_allowed_packet (" + packet + ")");
             }
         }

@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -21,10 +20,10 @@ import java.util.function.Supplier;
  * Everything {@code campaign create} takes, as the text an operator gave, turned into a
  * {@link NewCampaign} and its route — the one check of a new campaign, which the CLI
  * ({@code campaign create}) and the API ({@code POST /campaigns}) both run before
- * {@link Campaigns#create}. Every bad value is reported at once, each with the field the API names it
- * by (camelCase) and the reason. The start and the expiry are read by {@link CampaignTime}, whose
- * reasons name no option; whether they lie in the future is checked where the clock is, on create
- * and update.
+ * {@link Campaigns#create}. Every bad value is reported at once, each with the domain's name of its
+ * field and a reason that names no interface's words: the CLI prints the field as its option, the API
+ * as its JSON field, the console next to its form field. The start and the expiry are read by
+ * {@link CampaignTime}; whether they lie in the future is checked where the clock is, on create and update.
  */
 public record CampaignForm(String name, String template, String from, Optional<String> fromName, Optional<String> replyTo,
                            Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,
@@ -35,11 +34,6 @@ public record CampaignForm(String name, String template, String from, Optional<S
     /** The earliest and latest start or expiry ({@link CampaignTime}). */
     public static final Instant EARLIEST = CampaignTime.EARLIEST;
     public static final Instant LATEST = CampaignTime.LATEST;
-
-    /** The command-line option each of NewCampaign's messages names, and the field the API calls it. */
-    private static final Map<String, String> FIELD_OF_OPTION = Map.of("--name", "name", "--template", "template",
-            "--from-name", "fromName", "--from", "from", "--reply-to", "replyTo", "--subject", "subject",
-            "--window", "windows", "--header", "headers");
 
     public CampaignForm {
         windows = windows == null ? List.of() : List.copyOf(windows);
@@ -61,37 +55,32 @@ public record CampaignForm(String name, String template, String from, Optional<S
     public Parsed parse(Relays relays) {
         List<InvalidFields.Problem> problems = new ArrayList<>();
         if (rate.isPresent() && !(rate.get() >= MIN_RATE && rate.get() <= SmtpSettings.MAX_RATE)) {
-            problems.add(new InvalidFields.Problem("rate", "--rate must be " + plain(MIN_RATE) + "–" + plain(SmtpSettings.MAX_RATE)
+            problems.add(new InvalidFields.Problem("rate", "must be " + plain(MIN_RATE) + "–" + plain(SmtpSettings.MAX_RATE)
                     + " messages per second, got " + rate.get()));
         }
         Optional<RelayRoute> route = field(problems, "relay", () -> relay.map(r -> {
-            try {
-                RelayRoute parsed = RelayRoute.parse(r);
-                relays.unknownIn(parsed).ifPresent(problem -> {
-                    throw new IllegalArgumentException(problem);
-                });
-                return parsed;
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--relay: " + e.getMessage(), e);
-            }
+            RelayRoute parsed = RelayRoute.parse(r);
+            relays.unknownIn(parsed).ifPresent(problem -> {
+                throw new IllegalArgumentException(problem);
+            });
+            return parsed;
         }));
         Optional<Instant> start = field(problems, "startAt", () -> startAt.map(CampaignTime::parse));
         Optional<SendWindows> window = field(problems, "windows",
                 () -> windows.isEmpty() ? Optional.empty() : Optional.of(SendWindows.parse(windows)));
         Optional<Instant> expiry = field(problems, "expireAt", () -> expireAt.map(CampaignTime::parse));
         CustomHeaders added = new CustomHeaders(headers);
-        added.problem().ifPresent(problem -> problems.add(new InvalidFields.Problem("headers", problem)));
+        NewCampaign campaign = null;
+        try {
+            campaign = new NewCampaign(name, template, from, fromName, replyTo, subject, start, rate, window, expiry, added);
+        } catch (InvalidFields e) {
+            // A field already found wrong here is not reported twice (a rate out of range, the headers).
+            e.problems().stream().filter(p -> problems.stream().noneMatch(q -> q.field().equals(p.field()))).forEach(problems::add);
+        }
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
-        try {
-            return new Parsed(new NewCampaign(name, template, from, fromName, replyTo, subject, start, rate, window, expiry, added),
-                    route);
-        } catch (InvalidFields e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw InvalidFields.of(fieldOf(e.getMessage()), e.getMessage());
-        }
+        return new Parsed(campaign, route);
     }
 
     /** A valid campaign and the route it sends through. */
@@ -104,23 +93,6 @@ public record CampaignForm(String name, String template, String from, Optional<S
             problems.add(new InvalidFields.Problem(field, e.getMessage()));
             return Optional.empty();
         }
-    }
-
-    /** The field a message of NewCampaign is about: the option it starts with (the longest that matches). */
-    static String fieldOf(String message) {
-        String best = null;
-        for (String option : FIELD_OF_OPTION.keySet()) {
-            if (message != null && message.startsWith(option) && (best == null || option.length() > best.length())) {
-                best = option;
-            }
-        }
-        if (best != null) {
-            return FIELD_OF_OPTION.get(best);
-        }
-        if (message != null && message.startsWith("template")) {
-            return "template";
-        }
-        return message != null && message.startsWith("rate") ? "rate" : "campaign";
     }
 
     private static String plain(double d) {

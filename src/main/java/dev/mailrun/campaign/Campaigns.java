@@ -22,6 +22,8 @@ import dev.mailrun.campaign.store.recipient.SentSecondTable;
 import dev.mailrun.campaign.store.recipient.StatusCountTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
+import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.campaign.variant.AbPicks;
 import dev.mailrun.campaign.variant.VariantChecks;
 import dev.mailrun.db.Transactions;
@@ -106,6 +108,23 @@ public final class Campaigns {
     public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
                        Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
         return creation.create(campaign, route, attachments, tracking, ab);
+    }
+
+    /**
+     * Reads, checks and creates a campaign as an operator gave it ({@code campaign create}, {@code POST
+     * /campaigns}, the console's form): every bad field at once ({@link CampaignCreation}).
+     *
+     * @throws dev.mailrun.campaign.model.InvalidFields each problem with the domain's name of its field
+     */
+    public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments,
+                       Optional<TrackingMode> tracking) throws SQLException {
+        return creation.create(form, relays, ab, attachments, tracking);
+    }
+
+    /** Every problem {@link #create(CampaignForm, Relays, AbForm, List, Optional)} would find, without creating anything. */
+    public List<dev.mailrun.campaign.model.InvalidFields.Problem> problems(CampaignForm form, Relays relays, AbForm ab,
+                                                                          Optional<TrackingMode> tracking) {
+        return creation.check(form, relays, ab, tracking).problems();
     }
 
     /** The files the campaign's messages carry, without their bytes, in order. */

@@ -94,6 +94,12 @@ public final class CsvFiles {
         }
     }
 
+    /** Why a file the decoder refused is not read, naming the line of its first byte sequence that is not UTF-8. */
+    public static String notUtf8(Path file) throws IOException {
+        long line = firstMalformedLine(file);
+        return "not UTF-8 text" + (line > 0 ? " at line " + line : "");
+    }
+
     /**
      * The line holding the first byte sequence that is not UTF-8, counted from the bytes: the
      * parser decodes ahead of the record it is on, so its line count cannot say. 0 when there is none.

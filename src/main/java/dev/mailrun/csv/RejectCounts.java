@@ -9,7 +9,7 @@ public interface RejectCounts<R extends RejectReason> {
     /** Every reason of the import, with how many rows it rejected (0 for a reason that rejected none). */
     Map<R, Long> rejectedByReason();
 
-    /** The first rejected rows, in the order they were decided. */
+    /** The rejected rows of the file's earliest lines, in line order. */
     List<RejectedRow<R>> firstRejects();
 
     default long rejected() {

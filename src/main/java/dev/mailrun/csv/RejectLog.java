@@ -5,17 +5,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.function.Function;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 /**
- * The rejected rows of one import, recipients or suppressions alike: counted by reason, the first
- * few kept for the summary (values cut and escaped by {@link Shown}), and every one written to the
+ * The rejected rows of one import, recipients or suppressions alike: counted by reason, those of the
+ * earliest lines kept for the summary (values cut and escaped by {@link Shown}), and every one written to the
  * rejects file when there is one (columns line, email, reason, detail; values as they were). Not
  * thread-safe: an import that rejects from several threads holds it under its own lock.
  */
@@ -24,7 +26,9 @@ public final class RejectLog<R extends Enum<R> & RejectReason> implements AutoCl
     private static final int FIRST_KEPT = 20;
 
     private final Map<R, Long> counts;
-    private final List<RejectedRow<R>> first = new ArrayList<>();
+    /** The kept rows, the latest line on top, so the next earlier line can take its place. */
+    private final PriorityQueue<RejectedRow<R>> first =
+            new PriorityQueue<>(Comparator.comparingLong((RejectedRow<R> r) -> r.line()).reversed());
     private final CSVPrinter file;
 
     private RejectLog(Class<R> reasons, CSVPrinter file) {
@@ -58,9 +62,14 @@ public final class RejectLog<R extends Enum<R> & RejectReason> implements AutoCl
 
     public void reject(long line, String email, R reason, String detail) throws IOException {
         counts.merge(reason, 1L, Long::sum);
-        if (first.size() < FIRST_KEPT) {
+        // Rows are decided out of line order (a writer rejects its batch's rows after the reader went
+        // on): the summary keeps the earliest lines of the file, not the first decided.
+        if (first.size() < FIRST_KEPT || line < first.peek().line()) {
             // The summary shows a value as every import does; the rejects file keeps it as it was.
             first.add(new RejectedRow<>(line, Shown.of(email), reason, Shown.of(detail)));
+            if (first.size() > FIRST_KEPT) {
+                first.poll();
+            }
         }
         if (file != null) {
             file.printRecord(line, email, reason.label(), detail);
@@ -72,9 +81,11 @@ public final class RejectLog<R extends Enum<R> & RejectReason> implements AutoCl
         return Map.copyOf(counts);
     }
 
-    /** The first rejected rows so far; a copy. */
+    /** The rejected rows of the earliest lines so far, in line order; a copy. */
     public List<RejectedRow<R>> first() {
-        return List.copyOf(first);
+        List<RejectedRow<R>> rows = new ArrayList<>(first);
+        rows.sort(Comparator.comparingLong(RejectedRow::line));
+        return List.copyOf(rows);
     }
 
     /** Flushes and closes the rejects file. */

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       The signed token is the authority; no cookies, no redirects, and a repeat POST answers 200.
  *       The body is read to its end first, so a request cut off on the way changes nothing.</li>
  *   <li>A malformed, tampered or forged token gets 400 and changes nothing; any other path 404;
- *       any other method 405; a body too large 413; a body too slow 408.</li>
+ *       any other method 405; a POST body too large 413 and too slow 408, whatever its token.</li>
  * </ul>
  */
 final class UnsubscribeHandler extends Handler.Abstract {
@@ -61,19 +61,21 @@ final class UnsubscribeHandler extends Handler.Abstract {
                     Html.error("Method not allowed", "Use the link or the button in the message."));
             return true;
         }
-        Optional<UnsubscribeTarget> target = tokens.verify(path.substring(PREFIX.length()));
-        if (target.isEmpty()) {
-            HtmlResponse.send(response, callback, HttpStatus.BAD_REQUEST_400, Html.error("Invalid link",
-                    "This unsubscribe link is not valid. Please use the link from the message exactly as it is."));
-            return true;
-        }
+        String token = path.substring(PREFIX.length());
         if (show) {
-            HtmlResponse.send(response, callback, HttpStatus.OK_200, Html.confirm(target.get().address()));
+            Optional<UnsubscribeTarget> target = tokens.verify(token);
+            if (target.isEmpty()) {
+                invalidLink(response, callback);
+            } else {
+                HtmlResponse.send(response, callback, HttpStatus.OK_200, Html.confirm(target.get().address()));
+            }
             return true;
         }
+        // The body's limits come first, whatever the token: a body too large is 413 on every path.
         BodyReader.read(request, limits.maxBodyBytes(), limits.bodyTimeout(), (outcome, failure) -> {
             switch (outcome) {
-                case COMPLETE -> unsubscribe(target.get(), response, callback);
+                case COMPLETE -> tokens.verify(token).ifPresentOrElse(target -> unsubscribe(target, response, callback),
+                        () -> invalidLink(response, callback));
                 case TOO_LARGE -> HtmlResponse.sendAndClose(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413,
                         Html.error("Request too large", "Use the button in the message."));
                 case TIMED_OUT -> HtmlResponse.sendAndClose(response, callback, HttpStatus.REQUEST_TIMEOUT_408,
@@ -82,6 +84,11 @@ final class UnsubscribeHandler extends Handler.Abstract {
             }
         });
         return true;
+    }
+
+    private static void invalidLink(Response response, Callback callback) {
+        HtmlResponse.send(response, callback, HttpStatus.BAD_REQUEST_400, Html.error("Invalid link",
+                "This unsubscribe link is not valid. Please use the link from the message exactly as it is."));
     }
 
     private void unsubscribe(UnsubscribeTarget target, Response response, Callback callback) {

@@ -155,6 +155,20 @@ class HttpServerLimitsTest {
     }
 
     @Test
+    void a_body_over_the_body_limit_gets_413_even_on_a_path_whose_token_is_not_valid() throws Exception {
+        try (HttpServer server = start(HttpSettings.of("127.0.0.1", 0, Duration.ofSeconds(2)))) {
+            String body = "a".repeat(370 * 1024);
+            String declared = RawHttp.exchange(server.port(), "POST /u/x HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+            String small = RawHttp.exchange(server.port(), "POST /u/x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + ONE_CLICK.length() + "\r\n\r\n" + ONE_CLICK);
+
+            assertThat(RawHttp.status(declared)).isEqualTo(413);
+            assertThat(RawHttp.status(small)).isEqualTo(400);
+        }
+    }
+
+    @Test
     void a_client_trickling_its_request_head_is_cut_off_at_the_head_timeout() throws Exception {
         HttpLimits limits = withTimeouts(Duration.ofMillis(300), Duration.ofSeconds(10));
         try (HttpServer server = start(new HttpSettings("127.0.0.1", 0, Duration.ofSeconds(2), limits));

@@ -43,7 +43,7 @@ final class CampaignCommand extends GroupCommand {
             try {
                 return act(s);
             } catch (InvalidFields e) {
-                throw new UsageException(FieldOptions.line(e));
+                throw new UsageException(FieldOptions.lines(e));
             } catch (CampaignException | IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
@@ -105,23 +105,21 @@ final class CampaignCommand extends GroupCommand {
 
         @Override
         int act(Services s) throws Exception {
-            CampaignForm.Parsed parsed;
-            try {
-                parsed = new CampaignForm(name, template, from, Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
-                        Optional.ofNullable(subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
-                        windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay),
-                        CustomHeaders.parse(headers == null ? List.of() : headers).list())
-                        .parse(s.config().relays());
-            } catch (InvalidFields e) {
-                // One line, as every usage error: the first problem, in the order of the options.
-                throw new UsageException(FieldOptions.line(e));
-            }
+            CampaignForm form = new CampaignForm(name, template, from, Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
+                    Optional.ofNullable(subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
+                    windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay),
+                    CustomHeaders.parse(headers == null ? List.of() : headers).list());
+            AbForm ab = new AbForm(variants, Optional.ofNullable(testShare), Optional.ofNullable(decideAfter),
+                    Optional.ofNullable(decide), Optional.ofNullable(pickBy));
             Optional<TrackingMode> tracking = tracking(s);
-            Optional<AbTest> ab = new AbForm(variants, Optional.ofNullable(testShare), Optional.ofNullable(decideAfter),
-                    Optional.ofNullable(decide), Optional.ofNullable(pickBy)).parse();
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
-            out().println(s.campaigns().create(parsed.campaign(), parsed.route(), files, tracking, ab));
+            try {
+                out().println(s.campaigns().create(form, s.config().relays(), ab, files, tracking));
+            } catch (InvalidFields e) {
+                // Every problem at once, one line each, named by its option.
+                throw new UsageException(FieldOptions.lines(e));
+            }
             return Cli.OK;
         }
 

@@ -1,26 +1,32 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.campaign.model.InvalidFields;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * A bad field of {@code campaign create} as the CLI's one line: the domain names the field as the API
- * does ({@code startAt}); the command line names the option it came from ({@code --start-at}).
+ * The domain's field names in the words of the command line: {@code fromName} is {@code --from-name},
+ * a list field is its repeatable option ({@code windows}: {@code --window}). Every problem of an
+ * operator's request becomes one line naming its option.
  */
 final class FieldOptions {
 
-    private static final Map<String, String> OPTION = Map.ofEntries(Map.entry("name", "--name"),
-            Map.entry("template", "--template"), Map.entry("from", "--from"), Map.entry("fromName", "--from-name"),
-            Map.entry("replyTo", "--reply-to"), Map.entry("subject", "--subject"), Map.entry("startAt", "--start-at"),
-            Map.entry("rate", "--rate"), Map.entry("windows", "--window"), Map.entry("expireAt", "--expire-at"),
-            Map.entry("relay", "--relay"), Map.entry("headers", "--header"));
+    /** Fields whose option is not their name in kebab case: the repeatable ones, named in the singular. */
+    private static final Map<String, String> REPEATED = Map.of("windows", "--window", "headers", "--header",
+            "variants", "--variant", "attachments", "--attach");
 
     private FieldOptions() {}
 
-    /** The first problem, led by its option unless its reason already names one. */
-    static String line(InvalidFields e) {
-        InvalidFields.Problem p = e.problems().get(0);
-        String option = OPTION.get(p.field());
-        return option == null || p.reason().startsWith("--") ? p.reason() : option + ": " + p.reason();
+    static String optionOf(String field) {
+        String repeated = REPEATED.get(field);
+        return repeated != null ? repeated : "--" + field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    }
+
+    /** One line per problem, {@code --rate: must be …}; a reason that already names its option is shown as it is. */
+    static String lines(InvalidFields invalid) {
+        return invalid.problems().stream()
+                .map(p -> p.reason().startsWith("--") ? p.reason() : optionOf(p.field()) + ": " + p.reason())
+                .collect(Collectors.joining(System.lineSeparator()));
     }
 }

@@ -36,7 +36,7 @@ final class CsvFile {
      */
     static CsvFile check(Path file, String attachmentColumn) throws IOException {
         if (!Files.isRegularFile(file)) {
-            throw new ImportFileException(file + ": no such file");
+            throw new ImportFileException(file, "no such file");
         }
         long lastComplete = 1;
         try (CSVParser parser = CsvFiles.open(file)) {
@@ -52,10 +52,10 @@ final class CsvFile {
             if (e.getCause() instanceof CharacterCodingException) {
                 throw unreadable(file, e.getCause());
             }
-            throw new ImportFileException(file + ": not a valid CSV file: "
+            throw new ImportFileException(file, "not a valid CSV file: "
                     + CsvFiles.invalidRecord(file, lastComplete, e.getCause().getMessage()));
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ImportFileException(file + ": not a valid CSV file: " + firstLine(e.getMessage()));
+            throw new ImportFileException(file, "not a valid CSV file: " + firstLine(e.getMessage()));
         } catch (CharacterCodingException | CSVException e) {
             // The header row is parsed when the parser is made, and its errors arrive as checked exceptions.
             throw unreadable(file, e);
@@ -115,11 +115,11 @@ final class CsvFile {
         }
     }
 
-    private static ImportFileException unreadable(Path file, Throwable cause) {
+    private static ImportFileException unreadable(Path file, Throwable cause) throws IOException {
         if (cause instanceof CharacterCodingException) {
-            return new ImportFileException(file + ": not UTF-8 text (" + cause.getClass().getSimpleName() + ")");
+            return new ImportFileException(file, CsvFiles.notUtf8(file));
         }
-        return new ImportFileException(file + ": not a valid CSV file: " + firstLine(cause.getMessage()));
+        return new ImportFileException(file, "not a valid CSV file: " + firstLine(cause.getMessage()));
     }
 
     private static String firstLine(String s) {

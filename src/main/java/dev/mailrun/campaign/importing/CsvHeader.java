@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.importing;
 
+import dev.mailrun.csv.AddressColumns;
 import dev.mailrun.csv.Shown;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,8 +11,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The header row of an import file: which column holds the address, which the name, which names
- * each recipient's own file, and which become merge fields (every other one, as written).
+ * The header row of an import file: which column holds the address (the rule every import reads a
+ * header by, {@link AddressColumns}), which the name, which names each recipient's own file, and
+ * which become merge fields (every other one, as written).
  */
 record CsvHeader(List<String> columns, String emailColumn, Optional<String> nameColumn, List<String> fieldColumns,
                  Optional<String> attachmentColumn) {
@@ -35,38 +37,40 @@ record CsvHeader(List<String> columns, String emailColumn, Optional<String> name
      */
     static CsvHeader of(Path file, List<String> names, String attachmentName) {
         if (names.isEmpty()) {
-            throw new ImportFileException(file + ": empty file; expected a header row with an email column");
+            throw new ImportFileException(file, "empty file; expected a header row with an email column");
         }
-        String email = null;
+        AddressColumns.Found address = AddressColumns.find(names);
+        if (address instanceof AddressColumns.Refused refused) {
+            throw new ImportFileException(file, refused.reason());
+        }
+        int emailIndex = ((AddressColumns.Column) address).index();
         String name = null;
         String attachment = null;
         List<String> fields = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (String raw : names) {
+        for (int i = 0; i < names.size(); i++) {
+            String raw = names.get(i);
             String n = raw.strip();
             String key = n.toLowerCase(Locale.ROOT);
             if (n.isEmpty()) {
-                throw new ImportFileException(file + ": header row has an empty column name");
+                throw new ImportFileException(file, "header row has an empty column name");
             }
             if (!seen.add(key)) {
-                throw new ImportFileException(file + ": header row names column '" + Shown.of(n) + "' twice");
+                throw new ImportFileException(file, "header row names column '" + Shown.of(n) + "' twice");
             }
-            if (key.equals("email")) {
-                email = raw;
-            } else if (key.equals("name")) {
+            if (i == emailIndex) {
+                continue;
+            }
+            if (key.equals("name")) {
                 name = raw;
             } else if (key.equals(attachmentName.strip().toLowerCase(Locale.ROOT))) {
                 attachment = raw;
             } else if (BUILT_IN_FIELDS.contains(key)) {
-                throw new ImportFileException(file + ": column '" + Shown.of(n) + "' clashes with a built-in merge field");
+                throw new ImportFileException(file, "column '" + Shown.of(n) + "' clashes with a built-in merge field");
             } else {
                 fields.add(raw);
             }
         }
-        if (email == null) {
-            throw new ImportFileException(file + ": no email column in the header row (found: "
-                    + String.join(", ", names.stream().map(Shown::of).toList()) + ")");
-        }
-        return new CsvHeader(names, email, Optional.ofNullable(name), fields, Optional.ofNullable(attachment));
+        return new CsvHeader(names, names.get(emailIndex), Optional.ofNullable(name), fields, Optional.ofNullable(attachment));
     }
 }

@@ -126,10 +126,10 @@ public final class RecipientImporter {
     /** How this import checks the files its rows name; refuses the file when it names files nothing can take. */
     private RowFiles rowFiles(long campaignId, Path file, CsvHeader header, Optional<String> asked) throws SQLException {
         if (asked.isPresent() && header.attachmentColumn().isEmpty()) {
-            throw new ImportFileException(file + ": no column '" + asked.get() + "' (--attachment-column) in the header row");
+            throw new ImportFileException(file, "no column '" + asked.get() + "' (--attachment-column) in the header row");
         }
         if (header.attachmentColumn().isPresent() && !files.configured()) {
-            throw new ImportFileException(file + ": column '" + header.attachmentColumn().get().strip()
+            throw new ImportFileException(file, "column '" + header.attachmentColumn().get().strip()
                     + "' names a file per recipient, but content.recipient-files is not set");
         }
         long campaignBytes = 0;

@@ -2,11 +2,17 @@ package dev.mailrun.campaign.model;
 
 import dev.mailrun.mail.HeaderValues;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What an operator gives to create a campaign; validated here so a bad value never reaches the table.
- * Errors name the command-line option the value came from.
+ * Every problem is reported at once ({@link InvalidFields}), each with the domain's name of its field
+ * (name, template, from, fromName, replyTo, subject, rate, windows, expireAt, headers), which each
+ * interface translates into its own (a command-line option, a JSON field, a form field).
  */
 public record NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
                           Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
@@ -28,33 +34,50 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
     }
 
     public NewCampaign {
-        // First, so that no later message quotes a value with a line break in it.
-        headerProblem(name, fromAddress, fromName, replyTo, subject).ifPresent(problem -> {
-            throw new IllegalArgumentException(problem);
-        });
-        requireText("--name", name, 200);
-        requireText("--template", template, 100);
-        if (!template.matches("[A-Za-z0-9_-]+")) {
-            throw new IllegalArgumentException("template name '" + template + "' may hold only letters, digits, '-' and '_'");
-        }
-        requireAddress("--from", fromAddress);
-        fromName.ifPresent(n -> requireText("--from-name", n, 200));
-        replyTo.ifPresent(r -> requireAddress("--reply-to", r));
-        subject.ifPresent(s -> requireText("--subject", s, 500));
-        rateCap.ifPresent(r -> {
-            if (!(r > 0 && r <= 100_000)) {
-                throw new IllegalArgumentException("rate must be above 0 and at most 100000 messages per second, got " + r);
-            }
-        });
+        List<InvalidFields.Problem> problems = problems(name, template, fromAddress, fromName, replyTo, subject, rateCap);
         if (windows.isPresent() && windows.get().spec().length() > MAX_WINDOWS_TEXT) {
-            throw new IllegalArgumentException("--window: the ranges take more than " + MAX_WINDOWS_TEXT + " characters");
+            problems.add(new InvalidFields.Problem("windows", "the ranges take more than " + MAX_WINDOWS_TEXT + " characters"));
         }
         if (expireAt.isPresent() && startAt.isPresent() && !expireAt.get().isAfter(startAt.get())) {
-            throw InvalidFields.of("expireAt", expireAt.get() + " is not after the start " + startAt.get());
+            problems.add(new InvalidFields.Problem("expireAt", expireAt.get() + " must be after the start (startAt " + startAt.get() + ")"));
         }
-        headers.problem().ifPresent(problem -> {
-            throw new IllegalArgumentException(problem);
-        });
+        headers.problem().ifPresent(problem -> problems.add(new InvalidFields.Problem("headers", problem)));
+        if (!problems.isEmpty()) {
+            throw new InvalidFields(problems);
+        }
+    }
+
+    /** Every problem of the values given as text, each with its field; a value with a line break is checked for that alone. */
+    private static List<InvalidFields.Problem> problems(String name, String template, String fromAddress, Optional<String> fromName,
+                                                        Optional<String> replyTo, Optional<String> subject, Optional<Double> rateCap) {
+        List<InvalidFields.Problem> problems = new ArrayList<>();
+        // First, so that no later message quotes a value with a line break in it.
+        header(problems, "name", Optional.ofNullable(name));
+        header(problems, "from", Optional.ofNullable(fromAddress));
+        header(problems, "fromName", fromName);
+        header(problems, "replyTo", replyTo);
+        header(problems, "subject", subject);
+        Set<String> broken = new HashSet<>(problems.stream().map(InvalidFields.Problem::field).toList());
+        if (!broken.contains("name")) {
+            requireText(problems, "name", name, 200);
+        }
+        if (requireText(problems, "template", template, 100) && !template.matches("[A-Za-z0-9_-]+")) {
+            problems.add(new InvalidFields.Problem("template", "name '" + template + "' may hold only letters, digits, '-' and '_'"));
+        }
+        if (!broken.contains("from")) {
+            requireAddress(problems, "from", fromAddress);
+        }
+        fromName.filter(n -> !broken.contains("fromName")).ifPresent(n -> requireText(problems, "fromName", n, 200));
+        replyTo.filter(r -> !broken.contains("replyTo")).ifPresent(r -> requireAddress(problems, "replyTo", r));
+        subject.filter(t -> !broken.contains("subject")).ifPresent(t -> requireText(problems, "subject", t, 500));
+        rateCap.filter(r -> !(r > 0 && r <= 100_000)).ifPresent(r -> problems.add(new InvalidFields.Problem("rate",
+                "must be above 0 and at most 100000 messages per second, got " + r)));
+        return problems;
+    }
+
+    private static void header(List<InvalidFields.Problem> problems, String field, Optional<String> value) {
+        value.flatMap(v -> HeaderValues.check(field, v)).ifPresent(p -> problems.add(new InvalidFields.Problem(field,
+                p.substring(field.length() + 2))));
     }
 
     /** The campaign table keeps the ranges as text in a column this wide. */
@@ -75,18 +98,23 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
                 .or(() -> subject.flatMap(s -> HeaderValues.check("--subject", s)));
     }
 
-    private static void requireText(String option, String value, int max) {
+    private static boolean requireText(List<InvalidFields.Problem> problems, String field, String value, int max) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(option + " must not be empty");
+            problems.add(new InvalidFields.Problem(field, "must not be empty"));
+            return false;
         }
         if (value.length() > max) {
-            throw new IllegalArgumentException(option + " is longer than " + max + " characters");
+            problems.add(new InvalidFields.Problem(field, "is longer than " + max + " characters"));
+            return false;
         }
+        return true;
     }
 
-    private static void requireAddress(String option, String value) {
-        if (EmailAddress.check(value) instanceof EmailAddress.Invalid invalid) {
-            throw new IllegalArgumentException(option + " address '" + value + "' is not valid: " + invalid.reason());
+    private static void requireAddress(List<InvalidFields.Problem> problems, String field, String value) {
+        if (value == null || value.isBlank()) {
+            problems.add(new InvalidFields.Problem(field, "must not be empty"));
+        } else if (EmailAddress.check(value) instanceof EmailAddress.Invalid invalid) {
+            problems.add(new InvalidFields.Problem(field, "address '" + value + "' is not valid: " + invalid.reason()));
         }
     }
 }

@@ -95,7 +95,7 @@ public final class SuppressionImporter {
             return new SuppressionImportReport(column.name(), counts.rows, counts.suppressed, counts.already, rejects.counts(),
                     rejects.first());
         } catch (UncheckedIOException e) {
-            throw new SuppressionFileException(file + ": changed while it was imported: " + e.getCause().getMessage());
+            throw new SuppressionFileException(file, "changed while it was imported: " + e.getCause().getMessage());
         }
     }
 
@@ -122,7 +122,7 @@ public final class SuppressionImporter {
 
     private static AddressColumn checkStructure(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
-            throw new SuppressionFileException(file + ": no such file");
+            throw new SuppressionFileException(file, "no such file");
         }
         long lastComplete = 1;
         try (CSVParser parser = CsvFiles.open(file)) {
@@ -138,21 +138,20 @@ public final class SuppressionImporter {
             if (e.getCause() instanceof CharacterCodingException) {
                 throw unreadable(file, e.getCause());
             }
-            throw new SuppressionFileException(file + ": not a valid CSV file: "
+            throw new SuppressionFileException(file, "not a valid CSV file: "
                     + CsvFiles.invalidRecord(file, lastComplete, e.getCause().getMessage()));
         } catch (CharacterCodingException e) {
             throw unreadable(file, e);
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new SuppressionFileException(file + ": not a valid CSV file: " + firstLine(e.getMessage()));
+            throw new SuppressionFileException(file, "not a valid CSV file: " + firstLine(e.getMessage()));
         }
     }
 
     private static SuppressionFileException unreadable(Path file, Throwable cause) throws IOException {
         if (cause instanceof CharacterCodingException) {
-            long line = CsvFiles.firstMalformedLine(file);
-            return new SuppressionFileException(file + ": not UTF-8 text" + (line > 0 ? " at line " + line : ""));
+            return new SuppressionFileException(file, CsvFiles.notUtf8(file));
         }
-        return new SuppressionFileException(file + ": not a valid CSV file: " + firstLine(cause.getMessage()));
+        return new SuppressionFileException(file, "not a valid CSV file: " + firstLine(cause.getMessage()));
     }
 
     private static String firstLine(String s) {

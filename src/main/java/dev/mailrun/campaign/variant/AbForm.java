@@ -1,11 +1,13 @@
 package dev.mailrun.campaign.variant;
 
 import dev.mailrun.campaign.model.AbTest;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.model.Variant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,7 +15,8 @@ import java.util.regex.Pattern;
 /**
  * The A/B options of {@code campaign create} as the operator wrote them ({@code --variant},
  * {@code --test-share 20%}, {@code --decide-after 4h} or {@code --decide manual},
- * {@code --pick-by manual}), read into an {@link AbTest}. Each problem is one line naming the option.
+ * {@code --pick-by manual}), read into an {@link AbTest}. Every problem is reported at once, each with
+ * the domain's name of its field.
  */
 public record AbForm(List<String> variants, Optional<String> testShare, Optional<String> decideAfter,
                      Optional<String> decide, Optional<String> pickBy) {
@@ -33,42 +36,78 @@ public record AbForm(List<String> variants, Optional<String> testShare, Optional
     /**
      * The test; empty when no option was given.
      *
-     * @throws IllegalArgumentException naming the first option that is wrong
+     * @throws InvalidFields with every field that is wrong (variants, testShare, decideAfter, decide,
+     *                       pickBy: the domain's names, which each interface translates)
      */
     public Optional<AbTest> parse() {
+        List<InvalidFields.Problem> problems = new ArrayList<>();
         if (variants.isEmpty()) {
-            if (testShare.isPresent() || decideAfter.isPresent() || decide.isPresent() || pickBy.isPresent()) {
-                throw new IllegalArgumentException("--test-share, --decide-after, --decide and --pick-by need --variant");
+            for (var given : List.of(Map.entry("testShare", testShare), Map.entry("decideAfter", decideAfter),
+                    Map.entry("decide", decide), Map.entry("pickBy", pickBy))) {
+                if (given.getValue().isPresent()) {
+                    problems.add(new InvalidFields.Problem(given.getKey(), "needs variants"));
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new InvalidFields(problems);
             }
             return Optional.empty();
         }
-        if (variants.size() > AbTest.MAX_VARIANTS) {
-            throw new IllegalArgumentException("--variant: at most " + AbTest.MAX_VARIANTS + " variants, got " + variants.size());
-        }
         List<Variant> parsed = new ArrayList<>();
-        for (String v : variants) {
-            parsed.add(Variant.parse(v));
+        if (variants.size() > AbTest.MAX_VARIANTS) {
+            problems.add(new InvalidFields.Problem("variants", "at most " + AbTest.MAX_VARIANTS + " variants, got " + variants.size()));
+        } else {
+            for (String v : variants) {
+                field(problems, "variants", () -> parsed.add(Variant.parse(v)));
+            }
         }
         if (decideAfter.isPresent() && decide.isPresent()) {
-            throw new IllegalArgumentException("--decide-after and --decide manual exclude each other");
+            problems.add(new InvalidFields.Problem("decide", "manual excludes a time to decide after (decideAfter)"));
         }
-        decide.filter(d -> !d.equals("manual")).ifPresent(d -> {
-            throw new IllegalArgumentException("--decide must be manual (or use --decide-after), got '" + d + "'");
-        });
-        PickBy by = pickBy.map(PickBy::parse).orElse(PickBy.MANUAL);
-        return Optional.of(new AbTest(parsed, share(testShare.orElseThrow(
-                () -> new IllegalArgumentException("--test-share is required with --variant, e.g. --test-share 20%"))),
-                decideAfter.map(AbForm::duration), by));
+        decide.filter(d -> !d.equals("manual")).ifPresent(d ->
+                problems.add(new InvalidFields.Problem("decide", "must be manual (or give a time to decide after), got '" + d + "'")));
+        PickBy[] by = {PickBy.MANUAL};
+        pickBy.ifPresent(p -> field(problems, "pickBy", () -> by[0] = PickBy.parse(p)));
+        int[] share = {0};
+        if (testShare.isEmpty()) {
+            problems.add(new InvalidFields.Problem("testShare", "is required with variants, e.g. 20%"));
+        } else {
+            field(problems, "testShare", () -> share[0] = share(testShare.get()));
+        }
+        Optional<Duration> after = Optional.empty();
+        if (decideAfter.isPresent()) {
+            try {
+                after = Optional.of(duration(decideAfter.get()));
+            } catch (IllegalArgumentException e) {
+                problems.add(new InvalidFields.Problem("decideAfter", e.getMessage()));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidFields(problems);
+        }
+        try {
+            return Optional.of(new AbTest(parsed, share[0], after, by[0]));
+        } catch (IllegalArgumentException e) {
+            throw InvalidFields.of("variants", e.getMessage());
+        }
+    }
+
+    private static void field(List<InvalidFields.Problem> problems, String field, Runnable parse) {
+        try {
+            parse.run();
+        } catch (IllegalArgumentException e) {
+            problems.add(new InvalidFields.Problem(field, e.getMessage()));
+        }
     }
 
     static int share(String text) {
         Matcher m = SHARE.matcher(text.strip());
         if (!m.matches()) {
-            throw new IllegalArgumentException("--test-share must be a percentage such as 20%, got '" + text + "'");
+            throw new IllegalArgumentException("must be a percentage such as 20%, got '" + text + "'");
         }
         int percent = Integer.parseInt(m.group(1));
         if (percent < 1 || percent > 50) {
-            throw new IllegalArgumentException("--test-share must be 1%-50%, got " + text.strip());
+            throw new IllegalArgumentException("must be 1%-50%, got " + text.strip());
         }
         return percent;
     }
@@ -76,7 +115,7 @@ public record AbForm(List<String> variants, Optional<String> testShare, Optional
     static Duration duration(String text) {
         Matcher m = DURATION.matcher(text.strip());
         if (!m.matches()) {
-            throw new IllegalArgumentException("--decide-after must be a duration such as 90m, 4h or 2d, got '" + text + "'");
+            throw new IllegalArgumentException("must be a duration such as 90m, 4h or 2d, got '" + text + "'");
         }
         long n = Long.parseLong(m.group(1));
         return switch (m.group(2)) {

@@ -1,7 +1,7 @@
 package dev.mailrun.campaign.variant;
 
 import dev.mailrun.campaign.model.AbTest;
-import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.Variant;
@@ -9,6 +9,7 @@ import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -20,43 +21,33 @@ public final class VariantChecks {
     private VariantChecks() {
     }
 
-    /** At create: every variant's own template compiles. */
-    public static void refuseBroken(TemplateLoader templates, AbTest test) {
+    /**
+     * At create: every variant's own template compiles; with tracking, no variant has a template of its
+     * own; the measure it is picked by is counted. Each problem with its field (variants, pickBy).
+     */
+    public static List<InvalidFields.Problem> problemsAtCreate(TemplateLoader templates, AbTest test, Optional<TrackingMode> tracking,
+                                                               boolean repliesCounted) {
+        List<InvalidFields.Problem> problems = new ArrayList<>();
         for (Variant v : test.variants()) {
             if (v.template().isPresent() && templates.load(v.template().get()) instanceof LoadResult.Invalid invalid) {
-                throw new CampaignException("--variant " + v.name() + ": template " + v.template().get() + " cannot be used: "
-                        + invalid.problems().get(0));
+                problems.add(new InvalidFields.Problem("variants", v.name() + ": template " + v.template().get() + " cannot be used: "
+                        + invalid.problems().get(0)));
+            } else if (v.template().isPresent() && tracking.isPresent()) {
+                // A run rewrites the campaign's template's links once and stores them by index per campaign;
+                // a second template's links would share those indexes, and a click could reach the other variant's URL.
+                problems.add(new InvalidFields.Problem("variants", v.name() + ": a tracked campaign's variants cannot change the "
+                        + "template (its tracked links are numbered per campaign); vary subject, from-name or fields, or do not track"));
             }
         }
-    }
-
-    /**
-     * At create, for a tracked campaign: no variant has a template of its own. A run rewrites the
-     * campaign's template's links once and stores them by index per campaign; a second template's
-     * links would share those indexes, and a click could be sent to the other variant's URL.
-     */
-    public static void refuseTrackedTemplates(AbTest test) {
-        for (Variant v : test.variants()) {
-            if (v.template().isPresent()) {
-                throw new CampaignException("--variant " + v.name() + ": a tracked campaign's variants cannot change the "
-                        + "template (its tracked links are numbered per campaign); vary subject, from-name or fields, or do not use --track");
-            }
-        }
-    }
-
-    /**
-     * At create: picking by clicks needs the campaign's clicks tracked ({@code --track clicks}); by
-     * replies, the replies mailbox read ({@code replies.imap.host}: {@code repliesCounted}).
-     */
-    public static void refuseUnmeasured(AbTest test, Optional<TrackingMode> tracking, boolean repliesCounted) {
         if (test.pickBy() == PickBy.CLICKS && !tracking.map(TrackingMode::clicks).orElse(false)) {
-            throw new CampaignException("--pick-by clicks needs the campaign's clicks tracked: add --track clicks "
-                    + "(tracking.enabled), or use --pick-by manual");
+            problems.add(new InvalidFields.Problem("pickBy", "clicks needs the campaign's clicks tracked (track clicks, with "
+                    + "tracking.enabled), or pick manually"));
         }
         if (test.pickBy() == PickBy.REPLIES && !repliesCounted) {
-            throw new CampaignException("--pick-by replies needs the replies mailbox read: set replies.imap.host "
-                    + "(docs/MAIL.md, \"Replies\"), or use --pick-by manual");
+            problems.add(new InvalidFields.Problem("pickBy", "replies needs the replies mailbox read: set replies.imap.host "
+                    + "(docs/MAIL.md, \"Replies\"), or pick manually"));
         }
+        return problems;
     }
 
     /**

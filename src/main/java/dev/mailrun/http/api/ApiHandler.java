@@ -3,6 +3,7 @@ package dev.mailrun.http.api;
 import dev.mailrun.campaign.ApiTokens;
 import dev.mailrun.campaign.IdempotencyKeys;
 import dev.mailrun.http.BodyReader;
+import dev.mailrun.http.ByteSize;
 import dev.mailrun.http.HttpLimits;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -145,7 +146,7 @@ public final class ApiHandler extends Handler.Abstract {
                         case COMPLETE -> runner.run(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller,
                                 ifMatch, body, Optional.empty()), key, OperationRunner.hash(op.method(), target, body));
                         case TOO_LARGE -> refuseBody(request, response, callback, op, caller, path, 413, "Too large",
-                                "the body is over api.max-body-bytes (" + services.settings().maxBodyBytes() + " bytes)");
+                                "the body is over api.max-body-bytes (" + ByteSize.of(services.settings().maxBodyBytes()) + ")");
                         case TIMED_OUT -> refuseBody(request, response, callback, op, caller, path, 408, "Request timeout",
                                 "the body was not complete within " + limits.bodyTimeout().toSeconds() + " s");
                         case BROKEN -> callback.failed(failure);
@@ -165,7 +166,7 @@ public final class ApiHandler extends Handler.Abstract {
                             }
                         }
                         case TOO_LARGE -> refuseBody(request, response, callback, op, caller, path, 413, "Too large",
-                                "the upload is over api.max-upload-bytes (" + services.settings().maxUploadBytes() + " bytes)");
+                                "the upload is over api.max-upload-bytes (" + ByteSize.of(services.settings().maxUploadBytes()) + ")");
                         case TIMED_OUT -> refuseBody(request, response, callback, op, caller, path, 408, "Request timeout",
                                 "the upload stalled past the connection's idle timeout");
                         case BROKEN -> callback.failed(failure);

@@ -127,19 +127,8 @@ final class CampaignsApi {
                 Strings.optional("startAt", b.startAt(), 100), Optional.ofNullable(b.rate()), windows,
                 Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
                 headers(b.headers()));
-        CampaignForm.Parsed parsed = form.parse(s.relays());
-        Optional<TrackingMode> tracking = tracking(b.track());
-        Optional<AbTest> ab = abTest(b);
-        long id;
-        try {
-            id = campaigns.create(parsed.campaign(), parsed.route(), List.of(), tracking, ab);
-        } catch (CampaignException e) {
-            // A variant the campaign cannot have is a bad field of this request, not a state.
-            if (e.getMessage() != null && (e.getMessage().startsWith("--variant") || e.getMessage().startsWith("--pick-by"))) {
-                throw ApiException.invalid(abField(e.getMessage()), e.getMessage());
-            }
-            throw e;
-        }
+        // Every bad field at once, named by the domain, which names its fields as this API does.
+        long id = campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()));
         Campaign created = campaigns.get(id);
         return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
                 .header("ETag", etag(created));
@@ -157,8 +146,8 @@ final class CampaignsApi {
                 "must be clicks, opens or opens,clicks, got '" + Shown.of(track) + "'")));
     }
 
-    /** The A/B test a create asks for, read as {@code campaign create} reads its options; empty without variants. */
-    private static Optional<AbTest> abTest(CreateBody b) {
+    /** The A/B options a create gives, read by the domain as {@code campaign create} reads its options. */
+    private static AbForm abForm(CreateBody b) {
         List<String> variants = b.variants() == null ? List.of() : b.variants();
         if (variants.size() > AbTest.MAX_VARIANTS) {
             throw ApiException.invalid("variants", "at most " + AbTest.MAX_VARIANTS + " variants, got " + variants.size());
@@ -166,21 +155,9 @@ final class CampaignsApi {
         for (int i = 0; i < variants.size(); i++) {
             Strings.required("variants[" + i + "]", variants.get(i), 2000);
         }
-        AbForm form = new AbForm(variants, Optional.ofNullable(b.testShare()).map(p -> p + "%"),
+        return new AbForm(variants, Optional.ofNullable(b.testShare()).map(p -> p + "%"),
                 Strings.optional("decideAfter", b.decideAfter(), 20), Strings.optional("decide", b.decide(), 20),
                 Strings.optional("pickBy", b.pickBy(), 20));
-        try {
-            return form.parse();
-        } catch (IllegalArgumentException e) {
-            throw ApiException.invalid(abField(e.getMessage()), e.getMessage());
-        }
-    }
-
-    /** The request field an A/B problem is about, from the option its message names. */
-    private static String abField(String message) {
-        String m = message == null ? "" : message;
-        return m.startsWith("--test-share") ? "testShare" : m.startsWith("--decide-after") ? "decideAfter"
-                : m.startsWith("--decide") ? "decide" : m.startsWith("--pick-by") ? "pickBy" : "variants";
     }
 
     /** Records the winner of the campaign's A/B test; a name the test does not have is a bad field. */

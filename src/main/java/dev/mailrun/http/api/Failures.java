@@ -1,5 +1,6 @@
 package dev.mailrun.http.api;
 
+import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.ImportRefusedException;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.InvalidFields;
@@ -7,6 +8,9 @@ import dev.mailrun.campaign.suppression.SuppressionFileException;
 
 /** The operator API's refusals as problems: what each kind of exception means to a client. */
 final class Failures {
+
+    /** How a problem names an uploaded file. */
+    static final String UPLOAD = "the upload: ";
 
     private Failures() {}
 
@@ -20,7 +24,14 @@ final class Failures {
             // a state the request does not fit (a campaign already running, one not paused).
             return m != null && m.startsWith("no ") ? ApiException.notFound(m) : ApiException.conflict(m);
         }
-        if (e instanceof ImportRefusedException || e instanceof SuppressionFileException) {
+        // The file the importer read is the server's temporary copy of the upload: name the upload.
+        if (e instanceof ImportFileException f) {
+            return new ApiException(422, "Import refused", UPLOAD + f.reason());
+        }
+        if (e instanceof SuppressionFileException f) {
+            return new ApiException(422, "Import refused", UPLOAD + f.reason());
+        }
+        if (e instanceof ImportRefusedException) {
             return new ApiException(422, "Import refused", e.getMessage());
         }
         if (e instanceof IllegalArgumentException || e instanceof IllegalStateException && e.getMessage() != null

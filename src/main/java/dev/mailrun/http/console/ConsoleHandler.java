@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *   <li>matched to a {@link ConsoleRoute} (none: 404; GET only reads, every change is a POST);</li>
  *   <li>its scope checked against the session's token (403 naming the scope);</li>
  *   <li>for a POST: the body read (at most {@link #MAX_FORM_BYTES}, or an upload's file to disk), a
- *       foreign {@code Origin} refused, and the session's CSRF token required in the form (403);</li>
+ *       request naming no origin of this console refused ({@link #sameOrigin}), and the session's CSRF
+ *       token required in the form (403);</li>
  *   <li>handed to the page; a change is recorded in the API's audit trail under the token's name.</li>
  * </ol>
  */
@@ -206,7 +207,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         boolean sameOrigin = sameOrigin(request, services.proxy().scheme(request));
         if (!sameOrigin || !ConsoleSessions.csrfMatches(s, fields.get("csrf"))) {
             log.warn("console: refused (403) {} {} for {}: {}", request.getMethod(), request.getHttpURI().getPath(),
-                    s.caller().name(), sameOrigin ? "no valid CSRF token" : "a foreign Origin");
+                    s.caller().name(), sameOrigin ? "no valid CSRF token" : "no Origin or Referer of this console");
             return Answer.error(403, "This form was not shown to your login (missing or stale security token): "
                     + "reload the page and try again.");
         }
@@ -244,18 +245,30 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     /**
-     * A browser names the page a form came from in {@code Origin}; when it does, it must be this server.
-     * Without it, or with {@code null} (what a browser sends under our {@code Referrer-Policy: no-referrer},
-     * and from sandboxed pages), the session's CSRF token alone decides. Behind a proxy that ends TLS the
-     * browser's scheme is https while ours is http: {@code scheme} is the browser's.
+     * Whether the browser says the request comes from a page of this server. {@code Origin} decides
+     * when it names an origin; otherwise {@code Sec-Fetch-Site} when sent, then the origin of
+     * {@code Referer}. A request that says none of these (or only {@code Origin: null}, what sandboxed
+     * and opaque pages send) is refused: the CSRF token alone is not enough. The console's
+     * {@code Referrer-Policy: same-origin} lets a browser send its Origin and Referer to the console
+     * and to nobody else. Behind a proxy that ends TLS the browser's scheme is https while ours is
+     * http: {@code scheme} is the browser's.
      */
     static boolean sameOrigin(Request request, String scheme) {
-        String origin = request.getHeaders().get(HttpHeader.ORIGIN);
-        if (origin == null || origin.equals("null")) {
-            return true;
-        }
         String host = request.getHeaders().get(HttpHeader.HOST);
-        return host != null && origin.equalsIgnoreCase(scheme + "://" + host);
+        if (host == null) {
+            return false;
+        }
+        String ours = scheme + "://" + host;
+        String origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        if (origin != null && !origin.equals("null")) {
+            return origin.equalsIgnoreCase(ours);
+        }
+        String fetchSite = request.getHeaders().get("Sec-Fetch-Site");
+        if (fetchSite != null) {
+            return fetchSite.equals("same-origin");
+        }
+        String referer = request.getHeaders().get(HttpHeader.REFERER);
+        return referer != null && referer.regionMatches(true, 0, ours + "/", 0, ours.length() + 1);
     }
 
     private static boolean isGet(String method) {

@@ -39,7 +39,8 @@ final class ConsoleResponse {
         headers.put(HttpHeader.CACHE_CONTROL, "no-store");
         headers.put("X-Content-Type-Options", "nosniff");
         headers.put("X-Frame-Options", "DENY");
-        headers.put("Referrer-Policy", "no-referrer");
+        // A browser then names the console (Origin, Referer) to the console itself, which a change requires, and to nobody else.
+        headers.put("Referrer-Policy", "same-origin");
         headers.put("Cross-Origin-Opener-Policy", "same-origin");
         if (answer instanceof Answer.Page p) {
             if (p.setCookie() != null) {

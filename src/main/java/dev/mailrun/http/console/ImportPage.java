@@ -1,11 +1,13 @@
 package dev.mailrun.http.console;
 
+import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.ImportRefusedException;
 import dev.mailrun.campaign.importing.ImportStoppedException;
 import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.csv.RejectedRow;
+import dev.mailrun.http.ByteSize;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +18,8 @@ import java.util.Optional;
 
 /**
  * {@code /console/campaigns/<id>/import}: a CSV file uploaded to the importer {@code recipients import}
- * runs, then its report — rows, imported, duplicates, rejected by reason, the first rejected rows with
- * their line — and the rejects file to download. The last import's report and rejects file stay with
+ * runs, then its report — rows read, as imported, duplicates and other rejects (which add up to them),
+ * rejected by reason, the rejected rows of the earliest lines in line order — and the rejects file to download. The last import's report and rejects file stay with
  * the session (one at a time) until the next import or the end of the session.
  */
 final class ImportPage {
@@ -41,7 +43,7 @@ final class ImportPage {
         } catch (CampaignException e) {
             return Answer.error(404, e.getMessage() + ".");
         }
-        model.put("maxBytes", services.api().settings().maxUploadBytes());
+        model.put("maxSize", ByteSize.of(services.api().settings().maxUploadBytes()));
         Done last = r.session().lastImport();
         model.put("report", last != null && last.campaignId() == id ? report(last) : null);
         return Answer.ok(views.render("import", r.session(), model));
@@ -62,11 +64,13 @@ final class ImportPage {
             throw new Refusal(back, "The import stopped part-way: " + e.getMessage() + " What was imported stays; upload the file again to add the rest.");
         } catch (ImportRefusedException | CampaignException | IllegalArgumentException e) {
             UploadForm.deleteQuietly(rejects);
-            throw new Refusal(back, "The file was not imported: " + e.getMessage());
+            // The importer read the server's temporary copy: its reason without that file's path.
+            String why = e instanceof ImportFileException f ? f.reason() : e.getMessage();
+            throw new Refusal(back, "The file was not imported: " + why);
         }
         remember(r.session(), new Done(id, report, Optional.of(rejects)));
         r.session().flash(report.rejected() > 0, report.imported() + " recipient(s) imported, " + report.rejected()
-                + " row(s) rejected: see the report below.");
+                + " row(s) rejected (duplicates included): see the report below.");
         return Answer.redirect(ConsoleHandler.PREFIX + back);
     }
 
@@ -92,9 +96,11 @@ final class ImportPage {
         Map<String, Object> m = new HashMap<>();
         m.put("rows", report.rows());
         m.put("imported", report.imported());
-        m.put("duplicates", report.rejectedByReason().getOrDefault(RecipientRejectReason.DUPLICATE_IN_FILE, 0L)
-                + report.rejectedByReason().getOrDefault(RecipientRejectReason.ALREADY_IN_CAMPAIGN, 0L));
-        m.put("rejected", report.rejected());
+        long duplicates = report.rejectedByReason().getOrDefault(RecipientRejectReason.DUPLICATE_IN_FILE, 0L)
+                + report.rejectedByReason().getOrDefault(RecipientRejectReason.ALREADY_IN_CAMPAIGN, 0L);
+        // Boxes that add up to the rows read: a duplicate is counted once, in its own box.
+        m.put("duplicates", duplicates);
+        m.put("rejected", report.rejected() - duplicates);
         List<Map<String, Object>> reasons = new ArrayList<>();
         report.rejectedByReason().entrySet().stream().filter(e -> e.getValue() > 0).sorted(Map.Entry.comparingByKey())
                 .forEach(e -> reasons.add(Map.of("reason", e.getKey().label(), "count", e.getValue())));

@@ -5,6 +5,7 @@ import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.InvalidFields;
+import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.mail.message.AddedHeaders;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -52,44 +53,41 @@ final class NewCampaignPage {
                 errors.put(field, "at most " + max + " characters");
             }
         });
-        for (String required : List.of("name", "template", "from")) {
-            if (r.field(required).isEmpty()) {
-                errors.put(required, "required");
-            }
-        }
         Optional<Double> rate = Optional.empty();
         if (r.field("rate").isPresent()) {
             try {
                 rate = Optional.of(Double.parseDouble(r.field("rate").get()));
             } catch (NumberFormatException e) {
-                errors.put("rate", "--rate must be a number of messages per second, such as 2.5");
+                errors.put("rate", "must be a number of messages per second, such as 2.5");
             }
-        }
-        if (!errors.isEmpty()) {
-            return page(r, 422, values, errors);
         }
         List<String> windows = r.field("windows").map(w -> Arrays.stream(w.split("\\R")).map(String::strip)
                 .filter(l -> !l.isEmpty()).toList()).orElse(List.of());
-        List<CustomHeaders.Header> headers;
+        List<CustomHeaders.Header> headers = List.of();
         try {
             headers = CustomHeaders.parse(r.field("headers").map(h -> Arrays.stream(h.split("\\R")).map(String::strip)
                     .filter(l -> !l.isEmpty()).toList()).orElse(List.of())).list();
         } catch (IllegalArgumentException e) {
             errors.put("headers", e.getMessage());
-            return page(r, 422, values, errors);
         }
-        CampaignForm form = new CampaignForm(r.field("name").get(), r.field("template").get(), r.field("from").get(),
+        // The domain checks every field, so that the page shows all that is wrong in one round; a field
+        // this page already found wrong (too long, not a number) keeps its own message.
+        CampaignForm form = new CampaignForm(r.field("name").orElse(""), r.field("template").orElse(""), r.field("from").orElse(""),
                 r.field("fromName"), r.field("replyTo"), r.field("subject"), r.field("startAt"), rate, windows,
                 r.field("expireAt"), r.field("relay"), headers);
-        long id;
-        try {
-            CampaignForm.Parsed parsed = form.parse(services.api().relays());
-            id = services.api().campaigns().create(parsed.campaign(), parsed.route());
-        } catch (InvalidFields e) {
-            e.problems().forEach(p -> errors.merge(p.field(), p.reason(), (a, b) -> a + "; " + b));
-            return page(r, 422, values, errors);
-        } catch (CampaignException e) {
-            errors.put("template", e.getMessage());
+        List<InvalidFields.Problem> problems = new ArrayList<>();
+        long id = 0;
+        if (errors.isEmpty()) {
+            try {
+                id = services.api().campaigns().create(form, services.api().relays(), AbForm.none(), List.of(), Optional.empty());
+            } catch (InvalidFields e) {
+                problems.addAll(e.problems());
+            }
+        } else {
+            problems.addAll(services.api().campaigns().problems(form, services.api().relays(), AbForm.none(), Optional.empty()));
+        }
+        problems.forEach(p -> errors.merge(p.field(), p.reason(), (a, b) -> a.equals(b) ? a : a + "; " + b));
+        if (!errors.isEmpty()) {
             return page(r, 422, values, errors);
         }
         r.session().flash(false, "Campaign " + id + " is created as a draft: add its recipients, then start it.");

@@ -89,7 +89,10 @@ final class SuppressionsPage {
         SuppressionImportReport report;
         try {
             report = services.api().suppressionImporter().importCsv(r.upload().get(), reason, Optional.empty(), n -> { });
-        } catch (SuppressionFileException | IllegalArgumentException e) {
+        } catch (SuppressionFileException e) {
+            // The importer read the server's temporary copy: its reason without that file's path.
+            throw new Refusal("/suppressions", "The file was not imported: " + e.reason());
+        } catch (IllegalArgumentException e) {
             throw new Refusal("/suppressions", "The file was not imported: " + e.getMessage());
         }
         r.session().flash(report.rejected() > 0, report.rows() + " row(s) read: " + report.suppressed() + " suppressed, "

@@ -126,12 +126,12 @@ class ApiVariantsTest {
         assertThat(clicks.statusCode()).isEqualTo(422);
         assertThat(json(clicks).get("errors").get(0).get("field").asText()).isEqualTo("pickBy");
         assertThat(json(clicks).get("errors").get(0).get("reason").asText())
-                .isEqualTo("--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), or use --pick-by manual");
+                .isEqualTo("clicks needs the campaign's clicks tracked (track clicks, with tracking.enabled), or pick manually");
         HttpResponse<String> replies = api.post(token, "/api/v1/campaigns",
                 body("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"replies\""));
         assertThat(json(replies).get("errors").get(0).get("reason").asText())
-                .isEqualTo("--pick-by replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
-                        + "or use --pick-by manual");
+                .isEqualTo("replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
+                        + "or pick manually");
         assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).isEmpty();
     }
 }

@@ -72,7 +72,7 @@ class CampaignCalendarCommandTest {
                 "--expire-at: must be an ISO-8601 instant such as 2026-12-01T18:00:00Z or a local date-time with its zone"
                         + " such as '2026-12-01T18:00 Europe/Berlin', got 'next week'");
         assertOneLineError(create("--start-at", "2026-12-02T00:00:00Z", "--expire-at", "2026-12-01T00:00:00Z"),
-                "--expire-at: 2026-12-01T00:00:00Z is not after the start 2026-12-02T00:00:00Z");
+                "--expire-at: 2026-12-01T00:00:00Z must be after the start (startAt 2026-12-02T00:00:00Z)");
     }
 
     @Test

@@ -156,23 +156,23 @@ class CampaignVariantCommandTest {
         cases.put(List.of("--variant", "A:subject=X", "--variant", "B:colour=red", "--test-share", "20%"),
                 "--variant B: unknown field 'colour' (subject, template, from-name or field.NAME)");
         cases.put(List.of("--variant", "A", "--variant", "B:template=broken", "--test-share", "20%"),
-                "--variant B: template broken cannot be used: ");
+                "--variant: B: template broken cannot be used: ");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "60%"),
-                "--test-share must be 1%-50%, got 60%");
+                "--test-share: must be 1%-50%, got 60%");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "0%"),
-                "--test-share must be 1%-50%, got 0%");
+                "--test-share: must be 1%-50%, got 0%");
         cases.put(List.of("--variant", "A:subject=X", "--variant", "A:subject=Y", "--test-share", "20%"),
                 "--variant: the name A is used twice");
         cases.put(List.of("--variant", "A", "--variant", "B", "--variant", "C", "--variant", "D", "--variant", "E",
                 "--variant", "F", "--test-share", "20%"), "--variant: at most 5 variants, got 6");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "clicks"),
-                "--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), or use --pick-by manual");
+                "--pick-by: clicks needs the campaign's clicks tracked (track clicks, with tracking.enabled), or pick manually");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--pick-by", "replies"),
-                "--pick-by replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
-                        + "or use --pick-by manual");
+                "--pick-by: replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
+                        + "or pick manually");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "20%", "--decide-after", "soon"),
-                "--decide-after must be a duration such as 90m, 4h or 2d, got 'soon'");
-        cases.put(List.of("--variant", "A:subject=X"), "--test-share is required with --variant, e.g. --test-share 20%");
+                "--decide-after: must be a duration such as 90m, 4h or 2d, got 'soon'");
+        cases.put(List.of("--variant", "A:subject=X"), "--test-share: is required with variants, e.g. 20%");
         CliHarness cli = cli();
         cases.forEach((args, line) -> {
             CliHarness.Result r;

@@ -133,11 +133,11 @@ class CliEndToEndTest {
 
         CliHarness.Result badFrom = cli().run("campaign", "create", "--name", "x", "--template", "newsletter", "--from", "nobody");
         assertThat(badFrom.exitCode()).isEqualTo(2);
-        assertThat(badFrom.err().lines()).hasSize(1).first().asString().contains("from address 'nobody' is not valid");
+        assertThat(badFrom.err().lines()).hasSize(1).first().asString().contains("--from: address 'nobody' is not valid");
 
         CliHarness.Result noTemplate = cli().run("campaign", "create", "--name", "x", "--template", "nope", "--from", "a@b.example");
         assertThat(noTemplate.exitCode()).isEqualTo(2);
-        assertThat(noTemplate.err().lines()).hasSize(1).first().asString().contains("template nope");
+        assertThat(noTemplate.err().lines()).hasSize(1).first().asString().contains("--template: nope cannot be used");
 
         CliHarness.Result notCsv = cli().run("recipients", "import", "--campaign", "1", dir.resolve("missing.csv").toString());
         assertThat(notCsv.exitCode()).isEqualTo(2);
@@ -255,7 +255,7 @@ class CliEndToEndTest {
                 "--from", "a@b.example", "--rate", "1e-300");
         assertThat(tinyRate.exitCode()).isEqualTo(2);
         assertThat(tinyRate.err().lines())
-                .containsExactly("mailrun: --rate must be 0.01–100000 messages per second, got 1.0E-300");
+                .containsExactly("mailrun: --rate: must be 0.01–100000 messages per second, got 1.0E-300");
 
         CliHarness.Result farFuture = cli().run("campaign", "create", "--name", "x", "--template", "newsletter",
                 "--from", "a@b.example", "--start-at", "+999999999-12-31T23:59:59Z");

@@ -148,11 +148,30 @@ final class ConsoleClient implements AutoCloseable {
         return send(session, HttpRequest.newBuilder(URI.create(base() + path)).GET(), headers);
     }
 
+    /** A form's POST as a browser sends it: naming the console's origin, unless {@code headers} say where it came from. */
     HttpResponse<String> post(String session, String path, Map<String, String> form, String... headers) {
+        return postAsIs(session, path, form, fromConsole(headers));
+    }
+
+    /** A form's POST with exactly {@code headers}: no Origin of its own. */
+    HttpResponse<String> postAsIs(String session, String path, Map<String, String> form, String... headers) {
         String body = form.entrySet().stream().map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&"));
         return send(session, HttpRequest.newBuilder(URI.create(base() + path))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(body)), headers);
+    }
+
+    /** {@code headers} with {@code Origin: <the console>} added when none of them says where the request came from. */
+    private String[] fromConsole(String... headers) {
+        for (int i = 0; i < headers.length; i += 2) {
+            if (java.util.Set.of("origin", "referer", "sec-fetch-site").contains(headers[i].toLowerCase(java.util.Locale.ROOT))) {
+                return headers;
+            }
+        }
+        String[] with = java.util.Arrays.copyOf(headers, headers.length + 2);
+        with[headers.length] = "Origin";
+        with[headers.length + 1] = base();
+        return with;
     }
 
     /** A multipart form as a browser sends a file input: {@code fields}, then {@code csv} as the part "file". */
@@ -165,7 +184,7 @@ final class ConsoleClient implements AutoCloseable {
                 .append("Content-Type: text/csv\r\n\r\n").append(csv).append("\r\n--").append(boundary).append("--\r\n");
         return send(session, HttpRequest.newBuilder(URI.create(base() + path))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())), fromConsole());
     }
 
     private HttpResponse<String> send(String session, HttpRequest.Builder b, String... headers) {

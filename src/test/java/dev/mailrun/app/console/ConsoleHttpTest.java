@@ -60,7 +60,7 @@ class ConsoleHttpTest {
             assertThat(csp).as(where).contains("default-src 'none'", "frame-ancestors 'none'", "form-action 'self'")
                     .doesNotContain("script-src", "unsafe-inline");
             assertThat(r.headers().firstValue("X-Frame-Options")).as(where).hasValue("DENY");
-            assertThat(r.headers().firstValue("Referrer-Policy")).as(where).hasValue("no-referrer");
+            assertThat(r.headers().firstValue("Referrer-Policy")).as(where).hasValue("same-origin");
             assertThat(r.headers().firstValue("Cache-Control")).as(where).hasValue("no-store");
             assertThat(r.headers().firstValue("X-Content-Type-Options")).as(where).hasValue("nosniff");
         }
@@ -191,7 +191,7 @@ class ConsoleHttpTest {
         HttpResponse<String> bad = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
                 "name", "Spring", "from", "news@sender.example", "rate", "fast", "windows", "Mon-Fri 25:00-26:00 UTC"));
         assertThat(bad.statusCode()).isEqualTo(422);
-        assertThat(bad.body()).contains("id=\"rate-error\">--rate must be a number");
+        assertThat(bad.body()).contains("id=\"rate-error\">must be a number");
         HttpResponse<String> window = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
                 "name", "Spring", "from", "news@sender.example", "windows", "Mon-Fri 25:00-26:00 UTC", "startAt", "soon"));
         assertThat(window.statusCode()).isEqualTo(422);
@@ -276,6 +276,31 @@ class ConsoleHttpTest {
     }
 
     @Test
+    void a_change_with_a_valid_token_must_still_name_the_consoles_origin() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Origin");
+        String path = "/console/campaigns/" + id + "/cancel";
+        String csrf = console.csrf(session, "/console/campaigns/" + id);
+        Map<String, String> form = Map.of("confirm", "yes", "csrf", csrf);
+
+        assertThat(console.postAsIs(session, path, form).statusCode()).as("no Origin nor Referer").isEqualTo(403);
+        assertThat(console.postAsIs(session, path, form, "Origin", "null").statusCode()).as("Origin: null").isEqualTo(403);
+        assertThat(console.postAsIs(session, path, form, "Referer", "http://evil.example/console/campaigns").statusCode())
+                .as("a foreign Referer alone").isEqualTo(403);
+        assertThat(console.postAsIs(session, path, form, "Sec-Fetch-Site", "cross-site").statusCode())
+                .as("a cross-site fetch").isEqualTo(403);
+        assertThat(status(id)).isEqualTo("draft");
+
+        assertThat(console.postAsIs(session, path, form, "Referer", console.base() + "/console/campaigns/" + id).statusCode())
+                .as("the console's own Referer").isEqualTo(303);
+        assertThat(status(id)).isEqualTo("cancelled");
+        long other = console.campaign("Fetch metadata");
+        String otherCsrf = console.csrf(session, "/console/campaigns/" + other);
+        assertThat(console.postAsIs(session, "/console/campaigns/" + other + "/cancel", Map.of("confirm", "yes", "csrf", otherCsrf),
+                "Origin", "null", "Sec-Fetch-Site", "same-origin").statusCode()).as("Sec-Fetch-Site: same-origin").isEqualTo(303);
+    }
+
+    @Test
     void an_upload_needs_the_csrf_token_too_and_imports_with_it() throws Exception {
         String session = console.login(console.token("ops", ApiScope.ADMIN));
         long id = console.campaign("Upload");
@@ -290,6 +315,26 @@ class ConsoleHttpTest {
         assertThat(recipients(id)).isOne();
         assertThat(console.get(session, path).body()).contains("id=\"report-imported\">1<", "id=\"report-rejected\">1<",
                 "not-an-address");
+    }
+
+    @Test
+    void the_import_report_adds_up_lists_rejects_by_line_and_states_the_size_limit_in_units() throws Exception {
+        String session = console.login(console.token("ops", ApiScope.ADMIN));
+        long id = console.campaign("Report");
+        String path = "/console/campaigns/" + id + "/import";
+        assertThat(console.upload(session, path, Map.of("csrf", console.csrf(session, path)), "email\nfirst@list.example\n")
+                .statusCode()).isEqualTo(303);
+        // Line 2 is found already in the campaign by the writer, after the reader rejected lines 3 and 5.
+        String csv = "email\nfirst@list.example\nnot-an-address\nnew@list.example\nalso-not\nnew@list.example\n";
+        assertThat(console.upload(session, path, Map.of("csrf", console.csrf(session, path)), csv).statusCode()).isEqualTo(303);
+
+        String page = console.get(session, path).body();
+        assertThat(page).contains("id=\"report-rows\">5<", "id=\"report-imported\">1<", "id=\"report-duplicates\">2<",
+                "id=\"report-rejected\">2<", "at most 1 GiB");
+        String rejects = page.substring(page.indexOf("id=\"rejects\""));
+        assertThat(rejects.indexOf("<td>2</td>")).isPositive().isLessThan(rejects.indexOf("<td>3</td>"));
+        assertThat(rejects.indexOf("<td>3</td>")).isLessThan(rejects.indexOf("<td>5</td>"));
+        assertThat(rejects.indexOf("<td>5</td>")).isLessThan(rejects.indexOf("<td>6</td>"));
     }
 
     @Test

@@ -158,7 +158,7 @@ class ConsoleProxyHttpTest {
             assertThat(console.post(session, path + "/cancel", Map.of("confirm", "yes", "csrf", csrf), "X-Forwarded-Proto", "https",
                     "Origin", origin).statusCode()).as("the browser's origin is https behind the proxy").isEqualTo(303);
             assertThat(console.get(session, path).body()).contains("is cancelled");
-            assertThat(console.post(session, "/console/logout", Map.of("csrf", csrf), "X-Forwarded-Proto", "https")
+            assertThat(console.post(session, "/console/logout", Map.of("csrf", csrf), "X-Forwarded-Proto", "https", "Origin", origin)
                     .headers().firstValue("Set-Cookie").orElseThrow()).startsWith("mailrun_console=;").endsWith("; Secure");
             assertThat(loginForm(console, token, "https, http").headers().firstValue("Set-Cookie").orElseThrow())
                     .as("a list of schemes is not believed").doesNotContain("Secure");

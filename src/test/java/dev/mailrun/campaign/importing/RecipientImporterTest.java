@@ -86,7 +86,8 @@ class RecipientImporterTest {
         Path f = csv("no-email.csv", "mail,name\na@example.com,A\n");
         assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
                 .isInstanceOf(ImportFileException.class)
-                .hasMessage(f + ": no email column in the header row (found: mail, name)");
+                .hasMessage(f + ": no email column in the header row (looked for email, email address, recipient, address; "
+                        + "found: mail, name)");
         assertThat(count(id)).isZero();
     }
 
@@ -441,7 +442,51 @@ class RecipientImporterTest {
         Path lines = csv("lines-header.csv", "\"e\r\nmail\",\"\u001b[2J\"\na@example.com,A\n");
         assertThatThrownBy(() -> importer(10).importCsv(id, lines, Optional.empty(), n -> {}))
                 .isInstanceOf(ImportFileException.class)
-                .hasMessage(lines + ": no email column in the header row (found: e\\r\\nmail, \\u001B[2J)");
+                .hasMessage(lines + ": no email column in the header row (looked for email, email address, recipient, address; "
+                        + "found: e\\r\\nmail, \\u001B[2J)");
         assertThat(count(id)).isZero();
+    }
+    @Test
+    void the_address_column_is_found_by_the_rule_suppression_imports_use() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "ses export");
+        Path f = csv("ses.csv", "Name,Email Address,company\nAda,ada@example.com,Initech\n");
+
+        RecipientImportReport report = importer(10).importCsv(id, f, Optional.empty(), n -> {});
+
+        assertThat(report.imported()).isEqualTo(1);
+        assertThat(count(id)).isEqualTo(1);
+    }
+
+    @Test
+    void a_file_separated_by_semicolons_is_refused_with_the_delimiter_named() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "semicolons");
+        Path f = csv("semicolons.csv", "email;name\na@example.com;A\n");
+        assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessageContaining("found: email;name")
+                .hasMessageContaining("separated by ';'");
+        assertThat(count(id)).isZero();
+    }
+
+    @Test
+    void a_file_that_is_not_utf8_is_refused_naming_the_line() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "latin1");
+        Path f = dir.resolve("latin1.csv");
+        // Far enough in that the parser has decoded well past the line it is on.
+        Files.write(f, ("email\n" + "ok@example.com\n".repeat(5000) + "j\u00f6rg@example.com\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
+                .isInstanceOf(ImportFileException.class)
+                .hasMessage(f + ": not UTF-8 text at line 5002");
+    }
+
+    @Test
+    void a_refused_file_says_why_apart_from_its_path_so_an_upload_can_be_named_otherwise() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "reason");
+        Path f = csv("reason.csv", "mail\na@example.com\n");
+        ImportFileException e = catchThrowableOfType(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}),
+                ImportFileException.class);
+        assertThat(e.reason()).startsWith("no email column").doesNotContain(dir.toString());
+        assertThat(e.getMessage()).isEqualTo(f + ": " + e.reason());
     }
 }

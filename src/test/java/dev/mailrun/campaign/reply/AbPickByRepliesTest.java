@@ -9,6 +9,7 @@ import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.PickBy;
@@ -171,9 +172,9 @@ class AbPickByRepliesTest {
                 SendSettingsFixtures.defaults("replies-relay-3", 0), "w1")) {
             assertThatThrownBy(() -> h.campaigns.create(campaign("Uncounted"), Optional.empty(), List.of(), Optional.empty(),
                     Optional.of(BY_REPLIES)))
-                    .isInstanceOf(CampaignException.class)
-                    .hasMessage("--pick-by replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, "
-                            + "\"Replies\"), or use --pick-by manual");
+                    .isInstanceOf(InvalidFields.class)
+                    .hasMessage("pickBy: replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, "
+                            + "\"Replies\"), or pick manually");
         }
     }
 

@@ -9,6 +9,7 @@ import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.model.TrackingClass;
@@ -190,12 +191,12 @@ class AbPickByClicksTest {
                 SendSettingsFixtures.defaults("clicks-relay-3", 0), "w1")) {
             assertThatThrownBy(() -> h.campaigns.create(AbVariantSendingTest.campaign("Untracked"), Optional.empty(),
                     List.of(), Optional.empty(), Optional.of(BY_CLICKS)))
-                    .isInstanceOf(CampaignException.class)
-                    .hasMessage("--pick-by clicks needs the campaign's clicks tracked: add --track clicks (tracking.enabled), "
-                            + "or use --pick-by manual");
+                    .isInstanceOf(InvalidFields.class)
+                    .hasMessage("pickBy: clicks needs the campaign's clicks tracked (track clicks, with tracking.enabled), "
+                            + "or pick manually");
             assertThatThrownBy(() -> h.campaigns.create(AbVariantSendingTest.campaign("Opens only"), Optional.empty(),
                     List.of(), Optional.of(new TrackingMode(true, false)), Optional.of(BY_CLICKS)))
-                    .isInstanceOf(CampaignException.class).hasMessageStartingWith("--pick-by clicks needs");
+                    .isInstanceOf(InvalidFields.class).hasMessageStartingWith("pickBy: clicks needs");
         }
     }
 

@@ -291,7 +291,7 @@ class SuppressionImporterTest {
                 .hasMessage(notUtf8 + ": not UTF-8 text at line 5002");
         assertThatThrownBy(() -> importFile(csv("nocol.csv", "mail,name\na@example.com,A\n")))
                 .isInstanceOf(SuppressionFileException.class)
-                .hasMessageEndingWith("nocol.csv: no address column in the header row (looked for email, email address, "
+                .hasMessageEndingWith("nocol.csv: no email column in the header row (looked for email, email address, "
                         + "recipient, address; found: mail, name)");
         assertThatThrownBy(() -> importFile(csv("headless.csv", "a@example.com\nb@example.com\n")))
                 .isInstanceOf(SuppressionFileException.class)
@@ -305,6 +305,14 @@ class SuppressionImporterTest {
                 .hasMessageEndingWith("empty.csv: empty file; expected a header row with an email column");
         assertThatThrownBy(() -> importFile(dir.resolve("missing.csv")))
                 .isInstanceOf(SuppressionFileException.class).hasMessageEndingWith("missing.csv: no such file");
+        assertThat(rows()).isEmpty();
+    }
+
+    @Test
+    void a_file_separated_by_semicolons_is_refused_with_the_delimiter_named() throws Exception {
+        assertThatThrownBy(() -> importFile(csv("semicolons.csv", "email;name\na@example.com;A\n")))
+                .isInstanceOf(SuppressionFileException.class)
+                .hasMessageContaining("separated by ';'");
         assertThat(rows()).isEmpty();
     }
 

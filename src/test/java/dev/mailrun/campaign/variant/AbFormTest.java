@@ -36,7 +36,7 @@ class AbFormTest {
     @Test
     void a_subject_with_a_semicolon_is_cut_there_and_the_rest_must_be_a_known_key() {
         assertThatThrownBy(() -> form(List.of("A", "B:subject=20% off; everything=no"), "20%", null, null, null).parse())
-                .hasMessage("--variant B: unknown field 'everything' (subject, template, from-name or field.NAME)");
+                .hasMessage("variants: --variant B: unknown field 'everything' (subject, template, from-name or field.NAME)");
     }
 
     @Test
@@ -51,22 +51,22 @@ class AbFormTest {
     @Test
     void each_bad_option_is_one_line_naming_it() {
         assertThatThrownBy(() -> form(List.of("A", "B"), "20", "4h", "manual", null).parse())
-                .hasMessage("--decide-after and --decide manual exclude each other");
+                .hasMessage("decide: manual excludes a time to decide after (decideAfter)");
         assertThatThrownBy(() -> form(List.of("A", "B"), "20%", null, "auto", null).parse())
-                .hasMessage("--decide must be manual (or use --decide-after), got 'auto'");
+                .hasMessage("decide: must be manual (or give a time to decide after), got 'auto'");
         assertThatThrownBy(() -> form(List.of("A", "B"), "twenty", null, null, null).parse())
-                .hasMessage("--test-share must be a percentage such as 20%, got 'twenty'");
+                .hasMessage("testShare: must be a percentage such as 20%, got 'twenty'");
         assertThatThrownBy(() -> form(List.of("A", "B:subject=Hi\nBcc: x@y.example"), "20%", null, null, null).parse())
-                .hasMessageStartingWith("--variant B: subject");
+                .hasMessageStartingWith("variants: --variant B: subject");
         assertThatThrownBy(() -> form(List.of("A", "B:field.email=x"), "20%", null, null, null).parse())
-                .hasMessage("--variant B: field.email is not a merge field a variant may set");
+                .hasMessage("variants: --variant B: field.email is not a merge field a variant may set");
         assertThatThrownBy(() -> form(List.of("A"), "20%", null, null, null).parse())
-                .hasMessage("--variant: an A/B test needs at least 2 variants, got 1");
+                .hasMessage("variants: --variant: an A/B test needs at least 2 variants, got 1");
         assertThatThrownBy(() -> form(List.of(), "20%", null, null, null).parse())
-                .hasMessage("--test-share, --decide-after, --decide and --pick-by need --variant");
+                .hasMessage("testShare: needs variants");
         assertThatThrownBy(() -> form(List.of("A", "B"), "20%", null, null, "opens").parse())
-                .hasMessage("--pick-by must be clicks, replies or manual, got 'opens'");
+                .hasMessage("pickBy: --pick-by must be clicks, replies or manual, got 'opens'");
         assertThatThrownBy(() -> form(List.of("A", "B"), "20%", "400d", null, null).parse())
-                .hasMessageStartingWith("--decide-after must be above 0 and at most 365d");
+                .hasMessageStartingWith("variants: --decide-after must be above 0 and at most 365d");
     }
 }

@@ -1,0 +1,101 @@
+package dev.mailrun.app.api;
+
+import static dev.mailrun.app.api.ApiHarness.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.TestDatabase;
+import dev.mailrun.testing.WorkerEnv;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the API refuses, and how its problems name what was wrong: in the client's terms, never the server's. */
+class ApiRefusalsTest {
+
+    @RegisterExtension
+    static final TestDatabase db = new TestDatabase();
+
+    @TempDir
+    Path dir;
+
+    private final SettableClock clock = SettableClock.at("2026-11-21T10:00:00Z");
+    private ApiHarness api;
+    private String token;
+
+    @BeforeEach
+    void start() throws Exception {
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            for (String table : List.of("api_token", "api_audit", "api_idempotency", "suppression", "campaign", "task")) {
+                s.execute("DELETE FROM " + table);
+            }
+        }
+        api = new ApiHarness(WorkerEnv.of(db, 2525), clock);
+        token = api.token("ops", ApiScope.ADMIN);
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    @Test
+    void a_refused_upload_is_named_as_the_upload_never_by_the_servers_temporary_file() throws Exception {
+        HttpResponse<String> created = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Upload\",\"template\":\"newsletter\",\"from\":\"news@sender.example\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = json(created).get("id").asText();
+        Path broken = dir.resolve("broken.csv");
+        Files.writeString(broken, "email,name\n\"unterminated@example.com,Oops\nlate@example.com,\"Late\"\n");
+        Path noColumn = dir.resolve("no-column.csv");
+        Files.writeString(noColumn, "mail\na@example.com\n");
+
+        for (HttpResponse<String> r : List.of(api.upload(token, "/api/v1/campaigns/" + id + "/recipients/import", broken),
+                api.upload(token, "/api/v1/campaigns/" + id + "/recipients/import", noColumn),
+                api.upload(token, "/api/v1/suppressions/import", broken),
+                api.upload(token, "/api/v1/suppressions/import", noColumn))) {
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+            JsonNode problem = json(r);
+            assertThat(problem.get("detail").asText()).as(r.body()).startsWith("the upload: ")
+                    .doesNotContain("mailrun-upload").doesNotContain(System.getProperty("java.io.tmpdir"));
+        }
+    }
+    @Test
+    void a_create_with_an_unknown_template_and_other_bad_fields_names_every_field_at_once_in_the_apis_words() {
+        HttpResponse<String> r = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Bad\",\"template\":\"no-such-template\",\"from\":\"news@sender.example\",\"rate\":0,"
+                        + "\"expireAt\":\"2020-01-01T00:00:00Z\",\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,"
+                        + "\"pickBy\":\"clicks\"}");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+        JsonNode errors = json(r).get("errors");
+        assertThat(errors).as(r.body()).isNotNull();
+        List<String> fields = new java.util.ArrayList<>();
+        errors.forEach(e -> {
+            fields.add(e.get("field").asText());
+            assertThat(e.get("reason").asText()).as(r.body()).doesNotContain("--");
+        });
+        assertThat(fields).as(r.body()).contains("template", "rate", "pickBy");
+        assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).isEmpty();
+    }
+
+    @Test
+    void a_create_with_an_unknown_template_alone_is_422_naming_template() {
+        HttpResponse<String> r = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Bad\",\"template\":\"no-such-template\",\"from\":\"news@sender.example\"}");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+        assertThat(json(r).get("errors")).as(r.body()).hasSize(1);
+        assertThat(json(r).get("errors").get(0).get("field").asText()).isEqualTo("template");
+    }
+}
