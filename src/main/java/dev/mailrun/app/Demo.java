@@ -74,7 +74,7 @@ public final class Demo {
     /** The outcome, for the summary and for tests. */
     public record Result(long campaignId, CampaignReport report, RecipientImportReport imported, int suppressedAddresses,
                          int messagesReceived, int addressesReceived, int addressesReceivedTwice, int validMissing,
-                         List<TaskRun> runs, boolean overlap) {
+                         List<TaskRun> runs, boolean overlap, Path rejectsFile) {
 
         public boolean ok() {
             return addressesReceivedTwice == 0 && validMissing == 0 && !overlap
@@ -123,7 +123,8 @@ public final class Demo {
         Path csv = workDir.resolve("demo-recipients.csv");
         List<String> suppressed = writeRecipients(csv);
         progress.accept("importing " + options.size() + " rows");
-        RecipientImportReport imported = s.importer().importCsv(id, csv, Optional.of(workDir.resolve("demo-rejects.csv")), n -> {});
+        Path rejectsFile = workDir.resolve("demo-rejects.csv");
+        RecipientImportReport imported = s.importer().importCsv(id, csv, Optional.of(rejectsFile), n -> {});
         Transactions.inTransaction(s.dataSource(), c -> new SuppressionTable().add(c, suppressed.stream()
                 .map(a -> new SuppressionTable.Entry(a, SuppressionReason.MANUAL, "demo")).toList(), s.clock().instant()));
         s.campaigns().start(id);
@@ -145,10 +146,11 @@ public final class Demo {
                 thread.join(35_000);
             }
         }
-        return summarise(s, smtp, id, imported, suppressed.size());
+        return summarise(s, smtp, id, imported, suppressed.size(), rejectsFile);
     }
 
-    private Result summarise(Services s, GreenMail smtp, long id, RecipientImportReport imported, int suppressedCount) throws Exception {
+    private Result summarise(Services s, GreenMail smtp, long id, RecipientImportReport imported, int suppressedCount,
+                           Path rejectsFile) throws Exception {
         CampaignReport report = s.reports().report(id);
         Map<String, Integer> received = new HashMap<>();
         MimeMessage[] messages = smtp.getReceivedMessages();
@@ -169,7 +171,8 @@ public final class Demo {
         for (int i = 1; i < runs.size(); i++) {
             overlap |= runs.get(i).startedAt().isBefore(runs.get(i - 1).finishedAt().orElseThrow());
         }
-        return new Result(id, report, imported, suppressedCount, messages.length, received.size(), twice, missing, runs, overlap);
+        return new Result(id, report, imported, suppressedCount, messages.length, received.size(), twice, missing, runs, overlap,
+                rejectsFile);
     }
 
     /** Generated recipients: a few with malformed addresses, a few that get suppressed before sending. */
@@ -226,7 +229,7 @@ public final class Demo {
         out.println("Demo campaign " + r.campaignId() + ": " + rep.campaign().status().dbValue()
                 + rep.campaign().pauseReason().map(p -> " (" + p + ")").orElse(""));
         out.println("  imported " + r.imported().imported() + " of " + r.imported().rows() + " rows; rejected "
-                + r.imported().rejected() + " (invalid addresses, listed in demo-rejects.csv)");
+                + r.imported().rejected() + " (invalid addresses, listed in " + r.rejectsFile() + ")");
         StringBuilder counts = new StringBuilder("  recipients:");
         for (RecipientStatus st : RecipientStatus.values()) {
             counts.append(' ').append(st.dbValue()).append('=').append(rep.counts().get(st));

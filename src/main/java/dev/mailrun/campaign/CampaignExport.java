@@ -37,6 +37,8 @@ public final class CampaignExport {
 
     public static final List<String> COLUMNS = List.of("id", "email", "status", "attempts", "last_code", "last_error",
             "sent_at", "message_id", "bounce_kind", "bounced_at", "attachments", "attachment_sha256", "variant");
+    /** The columns a tracked campaign's export adds after {@link #COLUMNS}. */
+    public static final List<String> TRACKING_COLUMNS = EngagementColumns.COLUMNS;
     static final int PAGE = 1_000;
 
     private final DataSource dataSource;

@@ -1,5 +1,7 @@
 package dev.mailrun.db;
 
+import java.util.List;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
@@ -21,8 +23,42 @@ public final class Migrations {
 
     /** Applies pending migrations; returns how many ran (0 when already current). */
     public int migrate() {
+        return apply().applied().size();
+    }
+
+    /** Applies pending migrations; says from which version to which, and which versions ran. */
+    public Run apply() {
+        String from = status().current();
         MigrateResult result = flyway.migrate();
-        return result.migrationsExecuted;
+        List<String> applied = result.migrations.stream()
+                .filter(m -> m.version != null && !m.version.isEmpty())   // repeatable migrations have no version
+                .map(m -> m.version).toList();
+        return new Run(from, status().current(), applied);
+    }
+
+    /**
+     * One migrate: the version before ({@link SchemaStatus#EMPTY} for none), the version after and the
+     * versions applied, in order. Versions are names, not a count: sql/ has no V14, so applying V1 to V31
+     * is 30 migrations.
+     */
+    public record Run(String from, String to, List<String> applied) {
+        public Run {
+            applied = List.copyOf(applied);
+        }
+
+        /** The whole-number versions between the first and the last applied that do not exist. */
+        public List<Integer> gaps() {
+            try {
+                List<Integer> numbers = applied.stream().map(Integer::parseInt).toList();
+                if (numbers.isEmpty()) {
+                    return List.of();
+                }
+                return IntStream.rangeClosed(numbers.get(0), numbers.get(numbers.size() - 1))
+                        .filter(v -> !numbers.contains(v)).boxed().toList();
+            } catch (NumberFormatException dotted) {
+                return List.of();   // versions such as 2.1 have no gaps to speak of
+            }
+        }
     }
 
     public SchemaStatus status() {

@@ -92,7 +92,12 @@ public final class Readiness implements AutoCloseable {
         }
         ProbeResult result = new ProbeResult(checks, clock.instant());
         ProbeResult before = last;
-        if (before == null || before.up() != result.up()) {
+        if (before == null && !result.up()) {
+            // Not ready at start is the normal way in (the tick loop has not beaten yet), not news.
+            log.info("Readiness: starting; waiting for {}", result.checks().stream().filter(c -> !c.up())
+                    .map(c -> c.name() + (c.detail().isEmpty() ? "" : " (" + c.detail() + ")"))
+                    .collect(java.util.stream.Collectors.joining(", ")));
+        } else if (before == null || before.up() != result.up()) {
             log.info("Readiness is now {}: {}", result.up() ? "UP" : "DOWN", result.describe());
         }
         last = result;

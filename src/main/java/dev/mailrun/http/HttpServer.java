@@ -124,6 +124,10 @@ public final class HttpServer implements AutoCloseable {
         } catch (Exception e) {
             stopQuietly(server);
             String where = listeners.stream().map(l -> l.bindAddress() + ":" + l.port()).collect(Collectors.joining(", "));
+            if (inUse(e)) {
+                throw new IOException(e.getMessage() + ": the port is in use; another mailrun worker or serve "
+                        + "(or another program) may hold it", e);
+            }
             if (e instanceof IOException io) {
                 throw io;
             }
@@ -137,6 +141,16 @@ public final class HttpServer implements AutoCloseable {
                 .collect(Collectors.joining("; "));
         log.info("HTTP endpoint listening on {}", description);
         return new HttpServer(server, connectors, description);
+    }
+
+    /** Whether a start failed because a listener's port is taken (not, say, because its address is not ours). */
+    private static boolean inUse(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException && t.getMessage() != null && t.getMessage().contains("in use")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Handler guarded(Listener listener, Handler handler, Optional<SessionCheck> sessions) {

@@ -60,7 +60,7 @@ class TrackingEndToEndTest {
     private static final String BASE = "https://t.sender.example";
     static final String CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
             + "Chrome/124.0.0.0 Safari/537.36";
-    static final String GMAIL_PROXY = "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)";
+    static final String APPLE_PROXY = "Mozilla/5.0";
     /** Links that are never rewritten, exactly as the template writes them. */
     private static final List<String> UNTRACKED = List.of("<a href=\"mailto:help@sender.example\">help</a>",
             "<a href=\"tel:+4930123456\">call</a>", "<a href=\"#top\">top</a>",
@@ -138,8 +138,8 @@ class TrackingEndToEndTest {
             assertThat(request(bobSale, "GET", CHROME).headers().firstValue("Location"))
                     .contains("https://shop.example/sale?utm=mail&x=1");
             assertThat(request(links.get("bob@list.example").get(1), "GET", CHROME).statusCode()).isEqualTo(302);
-            // Gmail's image proxy fetches cid's image.
-            HttpResponse<String> gif = request(pixels.get("cid@list.example"), "GET", GMAIL_PROXY);
+            // Apple's privacy proxy fetches cid's image as the message arrives.
+            HttpResponse<String> gif = request(pixels.get("cid@list.example"), "GET", APPLE_PROXY);
             assertThat(gif.statusCode()).isEqualTo(200);
             assertThat(gif.headers().firstValue("Content-Type")).contains("image/gif");
             // A person, twenty minutes later: opens, then follows the second link, then the first a minute on.

@@ -71,6 +71,25 @@ class ReadinessTest {
     }
 
     @Test
+    void not_ready_at_start_is_logged_as_starting_not_as_down() {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Readiness.class);
+        logged.start();
+        log.addAppender(logged);
+        WorkerHeartbeat notYetBeating = new WorkerHeartbeat(clock);
+        try (Readiness readiness = new Readiness(db.dataSource(), Optional.of(notYetBeating), clock)) {
+            assertThat(readiness.refresh().up()).isFalse();
+            notYetBeating.beat();
+            assertThat(readiness.refresh().up()).isTrue();
+        } finally {
+            log.detachAppender(logged);
+        }
+        assertThat(logged.list).extracting(e -> e.getFormattedMessage()).hasSize(2);
+        assertThat(logged.list.get(0).getFormattedMessage()).isEqualTo("Readiness: starting; waiting for scheduler (the tick loop has not started)");
+        assertThat(logged.list.get(1).getFormattedMessage()).startsWith("Readiness is now UP: ");
+    }
+
+    @Test
     void a_tick_loop_that_stopped_beating_is_neither_ready_nor_live_and_a_stale_result_counts_as_down() {
         WorkerHeartbeat heartbeat = beating();
         try (Readiness readiness = new Readiness(db.dataSource(), Optional.of(heartbeat), clock)) {

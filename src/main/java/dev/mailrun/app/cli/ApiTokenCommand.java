@@ -5,6 +5,12 @@ import dev.mailrun.campaign.ApiTokens;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.CampaignException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import java.util.Optional;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -16,14 +22,13 @@ import picocli.CommandLine.Parameters;
 final class ApiTokenCommand extends GroupCommand {
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = {"Create a token and print it once on stdout; only its SHA-256 is stored.",
-                    "Scopes: campaigns:read, campaigns:write, recipients:write, suppressions:read,",
-                    "suppressions:write, templates:read, admin (everything)."})
+            description = "Create a token and print it once on stdout; only its SHA-256 is stored.",
+            modelTransformer = ApiTokenCommand.Scopes.class)
     static final class Create extends ContextCommand {
         @Option(names = "--name", required = true, paramLabel = "NAME",
                 description = "Who holds it (a-z, 0-9, '.', '_', '-'); shown in the audit trail.") String name;
         @Option(names = "--scope", required = true, paramLabel = "SCOPE[,SCOPE…]",
-                description = "What it may do, comma-separated.") String scopes;
+                description = "What it may do: scopes, comma-separated.") String scopes;
 
         @Override
         int run(Services s) throws Exception {
@@ -37,6 +42,18 @@ final class ApiTokenCommand extends GroupCommand {
             out().println(token);
             err().println("token " + name + " created; it is shown only this once");
             return Cli.OK;
+        }
+    }
+
+    /** Adds the scopes to the description from their one list, so the help cannot fall behind it. */
+    static final class Scopes implements CommandLine.IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            List<String> description = new ArrayList<>(List.of(spec.usageMessage().description()));
+            description.add("Scopes: " + Arrays.stream(ApiScope.values()).map(ApiScope::text).collect(Collectors.joining(", "))
+                    + "; " + ApiScope.ADMIN.text() + " holds every other.");
+            spec.usageMessage().description(description.toArray(String[]::new));
+            return spec;
         }
     }
 
@@ -59,7 +76,7 @@ final class ApiTokenCommand extends GroupCommand {
 
     @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a token: every request with it is refused from now on.")
     static final class Revoke extends ContextCommand {
-        @Parameters(paramLabel = "NAME") String name;
+        @Parameters(paramLabel = "NAME", description = "Token name, as api-token list shows it.") String name;
 
         @Override
         int run(Services s) throws Exception {

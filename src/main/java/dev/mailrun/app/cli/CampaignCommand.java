@@ -94,7 +94,7 @@ final class CampaignCommand extends GroupCommand {
                 description = "An A/B variant (2-5, repeatable): NAME:subject=…;template=…;from-name=…;field.NAME=…; "
                         + "NAME alone is the campaign as created.") List<String> variants;
         @Option(names = "--test-share", paramLabel = "PERCENT",
-                description = "The share of the list sent the variants first, 1%-50%.") String testShare;
+                description = "The share of the list sent the variants first: a percentage from 1%% to 50%%, e.g. 20%%.") String testShare;
         @Option(names = "--decide-after", paramLabel = "DURATION",
                 description = "When the winner falls due after the test share went out, e.g. 4h.") String decideAfter;
         @Option(names = "--decide", paramLabel = "manual",
@@ -138,7 +138,7 @@ final class CampaignCommand extends GroupCommand {
     @Command(name = "start", mixinStandardHelpOptions = true,
             description = "Start a draft campaign (checks recipients, template and the unsubscribe settings first).")
     static final class Start extends CampaignAction {
-        @Parameters(paramLabel = "ID") long id;
+        @Parameters(paramLabel = "ID", description = "Campaign id.") long id;
 
         @Override
         int act(Services s) throws Exception {
@@ -154,8 +154,8 @@ final class CampaignCommand extends GroupCommand {
     @Command(name = "pick", mixinStandardHelpOptions = true,
             description = "Pick the winner of an A/B test once its test share is sent; the rest of the list is sent it.")
     static final class Pick extends CampaignAction {
-        @Parameters(index = "0", paramLabel = "ID") long id;
-        @Parameters(index = "1", paramLabel = "VARIANT") String variant;
+        @Parameters(index = "0", paramLabel = "ID", description = "Campaign id.") long id;
+        @Parameters(index = "1", paramLabel = "VARIANT", description = "Name of the winning variant (as given to --variant).") String variant;
 
         @Override
         int act(Services s) throws Exception {
@@ -168,7 +168,7 @@ final class CampaignCommand extends GroupCommand {
 
     @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause at the next batch boundary.")
     static final class Pause extends CampaignAction {
-        @Parameters(paramLabel = "ID") long id;
+        @Parameters(paramLabel = "ID", description = "Campaign id.") long id;
         @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown in status (default: paused by operator).")
         String reason = "paused by operator";
 
@@ -182,7 +182,7 @@ final class CampaignCommand extends GroupCommand {
 
     @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused campaign.")
     static final class Resume extends CampaignAction {
-        @Parameters(paramLabel = "ID") long id;
+        @Parameters(paramLabel = "ID", description = "Campaign id.") long id;
 
         @Override
         int act(Services s) throws Exception {
@@ -193,7 +193,7 @@ final class CampaignCommand extends GroupCommand {
 
     @Command(name = "cancel", mixinStandardHelpOptions = true, description = "Cancel for good; nothing more is sent.")
     static final class Cancel extends CampaignAction {
-        @Parameters(paramLabel = "ID") long id;
+        @Parameters(paramLabel = "ID", description = "Campaign id.") long id;
 
         @Override
         int act(Services s) throws Exception {
@@ -207,7 +207,7 @@ final class CampaignCommand extends GroupCommand {
             description = {"Send again the recipients whose delivery is unknown (a run died mid-send).",
                     "Some of them may have received the message already: this is your call."})
     static final class RequeueUnknown extends CampaignAction {
-        @Parameters(paramLabel = "ID") long id;
+        @Parameters(paramLabel = "ID", description = "Campaign id.") long id;
 
         @Override
         int act(Services s) throws Exception {
@@ -220,7 +220,7 @@ final class CampaignCommand extends GroupCommand {
             description = {"Rebuild the campaign's status counts from its recipient rows (status reads the kept counts).",
                     "Only needed after rows were changed with SQL of your own, or by a worker older than the schema."})
     static final class Recount extends CampaignAction {
-        @Parameters(paramLabel = "ID") long id;
+        @Parameters(paramLabel = "ID", description = "Campaign id.") long id;
 
         @Override
         int act(Services s) throws Exception {
@@ -232,11 +232,11 @@ final class CampaignCommand extends GroupCommand {
     }
 
     @Command(name = "requeue-failed", mixinStandardHelpOptions = true,
-            description = {"Send again the failed recipients whose failure was not about their address",
-                    "(a bad setting, a relay outage that outlasted the retries). Recipients whose address",
-                    "is suppressed (hard bounce, complaint, unsubscribe) are never requeued."})
+            description = {"Send again the failed recipients whose failure was not about their address.",
+                    "That is, failures from a bad setting or a relay outage that outlasted the retries. Recipients whose "
+                            + "address is suppressed (hard bounce, complaint, unsubscribe) are never requeued."})
     static final class RequeueFailed extends CampaignAction {
-        @Parameters(paramLabel = "ID") long id;
+        @Parameters(paramLabel = "ID", description = "Campaign id.") long id;
 
         @Option(names = "--code", paramLabel = "4xx|5xx|CODE",
                 description = "Only failures whose last reply had this class or code (e.g. 4xx, 451).")

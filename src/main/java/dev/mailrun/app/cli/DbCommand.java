@@ -2,6 +2,8 @@ package dev.mailrun.app.cli;
 
 import dev.mailrun.app.AppContext;
 import dev.mailrun.db.Migrations;
+import java.util.List;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 
 @Command(name = "db", mixinStandardHelpOptions = true, description = "Database schema.",
@@ -13,14 +15,24 @@ final class DbCommand extends GroupCommand {
     static final class Migrate extends ConfigCommand {
         @Override
         int run(AppContext ctx) {
-            Migrations migrations = new Migrations(ctx.rawDataSource());
-            int applied = migrations.migrate();
-            Migrations.SchemaStatus status = migrations.status();
-            out().println(applied == 0
-                    ? "Schema already current at version " + status.current() + " (" + ctx.describeDatabase() + ")."
-                    : "Applied " + applied + (applied == 1 ? " migration" : " migrations") + "; the schema is now at version "
-                            + status.current() + " (" + ctx.describeDatabase() + ").");
+            Migrations.Run run = new Migrations(ctx.rawDataSource()).apply();
+            out().println(said(run) + " (" + ctx.describeDatabase() + ").");
             return Cli.OK;
+        }
+
+        /** The versions, and the count only beside them: a count that differs from the version reads as a mistake. */
+        static String said(Migrations.Run run) {
+            if (run.applied().isEmpty()) {
+                return "Schema already current at version " + run.to();
+            }
+            int n = run.applied().size();
+            String from = run.from().equals(Migrations.SchemaStatus.EMPTY) ? "no schema" : "version " + run.from();
+            String versions = n == 1 ? "version " + run.applied().get(0)
+                    : n + " migrations, versions " + run.applied().get(0) + " to " + run.applied().get(n - 1);
+            List<Integer> gaps = run.gaps();
+            String missing = gaps.isEmpty() ? ""
+                    : "; there is no version " + gaps.stream().map(String::valueOf).collect(Collectors.joining(", "));
+            return "Migrated the schema from " + from + " to version " + run.to() + ": applied " + versions + missing;
         }
     }
 

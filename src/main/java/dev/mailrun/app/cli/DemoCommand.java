@@ -13,9 +13,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run a whole campaign on the configured (by default embedded) database against an SMTP server",
-                "inside this process: generated recipients, several timeboxed runs under a rate limit, then a",
-                "summary read back from the database and from the SMTP server. Same code paths as production."})
+        description = {"Run a whole campaign against an SMTP server inside this process.",
+                "It uses the configured database (by default the embedded one): generated recipients, several timeboxed runs "
+                        + "under a rate limit, then a summary read back from the database and from the SMTP server. "
+                        + "Same code paths as production."})
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
 
     @ParentCommand

@@ -11,9 +11,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "events", mixinStandardHelpOptions = true,
-        description = {"Events out (docs/EVENTS.md): what the outbox delivers to each endpoint",
-                "named in events.endpoints. The worker delivers; these commands show deliveries,",
-                "replay, discard and enable."},
+        description = {"Events out: what the outbox delivers to each endpoint (docs/EVENTS.md).",
+                "The endpoints are named in events.endpoints. The worker delivers; these commands show deliveries, "
+                        + "replay, discard and enable."},
         subcommands = {EventsCommand.Endpoints.class, EventsCommand.ListEvents.class, EventsCommand.Replay.class,
                 EventsCommand.Discard.class, EventsCommand.Enable.class})
 final class EventsCommand extends GroupCommand {
@@ -53,7 +53,7 @@ final class EventsCommand extends GroupCommand {
         @Option(names = "--status", paramLabel = "S", description = "pending, failed, delivered or discarded.")
         String status;
 
-        @Option(names = "--type", paramLabel = "T", description = "An event type (recipient.bounced) or prefix (recipient.*).")
+        @Option(names = "--type", paramLabel = "T", description = "Only events of this type (recipient.bounced) or of every type with this prefix (recipient.*).")
         String type;
 
         @Mixin
@@ -76,8 +76,8 @@ final class EventsCommand extends GroupCommand {
     }
 
     @Command(name = "replay", mixinStandardHelpOptions = true,
-            description = {"Deliver again every event since TIME that the endpoint's types take, with the same ids",
-                    "(receivers deduplicate by id). Recorded in the audit with --why and the OS user."})
+            description = {"Deliver again every event since a time that the endpoint's types take.",
+                    "The events keep their ids (receivers deduplicate by id). Recorded in the audit with --why and the OS user."})
     static final class Replay extends ContextCommand {
 
         @Option(names = "--endpoint", required = true, paramLabel = "NAME", description = "The endpoint (one of events.endpoints).")

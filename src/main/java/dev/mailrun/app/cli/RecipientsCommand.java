@@ -18,8 +18,9 @@ import picocli.CommandLine.Parameters;
 final class RecipientsCommand extends GroupCommand {
 
     @Command(name = "import", mixinStandardHelpOptions = true,
-            description = {"Import an RFC 4180 CSV file with a header row: email (required), name (optional),",
-                    "any other column becomes a merge field. Every rejected row is reported with its line and reason."})
+            description = {"Import recipients from a CSV file into a campaign.",
+                    "The file is RFC 4180 with a header row: email (required), name (optional); any other column becomes "
+                            + "a merge field. Every rejected row is reported with its line and reason."})
     static final class Import extends ContextCommand {
 
         @Option(names = "--campaign", required = true, paramLabel = "ID", description = "Campaign to import into.")

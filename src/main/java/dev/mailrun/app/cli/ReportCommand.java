@@ -15,9 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Write the status page of one campaign (progress, counts, rates, run timeline, messages per",
-                "minute, outcomes and hard-bounce rate) as one self-contained HTML file: no script, nothing loaded",
-                "from anywhere, so it opens offline and can be mailed or archived."})
+        description = {"Write the status page of one campaign as one self-contained HTML file.",
+                "It shows progress, counts, rates, the run timeline, messages per minute, outcomes and the hard-bounce rate. "
+                        + "It has no script and loads nothing from anywhere, so it opens offline and can be mailed or archived."})
 final class ReportCommand extends ContextCommand {
 
     @Parameters(paramLabel = "ID", description = "Campaign id.")

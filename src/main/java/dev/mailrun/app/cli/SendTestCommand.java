@@ -12,10 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "send-test", mixinStandardHelpOptions = true,
-        description = {"Render one message of a campaign and send it to one address, now, through the first",
-                "relay of the default route. Its subject starts with \"[test] \" and it carries the header",
-                "X-Mailrun-Test: 1. The campaign, its recipients and its figures are not changed, and no",
-                "bounce of it suppresses the address."})
+        description = {"Render one message of a campaign and send it to one address now.",
+                "It goes through the first relay of the default route. Its subject starts with \"[test] \" and it carries "
+                        + "the header X-Mailrun-Test: 1. The campaign, its recipients and its figures are not changed, and no "
+                        + "bounce of it suppresses the address."})
 final class SendTestCommand extends ContextCommand {
 
     @Option(names = "--campaign", required = true, paramLabel = "ID",

@@ -8,10 +8,10 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve only the HTTP listeners until SIGTERM or SIGINT: the public endpoint on",
-                "http.bind:http.port (unsubscribe, provider webhooks) and, with admin.port set, the admin",
-                "listener (metrics, health probes, status page). On a signal it lets requests in flight",
-                "finish and stops within tick.shutdown-grace."})
+        description = {"Serve only the HTTP listeners, without sending, until SIGTERM or SIGINT.",
+                "The public endpoint listens on http.bind:http.port (unsubscribe, provider webhooks) and, with admin.port "
+                        + "set, the admin listener (metrics, health probes, status page). On a signal it lets requests in "
+                        + "flight finish and stops within tick.shutdown-grace."})
 final class ServeCommand extends ContextCommand {
 
     @Override

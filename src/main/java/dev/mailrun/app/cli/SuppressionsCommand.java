@@ -34,10 +34,9 @@ final class SuppressionsCommand extends GroupCommand {
 
     @Command(name = "import", mixinStandardHelpOptions = true,
             description = {"Suppress every address of a CSV file: another system's export, or any list.",
-                    "Exports of Amazon SES, Postmark, SendGrid, Mailgun and listmonk are read as they are:",
-                    "the address column is found by its header name (email, email address, recipient,",
-                    "address; case ignored). Importing a file again adds nothing. Every rejected row is",
-                    "reported with its line and reason."})
+                    "Exports of Amazon SES, Postmark, SendGrid, Mailgun and listmonk are read as they are: the address "
+                            + "column is found by its header name (email, email address, recipient, address; case ignored). "
+                            + "Importing a file again adds nothing. Every rejected row is reported with its line and reason."})
     static final class Import extends ContextCommand {
 
         @Parameters(paramLabel = "FILE", description = "CSV file (UTF-8).")
@@ -78,8 +77,8 @@ final class SuppressionsCommand extends GroupCommand {
 
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = {"Write the suppression list as CSV: email, reason, source, created_at.",
-                    "Address order, times in ISO-8601 UTC. The file imports back with 'suppressions import'",
-                    "(which sets one --reason per file: export by reason to keep the reasons)."})
+                    "Address order, times in ISO-8601 UTC. The file imports back with 'suppressions import', which sets "
+                            + "one --reason per file: export by reason to keep the reasons."})
     static final class Export extends ContextCommand {
 
         @Parameters(paramLabel = "FILE|-", arity = "0..1", defaultValue = "-",
@@ -139,7 +138,7 @@ final class SuppressionsCommand extends GroupCommand {
             description = "Whether an address is suppressed, with reason, source and time. Exit 0 either way.")
     static final class Check extends ContextCommand {
 
-        @Parameters(paramLabel = "ADDRESS")
+        @Parameters(paramLabel = "ADDRESS", description = "Email address.")
         String address;
 
         @Override
@@ -162,11 +161,10 @@ final class SuppressionsCommand extends GroupCommand {
 
     @Command(name = "remove", mixinStandardHelpOptions = true,
             description = {"Take an address off the suppression list, recording why.",
-                    "Campaigns may mail it again. The removal is recorded with --why, the OS user",
-                    "and the suppression it undid."})
+                    "Campaigns may mail it again. The removal is recorded with --why, the OS user and the suppression it undid."})
     static final class Remove extends ContextCommand {
 
-        @Parameters(paramLabel = "ADDRESS")
+        @Parameters(paramLabel = "ADDRESS", description = "Email address.")
         String address;
 
         @Option(names = "--why", required = true, paramLabel = "TEXT",
@@ -195,7 +193,7 @@ final class SuppressionsCommand extends GroupCommand {
                     "Its tracking links then answer 404 and record nothing."})
     static final class EraseTracking extends ContextCommand {
 
-        @Parameters(paramLabel = "ADDRESS")
+        @Parameters(paramLabel = "ADDRESS", description = "Email address.")
         String address;
 
         @Override

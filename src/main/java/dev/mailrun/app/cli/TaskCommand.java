@@ -73,7 +73,7 @@ final class TaskCommand extends GroupCommand {
 
     @Command(name = "enable", mixinStandardHelpOptions = true, description = "Let a disabled task run again at its next slot.")
     static final class Enable extends ContextCommand {
-        @Parameters(paramLabel = "NAME") String name;
+        @Parameters(paramLabel = "NAME", description = "Task name, as task list shows it.") String name;
 
         @Override
         int run(Services s) throws Exception {
@@ -84,7 +84,7 @@ final class TaskCommand extends GroupCommand {
     @Command(name = "disable", mixinStandardHelpOptions = true,
             description = "Stop picking a task; a run in progress finishes. Its schedule and history are kept.")
     static final class Disable extends ContextCommand {
-        @Parameters(paramLabel = "NAME") String name;
+        @Parameters(paramLabel = "NAME", description = "Task name, as task list shows it.") String name;
 
         @Override
         int run(Services s) throws Exception {
@@ -93,10 +93,11 @@ final class TaskCommand extends GroupCommand {
     }
 
     @Command(name = "remove", mixinStandardHelpOptions = true,
-            description = {"Delete a task and its run history. A campaign's task goes only once the campaign is",
-                    "completed or cancelled; to stop a campaign, cancel it (campaign cancel ID)."})
+            description = {"Delete a task and its run history.",
+                    "A campaign's task goes only once the campaign is completed or cancelled; to stop a campaign, cancel it "
+                            + "(campaign cancel ID)."})
     static final class Remove extends ContextCommand {
-        @Parameters(paramLabel = "NAME") String name;
+        @Parameters(paramLabel = "NAME", description = "Task name, as task list shows it.") String name;
 
         @Override
         int run(Services s) throws Exception {

@@ -19,8 +19,8 @@ import picocli.CommandLine.Command;
 @Command(name = "worker", mixinStandardHelpOptions = true,
         description = {"Fire a tick every tick.interval, aligned to the clock, until SIGTERM or SIGINT.",
                 "On a signal the running task checkpoints and stops within tick.shutdown-grace.",
-                "With http.port set it also serves the unsubscribe endpoint, with admin.port the admin listener",
-                "(/metrics, /health/live, /health/ready, /status, /status.json); both stop within the same grace.",
+                "With http.port set it also serves the unsubscribe endpoint, with admin.port the admin listener "
+                        + "(/metrics, /health/live, /health/ready, /status, /status.json); both stop within the same grace.",
                 "A dispatcher thread delivers the events (docs/EVENTS.md) every events.poll."})
 final class WorkerCommand extends ContextCommand {
 

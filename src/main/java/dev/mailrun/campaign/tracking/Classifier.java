@@ -16,14 +16,16 @@ import java.util.Optional;
  *       without reading it.</li>
  *   <li>A known scanner user agent (security gateways, HTTP libraries) → scanner.</li>
  *   <li>An open from a known image proxy (Apple Mail Privacy Protection by its network or its bare
- *       user agent, Gmail's and Yahoo's image proxies by theirs) → machine_open: the proxy fetches
- *       whether or not anyone reads the message.</li>
+ *       user agent, Yahoo's image proxy by its user agent) → machine_open: the proxy fetches whether
+ *       or not anyone reads the message.</li>
  *   <li>A click within {@code scannerWindow} of delivery → scanner: gateways follow every link in
  *       the seconds after a message arrives, people do not read that fast.</li>
  *   <li>A click on a link within 1 s of another link of the same message → scanner: a person
  *       follows one link at a time. The click that began such a burst becomes a scanner's too
  *       ({@link #inBurst}): clicks are held for that second before they are stored.</li>
- *   <li>A user agent that names a browser engine or mail client ({@code Mozilla/…},
+ *   <li>A client known to be a person ({@code person-ua}: Outlook on the desktop, and Gmail's image
+ *       proxy, which fetches when the person opens the message — proxied, so no device or place) →
+ *       human, with its family; else a user agent that names a browser engine ({@code Mozilla/…},
  *       {@code Opera/…}) → human.</li>
  *   <li>Anything else (no user agent, an unknown tool) → unknown.</li>
  * </ol>
@@ -70,6 +72,10 @@ public final class Classifier {
             if (r.otherLinkClicked().isPresent() && burst(r.otherLinkClicked().get(), r.at())) {
                 return verdict(TrackingClass.SCANNER, "scanner");
             }
+        }
+        Optional<String> person = ua.isEmpty() ? Optional.empty() : machines.person(ua);
+        if (person.isPresent()) {
+            return new Verdict(TrackingClass.HUMAN, person);
         }
         String lower = ua.toLowerCase(Locale.ROOT);
         if (lower.startsWith("mozilla/") || lower.startsWith("opera/")) {

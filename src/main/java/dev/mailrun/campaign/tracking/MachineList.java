@@ -12,7 +12,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The known image proxies and link scanners, read from a data file (format in the shipped
+ * The known image proxies and link scanners, and the clients known to be people whose user agents
+ * name no browser (a mail client, an image proxy that fetches only when its person opens), read from a data file (format in the shipped
  * {@code tracking/machines.txt}) so that the list is updated without a release. Read-only once built.
  */
 public final class MachineList {
@@ -34,11 +35,13 @@ public final class MachineList {
     private final List<UaRule> proxyAgents;
     private final List<NetRule> proxyNets;
     private final List<UaRule> scannerAgents;
+    private final List<UaRule> personAgents;
 
-    private MachineList(List<UaRule> proxyAgents, List<NetRule> proxyNets, List<UaRule> scannerAgents) {
+    private MachineList(List<UaRule> proxyAgents, List<NetRule> proxyNets, List<UaRule> scannerAgents, List<UaRule> personAgents) {
         this.proxyAgents = List.copyOf(proxyAgents);
         this.proxyNets = List.copyOf(proxyNets);
         this.scannerAgents = List.copyOf(scannerAgents);
+        this.personAgents = List.copyOf(personAgents);
     }
 
     /** The list shipped with mailrun. */
@@ -63,6 +66,7 @@ public final class MachineList {
         List<UaRule> proxyAgents = new ArrayList<>();
         List<NetRule> proxyNets = new ArrayList<>();
         List<UaRule> scannerAgents = new ArrayList<>();
+        List<UaRule> personAgents = new ArrayList<>();
         String[] lines = text.split("\r?\n", -1);
         for (int n = 0; n < lines.length; n++) {
             String line = lines[n].strip();
@@ -80,11 +84,12 @@ public final class MachineList {
                 case "open-proxy-ua=" -> proxyAgents.add(new UaRule(family, pattern, true));
                 case "open-proxy-net" -> proxyNets.add(net(name, n + 1, family, pattern));
                 case "scanner-ua" -> scannerAgents.add(new UaRule(family, pattern.toLowerCase(Locale.ROOT), false));
+                case "person-ua" -> personAgents.add(new UaRule(family, pattern.toLowerCase(Locale.ROOT), false));
                 default -> throw new IllegalArgumentException(name + ":" + (n + 1) + ": unknown kind '" + parts[0]
-                        + "' (open-proxy-ua, open-proxy-ua=, open-proxy-net, scanner-ua)");
+                        + "' (open-proxy-ua, open-proxy-ua=, open-proxy-net, scanner-ua, person-ua)");
             }
         }
-        return new MachineList(proxyAgents, proxyNets, scannerAgents);
+        return new MachineList(proxyAgents, proxyNets, scannerAgents, personAgents);
     }
 
     private static NetRule net(String name, int line, String family, String cidr) {
@@ -110,6 +115,11 @@ public final class MachineList {
             }
         }
         return Optional.empty();
+    }
+
+    /** The family of a client known to be a person (a mail client, a proxy that fetches on opening); empty when none. */
+    Optional<String> person(String userAgent) {
+        return personAgents.stream().filter(r -> r.matches(userAgent)).map(UaRule::family).findFirst();
     }
 
     /** Whether the user agent is a known link scanner or a tool no person reads mail with. */

@@ -1,5 +1,6 @@
 package dev.mailrun.http.api;
 
+import dev.mailrun.http.ClientGone;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
@@ -32,7 +33,11 @@ final class Answers {
             answer.writeTo(out);
         } catch (Exception e) {
             // The status line has gone: all a broken stream can do is end the connection.
-            log.error("API {}: the streamed answer broke off", request.getHttpURI().getPath(), e);
+            if (ClientGone.is(e)) {
+                log.info("API {}: the client closed the connection before the end of the answer", request.getHttpURI().getPath());
+            } else {
+                log.error("API {}: the streamed answer broke off", request.getHttpURI().getPath(), e);
+            }
             callback.failed(e);
             return;
         }

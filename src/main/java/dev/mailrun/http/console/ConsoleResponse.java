@@ -1,5 +1,6 @@
 package dev.mailrun.http.console;
 
+import dev.mailrun.http.ClientGone;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.ByteBuffer;
@@ -84,7 +85,11 @@ final class ConsoleResponse {
             d.body().write(out);
         } catch (Exception e) {
             // The status line has gone: all a broken download can do is end the connection.
-            log.error("console {}: the download broke off", request.getHttpURI().getPath(), e);
+            if (ClientGone.is(e)) {
+                log.info("console {}: the client closed the connection before the end of the download", request.getHttpURI().getPath());
+            } else {
+                log.error("console {}: the download broke off", request.getHttpURI().getPath(), e);
+            }
             callback.failed(e);
             return;
         }

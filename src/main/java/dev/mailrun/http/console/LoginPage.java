@@ -46,7 +46,7 @@ final class LoginPage {
         }
         String token = form.getOrDefault("token", "").strip();
         if (token.isEmpty()) {
-            return page(400, "Enter an API token (mailrun token create) or admin.token.", secure);
+            return page(400, "Enter an API token (mailrun api-token create) or admin.token.", secure);
         }
         if (token.length() > MAX_TOKEN) {
             return page(400, "That is longer than any token (" + MAX_TOKEN + " characters at most).", secure);
@@ -54,7 +54,7 @@ final class LoginPage {
         Optional<ApiTokens.Caller> caller = services.authenticator().authenticateToken(token);
         if (caller.isEmpty()) {
             log.warn("console: a login with an unknown or revoked token was refused");
-            return page(401, "That token is not valid: it is unknown or revoked (mailrun token list).", secure);
+            return page(401, "That token is not valid: it is unknown or revoked (mailrun api-token list).", secure);
         }
         ConsoleSession session = services.sessions().open(caller.get());
         log.info("console: {} logged in", caller.get().name());

@@ -10,7 +10,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,11 +51,44 @@ class DbCommandTest {
 
         CliHarness.Result migrate = new CliHarness(env, Clock.systemUTC()).run("db", "migrate");
         assertThat(migrate.exitCode()).as(migrate.err()).isZero();
-        assertThat(migrate.out()).matches("Applied \\d+ migrations; the schema is now at version " + latest + " \\(.*\\)\\.\\n");
+        assertThat(migrate.out()).matches("Migrated the schema from version 1 to version " + latest + ": applied \\d+ migrations, "
+                + "versions 2 to " + latest + "(; there is no version [\\d, ]+)? \\(.*\\)\\.\\n");
 
         assertThat(new Migrations.SchemaStatus(Migrations.SchemaStatus.EMPTY, latest, 15).describeCurrent()).isEqualTo("no schema yet");
         assertThat(new Migrations.SchemaNotCurrentException(new Migrations.SchemaStatus(Migrations.SchemaStatus.EMPTY, "16", 15)))
                 .hasMessage("the database has no schema yet but mailrun needs version 16 (15 pending migration(s)); run: mailrun db migrate");
+    }
+
+    @Test
+    void migrate_from_an_empty_database_says_the_versions_it_applied_and_which_do_not_exist() throws Exception {
+        String empty = db.url().substring(db.url().lastIndexOf('/') + 1) + "_empty";
+        sql("DROP DATABASE IF EXISTS " + empty);
+        sql("CREATE DATABASE " + empty + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+        try {
+            List<String> files;
+            try (var listing = Files.list(Path.of("sql"))) {
+                files = listing.map(p -> p.getFileName().toString()).toList();
+            }
+            List<Integer> versions = files.stream().map(f -> Integer.parseInt(f.substring(1, f.indexOf("__")))).sorted().toList();
+            int latest = versions.get(versions.size() - 1);
+            List<String> missing = IntStream.rangeClosed(1, latest).filter(v -> !versions.contains(v)).mapToObj(String::valueOf).toList();
+
+            CliHarness.Result r = new CliHarness(Map.of("MAILRUN_DB_URL", db.url() + "_empty", "MAILRUN_DB_USER", db.user(),
+                    "MAILRUN_DB_PASSWORD", db.password()), Clock.systemUTC()).run("db", "migrate");
+
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.out()).startsWith("Migrated the schema from no schema to version " + latest + ": applied " + files.size()
+                    + " migrations, versions 1 to " + latest + (missing.isEmpty() ? " (" : "; there is no version "
+                    + String.join(", ", missing) + " ("));
+        } finally {
+            sql("DROP DATABASE IF EXISTS " + empty);
+        }
+    }
+
+    private static void sql(String statement) throws SQLException {
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute(statement);
+        }
     }
 
     @Test

@@ -62,10 +62,18 @@ class ClassifierTest {
         assertThat(open(APPLE_PROXY, "198.51.100.7").trackingClass()).isEqualTo(TrackingClass.MACHINE_OPEN);
     }
 
+    /** Gmail fetches through its proxy when the person opens the message: an open, proxied (no device or place). */
     @Test
-    void googles_image_proxy_is_a_machine_open() {
-        assertThat(open(GMAIL_PROXY, "66.249.84.1")).isEqualTo(new Classifier.Verdict(TrackingClass.MACHINE_OPEN,
+    void googles_image_proxy_is_a_persons_open_through_the_proxy() {
+        assertThat(open(GMAIL_PROXY, "66.249.84.1")).isEqualTo(new Classifier.Verdict(TrackingClass.HUMAN,
                 Optional.of("google-proxy")));
+    }
+
+    @Test
+    void outlook_on_the_desktop_is_a_person() {
+        String outlook = "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)";
+        assertThat(open(outlook, "198.51.100.7")).isEqualTo(new Classifier.Verdict(TrackingClass.HUMAN, Optional.of("outlook")));
+        assertThat(click(false, outlook, LATER, Optional.empty())).isEqualTo(TrackingClass.HUMAN);
     }
 
     @Test
