@@ -52,7 +52,7 @@ final class NewCampaignPage {
                 errors.put(field, "at most " + max + " characters");
             }
         });
-        for (String required : List.of("name", "template", "from")) {
+        for (String required : List.of("name", "template")) {
             if (r.field(required).isEmpty()) {
                 errors.put(required, "required");
             }
@@ -78,12 +78,12 @@ final class NewCampaignPage {
             errors.put("headers", e.getMessage());
             return page(r, 422, values, errors);
         }
-        CampaignForm form = new CampaignForm(r.field("name").get(), r.field("template").get(), r.field("from").get(),
+        CampaignForm form = new CampaignForm(r.field("name").get(), r.field("template").get(), r.field("from"),
                 r.field("fromName"), r.field("replyTo"), r.field("subject"), r.field("startAt"), rate, windows,
                 r.field("expireAt"), r.field("relay"), headers);
         long id;
         try {
-            CampaignForm.Parsed parsed = form.parse(services.api().relays());
+            CampaignForm.Parsed parsed = services.api().campaigns().parse(form, services.api().relays());
             id = services.api().campaigns().create(parsed.campaign(), parsed.route());
         } catch (InvalidFields e) {
             e.problems().forEach(p -> errors.merge(p.field(), p.reason(), (a, b) -> a + "; " + b));
