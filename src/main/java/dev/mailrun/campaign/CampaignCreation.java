@@ -72,7 +72,7 @@ final class CampaignCreation {
 
     Checked check(CampaignForm form, Relays relays, AbForm abForm, Optional<TrackingMode> tracking) {
         List<InvalidFields.Problem> problems = new ArrayList<>();
-        Optional<CampaignForm.Parsed> parsed = collect(problems, () -> Optional.of(form.parse(relays)));
+        Optional<CampaignForm.Parsed> parsed = collect(problems, () -> Optional.of(form.parse(relays, templates)));
         Optional<AbTest> ab = collect(problems, abForm::parse);
         if (problems.stream().noneMatch(p -> p.field().equals("template"))) {
             templateProblem(form.template()).ifPresent(problems::add);

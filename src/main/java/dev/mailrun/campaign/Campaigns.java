@@ -13,6 +13,7 @@ import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.report.RunCounts;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AbTable;
@@ -78,6 +79,11 @@ public final class Campaigns {
         this.tickInterval = tickInterval;
         this.requeues = new Requeues(dataSource, clock, this::wakeTask);
         this.creation = new CampaignCreation(dataSource, templates, clock, repliesCounted);
+    }
+
+    /** A new campaign's form read against its template, which fills in the sender it leaves out ({@link CampaignForm}). */
+    public CampaignForm.Parsed parse(CampaignForm form, Relays relays) {
+        return form.parse(relays, templates);
     }
 
     public long create(NewCampaign campaign) throws SQLException {

@@ -58,7 +58,9 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--name", required = true, paramLabel = "N",
                 description = "Campaign name: shown in lists and status, and the List-Id header's phrase.") String name;
         @Option(names = "--template", required = true, paramLabel = "T", description = "Folder under templates.dir.") String template;
-        @Option(names = "--from", required = true, paramLabel = "ADDR", description = "Sender address.") String from;
+        @Option(names = "--from", paramLabel = "ADDR",
+                description = "Sender address; default: the template's from (template.properties), with its display name.")
+        String from;
         @Option(names = "--from-name", paramLabel = "NAME", description = "Sender display name.") String fromName;
         @Option(names = "--reply-to", paramLabel = "ADDR", description = "Reply-To address; default: none (replies go to --from).")
         String replyTo;
@@ -105,7 +107,7 @@ final class CampaignCommand extends GroupCommand {
 
         @Override
         int act(Services s) throws Exception {
-            CampaignForm form = new CampaignForm(name, template, from, Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
+            CampaignForm form = new CampaignForm(name, template, Optional.ofNullable(from), Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
                     Optional.ofNullable(subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
                     windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay),
                     CustomHeaders.parse(headers == null ? List.of() : headers).list());

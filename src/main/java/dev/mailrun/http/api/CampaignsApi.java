@@ -122,7 +122,7 @@ final class CampaignsApi {
         CreateBody b = r.json(CreateBody.class);
         List<String> windows = b.windows() == null ? List.of() : checkedWindows(b.windows());
         CampaignForm form = new CampaignForm(Strings.required("name", b.name(), 200), Strings.required("template", b.template(), 64),
-                Strings.required("from", b.from(), 254), Strings.optional("fromName", b.fromName(), 200),
+                Strings.optional("from", b.from(), 254), Strings.optional("fromName", b.fromName(), 200),
                 Strings.optional("replyTo", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
                 Strings.optional("startAt", b.startAt(), 100), Optional.ofNullable(b.rate()), windows,
                 Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
@@ -190,7 +190,7 @@ final class CampaignsApi {
         CampaignForm form = new CampaignForm(
                 Strings.optional("name", b.name(), 200).orElse(current.name()),
                 Strings.optional("template", b.template(), 64).orElse(current.template()),
-                Strings.optional("from", b.from(), 254).orElse(current.fromAddress()),
+                Strings.optional("from", b.from(), 254).or(() -> Optional.of(current.fromAddress())),
                 Strings.optional("fromName", b.fromName(), 200).or(current::fromName),
                 Strings.optional("replyTo", b.replyTo(), 254).or(current::replyTo),
                 Strings.optional("subject", b.subject(), 500).or(current::subjectOverride),

@@ -72,7 +72,7 @@ final class NewCampaignPage {
         }
         // The domain checks every field, so that the page shows all that is wrong in one round; a field
         // this page already found wrong (too long, not a number) keeps its own message.
-        CampaignForm form = new CampaignForm(r.field("name").orElse(""), r.field("template").orElse(""), r.field("from").orElse(""),
+        CampaignForm form = new CampaignForm(r.field("name").orElse(""), r.field("template").orElse(""), r.field("from"),
                 r.field("fromName"), r.field("replyTo"), r.field("subject"), r.field("startAt"), rate, windows,
                 r.field("expireAt"), r.field("relay"), headers);
         List<InvalidFields.Problem> problems = new ArrayList<>();

@@ -94,7 +94,8 @@ public final class CompiledTemplate {
         return tracking;
     }
 
-    TemplateDefaults defaults() {
+    /** What {@code template.properties} gives: the From and Reply-To a campaign without its own takes. */
+    public TemplateDefaults defaults() {
         return defaults;
     }
 

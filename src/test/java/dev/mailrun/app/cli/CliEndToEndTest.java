@@ -127,9 +127,9 @@ class CliEndToEndTest {
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.err().lines()).containsExactly("mailrun: no campaign with id 999999");
 
-        CliHarness.Result missing = cli().run("campaign", "create", "--name", "x", "--template", "newsletter");
+        CliHarness.Result missing = cli().run("campaign", "create", "--template", "newsletter", "--from", "a@b.example");
         assertThat(missing.exitCode()).isEqualTo(2);
-        assertThat(missing.err()).contains("Missing required option: '--from=ADDR'");
+        assertThat(missing.err()).contains("Missing required option: '--name=N'");
 
         CliHarness.Result badFrom = cli().run("campaign", "create", "--name", "x", "--template", "newsletter", "--from", "nobody");
         assertThat(badFrom.exitCode()).isEqualTo(2);
