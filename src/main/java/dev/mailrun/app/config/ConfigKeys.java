@@ -56,7 +56,7 @@ public final class ConfigKeys {
         key("db.pool-size", "10", Range.whole(2, 500), "Maximum connections in the pool.");
         key("db.embedded.dir", "data/mariadb", "Where the embedded MariaDB keeps its files when db.url is empty.");
         // scheduler
-        key("tick.interval", "5m", span(SECOND, DAY), "How often the worker fires a tick (e.g. 30s, 5m, PT5M).");
+        key("tick.interval", "5m", span(SECOND, DAY), "How often the worker fires a tick (e.g. 30s, 5m, PT5M). It must leave a run at least 2s before its deadline: tick.interval minus tick.safety-margin (at most half the interval) of 2s or more, so 3s with a 1s margin, 4s whatever the margin.");
         key("tick.safety-margin", "15s", span(Duration.ZERO, HOUR), "The most a run's deadline falls before the next slot; the margin used is derived from measured tick lateness and release times, never above this; below tick.interval.");
         key("tick.overlap-wait", "5s", span(Duration.ZERO, Duration.ofMinutes(1)), "At a slot, how long a tick waits for the previous run to release the task before skipping the slot (skipped_overlap).");
         key("tick.shutdown-grace", "30s", span(SECOND, HOUR), "On SIGTERM/SIGINT, how long the running task gets to checkpoint and stop.");

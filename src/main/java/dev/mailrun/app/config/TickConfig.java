@@ -23,7 +23,24 @@ public record TickConfig(Duration interval, Duration safetyMargin, Duration shut
     /** Any shorter and history of runs that just ended could go; the scheduler needs an hour plus its lease. */
     static final Duration MIN_RUN_HISTORY = Duration.ofHours(2);
 
+    /**
+     * The least time a run must have before its deadline to send at all. Before its first batch a
+     * run loads its campaign and template, opens its relays and joins their shares; the first run of
+     * a 2 s interval (at most 1 s before its deadline) spent all of it there and ended at its deadline
+     * having sent nothing, while runs of a 3 s interval with a 500 ms margin send. A worker's interval
+     * must leave this much.
+     */
+    static final Duration MIN_RUN_WINDOW = Duration.ofSeconds(2);
+
     public TickConfig {
+        Duration margin = min(safetyMargin, interval.dividedBy(2));
+        if (interval.minus(margin).compareTo(MIN_RUN_WINDOW) < 0) {
+            Duration least = min(safetyMargin.plus(MIN_RUN_WINDOW), MIN_RUN_WINDOW.multipliedBy(2));
+            throw ConfigException.invalid("tick.interval", "must be at least " + Range.format(least)
+                    + " with tick.safety-margin=" + Range.format(safetyMargin) + " (a run needs "
+                    + Range.format(MIN_RUN_WINDOW) + " before its deadline: tick.interval minus tick.safety-margin, "
+                    + "the margin at most half the interval), got " + Range.format(interval));
+        }
         if (safetyMargin.compareTo(interval) >= 0) {
             throw ConfigException.invalid("tick.safety-margin", "must be shorter than tick.interval (" + interval + ")");
         }
@@ -34,6 +51,10 @@ public record TickConfig(Duration interval, Duration safetyMargin, Duration shut
             throw ConfigException.invalid("tick.overlap-wait", "must be shorter than tick.lease (" + lease.lease()
                     + "), got " + overlapWait);
         }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) < 0 ? a : b;
     }
 
     /**

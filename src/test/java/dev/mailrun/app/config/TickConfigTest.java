@@ -50,4 +50,25 @@ class TickConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("configuration key tick.overlap-wait: must be shorter than tick.lease (PT4S), got PT5S");
     }
+
+    @Test
+    void an_interval_that_leaves_a_run_under_two_seconds_is_one_line_naming_the_keys_and_the_minimum() {
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_TICK_INTERVAL", "2s", "MAILRUN_TICK_SAFETY_MARGIN", "1s")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("configuration key tick.interval: must be at least 3s with tick.safety-margin=1s (a run needs 2s"
+                        + " before its deadline: tick.interval minus tick.safety-margin, the margin at most half the"
+                        + " interval), got 2s");
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_TICK_INTERVAL", "1s", "MAILRUN_TICK_SAFETY_MARGIN", "0s")))
+                .hasMessageStartingWith("configuration key tick.interval: must be at least 2s");
+        assertThatThrownBy(() -> load(Map.of("MAILRUN_TICK_INTERVAL", "3s", "MAILRUN_TICK_SAFETY_MARGIN", "15s")))
+                .hasMessageStartingWith("configuration key tick.interval: must be at least 4s with tick.safety-margin=15s");
+    }
+
+    @Test
+    void an_interval_that_leaves_a_run_two_seconds_is_accepted() {
+        assertThat(load(Map.of("MAILRUN_TICK_INTERVAL", "3s", "MAILRUN_TICK_SAFETY_MARGIN", "1s")).tick().interval())
+                .isEqualTo(Duration.ofSeconds(3));
+        assertThat(load(Map.of("MAILRUN_TICK_INTERVAL", "3s", "MAILRUN_TICK_SAFETY_MARGIN", "500ms")).tick().interval())
+                .isEqualTo(Duration.ofSeconds(3));
+    }
 }
