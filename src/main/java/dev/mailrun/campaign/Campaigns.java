@@ -81,11 +81,6 @@ public final class Campaigns {
         this.creation = new CampaignCreation(dataSource, templates, clock, repliesCounted);
     }
 
-    /** A new campaign's form read against its template, which fills in the sender it leaves out ({@link CampaignForm}). */
-    public CampaignForm.Parsed parse(CampaignForm form, Relays relays) {
-        return form.parse(relays, templates);
-    }
-
     public long create(NewCampaign campaign) throws SQLException {
         return create(campaign, Optional.empty());
     }

@@ -20,6 +20,7 @@ import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientQueue;
+import dev.mailrun.campaign.store.recipient.SentSecondTable;
 import dev.mailrun.campaign.variant.AbReport;
 import dev.mailrun.scheduler.Task;
 import dev.mailrun.scheduler.TaskRun;
@@ -29,6 +30,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -199,10 +201,13 @@ public final class CampaignReports {
             // Sending began before the minute did when something was sent in the ten seconds before it.
             boolean fullMinute = campaign.status() == CampaignStatus.RUNNING
                     && recipients.sentSince(c, campaignId, now.minus(CURRENT_OVER).minusSeconds(10)) > sentLately;
-            // A campaign that began sending within the minute is measured over the time it has sent, not a whole
-            // minute: a page opened two seconds after a start showed 0.2/s for 7/s otherwise.
+            // A campaign that began sending within the minute (nothing sent in the seconds kept before it) is
+            // measured over the time it has sent, not a whole minute: a page opened two seconds after a start
+            // showed 0.2/s for 7/s otherwise.
+            Instant minute = now.minus(CURRENT_OVER).truncatedTo(ChronoUnit.SECONDS);
             sendingFor = fullMinute || sentLately == 0 ? CURRENT_OVER
-                    : recipients.firstSentSince(c, campaignId, now.minus(CURRENT_OVER)).map(first -> Duration.between(first, now))
+                    : recipients.firstSentSince(c, campaignId, now.minus(SentSecondTable.KEPT))
+                            .filter(first -> !first.isBefore(minute)).map(first -> Duration.between(first, now))
                             .map(d -> d.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
                                     : d.compareTo(CURRENT_OVER) > 0 ? CURRENT_OVER : d)
                             .orElse(CURRENT_OVER);
