@@ -172,7 +172,7 @@ class SuppressionsCommandTest {
 
         CliHarness.Result noColumn = run("suppressions", "import", csv("x.csv", "id,name\n1,A\n").toString());
         assertThat(noColumn.exitCode()).isEqualTo(2);
-        assertThat(noColumn.err().lines()).singleElement().asString().contains("no address column in the header row");
+        assertThat(noColumn.err().lines()).singleElement().asString().contains("no email column in the header row");
         assertThat(addressesWithReasons(db.dataSource())).isEmpty();
     }
 
