@@ -255,7 +255,7 @@ class ConsoleBrowserTest {
         d.findElement(By.id("from")).sendKeys("news@sender.example");
         d.findElement(By.id("rate")).sendKeys("fast");
         navigate(d, By.id("create"));
-        assertThat(text(d, "rate-error")).startsWith("--rate must be a number");
+        assertThat(text(d, "rate-error")).startsWith("must be a number");
         assertThat(d.findElement(By.id("name")).getAttribute("value")).as("values kept").isEqualTo("Winter news");
         d.findElement(By.id("rate")).clear();
         navigate(d, By.id("create"));
