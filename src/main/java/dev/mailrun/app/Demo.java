@@ -7,7 +7,7 @@ import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.app.config.TickConfig;
 import dev.mailrun.app.config.UnsubscribeConfig;
 import dev.mailrun.campaign.report.CampaignReport;
-import dev.mailrun.campaign.report.RunCounts;
+import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.DomainGroups;

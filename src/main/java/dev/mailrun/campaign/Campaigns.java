@@ -14,7 +14,7 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.report.RunCounts;
+import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;

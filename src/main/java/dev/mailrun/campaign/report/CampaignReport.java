@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.report;
 
+import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.BounceRate;
 import dev.mailrun.campaign.model.Campaign;

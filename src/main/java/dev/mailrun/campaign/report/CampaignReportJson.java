@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.ErrorCount;

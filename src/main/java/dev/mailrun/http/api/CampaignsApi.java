@@ -13,7 +13,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.report.CampaignReportJson;
-import dev.mailrun.campaign.report.RunCounts;
+import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.campaign.variant.AbPicks;
 import java.time.Instant;

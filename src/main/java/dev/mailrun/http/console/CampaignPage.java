@@ -6,7 +6,7 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
-import dev.mailrun.campaign.report.RunCounts;
+import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.http.StatusCharts;
 import io.pebbletemplates.pebble.extension.escaper.SafeString;
 import java.time.Duration;

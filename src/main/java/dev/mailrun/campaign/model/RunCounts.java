@@ -1,4 +1,4 @@
-package dev.mailrun.campaign.report;
+package dev.mailrun.campaign.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
