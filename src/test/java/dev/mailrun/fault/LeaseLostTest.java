@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -67,7 +68,9 @@ class LeaseLostTest {
         }
     }
 
+    /** A guard beside the regression test above, a minute of outage of its own: with the long fault set (-Pfault). */
     @Test
+    @Tag("slow")
     void a_run_that_lost_its_lease_leaves_alone_the_rows_another_run_took_since() throws Exception {
         try (Outage o = new Outage("retaken")) {
             long id = o.cutAndTakeOver();
