@@ -300,15 +300,6 @@ public final class Campaigns {
     }
 
     /**
-     * One run of a campaign's sending task, as its history shows it.
-     *
-     * @param items  the messages the run tried (sent + failed + deferred); empty while it runs
-     * @param counts what it did with the recipients it took, each counted once ({@link RunCounts})
-     */
-    public record CampaignRun(long id, Instant startedAt, Optional<Instant> finishedAt, String outcome, Optional<Long> items,
-                              Optional<RunCounts> counts, Optional<String> error) {}
-
-    /**
      * The campaign's latest runs, newest first; none before it was started. Idle runs (ticks that found
      * the campaign paused, waiting for its window or its A/B decision) did nothing and are left out.
      */

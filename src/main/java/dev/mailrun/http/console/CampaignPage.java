@@ -1,5 +1,6 @@
 package dev.mailrun.http.console;
 
+import dev.mailrun.campaign.CampaignRun;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
@@ -91,7 +92,7 @@ final class CampaignPage {
     }
 
     /** Each run's recipients counted once by what became of them; "-" where the run has no counts (a decision, a run that claimed nothing). */
-    private static List<Map<String, Object>> runs(List<Campaigns.CampaignRun> runs) {
+    private static List<Map<String, Object>> runs(List<CampaignRun> runs) {
         return runs.stream().map(run -> {
             Map<String, Object> m = new HashMap<>();
             m.put("id", run.id());
@@ -108,7 +109,7 @@ final class CampaignPage {
         }).toList();
     }
 
-    private static String count(Campaigns.CampaignRun run, ToLongFunction<RunCounts> which) {
+    private static String count(CampaignRun run, ToLongFunction<RunCounts> which) {
         return run.counts().map(c -> String.valueOf(which.applyAsLong(c))).orElse("-");
     }
 }
