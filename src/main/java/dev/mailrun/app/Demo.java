@@ -3,23 +3,28 @@ package dev.mailrun.app;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import dev.mailrun.app.config.AdminConfig;
+import dev.mailrun.app.config.ContentConfig;
+import dev.mailrun.app.config.FeedbackConfig;
 import dev.mailrun.app.config.MailrunConfig;
+import dev.mailrun.app.config.RepliesConfig;
 import dev.mailrun.app.config.TickConfig;
+import dev.mailrun.app.config.TrackingConfig;
 import dev.mailrun.app.config.UnsubscribeConfig;
-import dev.mailrun.campaign.report.CampaignReport;
-import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RecipientStatus;
+import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.policy.DailyCap;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
+import dev.mailrun.events.EventsSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -129,6 +134,7 @@ public final class Demo {
                 .map(a -> new SuppressionTable.Entry(a, SuppressionReason.MANUAL, "demo")).toList(), s.clock().instant()));
         s.campaigns().start(id);
 
+        MailboxTasks.register(s);
         try (Scheduler scheduler = s.scheduler(); RelayConfigBeacon relayConfigs = s.relayConfigBeacon()) {
             Worker worker = new Worker(scheduler, options.interval(), s.clock(), Sleeper.onClock(s.clock()), s.heartbeat());
             Thread thread = worker.start();
@@ -211,7 +217,9 @@ public final class Demo {
                 new UnsubscribeConfig(Optional.of(Secret.of(secret)), Optional.of("http://127.0.0.1:" + httpPort),
                         Optional.empty(), Optional.of(httpPort)),
                 "127.0.0.1", new AdminConfig(Optional.of(freePort()), "127.0.0.1", Optional.empty()), c.bounce(),
-                Optional.empty(), c.imports(), c.log());
+                Optional.empty(), c.imports(), c.log(), FeedbackConfig.NONE, Relays.single(Relays.DEFAULT, smtp, send.relayRate()),
+                // The demo sends to its own sink: no event endpoints, tracking or replies mailbox of the operator's.
+                EventsSettings.NONE, ContentConfig.DEFAULTS, TrackingConfig.OFF, RepliesConfig.NONE);
         return base.with(demo);
     }
 

@@ -16,7 +16,6 @@ import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
 import dev.mailrun.campaign.bounce.BounceSettings;
-import dev.mailrun.campaign.bounce.BounceTaskHandler;
 import dev.mailrun.campaign.bounce.ComplaintRateBreaker;
 import dev.mailrun.campaign.bounce.TooFastDelays;
 import dev.mailrun.campaign.feedback.FeedbackApplier;
@@ -26,7 +25,6 @@ import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.reply.ReplyProcessor;
-import dev.mailrun.campaign.reply.ReplyTaskHandler;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
@@ -58,7 +56,6 @@ import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.metrics.MailrunMetrics;
 import dev.mailrun.scheduler.HandlerRegistry;
-import dev.mailrun.scheduler.NewTask;
 import dev.mailrun.scheduler.RunListener;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
@@ -67,16 +64,20 @@ import dev.mailrun.scheduler.TaskHandler;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.scheduler.WorkerHeartbeat;
 import java.security.SecureRandom;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
-/** The application's parts, built from the configuration: the one place that wires packages together. */
+/**
+ * The application's parts, built from the configuration: the one place that wires packages together,
+ * and nothing else (no rule of the product lives here). An accessor documented as <em>shared</em>
+ * returns one instance for this object's life (those holding threads, clients or meters are closed
+ * by {@link #close()}); every other accessor builds a new, stateless object over the shared pool
+ * and clock on each call.
+ */
 public final class Services implements AutoCloseable {
 
     private final AppContext ctx;
@@ -86,6 +87,7 @@ public final class Services implements AutoCloseable {
     private WorkerHeartbeat heartbeat;   // guarded by this
     private MailrunMetrics metrics;      // guarded by this
     private WebhookClient webhooks;      // guarded by this
+    private Campaigns campaigns;         // guarded by this
 
     /**
      * @param links builds the unsubscribe links; production uses signed links from the configured
@@ -117,8 +119,13 @@ public final class Services implements AutoCloseable {
         return new TemplateLoader(config.templatesDir());
     }
 
-    public Campaigns campaigns() {
-        return new Campaigns(dataSource(), tasks(), templates(), clock(), config.tick().interval(), config.replies().counted());
+    /** The campaign service, where every rule on campaigns lives; shared. */
+    public synchronized Campaigns campaigns() {
+        if (campaigns == null) {
+            campaigns = new Campaigns(dataSource(), tasks(), templates(), clock(), config.tick().interval(),
+                    config.replies().counted());
+        }
+        return campaigns;
     }
 
     public CampaignReports reports() {
@@ -147,7 +154,7 @@ public final class Services implements AutoCloseable {
     }
 
     /**
-     * The worker's events dispatcher; its meters when the metrics are served. The HTTP client is
+     * A new events dispatcher; its meters when the metrics are served. Its HTTP client is shared and
      * closed with {@link #close()}.
      */
     public synchronized Dispatcher dispatcher() {
@@ -179,7 +186,7 @@ public final class Services implements AutoCloseable {
         return new Templates(config.templatesDir());
     }
 
-    /** This process's tick-loop heartbeat (one per process), which readiness and the metrics read. */
+    /** This process's tick-loop heartbeat, which readiness and the metrics read; shared. */
     public synchronized WorkerHeartbeat heartbeat() {
         if (heartbeat == null) {
             heartbeat = new WorkerHeartbeat(clock());
@@ -188,7 +195,7 @@ public final class Services implements AutoCloseable {
     }
 
     /**
-     * The metrics of this process, created on first use with the pool's, the campaigns' and the
+     * The metrics of this process (shared), created on first use with the pool's, the campaigns' and the
      * heartbeat's meters bound. Closed with {@link #close()}.
      */
     public synchronized MailrunMetrics metrics() {
@@ -272,7 +279,7 @@ public final class Services implements AutoCloseable {
     }
 
     /**
-     * What the tracking endpoints record through, created on first use (tracking.enabled only); its
+     * What the tracking endpoints record through (shared), created on first use (tracking.enabled only); its
      * writer thread is started by the endpoint and stopped by {@link #close()}.
      */
     public synchronized Tracker tracker() {
@@ -289,38 +296,28 @@ public final class Services implements AutoCloseable {
         return new TrackingErasure(dataSource());
     }
 
-    /**
-     * The scheduler with every handler; when a bounce or replies mailbox is configured its task is
-     * created (or its interval updated) here, so starting a worker is all it takes.
-     */
     /** What this worker is called in the task table and in its record of its relays' settings. */
     public String workerName() {
         return SchedulerConfig.thisProcess(config.tick().fallbackHost());
     }
 
-    /** Records this worker's relay settings now and every 30 s until closed ({@link RelayConfigBeacon}). */
+    /** Records this worker's relay settings now and every 30 s until closed ({@link RelayConfigBeacon}). New on each call. */
     public RelayConfigBeacon relayConfigBeacon() {
         return RelayConfigBeacon.start(dataSource(), workerName(), config.relays(), clock());
     }
 
-    public Scheduler scheduler() throws SQLException {
+    /**
+     * A scheduler with every handler this configuration has (sending, and the mailboxes'). New on each
+     * call; it writes nothing: a starting worker registers the mailbox tasks ({@link MailboxTasks#register}).
+     */
+    public Scheduler scheduler() {
         SchedulerConfig sc = SchedulerConfig.defaults(workerName())
                 .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(config.tick().safetyMargin()))
                 .withRunHistory(config.tick().runHistory())
                 .withOverlapWait(config.tick().overlapWait())
                 .withLease(config.tick().lease());
         List<TaskHandler> handlers = new ArrayList<>(List.of(sendHandler()));
-        if (config.bounce().mailbox().isPresent()) {
-            handlers.add(new BounceTaskHandler(this::bounceProcessor));
-            Instant now = clock().instant();
-            tasks().upsert(NewTask.of(BounceTaskHandler.TASK, BounceTaskHandler.NAME, config.bounce().interval(), now)
-                    .withDescription("Read the bounce mailbox " + config.bounce().mailbox().get().user()));
-        }
-        if (config.replies().counted()) {
-            handlers.add(new ReplyTaskHandler(this::replyProcessor));
-            tasks().upsert(NewTask.of(ReplyTaskHandler.TASK, ReplyTaskHandler.NAME, config.replies().interval(),
-                    clock().instant()).withDescription("Read the replies mailbox " + config.replies().mailbox().get().user()));
-        }
+        handlers.addAll(MailboxTasks.handlers(this));
         return new Scheduler(dataSource(), HandlerRegistry.of(handlers), sc, clock(), runListener());
     }
 

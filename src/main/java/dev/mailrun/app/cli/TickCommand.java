@@ -1,5 +1,6 @@
 package dev.mailrun.app.cli;
 
+import dev.mailrun.app.MailboxTasks;
 import dev.mailrun.app.Services;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.TickSummary;
@@ -14,6 +15,7 @@ final class TickCommand extends ContextCommand {
     int run(Services s) throws Exception {
         java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
         java.time.Duration grace = s.config().tick().shutdownGrace();
+        MailboxTasks.register(s);
         try (Scheduler scheduler = s.scheduler()) {
             // SIGTERM/SIGINT: the running task checkpoints and releases its lease before the JVM exits.
             Thread hook = new Thread(() -> {

@@ -1,6 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.HttpEndpoint;
+import dev.mailrun.app.MailboxTasks;
 import dev.mailrun.app.RelayConfigBeacon;
 import dev.mailrun.app.Services;
 import dev.mailrun.app.config.Range;
@@ -30,6 +31,7 @@ final class WorkerCommand extends ContextCommand {
     int run(Services s) throws Exception {
         Duration grace = s.config().tick().shutdownGrace();
         CountDownLatch finished = new CountDownLatch(1);
+        MailboxTasks.register(s);
         try (Scheduler scheduler = s.scheduler();
              RelayConfigBeacon relayConfigs = s.relayConfigBeacon();
              HttpEndpoint endpoint = HttpEndpoint.configured(s) ? HttpEndpoint.start(s, true) : HttpEndpoint.none();

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 public record FeedbackConfig(Optional<SesSettings> ses, Optional<PostmarkSettings> postmark,
                              Optional<SendGridSettings> sendgrid, Optional<MailgunSettings> mailgun) {
 
-    static final FeedbackConfig NONE = new FeedbackConfig(Optional.empty(), Optional.empty(), Optional.empty(),
+    public static final FeedbackConfig NONE = new FeedbackConfig(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty());
 
     static FeedbackConfig from(RawConfig raw, Optional<Integer> httpPort) {

@@ -27,62 +27,16 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 
-/** The whole validated configuration, built once at start. */
+/**
+ * The whole validated configuration, built once at start by {@link #from} (the demo builds its own
+ * through the same canonical constructor): one way to make one, so a new part cannot be left out
+ * by a shorter constructor that fills it with a default.
+ */
 public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
                             Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking,
                             RepliesConfig replies) {
-
-    /** Without a replies mailbox. */
-    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
-                         Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking) {
-        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback, relays,
-                events, content, tracking, RepliesConfig.NONE);
-    }
-
-    /** Without tracking. */
-    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
-                         Relays relays, EventsSettings events, ContentConfig content) {
-        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback, relays,
-                events, content, TrackingConfig.OFF);
-    }
-
-    /** With the default limits on attachments. */
-    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
-                         Relays relays, EventsSettings events) {
-        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback, relays,
-                events, ContentConfig.DEFAULTS);
-    }
-
-    /** Without event endpoints. */
-    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
-                         Relays relays) {
-        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback, relays,
-                EventsSettings.NONE);
-    }
-
-    /** With the one relay {@code smtp}. */
-    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback) {
-        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, feedback,
-                Relays.single(Relays.DEFAULT, smtp, send.relayRate()));
-    }
-
-    public MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
-                         UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
-                         Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log) {
-        this(db, tick, smtp, send, templatesDir, unsubscribe, httpBind, admin, bounce, dkim, imports, log, FeedbackConfig.NONE);
-    }
 
     /** @param fallbackHost this worker's host where the machine's name cannot be resolved ({@link TickConfig}) */
     static MailrunConfig from(RawConfig raw, String fallbackHost) {

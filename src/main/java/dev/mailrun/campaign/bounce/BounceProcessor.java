@@ -6,10 +6,12 @@ import dev.mailrun.mail.bounce.BounceKind;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
 import dev.mailrun.mail.bounce.BounceReport;
+import dev.mailrun.scheduler.RunReport;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -70,6 +72,25 @@ public final class BounceProcessor {
         this.complaintBreaker = complaintBreaker;
         this.dataSource = dataSource;
         this.clock = clock;
+    }
+
+    /** The bounce task's row ({@code task.name}) and handler: created by a worker whose configuration has a mailbox. */
+    public static final String TASK = "bounces";
+    public static final String HANDLER = "bounce-check";
+    private static final int MESSAGES_PER_RUN = 5_000;
+
+    /**
+     * One run of the bounce task: reads the bounce mailbox once (bounces, complaints and unsubscribe
+     * requests sent by mail). Each message's effects commit before the message is marked processed,
+     * and applying a bounce twice changes nothing, so a crash anywhere is harmless.
+     */
+    public RunReport readMailbox() throws MessagingException, SQLException {
+        BounceSummary summary = process(MESSAGES_PER_RUN);
+        return new RunReport(1, summary.messagesRead(), null, Duration.ZERO, Map.of(
+                "read", summary.messagesRead(), "hard", summary.hard(), "soft", summary.soft(),
+                "complaints", summary.complaints(), "refused", summary.refused(), "unrecognised", summary.unrecognised(),
+                "unmatched", summary.unmatched(), "unsubscribes", summary.unsubscribes(),
+                "invalid-unsubscribes", summary.invalidUnsubscribes(), "paused", summary.pausedCampaigns()));
     }
 
     /** Processes up to {@code limit} messages. */

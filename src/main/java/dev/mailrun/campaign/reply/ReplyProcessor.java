@@ -6,13 +6,16 @@ import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.feedback.SendIds;
 import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.reply.ReplyHeaders;
+import dev.mailrun.scheduler.RunReport;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -61,6 +64,18 @@ public final class ReplyProcessor {
         int automatic;
         int reports;
         int unmatched;
+    }
+
+    /** The replies task's row ({@code task.name}) and handler: created by a worker with {@code replies.imap.host}. */
+    public static final String TASK = "replies";
+    public static final String HANDLER = "reply-check";
+    private static final int MESSAGES_PER_RUN = 5_000;
+
+    /** One run of the replies task: reads the replies mailbox once; what {@code --pick-by replies} decides by. */
+    public RunReport readMailbox() throws MessagingException, SQLException {
+        ReplySummary s = process(MESSAGES_PER_RUN);
+        return new RunReport(1, s.read(), null, Duration.ZERO, Map.of("read", s.read(), "replies", s.replies(),
+                "repeated", s.repeated(), "automatic", s.automatic(), "reports", s.reports(), "unmatched", s.unmatched()));
     }
 
     /** Processes up to {@code limit} messages. */
