@@ -7,8 +7,8 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.store.InFlightTable;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -79,7 +80,7 @@ class AbCrashDuringTestTest {
                 }
             }, "zombie-run");
             zombie.start();
-            waitUntil(() -> accepted.get() > 30 && inFlight(id) > 0);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(() -> accepted.get() > 30 && inFlight(id) > 0);
 
             // The dying worker's lease runs out (the database decides); the survivor takes over.
             for (int attempt = 0; attempt < 50 && CampaignFixtures.recipientCount(db.dataSource(), id, "unknown") == 0; attempt++) {
@@ -162,14 +163,4 @@ class AbCrashDuringTestTest {
         }
     }
 
-    /** Waits for a condition another thread brings about; bounded, never a timing assertion. */
-    private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.call()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("condition not reached within 20 s");
-            }
-            Thread.sleep(10);
-        }
-    }
 }

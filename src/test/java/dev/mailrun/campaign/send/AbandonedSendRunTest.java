@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -75,7 +76,7 @@ class AbandonedSendRunTest {
                 }
             }, "zombie-run");
             zombie.start();
-            waitUntil(() -> accepted.get() > 20 && !inFlightEmails(id).isEmpty());
+            Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(() -> accepted.get() > 20 && !inFlightEmails(id).isEmpty());
 
             // The dying worker stops heartbeating; its lease runs out (the database decides, no sleeping).
             // Its run is stalled but not dead: a flush or the claim of its next batch, still under
@@ -152,17 +153,6 @@ class AbandonedSendRunTest {
             latch.await(20, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Waits for a condition another thread brings about; bounded, never a timing assertion. */
-    private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.call()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("condition not reached within 20 s");
-            }
-            Thread.sleep(10);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
@@ -16,6 +16,7 @@ import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -85,10 +86,8 @@ class CompletionRaceTest {
                     throw new IllegalStateException(e);
                 }
             });
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!tick.isDone() && !waitsForCampaignLock() && System.nanoTime() < until) {
-                Thread.sleep(20);
-            }
+            await("the run waits for the campaign's lock, or ends").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(20)).until(() -> tick.isDone() || waitsForCampaignLock());
             assertThat(importing).as("the import batch began").isTrue();
             importer.commit();
             tick.get(60, TimeUnit.SECONDS);

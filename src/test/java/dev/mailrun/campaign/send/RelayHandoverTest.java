@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
@@ -8,8 +9,8 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.store.PaceTailTable;
 import dev.mailrun.campaign.store.RelayShareTable;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -140,22 +142,20 @@ class RelayHandoverTest {
     }
 
     /** The run token of the first holder of {@code relay} other than {@link #OTHER}, once there is one. */
-    private static String awaitJoiner(String relay) throws Exception {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < until) {
-            try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
-                    "SELECT holder FROM relay_share WHERE relay = ? AND holder <> ?")) {
-                ps.setString(1, relay);
-                ps.setString(2, OTHER);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        return rs.getString(1);
-                    }
-                }
+    private static String awaitJoiner(String relay) {
+        return await("a run joins " + relay).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                .until(() -> joiner(relay), Optional::isPresent).get();
+    }
+
+    private static Optional<String> joiner(String relay) throws SQLException {
+        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT holder FROM relay_share WHERE relay = ? AND holder <> ?")) {
+            ps.setString(1, relay);
+            ps.setString(2, OTHER);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
             }
-            Thread.sleep(5);
         }
-        throw new AssertionError("no run joined " + relay + " within 30 s");
     }
 
     private static long handoversTo(String relay) throws Exception {

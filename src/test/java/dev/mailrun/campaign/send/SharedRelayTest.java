@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
@@ -38,10 +39,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -71,7 +70,7 @@ class SharedRelayTest {
                 Instant renewedUntil = shareExpiry(relay);
                 joinAsAnotherHolder(relay);
                 nanoTime.addAndGet(RelayShare.RENEWAL.toNanos());
-                waitUntil(() -> shareExpiry(relay).isAfter(renewedUntil));
+                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(() -> shareExpiry(relay).isAfter(renewedUntil));
             }
             return Reply.ok();
         }).start()) {
@@ -118,22 +117,6 @@ class SharedRelayTest {
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** Waits for a condition another thread brings about; bounded, never a timing assertion. */
-    private static void waitUntil(BooleanSupplier condition) {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("condition not reached within 20 s");
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
         }
     }
 
