@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * The API's JSON: strict on the way in (unknown fields, duplicate keys, trailing content, a string
  * where a number belongs and the like are refused, each naming the field), plain on the way out.
  * Every member name is snake_case, in and out: a request record's {@code fromName} is read from
- * {@code from_name}, and the answers' maps are written with snake_case keys.
+ * {@code from_name} (the naming strategy renames record properties only; the answers' maps are built
+ * with snake_case keys).
  */
 final class Json {
 
@@ -59,8 +60,8 @@ final class Json {
             }
             return value;
         } catch (UnrecognizedPropertyException e) {
-            // 422 rather than ignored: a client still sending a name the API no longer reads (fromName for
-            // from_name) learns it at once instead of silently losing the value.
+            // 422 naming the member: a client still sending a name the API no longer reads (fromName for
+            // from_name) learns which name to send instead of losing the value.
             throw ApiException.invalid(path(e), unknown(e));
         } catch (JsonMappingException e) {
             throw new ApiException(400, "Bad request", path(e) + ": " + firstLine(e.getOriginalMessage()),
