@@ -39,7 +39,7 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
             problems.add(new InvalidFields.Problem("windows", "the ranges take more than " + MAX_WINDOWS_TEXT + " characters"));
         }
         if (expireAt.isPresent() && startAt.isPresent() && !expireAt.get().isAfter(startAt.get())) {
-            problems.add(new InvalidFields.Problem("expireAt", expireAt.get() + " must be after the start (startAt " + startAt.get() + ")"));
+            problems.add(new InvalidFields.Problem("expireAt", expireAt.get() + " must be after the start (" + startAt.get() + ")"));
         }
         headers.problem().ifPresent(problem -> problems.add(new InvalidFields.Problem("headers", problem)));
         if (!problems.isEmpty()) {

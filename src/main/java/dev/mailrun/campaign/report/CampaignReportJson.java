@@ -61,7 +61,7 @@ public final class CampaignReportJson {
         }
         campaign.put("window", c.windows().map(Object::toString).orElse(null));
         campaign.put("expire_at", c.expireAt().map(Object::toString).orElse(null));
-        ArrayNode held = root.putArray("heldBackBy");
+        ArrayNode held = root.putArray("held_back_by");
         r.heldBackBy().forEach(held::add);
         ObjectNode counts = root.putObject("counts");
         for (RecipientStatus st : RecipientStatus.values()) {

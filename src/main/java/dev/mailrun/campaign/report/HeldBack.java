@@ -22,7 +22,7 @@ import java.util.Map;
 
 /**
  * The pace part of what holds a campaign back right now, as short phrases for {@code campaign
- * status} ("held back by") and {@code heldBackBy} in its JSON:
+ * status} ("held back by") and {@code held_back_by} in its JSON:
  * <ul>
  *   <li>{@code domain gmail capped at 5/s} — a domain group with a cap, while the campaign still
  *       has recipients there;</li>

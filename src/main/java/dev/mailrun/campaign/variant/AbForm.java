@@ -62,7 +62,7 @@ public record AbForm(List<String> variants, Optional<String> testShare, Optional
             }
         }
         if (decideAfter.isPresent() && decide.isPresent()) {
-            problems.add(new InvalidFields.Problem("decide", "manual excludes a time to decide after (decideAfter)"));
+            problems.add(new InvalidFields.Problem("decide", "manual excludes a time to decide after"));
         }
         decide.filter(d -> !d.equals("manual")).ifPresent(d ->
                 problems.add(new InvalidFields.Problem("decide", "must be manual (or give a time to decide after), got '" + d + "'")));

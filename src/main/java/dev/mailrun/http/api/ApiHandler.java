@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>authenticated ({@link Authenticator}: an API token, or admin.token as {@code admin}); none: 401;</li>
  *   <li>matched to an {@link Operation} (no path: 404, another method: 405) and its scope checked (403 naming it);</li>
+ *   <li>its query parameters checked against the operation's (another: 422 naming it);</li>
  *   <li>rate-limited per token ({@link RateLimits}: 429 with Retry-After);</li>
  *   <li>its body read — JSON whole up to {@code api.max-body-bytes}, CSV streamed to a temporary file up
  *       to {@code api.max-upload-bytes} (413 past either);</li>
@@ -134,6 +135,13 @@ public final class ApiHandler extends Handler.Abstract {
         }
         Optional<String> key = idempotencyKey(request, op);
         Map<String, List<String>> query = query(request);
+        for (String name : query.keySet()) {
+            if (!op.query().contains(name)) {
+                String snake = FieldNames.json(name);
+                throw ApiException.invalid(Shown.of(name), op.query().contains(snake)
+                        ? "unknown query parameter; the API's names are snake_case: " + snake : "unknown query parameter");
+            }
+        }
         Optional<String> ifMatch = Optional.ofNullable(request.getHeaders().get(HttpHeader.IF_MATCH));
         String target = request.getHttpURI().getPathQuery();
         switch (op.body()) {

@@ -58,10 +58,10 @@ final class CampaignsApi {
 
     List<Operation> operations() {
         return List.of(
-                Operation.read("/campaigns", ApiScope.CAMPAIGNS_READ, this::list),
+                Operation.read("/campaigns", ApiScope.CAMPAIGNS_READ, this::list).query("status", "created_since", "limit", "cursor"),
                 Operation.write("POST", "/campaigns", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.create", this::create),
                 Operation.read("/campaigns/{id}", ApiScope.CAMPAIGNS_READ, this::get),
-                Operation.read("/campaigns/{id}/runs", ApiScope.CAMPAIGNS_READ, this::runs),
+                Operation.read("/campaigns/{id}/runs", ApiScope.CAMPAIGNS_READ, this::runs).query("limit"),
                 Operation.write("PATCH", "/campaigns/{id}", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.update", this::update),
                 action("start", Operation.Body.NONE, r -> {
                     s.startCheck().run();
@@ -92,7 +92,7 @@ final class CampaignsApi {
                         filter = filter.withErrorContaining(reason.get());
                     }
                     Campaigns.RequeueResult result = campaigns.requeueFailed(r.id("id"), filter);
-                    return Map.of("requeued", result.requeued(), "leftSuppressed", result.leftSuppressed());
+                    return Map.of("requeued", result.requeued(), "left_suppressed", result.leftSuppressed());
                 }));
     }
 
@@ -112,7 +112,7 @@ final class CampaignsApi {
                 throw new ApiException(412, "Precondition failed", "campaign " + before.id() + " changed since that ETag; read it again");
             }
             Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("id", Long.toString(before.id()));
+            answer.put("id", before.id());
             answer.putAll(action.act(r));
             return ApiResponse.json(200, answer).header("ETag", etag(campaigns.get(before.id())));
         });
@@ -122,12 +122,12 @@ final class CampaignsApi {
         CreateBody b = r.json(CreateBody.class);
         List<String> windows = b.windows() == null ? List.of() : checkedWindows(b.windows());
         CampaignForm form = new CampaignForm(Strings.required("name", b.name(), 200), Strings.required("template", b.template(), 64),
-                Strings.optional("from", b.from(), 254), Strings.optional("fromName", b.fromName(), 200),
-                Strings.optional("replyTo", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
-                Strings.optional("startAt", b.startAt(), 100), Optional.ofNullable(b.rate()), windows,
-                Strings.optional("expireAt", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
+                Strings.optional("from", b.from(), 254), Strings.optional("from_name", b.fromName(), 200),
+                Strings.optional("reply_to", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
+                Strings.optional("start_at", b.startAt(), 100), Optional.ofNullable(b.rate()), windows,
+                Strings.optional("expire_at", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
                 headers(b.headers()));
-        // Every bad field at once, named by the domain, which names its fields as this API does.
+        // Every bad field at once, named by the domain (Failures puts the names in the API's words).
         long id = campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()));
         Campaign created = campaigns.get(id);
         return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
@@ -156,8 +156,8 @@ final class CampaignsApi {
             Strings.required("variants[" + i + "]", variants.get(i), 2000);
         }
         return new AbForm(variants, Optional.ofNullable(b.testShare()).map(p -> p + "%"),
-                Strings.optional("decideAfter", b.decideAfter(), 20), Strings.optional("decide", b.decide(), 20),
-                Strings.optional("pickBy", b.pickBy(), 20));
+                Strings.optional("decide_after", b.decideAfter(), 20), Strings.optional("decide", b.decide(), 20),
+                Strings.optional("pick_by", b.pickBy(), 20));
     }
 
     /** Records the winner of the campaign's A/B test; a name the test does not have is a bad field. */
@@ -169,7 +169,7 @@ final class CampaignsApi {
             throw ApiException.invalid("variant", "campaign " + id + " has no variant " + variant);
         }
         AbPicks.Picked picked = campaigns.pick(id, variant);
-        return Map.of("winner", picked.variant(), "givenTheWinner", picked.givenTheWinner());
+        return Map.of("winner", picked.variant(), "given_the_winner", picked.givenTheWinner());
     }
 
     /**
@@ -191,12 +191,12 @@ final class CampaignsApi {
                 Strings.optional("name", b.name(), 200).orElse(current.name()),
                 Strings.optional("template", b.template(), 64).orElse(current.template()),
                 Strings.optional("from", b.from(), 254).or(() -> Optional.of(current.fromAddress())),
-                Strings.optional("fromName", b.fromName(), 200).or(current::fromName),
-                Strings.optional("replyTo", b.replyTo(), 254).or(current::replyTo),
+                Strings.optional("from_name", b.fromName(), 200).or(current::fromName),
+                Strings.optional("reply_to", b.replyTo(), 254).or(current::replyTo),
                 Strings.optional("subject", b.subject(), 500).or(current::subjectOverride),
-                Strings.optional("startAt", b.startAt(), 100).or(() -> current.startAt().map(Instant::toString)),
+                Strings.optional("start_at", b.startAt(), 100).or(() -> current.startAt().map(Instant::toString)),
                 Optional.ofNullable(b.rate()).or(current::rateCap), windows,
-                Strings.optional("expireAt", b.expireAt(), 100).or(() -> current.expireAt().map(Instant::toString)),
+                Strings.optional("expire_at", b.expireAt(), 100).or(() -> current.expireAt().map(Instant::toString)),
                 Strings.optional("relay", b.relay(), 500),
                 b.headers() != null ? headers(b.headers()) : current.headers().list());
         Campaign changed = campaigns.update(id, form.parse(s.relays()), current.updatedAt())
@@ -225,7 +225,7 @@ final class CampaignsApi {
     private ApiResponse list(ApiRequest r) throws Exception {
         int limit = r.intParam("limit", 1, MAX_LIST, 100);
         Optional<CampaignStatus> status = r.param("status").map(CampaignsApi::status);
-        Optional<Instant> since = r.param("createdSince").map(CampaignsApi::instant);
+        Optional<Instant> since = r.param("created_since").map(CampaignsApi::instant);
         long after = r.param("cursor").map(c -> Cursors.decodeLong("campaigns", c)).orElse(0L);
         // In id order, after the cursor's id, filtered in SQL: a campaign created meanwhile lands at the end,
         // never on a page already read.
@@ -233,7 +233,7 @@ final class CampaignsApi {
         List<Campaign> page = matching.subList(0, Math.min(limit, matching.size()));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("campaigns", page.stream().map(CampaignsApi::item).toList());
-        body.put("nextCursor", matching.size() > limit ? Cursors.encode("campaigns", page.get(page.size() - 1).id()) : null);
+        body.put("next_cursor", matching.size() > limit ? Cursors.encode("campaigns", page.get(page.size() - 1).id()) : null);
         return ApiResponse.json(200, body);
     }
 
@@ -250,16 +250,16 @@ final class CampaignsApi {
         int limit = r.intParam("limit", 1, 500, 50);
         List<Map<String, Object>> runs = campaigns.runs(r.id("id"), limit).stream().map(run -> {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", Long.toString(run.id()));
-            m.put("startedAt", run.startedAt().toString());
-            m.put("finishedAt", run.finishedAt().map(Instant::toString).orElse(null));
+            m.put("id", run.id());
+            m.put("started_at", run.startedAt().toString());
+            m.put("finished_at", run.finishedAt().map(Instant::toString).orElse(null));
             m.put("outcome", run.outcome());
             m.put("items", run.items().orElse(null));
             m.put("sent", run.counts().map(RunCounts::sent).orElse(null));
             m.put("failed", run.counts().map(RunCounts::failed).orElse(null));
             m.put("deferred", run.counts().map(RunCounts::deferred).orElse(null));
             m.put("suppressed", run.counts().map(RunCounts::suppressed).orElse(null));
-            m.put("handedBack", run.counts().map(RunCounts::handedBack).orElse(null));
+            m.put("handed_back", run.counts().map(RunCounts::handedBack).orElse(null));
             m.put("error", run.error().orElse(null));
             return m;
         }).toList();
@@ -268,24 +268,24 @@ final class CampaignsApi {
 
     static Map<String, Object> item(Campaign c) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", Long.toString(c.id()));
+        m.put("id", c.id());
         m.put("name", c.name());
         m.put("status", c.status().dbValue());
         m.put("template", c.template());
         m.put("from", c.fromAddress());
-        m.put("fromName", c.fromName().orElse(null));
-        m.put("replyTo", c.replyTo().orElse(null));
+        m.put("from_name", c.fromName().orElse(null));
+        m.put("reply_to", c.replyTo().orElse(null));
         m.put("subject", c.subjectOverride().orElse(null));
-        m.put("startAt", c.startAt().map(Instant::toString).orElse(null));
+        m.put("start_at", c.startAt().map(Instant::toString).orElse(null));
         m.put("rate", c.rateCap().orElse(null));
         m.put("windows", c.windows().map(Object::toString).orElse(null));
-        m.put("expireAt", c.expireAt().map(Instant::toString).orElse(null));
+        m.put("expire_at", c.expireAt().map(Instant::toString).orElse(null));
         Map<String, String> headers = new LinkedHashMap<>();
         c.headers().list().forEach(h -> headers.put(h.name(), h.value()));
         m.put("headers", headers);
-        m.put("pauseReason", c.pauseReason().orElse(null));
-        m.put("createdAt", c.createdAt().toString());
-        m.put("updatedAt", c.updatedAt().toString());
+        m.put("pause_reason", c.pauseReason().orElse(null));
+        m.put("created_at", c.createdAt().toString());
+        m.put("updated_at", c.updatedAt().toString());
         return m;
     }
 
@@ -308,7 +308,7 @@ final class CampaignsApi {
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw ApiException.invalid("createdSince", "must be an RFC 3339 UTC instant such as 2026-12-01T09:00:00Z");
+            throw ApiException.invalid("created_since", "must be an RFC 3339 UTC instant such as 2026-12-01T09:00:00Z");
         }
     }
 }

@@ -36,7 +36,7 @@ final class EventsApi {
 
     List<Operation> operations() {
         return List.of(
-                Operation.read("/events", ApiScope.EVENTS_READ, this::list),
+                Operation.read("/events", ApiScope.EVENTS_READ, this::list).query("endpoint", "status", "type", "limit", "cursor"),
                 Operation.read("/events/endpoints", ApiScope.EVENTS_READ, this::endpoints),
                 Operation.write("POST", "/events/endpoints/{name}/replay", ApiScope.EVENTS_WRITE, Operation.Body.JSON,
                         "events.replay", this::replay),
@@ -58,7 +58,7 @@ final class EventsApi {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("deliveries", page.stream().map(EventsApi::delivery).toList());
         DeliveryTable.Listed last = page.isEmpty() ? null : page.get(page.size() - 1);
-        body.put("nextCursor", rows.size() > limit ? Cursors.encode(LISTING, last.event().seq() + ":" + last.endpoint()) : null);
+        body.put("next_cursor", rows.size() > limit ? Cursors.encode(LISTING, last.event().seq() + ":" + last.endpoint()) : null);
         return ApiResponse.json(200, body);
     }
 
@@ -68,11 +68,11 @@ final class EventsApi {
             m.put("name", e.name());
             m.put("state", e.state());
             m.put("pending", e.pending());
-            m.put("oldestPending", e.oldestPending().map(Instant::toString).orElse(null));
-            m.put("failingSince", e.failingSince().map(Instant::toString).orElse(null));
-            m.put("nextAttemptAt", e.nextAttemptAt().map(Instant::toString).orElse(null));
-            m.put("disabledAt", e.disabledAt().map(Instant::toString).orElse(null));
-            m.put("lastError", e.lastError().orElse(null));
+            m.put("oldest_pending", e.oldestPending().map(Instant::toString).orElse(null));
+            m.put("failing_since", e.failingSince().map(Instant::toString).orElse(null));
+            m.put("next_attempt_at", e.nextAttemptAt().map(Instant::toString).orElse(null));
+            m.put("disabled_at", e.disabledAt().map(Instant::toString).orElse(null));
+            m.put("last_error", e.lastError().orElse(null));
             return m;
         }).toList();
         return ApiResponse.json(200, Map.of("endpoints", list));
@@ -108,8 +108,8 @@ final class EventsApi {
         event.put("id", d.event().eventId());
         event.put("type", d.event().type());
         event.put("timestamp", d.event().occurredAt().toString());
-        event.put("campaignId", d.event().campaignId() == null ? null : d.event().campaignId().toString());
-        event.put("recipientId", d.event().recipientId() == null ? null : d.event().recipientId().toString());
+        event.put("campaign_id", d.event().campaignId());
+        event.put("recipient_id", d.event().recipientId());
         event.put("email", d.event().email());
         event.put("data", data(d.event().data()));
         Map<String, Object> m = new LinkedHashMap<>();
@@ -117,8 +117,8 @@ final class EventsApi {
         m.put("event", event);
         m.put("status", d.status().dbValue());
         m.put("attempts", d.attempts());
-        m.put("doneAt", d.doneAt() == null ? null : d.doneAt().toString());
-        m.put("lastReply", d.lastReply());
+        m.put("done_at", d.doneAt() == null ? null : d.doneAt().toString());
+        m.put("last_reply", d.lastReply());
         return m;
     }
 

@@ -16,7 +16,7 @@ final class Failures {
 
     static ApiException map(Exception e) {
         if (e instanceof InvalidFields f) {
-            return ApiException.invalid(f.problems());
+            return ApiException.invalid(FieldNames.json(f.problems()));
         }
         if (e instanceof CampaignException c) {
             String m = c.getMessage();

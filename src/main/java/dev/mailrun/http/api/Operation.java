@@ -4,12 +4,16 @@ import dev.mailrun.campaign.model.ApiScope;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One operation of the API: method, path template ({@code /campaigns/{id}/start}), the scope it
- * needs (null: any valid token), what its body is, the name the audit trail gives it (writes only) and the endpoint.
+ * needs (null: any valid token), what its body is, the name the audit trail gives it (writes only), the
+ * query parameters it reads (any other is refused, so that a misspelt filter is not silently ignored) and
+ * the endpoint.
  */
-record Operation(String method, String template, ApiScope scope, Body body, Optional<String> audited, Endpoint endpoint) {
+record Operation(String method, String template, ApiScope scope, Body body, Optional<String> audited, Set<String> query,
+                 Endpoint endpoint) {
 
     /** What a request carries. */
     enum Body { NONE, JSON, CSV }
@@ -20,21 +24,26 @@ record Operation(String method, String template, ApiScope scope, Body body, Opti
     }
 
     static Operation read(String template, ApiScope scope, Endpoint endpoint) {
-        return new Operation("GET", template, scope, Body.NONE, Optional.empty(), endpoint);
+        return new Operation("GET", template, scope, Body.NONE, Optional.empty(), Set.of(), endpoint);
     }
 
     /** A read any valid token may make (scope null). */
     static Operation anyToken(String template, Endpoint endpoint) {
-        return new Operation("GET", template, null, Body.NONE, Optional.empty(), endpoint);
+        return new Operation("GET", template, null, Body.NONE, Optional.empty(), Set.of(), endpoint);
+    }
+
+    /** This operation, reading the query parameters {@code names}. */
+    Operation query(String... names) {
+        return new Operation(method, template, scope, body, audited, Set.of(names), endpoint);
     }
 
     /** Whether a caller holding {@code held} may run this operation. */
-    boolean allowedWith(java.util.Set<ApiScope> held) {
+    boolean allowedWith(Set<ApiScope> held) {
         return scope == null || scope.grantedBy(held);
     }
 
     static Operation write(String method, String template, ApiScope scope, Body body, String action, Endpoint endpoint) {
-        return new Operation(method, template, scope, body, Optional.of(action), endpoint);
+        return new Operation(method, template, scope, body, Optional.of(action), Set.of(), endpoint);
     }
 
     /** The path's variables when {@code path} (below /api/v1) matches the template; empty otherwise. */

@@ -51,7 +51,7 @@ final class RecipientsApi {
                 Operation.write("POST", "/campaigns/{id}/recipients/import", ApiScope.RECIPIENTS_WRITE, Operation.Body.CSV,
                         "recipients.import", r -> imported(r, r.upload().orElseThrow(), false)),
                 Operation.read("/campaigns/{id}/recipients/{address}", ApiScope.CAMPAIGNS_READ, this::lookup),
-                Operation.read("/campaigns/{id}/export", ApiScope.CAMPAIGNS_READ, this::export));
+                Operation.read("/campaigns/{id}/export", ApiScope.CAMPAIGNS_READ, this::export).query("format"));
     }
 
     /**
@@ -143,7 +143,7 @@ final class RecipientsApi {
         Map<String, Long> byReason = new LinkedHashMap<>();
         report.rejectedByReason().entrySet().stream().filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.comparingByKey()).forEach(e -> byReason.put(e.getKey().label(), e.getValue()));
-        m.put("rejectedByReason", byReason);
+        m.put("rejected_by_reason", byReason);
         List<Map<String, Object>> rejects = new ArrayList<>();
         for (RejectedRow<RecipientRejectReason> row : report.firstRejects()) {
             Map<String, Object> reject = new LinkedHashMap<>();
@@ -157,7 +157,7 @@ final class RecipientsApi {
             reject.put("detail", row.detail());
             rejects.add(reject);
         }
-        m.put("firstRejects", rejects);
+        m.put("first_rejects", rejects);
         return m;
     }
 
@@ -173,11 +173,10 @@ final class RecipientsApi {
         return ApiResponse.json(200, json(found));
     }
 
-    /** An export row as JSON: the CSV export's column names; ids and times as strings, absent values null. */
+    /** An export row as JSON: the CSV export's column names; numbers (the id among them) as numbers, times as strings, absent values null. */
     static Map<String, Object> json(Map<String, Object> row) {
         Map<String, Object> m = new LinkedHashMap<>();
-        row.forEach((name, value) -> m.put(name, value instanceof Number && !"id".equals(name) ? value
-                : value == null ? null : value.toString()));
+        row.forEach((name, value) -> m.put(name, value instanceof Number || value == null ? value : value.toString()));
         return m;
     }
 

@@ -34,7 +34,7 @@ final class SuppressionsApi {
 
     List<Operation> operations() {
         return List.of(
-                Operation.read("/suppressions", ApiScope.SUPPRESSIONS_READ, this::page),
+                Operation.read("/suppressions", ApiScope.SUPPRESSIONS_READ, this::page).query("reason", "since", "limit", "cursor"),
                 Operation.read("/suppressions/{address}", ApiScope.SUPPRESSIONS_READ, this::check),
                 Operation.write("POST", "/suppressions", ApiScope.SUPPRESSIONS_WRITE, Operation.Body.JSON, "suppression.add", this::add),
                 Operation.write("DELETE", "/suppressions/{address}", ApiScope.SUPPRESSIONS_WRITE, Operation.Body.JSON,
@@ -42,7 +42,7 @@ final class SuppressionsApi {
                 Operation.write("POST", "/suppressions/{address}/erase-tracking", ApiScope.SUPPRESSIONS_WRITE,
                         Operation.Body.NONE, "tracking.erase", this::eraseTracking),
                 Operation.write("POST", "/suppressions/import", ApiScope.SUPPRESSIONS_WRITE, Operation.Body.CSV,
-                        "suppression.import", this::importCsv));
+                        "suppression.import", this::importCsv).query("reason"));
     }
 
     private ApiResponse page(ApiRequest r) throws Exception {
@@ -61,7 +61,7 @@ final class SuppressionsApi {
         List<SuppressionTable.Stored> page = rows.subList(0, Math.min(limit, rows.size()));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("suppressions", page.stream().map(SuppressionsApi::stored).toList());
-        body.put("nextCursor", rows.size() > limit ? Cursors.encode("suppressions", page.get(page.size() - 1).address()) : null);
+        body.put("next_cursor", rows.size() > limit ? Cursors.encode("suppressions", page.get(page.size() - 1).address()) : null);
         return ApiResponse.json(200, body);
     }
 
@@ -71,11 +71,11 @@ final class SuppressionsApi {
         body.put("address", status.key());
         body.put("suppressed", status.suppression().isPresent());
         body.put("suppression", status.suppression().map(SuppressionsApi::stored).orElse(null));
-        body.put("lastRemoval", status.lastRemoval().map(rm -> {
+        body.put("last_removal", status.lastRemoval().map(rm -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("why", rm.why());
-            m.put("removedBy", rm.removedBy());
-            m.put("removedAt", rm.removedAt().toString());
+            m.put("removed_by", rm.removedBy());
+            m.put("removed_at", rm.removedAt().toString());
             return m;
         }).orElse(null));
         return ApiResponse.json(200, body);
@@ -117,20 +117,20 @@ final class SuppressionsApi {
         SuppressionReason reason = r.param("reason").map(SuppressionsApi::reason).orElse(SuppressionReason.IMPORTED);
         SuppressionImportReport report = s.suppressionImporter().importCsv(r.upload().orElseThrow(), reason, Optional.empty(), n -> { });
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("addressColumn", report.addressColumn());
+        m.put("address_column", report.addressColumn());
         m.put("rows", report.rows());
         m.put("suppressed", report.suppressed());
-        m.put("alreadySuppressed", report.alreadySuppressed());
+        m.put("already_suppressed", report.alreadySuppressed());
         m.put("rejected", report.rejected());
         Map<String, Long> byReason = new LinkedHashMap<>();
         report.rejectedByReason().entrySet().stream().filter(e -> e.getValue() > 0).sorted(Map.Entry.comparingByKey())
                 .forEach(e -> byReason.put(e.getKey().label(), e.getValue()));
-        m.put("rejectedByReason", byReason);
+        m.put("rejected_by_reason", byReason);
         List<Map<String, Object>> rejects = new ArrayList<>();
         for (RejectedRow<SuppressionRejectReason> row : report.firstRejects()) {
             rejects.add(Map.of("line", row.line(), "email", row.email(), "reason", row.reason().label(), "detail", row.detail()));
         }
-        m.put("firstRejects", rejects);
+        m.put("first_rejects", rejects);
         return ApiResponse.json(200, m);
     }
 
@@ -139,7 +139,7 @@ final class SuppressionsApi {
         m.put("address", st.address());
         m.put("reason", st.reason());
         m.put("source", st.source());
-        m.put("createdAt", st.createdAt().toString());
+        m.put("created_at", st.createdAt().toString());
         return m;
     }
 

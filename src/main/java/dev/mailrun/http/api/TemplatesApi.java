@@ -29,13 +29,13 @@ final class TemplatesApi {
                     Map<String, Object> body = new LinkedHashMap<>();
                     body.put("name", d.name());
                     body.put("valid", d.problems().isEmpty());
-                    body.put("requiredColumns", List.copyOf(d.requiredColumns()));
+                    body.put("required_columns", List.copyOf(d.requiredColumns()));
                     body.put("problems", problems(d.problems()));
                     return ApiResponse.json(200, body);
                 }),
                 // A preview changes nothing: a POST only because it carries the recipient's fields.
                 new Operation("POST", "/templates/{name}/preview", ApiScope.TEMPLATES_READ, Operation.Body.JSON,
-                        java.util.Optional.empty(), this::preview));
+                        java.util.Optional.empty(), java.util.Set.of(), this::preview));
     }
 
     private ApiResponse preview(ApiRequest r) {

@@ -59,7 +59,7 @@ class ApiEndToEndTest {
             String token = api.token("crm", ApiScope.CAMPAIGNS_READ, ApiScope.CAMPAIGNS_WRITE, ApiScope.RECIPIENTS_WRITE);
 
             HttpResponse<String> created = api.post(token, "/api/v1/campaigns",
-                    "{\"name\":\"Winter news\",\"template\":\"newsletter\",\"from\":\"news@sender.example\",\"fromName\":\"Sender\"}",
+                    "{\"name\":\"Winter news\",\"template\":\"newsletter\",\"from\":\"news@sender.example\",\"from_name\":\"Sender\"}",
                     "Idempotency-Key", "create-winter");
             assertThat(created.statusCode()).isEqualTo(201);
             String id = json(created).get("id").asText();
@@ -81,8 +81,8 @@ class ApiEndToEndTest {
             assertThat(report.get("imported").asLong()).isEqualTo(VALID);
             assertThat(report.get("rejected").asLong()).isEqualTo(20);
             assertThat(report.get("duplicates").asLong()).isEqualTo(10);
-            assertThat(report.get("rejectedByReason").get("invalid syntax").asLong()).isEqualTo(10);
-            assertThat(report.get("firstRejects").get(0).get("line").asLong()).isEqualTo(3);
+            assertThat(report.get("rejected_by_reason").get("invalid syntax").asLong()).isEqualTo(10);
+            assertThat(report.get("first_rejects").get(0).get("line").asLong()).isEqualTo(3);
 
             HttpResponse<String> retried = api.upload(token, path, csv, "Idempotency-Key", "upload-winter-1");
             assertThat(retried.body()).isEqualTo(first.body());
@@ -112,7 +112,7 @@ class ApiEndToEndTest {
                 // Each recipient a run took counted once by what became of it; its items are what it tried.
                 assertThat(run.get("items").asLong()).as(run.toString())
                         .isEqualTo(run.get("sent").asLong() + run.get("failed").asLong() + run.get("deferred").asLong());
-                assertThat(run.get("handedBack").isIntegralNumber()).as(run.toString()).isTrue();
+                assertThat(run.get("handed_back").isIntegralNumber()).as(run.toString()).isTrue();
                 sentByRuns += run.get("sent").asLong();
             }
             assertThat(sentByRuns).isEqualTo(VALID);

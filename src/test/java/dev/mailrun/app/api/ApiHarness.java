@@ -9,6 +9,7 @@ import dev.mailrun.app.HttpEndpoint;
 import dev.mailrun.app.ProductionLinks;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.testing.JsonNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -20,6 +21,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -140,6 +143,26 @@ final class ApiHarness implements AutoCloseable {
     static void conforms(String method, String path, HttpResponse<String> r) {
         assertThat(CONTRACT.check(method, path, r.statusCode(), r.headers(), r.body()))
                 .as(method + " " + path + " → " + r.statusCode() + " " + r.body()).isEmpty();
+        assertThat(names(path, r)).as("member names and ids of " + method + " " + path + " → " + r.body()).isEmpty();
+    }
+
+    /** Every JSON document the API answers (each line of NDJSON) follows {@link JsonNames}; the contract itself is OpenAPI's. */
+    private static List<String> names(String path, HttpResponse<String> r) {
+        String type = r.headers().firstValue("Content-Type").orElse("");
+        if (path.startsWith("/api/v1/openapi.json") || !type.contains("json")) {
+            return List.of();
+        }
+        List<String> problems = new ArrayList<>();
+        for (String line : type.contains("ndjson") ? r.body().split("\n") : new String[] {r.body()}) {
+            if (!line.isBlank()) {
+                try {
+                    problems.addAll(JsonNames.problems(JSON.readTree(line)));
+                } catch (IOException e) {
+                    problems.add("not JSON: " + e.getMessage());
+                }
+            }
+        }
+        return problems;
     }
 
     static JsonNode json(HttpResponse<String> r) {

@@ -74,8 +74,8 @@ class ApiRefusalsTest {
     void a_create_with_an_unknown_template_and_other_bad_fields_names_every_field_at_once_in_the_apis_words() {
         HttpResponse<String> r = api.post(token, "/api/v1/campaigns",
                 "{\"name\":\"Bad\",\"template\":\"no-such-template\",\"from\":\"news@sender.example\",\"rate\":0,"
-                        + "\"expireAt\":\"2020-01-01T00:00:00Z\",\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,"
-                        + "\"pickBy\":\"clicks\"}");
+                        + "\"expire_at\":\"2020-01-01T00:00:00Z\",\"variants\":[\"A\",\"B:subject=Y\"],\"test_share\":20,"
+                        + "\"pick_by\":\"clicks\"}");
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
         JsonNode errors = json(r).get("errors");
@@ -85,8 +85,28 @@ class ApiRefusalsTest {
             fields.add(e.get("field").asText());
             assertThat(e.get("reason").asText()).as(r.body()).doesNotContain("--");
         });
-        assertThat(fields).as(r.body()).contains("template", "rate", "pickBy");
+        assertThat(fields).as(r.body()).contains("template", "rate", "pick_by");
         assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).isEmpty();
+    }
+
+    @Test
+    void a_member_or_query_parameter_by_its_old_camel_case_name_is_422_naming_it_and_the_name_it_stands_for() {
+        HttpResponse<String> r = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Old\",\"template\":\"newsletter\",\"from\":\"news@sender.example\",\"fromName\":\"News\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+        assertThat(json(r).get("errors").get(0).get("field").asText()).isEqualTo("fromName");
+        assertThat(json(r).get("detail").asText()).isEqualTo("fromName: unknown field; the API's names are snake_case: from_name");
+        HttpResponse<String> unknown = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Old\",\"template\":\"newsletter\",\"from\":\"news@sender.example\",\"colour\":\"red\"}");
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(422);
+        assertThat(json(unknown).get("detail").asText()).isEqualTo("colour: unknown field");
+        assertThat(json(api.get(token, "/api/v1/campaigns")).get("campaigns")).as("nothing created").isEmpty();
+
+        HttpResponse<String> list = api.get(token, "/api/v1/campaigns?createdSince=2026-01-01T00:00:00Z");
+        assertThat(list.statusCode()).as(list.body()).isEqualTo(422);
+        assertThat(json(list).get("detail").asText())
+                .isEqualTo("createdSince: unknown query parameter; the API's names are snake_case: created_since");
+        assertThat(api.get(token, "/api/v1/templates?limit=5").statusCode()).as("a parameter the operation does not read").isEqualTo(422);
     }
 
     @Test

@@ -70,17 +70,17 @@ class ApiResourcesTest {
         while (true) {
             JsonNode page = json(api.get(token, path));
             page.get("campaigns").forEach(c -> seen.add(c.get("id").asText()));
-            if (page.get("nextCursor").isNull()) {
+            if (page.get("next_cursor").isNull()) {
                 break;
             }
             if (seen.size() == 2) {
                 create("Inserted meanwhile");
             }
-            path = "/api/v1/campaigns?limit=2&status=draft&cursor=" + page.get("nextCursor").asText();
+            path = "/api/v1/campaigns?limit=2&status=draft&cursor=" + page.get("next_cursor").asText();
         }
         assertThat(seen).startsWith(ids.toArray(new String[0])).hasSize(6).doesNotHaveDuplicates();
         assertThat(json(api.get(token, "/api/v1/campaigns?status=running")).get("campaigns")).isEmpty();
-        assertThat(json(api.get(token, "/api/v1/campaigns?createdSince=2026-11-22T00:00:00Z")).get("campaigns")).isEmpty();
+        assertThat(json(api.get(token, "/api/v1/campaigns?created_since=2026-11-22T00:00:00Z")).get("campaigns")).isEmpty();
 
         JsonNode one = json(api.get(token, "/api/v1/campaigns/" + first));
         assertThat(one.get("status").asText()).isEqualTo("draft");
@@ -95,22 +95,22 @@ class ApiResourcesTest {
     void bad_input_of_every_kind_is_refused_with_one_reason_per_field_and_creates_nothing() throws Exception {
         HttpResponse<String> fields = api.post(token, "/api/v1/campaigns", "{\"name\":\"N\",\"template\":\"newsletter\","
                 + "\"from\":\"news@sender.example\",\"rate\":0,\"windows\":[\"Mon-Fry 08:00-18:00 UTC\"],"
-                + "\"startAt\":\"tomorrow\",\"relay\":\"nowhere\"}");
+                + "\"start_at\":\"tomorrow\",\"relay\":\"nowhere\"}");
         assertThat(fields.statusCode()).isEqualTo(422);
         assertThat(fields.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         List<String> named = new ArrayList<>();
         json(fields).get("errors").forEach(e -> named.add(e.get("field").asText()));
-        assertThat(named).containsExactlyInAnyOrder("rate", "windows", "startAt", "relay");
+        assertThat(named).containsExactlyInAnyOrder("rate", "windows", "start_at", "relay");
 
         HttpResponse<String> past = api.post(token, "/api/v1/campaigns", "{\"name\":\"N\",\"template\":\"newsletter\","
-                + "\"from\":\"news@sender.example\",\"startAt\":\"2026-11-21T10:00 Europe/Berlin\"}");
+                + "\"from\":\"news@sender.example\",\"start_at\":\"2026-11-21T10:00 Europe/Berlin\"}");
         assertThat(past.statusCode()).as(past.body()).isEqualTo(422);
-        assertThat(fieldsOf(past)).containsExactly("startAt");
+        assertThat(fieldsOf(past)).containsExactly("start_at");
         assertThat(json(past).get("errors").get(0).get("reason").asText()).doesNotContain("--");
 
         JsonNode unknown = json(api.post(token, "/api/v1/campaigns", "{\"name\":\"N\",\"template\":\"newsletter\","
                 + "\"from\":\"news@sender.example\",\"colour\":\"red\"}"));
-        assertThat(unknown.get("status").asInt()).isEqualTo(400);
+        assertThat(unknown.get("status").asInt()).isEqualTo(422);
         assertThat(unknown.get("errors").get(0).get("field").asText()).isEqualTo("colour");
         assertThat(api.post(token, "/api/v1/campaigns", "{\"name\":\"N\",\"template\":\"newsletter\",\"from\":\"x@y.example\",\"rate\":\"5\"}")
                 .statusCode()).isEqualTo(400);
@@ -161,7 +161,7 @@ class ApiResourcesTest {
     @Test
     void a_scheduled_campaign_is_changed_only_with_its_current_etag_and_of_racing_changes_exactly_one_wins() throws Exception {
         String id = json(api.post(token, "/api/v1/campaigns", "{\"name\":\"Later\",\"template\":\"newsletter\","
-                + "\"from\":\"news@sender.example\",\"startAt\":\"2026-12-01T09:00:00Z\"}")).get("id").asText();
+                + "\"from\":\"news@sender.example\",\"start_at\":\"2026-12-01T09:00:00Z\"}")).get("id").asText();
         api.post(token, "/api/v1/campaigns/" + id + "/recipients", "{\"recipients\":[{\"email\":\"a@list.example\"}]}");
         assertThat(json(api.post(token, "/api/v1/campaigns/" + id + "/start", null)).get("status").asText()).isEqualTo("scheduled");
         String path = "/api/v1/campaigns/" + id;
@@ -188,14 +188,14 @@ class ApiResourcesTest {
         assertThat(json(now).get("subject").asText()).startsWith("Subject ");
         String fresh = now.headers().firstValue("ETag").orElseThrow();
         assertThat(fresh).isNotEqualTo(etag);
-        HttpResponse<String> moved = api.call(token, "PATCH", path, "application/json", "{\"startAt\":\"2026-12-02T09:00:00Z\"}",
+        HttpResponse<String> moved = api.call(token, "PATCH", path, "application/json", "{\"start_at\":\"2026-12-02T09:00:00Z\"}",
                 "If-Match", fresh);
         assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
-        assertThat(json(moved).get("startAt").asText()).isEqualTo("2026-12-02T09:00:00Z");
-        HttpResponse<String> past = api.call(token, "PATCH", path, "application/json", "{\"startAt\":\"2026-11-01T09:00:00Z\"}",
+        assertThat(json(moved).get("start_at").asText()).isEqualTo("2026-12-02T09:00:00Z");
+        HttpResponse<String> past = api.call(token, "PATCH", path, "application/json", "{\"start_at\":\"2026-11-01T09:00:00Z\"}",
                 "If-Match", moved.headers().firstValue("ETag").orElseThrow());
         assertThat(past.statusCode()).as(past.body()).isEqualTo(422);
-        assertThat(fieldsOf(past)).containsExactly("startAt");
+        assertThat(fieldsOf(past)).containsExactly("start_at");
         assertThat(api.call(token, "PATCH", path, "application/json", "{\"rate\":-1}",
                 "If-Match", moved.headers().firstValue("ETag").orElseThrow()).statusCode()).isEqualTo(422);
     }
@@ -213,8 +213,8 @@ class ApiResourcesTest {
         assertThat(report.get("imported").asLong()).isEqualTo(30);
         assertThat(report.get("rejected").asLong()).isEqualTo(2);
         assertThat(report.get("duplicates").asLong()).isEqualTo(1);
-        assertThat(report.get("firstRejects").get(0).get("index").asInt()).isEqualTo(30);
-        assertThat(report.get("firstRejects").get(1).get("index").asInt()).isEqualTo(31);
+        assertThat(report.get("first_rejects").get(0).get("index").asInt()).isEqualTo(30);
+        assertThat(report.get("first_rejects").get(1).get("index").asInt()).isEqualTo(31);
 
         JsonNode one = json(api.get(token, "/api/v1/campaigns/" + id + "/recipients/READER7@list.example"));
         assertThat(one.get("email").asText()).isEqualTo("reader7@list.example");
@@ -275,9 +275,9 @@ class ApiResourcesTest {
         assertThat(imported.get("rejected").asLong()).isEqualTo(1);
         JsonNode page = json(api.get(token, "/api/v1/suppressions?limit=2"));
         assertThat(page.get("suppressions")).hasSize(2);
-        JsonNode rest = json(api.get(token, "/api/v1/suppressions?limit=2&cursor=" + page.get("nextCursor").asText()));
+        JsonNode rest = json(api.get(token, "/api/v1/suppressions?limit=2&cursor=" + page.get("next_cursor").asText()));
         assertThat(rest.get("suppressions")).hasSize(1);
-        assertThat(rest.get("nextCursor").isNull()).isTrue();
+        assertThat(rest.get("next_cursor").isNull()).isTrue();
 
         assertThat(api.call(token, "DELETE", "/api/v1/suppressions/someone@example.com", "application/json", "{}").statusCode())
                 .isEqualTo(422);
@@ -285,7 +285,7 @@ class ApiResourcesTest {
                 "{\"why\":\"asked to be mailed again\"}").statusCode()).isEqualTo(200);
         JsonNode after = json(api.get(token, "/api/v1/suppressions/someone@example.com"));
         assertThat(after.get("suppressed").asBoolean()).isFalse();
-        assertThat(after.get("lastRemoval").get("removedBy").asText()).isEqualTo("api:ops");
+        assertThat(after.get("last_removal").get("removed_by").asText()).isEqualTo("api:ops");
     }
 
     @Test
@@ -311,7 +311,7 @@ class ApiResourcesTest {
         HttpResponse<String> real = api.get(token, "/api/v1/campaigns/" + id);
         ContractValidator contract = ContractValidator.ofDocument();
         assertThat(contract.check("GET", "/api/v1/campaigns/" + id, 200, real.headers(), real.body())).isEmpty();
-        String wrong = real.body().replaceFirst("\"id\":\"" + id + "\"", "\"id\":" + id);
+        String wrong = real.body().replaceFirst("\"id\":" + id + ",", "\"id\":\"" + id + "\",");
         assertThat(contract.check("GET", "/api/v1/campaigns/" + id, 200, real.headers(), wrong)).isNotEmpty();
         assertThat(contract.check("GET", "/api/v1/campaigns/" + id, 200, real.headers(), real.body().replaceFirst("\\{", "{\"extra\":1,")))
                 .isNotEmpty();

@@ -52,8 +52,8 @@ class ApiVariantsTest {
     @Test
     void a_campaign_with_variants_is_created_reported_per_variant_and_its_pick_waits_for_the_test_share() {
         HttpResponse<String> created = api.post(token, "/api/v1/campaigns", body(
-                "\"variants\":[\"A:subject=Spring sale\",\"B:subject=20% off everything\"],\"testShare\":20,"
-                        + "\"decideAfter\":\"4h\",\"pickBy\":\"manual\""));
+                "\"variants\":[\"A:subject=Spring sale\",\"B:subject=20% off everything\"],\"test_share\":20,"
+                        + "\"decide_after\":\"4h\",\"pick_by\":\"manual\""));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String id = json(created).get("id").asText();
 
@@ -73,7 +73,7 @@ class ApiVariantsTest {
     @Test
     void a_recipients_variant_is_in_its_lookup_and_in_both_exports_under_the_csv_column_names() throws Exception {
         String id = json(api.post(token, "/api/v1/campaigns", body(
-                "\"variants\":[\"A:subject=Spring sale\",\"B:subject=20% off everything\"],\"testShare\":20"))).get("id").asText();
+                "\"variants\":[\"A:subject=Spring sale\",\"B:subject=20% off everything\"],\"test_share\":20"))).get("id").asText();
         HttpResponse<String> added = api.post(token, "/api/v1/campaigns/" + id + "/recipients",
                 "{\"recipients\":[{\"email\":\"ann@list.example\"},{\"email\":\"bob@list.example\"},{\"email\":\"cy@list.example\"}]}");
         assertThat(added.statusCode()).as(added.body()).isEqualTo(200);
@@ -107,14 +107,14 @@ class ApiVariantsTest {
     @Test
     void each_bad_ab_input_is_refused_with_422_naming_its_field_and_creates_nothing() throws Exception {
         Map<String, String> cases = new LinkedHashMap<>();
-        cases.put("\"variants\":[\"A\",\"B:colour=red\"],\"testShare\":20", "variants");
-        cases.put("\"variants\":[\"A\",\"B:template=no-such\"],\"testShare\":20", "variants");
-        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":60", "testShare");
-        cases.put("\"variants\":[\"A\",\"A:subject=Y\"],\"testShare\":20", "variants");
-        cases.put("\"variants\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\"],\"testShare\":20", "variants");
-        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"clicks\"", "pickBy");
-        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"replies\"", "pickBy");
-        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"decideAfter\":\"soon\"", "decideAfter");
+        cases.put("\"variants\":[\"A\",\"B:colour=red\"],\"test_share\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B:template=no-such\"],\"test_share\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"test_share\":60", "test_share");
+        cases.put("\"variants\":[\"A\",\"A:subject=Y\"],\"test_share\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\"],\"test_share\":20", "variants");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"test_share\":20,\"pick_by\":\"clicks\"", "pick_by");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"test_share\":20,\"pick_by\":\"replies\"", "pick_by");
+        cases.put("\"variants\":[\"A\",\"B:subject=Y\"],\"test_share\":20,\"decide_after\":\"soon\"", "decide_after");
         cases.forEach((ab, field) -> {
             HttpResponse<String> r = api.post(token, "/api/v1/campaigns", body(ab));
             assertThat(r.statusCode()).as(ab + " " + r.body()).isEqualTo(422);
@@ -122,13 +122,13 @@ class ApiVariantsTest {
             assertThat(json(r).get("errors").get(0).get("field").asText()).as(ab).isEqualTo(field);
         });
         HttpResponse<String> clicks = api.post(token, "/api/v1/campaigns",
-                body("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"clicks\""));
+                body("\"variants\":[\"A\",\"B:subject=Y\"],\"test_share\":20,\"pick_by\":\"clicks\""));
         assertThat(clicks.statusCode()).isEqualTo(422);
-        assertThat(json(clicks).get("errors").get(0).get("field").asText()).isEqualTo("pickBy");
+        assertThat(json(clicks).get("errors").get(0).get("field").asText()).isEqualTo("pick_by");
         assertThat(json(clicks).get("errors").get(0).get("reason").asText())
                 .isEqualTo("clicks needs the campaign's clicks tracked (track clicks, with tracking.enabled), or pick manually");
         HttpResponse<String> replies = api.post(token, "/api/v1/campaigns",
-                body("\"variants\":[\"A\",\"B:subject=Y\"],\"testShare\":20,\"pickBy\":\"replies\""));
+                body("\"variants\":[\"A\",\"B:subject=Y\"],\"test_share\":20,\"pick_by\":\"replies\""));
         assertThat(json(replies).get("errors").get(0).get("reason").asText())
                 .isEqualTo("replies needs the replies mailbox read: set replies.imap.host (docs/MAIL.md, \"Replies\"), "
                         + "or pick manually");

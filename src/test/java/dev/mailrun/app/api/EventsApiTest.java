@@ -89,10 +89,10 @@ class EventsApiTest {
                 assertThat(d.get("event").get("type").asText()).isEqualTo("recipient.suppressed");
                 seen.add(d.get("event").get("id").asText());
             });
-            if (page.get("nextCursor").isNull()) {
+            if (page.get("next_cursor").isNull()) {
                 break;
             }
-            path = "/api/v1/events?endpoint=crm&limit=2&cursor=" + page.get("nextCursor").asText();
+            path = "/api/v1/events?endpoint=crm&limit=2&cursor=" + page.get("next_cursor").asText();
         }
         assertThat(pages).isEqualTo(2);
         List<String> newestFirst = new ArrayList<>(receiver.accepted().stream().map(Receiver.Got::id).toList());
@@ -119,9 +119,9 @@ class EventsApiTest {
         assertThat(endpoints).extracting(e -> e.get("name").asText()).containsExactly("crm", "ops");
         assertThat(endpoints.get(0).get("state").asText()).isEqualTo("ok");
         assertThat(endpoints.get(0).get("pending").asLong()).isEqualTo(3);
-        assertThat(endpoints.get(0).get("oldestPending").asText()).startsWith("2026-11-26T10:00");
+        assertThat(endpoints.get(0).get("oldest_pending").asText()).startsWith("2026-11-26T10:00");
         assertThat(endpoints.get(1).get("pending").asLong()).isZero();
-        assertThat(endpoints.get(1).get("oldestPending").isNull()).isTrue();
+        assertThat(endpoints.get(1).get("oldest_pending").isNull()).isTrue();
     }
 
     @Test
@@ -149,7 +149,7 @@ class EventsApiTest {
         assertThat(json(discard).get("discarded").asLong()).isEqualTo(3);
         JsonNode discarded = json(api.get(token, "/api/v1/events?status=discarded")).get("deliveries");
         assertThat(discarded).hasSize(3);
-        assertThat(discarded.get(0).get("lastReply").asText()).isEqualTo("discarded by api:ops-team: not needed twice");
+        assertThat(discarded.get(0).get("last_reply").asText()).isEqualTo("discarded by api:ops-team: not needed twice");
 
         HttpResponse<String> notDisabled = api.post(token, "/api/v1/events/endpoints/ops/enable", "{\"why\":\"check\"}");
         assertThat(json(notDisabled).get("enabled").asBoolean()).isFalse();
@@ -186,7 +186,7 @@ class EventsApiTest {
         assertThat(delivered.statusCode()).isEqualTo(422);
         assertThat(json(delivered).get("errors").get(0).get("field").asText()).isEqualTo("status");
         assertThat(api.post(token, "/api/v1/events/endpoints/crm/enable", "{\"why\":\"x\",\"force\":true}").statusCode())
-                .isEqualTo(400);
+                .isEqualTo(422);
         assertThat(api.post(token, "/api/v1/events/endpoints/CRM!/enable", "{\"why\":\"x\"}").statusCode()).isEqualTo(422);
         assertThat(rows("SELECT action FROM event_audit")).isEmpty();
         assertThat(rows("SELECT status FROM event_delivery")).containsOnly("delivered");

@@ -48,13 +48,13 @@ class CampaignCalendarCommandTest {
                 .contains("  window: Mon-Fri 08:00-18:00 Europe/Berlin; Sat 14:00-16:00 UTC; expires: 2026-12-01T17:00:00Z")
                 .contains("  held back by: window closed until 2026-11-21T14:00:00Z (2026-11-21 15:00 Europe/Berlin)");
         JsonNode json = new ObjectMapper().readTree(cli().run("campaign", "status", id, "--json").out());
-        assertThat(json.get("heldBackBy").get(0).asText())
+        assertThat(json.get("held_back_by").get(0).asText())
                 .isEqualTo("window closed until 2026-11-21T14:00:00Z (2026-11-21 15:00 Europe/Berlin)");
         assertThat(json.get("campaign").get("window").asText()).isEqualTo("Mon-Fri 08:00-18:00 Europe/Berlin; Sat 14:00-16:00 UTC");
         assertThat(json.get("campaign").get("expire_at").asText()).isEqualTo("2026-12-01T17:00:00Z");
 
         clock.set(java.time.Instant.parse("2026-11-21T14:30:00Z"));
-        assertThat(new ObjectMapper().readTree(cli().run("campaign", "status", id, "--json").out()).get("heldBackBy")).isEmpty();
+        assertThat(new ObjectMapper().readTree(cli().run("campaign", "status", id, "--json").out()).get("held_back_by")).isEmpty();
         assertThat(cli().run("campaign", "status", id).out()).contains("  held back by: -");
         clock.set(java.time.Instant.parse("2026-12-01T17:00:00Z"));
         assertThat(cli().run("campaign", "status", id).out()).contains("  held back by: expired (at 2026-12-01T17:00:00Z)");
@@ -72,7 +72,7 @@ class CampaignCalendarCommandTest {
                 "--expire-at: must be an ISO-8601 instant such as 2026-12-01T18:00:00Z or a local date-time with its zone"
                         + " such as '2026-12-01T18:00 Europe/Berlin', got 'next week'");
         assertOneLineError(create("--start-at", "2026-12-02T00:00:00Z", "--expire-at", "2026-12-01T00:00:00Z"),
-                "--expire-at: 2026-12-01T00:00:00Z must be after the start (startAt 2026-12-02T00:00:00Z)");
+                "--expire-at: 2026-12-01T00:00:00Z must be after the start (2026-12-02T00:00:00Z)");
     }
 
     @Test

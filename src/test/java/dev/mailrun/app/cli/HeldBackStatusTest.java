@@ -1,5 +1,6 @@
 package dev.mailrun.app.cli;
 
+import dev.mailrun.testing.JsonNames;
 import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,7 +90,9 @@ class HeldBackStatusTest {
         CliHarness.Result r = cli().run("campaign", "status", id, "--json");
         assertThat(r.exitCode()).as(r.err()).isZero();
         List<String> held = new java.util.ArrayList<>();
-        new ObjectMapper().readTree(r.out()).path("heldBackBy").forEach(n -> held.add(n.asText()));
+        JsonNode status = new ObjectMapper().readTree(r.out());
+        assertThat(JsonNames.problems(status)).as(r.out()).isEmpty();
+        status.path("held_back_by").forEach(n -> held.add(n.asText()));
         return held;
     }
 }

@@ -75,7 +75,7 @@ class StartNeedsUnsubscribeSettingsTest {
         CliHarness.Result r = new CliHarness(env, clock).run("campaign", "status", id, "--json");
         assertThat(r.exitCode()).as(r.err()).isZero();
         List<String> held = new ArrayList<>();
-        new ObjectMapper().readTree(r.out()).path("heldBackBy").forEach(n -> held.add(n.asText()));
+        new ObjectMapper().readTree(r.out()).path("held_back_by").forEach(n -> held.add(n.asText()));
         return held;
     }
 }

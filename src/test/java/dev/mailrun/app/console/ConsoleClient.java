@@ -76,7 +76,7 @@ final class ConsoleClient implements AutoCloseable {
         HttpResponse<String> r = send(null, HttpRequest.newBuilder(URI.create(base() + "/api/v1/campaigns"))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
-        Matcher m = Pattern.compile("\"id\":\"(\\d+)\"").matcher(r.body());
+        Matcher m = Pattern.compile("\"id\":(\\d+)[,}]").matcher(r.body());
         if (r.statusCode() != 201 || !m.find()) {
             throw new AssertionError("create answered " + r.statusCode() + ": " + r.body());
         }

@@ -344,7 +344,7 @@ class ConsoleHttpTest {
         assertThat(console.get(session, "/console/campaigns/" + plain).body())
                 .contains("id=\"complaints\" class=\"\">0 (0.00%; pauses above 0.30%)").doesNotContain("id=\"variants\"");
         long id = console.campaign("Variants", ",\"variants\":[\"A:subject=Spring sale\",\"B:subject=20% off\"],"
-                + "\"testShare\":20,\"decideAfter\":\"4h\",\"pickBy\":\"manual\"");
+                + "\"test_share\":20,\"decide_after\":\"4h\",\"pick_by\":\"manual\"");
         java.nio.file.Path csv = java.nio.file.Files.createTempFile("console-ab", ".csv");
         try {
             java.nio.file.Files.writeString(csv, "email,name\nr1@list.example,One\nr2@list.example,Two\n");

@@ -51,7 +51,7 @@ class AbFormTest {
     @Test
     void each_bad_option_is_one_line_naming_it() {
         assertThatThrownBy(() -> form(List.of("A", "B"), "20", "4h", "manual", null).parse())
-                .hasMessage("decide: manual excludes a time to decide after (decideAfter)");
+                .hasMessage("decide: manual excludes a time to decide after");
         assertThatThrownBy(() -> form(List.of("A", "B"), "20%", null, "auto", null).parse())
                 .hasMessage("decide: must be manual (or give a time to decide after), got 'auto'");
         assertThatThrownBy(() -> form(List.of("A", "B"), "twenty", null, null, null).parse())
