@@ -13,6 +13,7 @@ import dev.mailrun.campaign.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
 import dev.mailrun.campaign.bounce.BounceApplier;
+import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
 import dev.mailrun.campaign.bounce.BounceSettings;
@@ -180,6 +181,11 @@ public final class Services implements AutoCloseable {
 
     public IdempotencyKeys idempotencyKeys() {
         return new IdempotencyKeys(dataSource(), clock());
+    }
+
+    /** The templates stored in the database, their versions and diffs. */
+    public TemplateStore templateStore() {
+        return new TemplateStore(dataSource(), clock(), TemplateStore.DEFAULT_MAX_BYTES);
     }
 
     public Templates templateCatalogue() {

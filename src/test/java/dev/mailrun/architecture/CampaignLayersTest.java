@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * package"). The root holds the operator's API and sits on top, beside {@code report} (what status
  * reads: counts, holds, ETA); {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
- * importing, bounce, reply, feedback, unsubscribe, hygiene, suppression — do not reach into each other,
+ * importing, bounce, reply, feedback, unsubscribe, hygiene, suppression, content — do not reach into each other,
  * except bounce into unsubscribe for the signed return paths both of them read, send and report into
  * variant (an A/B test: where it stands, per-variant figures), and feedback into
  * bounce for the bounce rules and rate breakers that the providers' events share with the bounce
@@ -51,6 +51,7 @@ class CampaignLayersTest {
                 .layer("Hygiene").definedBy("dev.mailrun.campaign.hygiene..")
                 .layer("Suppression").definedBy("dev.mailrun.campaign.suppression..")
                 .layer("Tracking").definedBy("dev.mailrun.campaign.tracking..")
+                .layer("Content").definedBy("dev.mailrun.campaign.content..")
                 .layer("Store").definedBy("dev.mailrun.campaign.store..")
                 .layer("Model").definedBy("dev.mailrun.campaign.model..")
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
@@ -66,10 +67,11 @@ class CampaignLayersTest {
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Content").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Reply", "Feedback",
-                        "Unsubscribe", "Suppression", "Tracking", "Variant")
+                        "Unsubscribe", "Suppression", "Tracking", "Variant", "Content")
                 .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Reply", "Feedback",
-                        "Unsubscribe", "Hygiene", "Suppression", "Tracking", "Store", "Variant");
+                        "Unsubscribe", "Hygiene", "Suppression", "Tracking", "Store", "Variant", "Content");
     }
 
     @Test

@@ -14,8 +14,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "template", mixinStandardHelpOptions = true, description = "Message templates.",
-        subcommands = {TemplateCommand.Check.class})
+@Command(name = "template", mixinStandardHelpOptions = true,
+        description = "Message templates: check a folder, store versions in the database and read them back.",
+        subcommands = {TemplateCommand.Check.class, StoredTemplateCommands.Import.class, StoredTemplateCommands.ListStored.class,
+                StoredTemplateCommands.Versions.class, StoredTemplateCommands.Show.class, StoredTemplateCommands.Diff.class,
+                StoredTemplateCommands.Export.class})
 final class TemplateCommand extends GroupCommand {
 
     @Command(name = "check", mixinStandardHelpOptions = true,

@@ -32,8 +32,10 @@ public final class TemplateLoader {
     public static final String SUBJECT = "subject.txt";
     public static final String TEXT = "body.txt";
     public static final String HTML = "body.html";
-    static final String PROPERTIES = "template.properties";
+    public static final String PROPERTIES = "template.properties";
     static final List<String> FILES = List.of(SUBJECT, TEXT, HTML);
+    /** Every part a template may have, the required ones first. */
+    public static final List<String> PARTS = List.of(SUBJECT, TEXT, HTML, PROPERTIES);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
@@ -61,18 +63,60 @@ public final class TemplateLoader {
     private record Attempt(LoadResult result, Map<String, String> sources, Map<String, PebbleTemplate> compiled) {}
 
     private Attempt attempt(String name, Optional<LinkTracking> tracking) {
+        Read read = read(name);
+        return attempt(read.source(), new ArrayList<>(read.problems()), tracking);
+    }
+
+    /**
+     * Reads {@code <templatesDir>/<name>/} into memory, or lists what could not be read (a missing
+     * file, one that is not UTF-8): what {@code template import} stores.
+     */
+    public Read read(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
-            return new Attempt(new LoadResult.Invalid(List.of(new TemplateProblem(String.valueOf(name), 0, 0,
-                    "template names are letters, digits, '-' and '_' (at most 64), starting with a letter or digit"))),
-                    Map.of(), Map.of());
+            return new Read(new TemplateSource(String.valueOf(name), Map.of()), List.of(new TemplateProblem(String.valueOf(name), 0, 0,
+                    "template names are letters, digits, '-' and '_' (at most 64), starting with a letter or digit")));
         }
         List<TemplateProblem> problems = new ArrayList<>();
         Map<String, String> sources = new HashMap<>();
-        for (String file : FILES) {
-            readFile(name, file, true, problems).ifPresent(source -> sources.put(file, source));
+        for (String file : PARTS) {
+            readFile(name, file, !file.equals(PROPERTIES), problems).ifPresent(source -> sources.put(file, source));
         }
-        TemplateDefaults defaults = readFile(name, PROPERTIES, false, problems)
-                .map(source -> TemplateProperties.parse(name + "/" + PROPERTIES, source, problems))
+        return new Read(new TemplateSource(name, sources), problems);
+    }
+
+    /** A template directory read into memory, with what could not be read. */
+    public record Read(TemplateSource source, List<TemplateProblem> problems) {
+        public Read {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /**
+     * Compiles a template held in memory (a stored version), or lists every problem, each as
+     * {@code name/part:line:column: message}: the same checks as a directory's.
+     */
+    public static LoadResult compile(TemplateSource source, Optional<LinkTracking> tracking) {
+        if (!NAME.matcher(source.name()).matches()) {
+            return new LoadResult.Invalid(List.of(new TemplateProblem(source.name(), 0, 0,
+                    "template names are letters, digits, '-' and '_' (at most 64), starting with a letter or digit")));
+        }
+        List<TemplateProblem> problems = new ArrayList<>();
+        for (String file : FILES) {
+            if (source.part(file).isEmpty()) {
+                problems.add(new TemplateProblem(source.name() + "/" + file, 0, 0, "missing part " + file));
+            }
+        }
+        return attempt(source, problems, tracking).result();
+    }
+
+    private static Attempt attempt(TemplateSource source, List<TemplateProblem> problems, Optional<LinkTracking> tracking) {
+        String name = source.name();
+        Map<String, String> sources = new HashMap<>();
+        for (String file : FILES) {
+            source.part(file).ifPresent(text -> sources.put(file, text));
+        }
+        TemplateDefaults defaults = source.part(PROPERTIES)
+                .map(text -> TemplateProperties.parse(name + "/" + PROPERTIES, text, problems))
                 .orElse(TemplateDefaults.NONE);
         if (sources.containsKey(SUBJECT)) {
             // The file's final newline is not part of the subject; any other line break is an error
@@ -121,7 +165,7 @@ public final class TemplateLoader {
         return List.copyOf(problems);
     }
 
-    private Map<String, PebbleTemplate> compile(String name, Map<String, String> sources,
+    private static Map<String, PebbleTemplate> compile(String name, Map<String, String> sources,
                                                 List<TemplateProblem> problems) {
         SourceLoader loader = new SourceLoader(sources);
         PebbleEngine html = engine(loader, true);
