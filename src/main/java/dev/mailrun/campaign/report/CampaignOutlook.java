@@ -32,10 +32,14 @@ import java.util.Optional;
 final class CampaignOutlook {
 
     /**
-     * @param configured the route's configured rate over the relays that take traffic now ({@link RouteNow.View#configured})
-     * @param allUp      the route's configured rate with every relay up
+     * @param heldBackBy  every hold but the connections
+     * @param connections while it runs, each relay of its route whose connections cannot reach its rate now
+     *                    ({@link HeldBack#connections}): apart, since a minute under the rate names the
+     *                    connections itself when they are what held it back ({@link UnderRate})
+     * @param configured  the route's configured rate over the relays that take traffic now ({@link RouteNow.View#configured})
+     * @param allUp       the route's configured rate with every relay up
      */
-    record Result(List<String> heldBackBy, double configured, double allUp, Eta eta) {}
+    record Result(List<String> heldBackBy, List<String> connections, double configured, double allUp, Eta eta) {}
 
     private final SendSettings settings;
     private final SendCalendar calendar;
@@ -76,10 +80,9 @@ final class CampaignOutlook {
             missingSettings.forEach(key -> held.add(key + " is not set: no worker sends without it"));
         }
         held.addAll(pace.of(c, campaign, remaining, queue));
-        if (open) {
-            held.addAll(pace.connections(c, campaign, route));
-        }
-        return new Result(held, view.configured(), view.allUp(), eta(c, campaign, view, startAt, remaining, now));
+        List<String> connections = open ? pace.connections(c, campaign, route) : List.of();
+        return new Result(held, connections, view.configured(), view.allUp(),
+                eta(c, campaign, view, startAt, remaining, now));
     }
 
     private Eta eta(Connection c, Campaign campaign, RouteNow.View view, Optional<Instant> startAt, long remaining,

@@ -156,12 +156,13 @@ public final class CampaignReports {
         return all;
     }
 
-    private static List<String> withSlow(List<String> held, Optional<String> slow) {
-        if (slow.isEmpty()) {
-            return held;
-        }
+    /**
+     * Every hold, then what held a minute under the rate back when it ran under it, or else the
+     * connections that cannot reach the rate now (the minute's line names them itself when they did).
+     */
+    private static List<String> withSlow(List<String> held, Optional<String> slow, List<String> connections) {
         List<String> all = new ArrayList<>(held);
-        all.add(slow.get());
+        slow.ifPresentOrElse(all::add, () -> all.addAll(connections));
         return all;
     }
 
@@ -213,7 +214,7 @@ public final class CampaignReports {
                                     : d.compareTo(CURRENT_OVER) > 0 ? CURRENT_OVER : d)
                             .orElse(CURRENT_OVER);
             slow = underRate.read(c, campaign, route, remaining, sentLately, fullMinute, outlook.configured(),
-                    heldBack(outlook.heldBackBy(), ab), CURRENT_OVER);
+                    heldBack(outlook.heldBackBy(), ab), now, CURRENT_OVER);
             engagement = Engagement.read(c, campaignId);
         }
         String taskName = SendTask.taskName(campaignId);
@@ -250,7 +251,7 @@ public final class CampaignReports {
         Optional<Double> current = sentLately > 0
                 ? Optional.of(sentLately / (sendingFor.toMillis() / 1000.0)) : Optional.empty();
         return new CampaignReport(campaign, counts, outlook.configured(), current, average, eta(outlook.eta(), ab), runs, errors, now,
-                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, withSlow(heldBack(outlook.heldBackBy(), ab), slow),
+                history, slotLength, bounces, settings.hardBounceRule().pauseRate(), relays, withSlow(heldBack(outlook.heldBackBy(), ab), slow, outlook.connections()),
                 engagement, ab, attachments, complaints, complaintThreshold);
     }
 

@@ -2,6 +2,8 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.send.deliver.RouteSender;
 import dev.mailrun.campaign.send.record.ResultFlusher;
+import dev.mailrun.campaign.send.record.RunSeconds;
+import dev.mailrun.campaign.send.scope.Tables;
 import java.sql.SQLException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -14,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The thread that writes a run's results. Every 50 ms, and at once when the SMTP workers ask (enough results
  * wait, or marks are needed), it renews the relay shares and re-reads the relays' states if a second
- * has passed, and flushes the
- * results if a flush is due. A flush that fails is logged and its results wait for the next one.
+ * has passed, flushes the results if a flush is due, and writes the run's seconds for status
+ * ({@link RunSeconds}) once a second. A flush that fails is logged and its results wait for the next one.
  */
 final class FlushThread {
 
@@ -32,10 +34,11 @@ final class FlushThread {
     }
 
     /** Starts the periodic passes; requests made before this do nothing (nothing waits yet). */
-    void start(RouteSender route, ResultFlusher flusher) {
+    void start(RouteSender route, ResultFlusher flusher, RunSeconds seconds, Tables tables) {
         pass = logged(() -> {
             route.renewIfDue();
             flusher.flushIfDue();
+            seconds.writeIfDue(tables);
         });
         flush = logged(flusher::flush);
         ScheduledExecutorService e = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -16,7 +16,9 @@ import dev.mailrun.campaign.send.record.PauseRules;
 import dev.mailrun.campaign.send.record.ResultBuffer;
 import dev.mailrun.campaign.send.record.ResultFlusher;
 import dev.mailrun.campaign.send.record.RetryPolicy;
+import dev.mailrun.campaign.send.record.RunSeconds;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.scope.CpuGauge;
 import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.SendCounters;
 import dev.mailrun.campaign.send.scope.SendSettings;
@@ -48,7 +50,8 @@ import org.slf4j.LoggerFactory;
  *   <li>sends timeboxed batches until the deadline, the end of the queue or a reason to stop
  *       ({@link BatchSender}, claiming ahead with {@link ClaimAhead} and {@link Claimer}), while the
  *       {@link FlushThread} writes the results back ({@link ResultBuffer}, {@link ResultFlusher},
- *       {@link Checkpoint}) and renews the relay shares;</li>
+ *       {@link Checkpoint}), renews the relay shares and writes the run's seconds for status
+ *       ({@link RunSeconds}: sending, waiting on the database, the worker's CPU);</li>
  *   <li>hands back what it claimed and did not send, flushes the rest, and settles
  *       ({@link RunEnd}, {@link RunSummary}).</li>
  * </ol>
@@ -68,6 +71,7 @@ final class SendRun {
     private final FlushThread flushThread;
     private final ClaimAhead claimAhead;
     private final BatchSender sender;
+    private final RunSeconds seconds;
     private final Instant deadline;
     private final DailyQuota quota;
     /** The route's configured rate, capped by the campaign's: what the run's window share is measured against. */
@@ -78,9 +82,10 @@ final class SendRun {
     /**
      * @param messages      the run's messages, built once for the run (one factory per A/B variant)
      * @param testShareOnly claim only recipients given a variant: an A/B test's test share, before the pick
+     * @param cpu           the worker's CPU, read once a second into the run's seconds
      */
     SendRun(RunScope run, SendDependencies deps, Messages messages, boolean testShareOnly, RelayRoute relayRoute,
-            List<Relay> relays, Instant deadline) throws SQLException {
+            List<Relay> relays, Instant deadline, CpuGauge cpu) throws SQLException {
         this.run = run;
         this.deps = deps;
         this.deadline = deadline;
@@ -96,7 +101,8 @@ final class SendRun {
                 .orElse(SendCounters.start(id));
         this.startCounters = stored;
         this.pacing = Pacing.forRoute(run.settings(), relays, run.campaign().rateCap().orElse(0.0), run.clock());
-        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing, quota);
+        this.seconds = new RunSeconds(id, run.clock(), deps.timing().nanoTime(), cpu);
+        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing, quota, seconds);
         this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());
@@ -104,7 +110,7 @@ final class SendRun {
         this.flusher = new ResultFlusher(run, buffer, checkpoint, rules, quota);
         RecipientClaims claims = testShareOnly ? run.tables().claims().testShareOnly() : run.tables().claims();
         this.claimAhead = new ClaimAhead(new Claimer(run, checkpoint, buffer, quota, route::usable, pacing, claims), buffer,
-                flushThread::flushNow, id);
+                flushThread::flushNow, id, seconds);
         this.sender = new BatchSender(run, claimAhead, buffer, messages, pacing.domains());
     }
 
@@ -125,7 +131,7 @@ final class SendRun {
         // what their caps allow: the batches stay sized to what will really be sent.
         Timebox timebox = new Timebox(run.clock(), timeboxConfig(pacing.predictedRate()), pacing::predictedRate,
                 route::inFlight);
-        flushThread.start(route, flusher);
+        flushThread.start(route, flusher, seconds, run.tables());
         TimeboxReport report;
         try {
             try {
@@ -170,6 +176,7 @@ final class SendRun {
     private void finish(TimeboxReport report, RunCosts costs) throws SQLException {
         claimAhead.handBack();
         flusher.flush();
+        writeSeconds();
         if (report.batches() > 0) {
             // Shutdown: from the last batch to the end of the final flush, which the next run keeps free.
             Duration shutdown = Duration.between(report.ended(), run.clock().instant());
@@ -199,6 +206,16 @@ final class SendRun {
                 .withPace(PaceSummary.of(pacing, buffer.throttled()).withConnections(route.connections()))
                 .withAllowedRate(allowedRate)
                 .report(run.ctx(), report);
+    }
+
+    /** The run's last seconds, for status: a report lost to a failed write must not fail the run. */
+    private void writeSeconds() {
+        try {
+            seconds.close(run.tables());
+        } catch (SQLException | RuntimeException e) {
+            log.warn("Campaign {}: the run's last seconds could not be written for status: {}", run.campaignId(),
+                    e.getMessage());
+        }
     }
 
     /** The campaign's status now, as the database has it ("running", "paused", …). */

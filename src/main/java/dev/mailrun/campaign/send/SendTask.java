@@ -12,6 +12,7 @@ import dev.mailrun.campaign.send.policy.Expiry;
 import dev.mailrun.campaign.send.policy.SendCalendar;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.send.scope.CpuGauge;
 import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
@@ -83,8 +84,15 @@ public final class SendTask implements TaskHandler {
     private final SendDependencies deps;
     private final Tables tables;
     private final SendCalendar calendar;
+    private final CpuGauge cpu;
 
     public SendTask(SendDependencies deps) {
+        this(deps, CpuGauge.OS);
+    }
+
+    /** @param cpu where the runs read the worker's CPU, for status ({@link CpuGauge#OS}: the JVM's figures) */
+    public SendTask(SendDependencies deps, CpuGauge cpu) {
+        this.cpu = cpu;
         this.deps = deps;
         this.tables = Tables.on(deps.dataSource());
         this.calendar = new SendCalendar(deps.settings().dailyCap());
@@ -194,7 +202,7 @@ public final class SendTask implements TaskHandler {
         boolean testShareOnly = phase instanceof AbGate.Phase.TestShare;
         new SendRun(new RunScope(ctx, campaign, deps.settings(), tables, deps.events()), deps,
                 AbRun.messages(deps, campaign, template, ab, variants.templates(), ctx.clock()), testShareOnly, route, relays,
-                deadline).drain();
+                deadline, cpu).drain();
     }
 
     /**

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.campaign.store.RunSecondTable;
+import dev.mailrun.campaign.store.RunSecondTable.Second;
+import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.RunOutcome;
@@ -57,6 +60,14 @@ class ShortIntervalSendsTest {
                 List<TaskRun> runs = h.tasks.recentRuns(SendTask.taskName(id), 10).stream()
                         .filter(r -> r.outcome() != RunOutcome.MISFIRED).toList();
                 assertThat(runs).hasSize(3);
+                // The runs wrote their seconds for status: sending for part of the three windows' 9 s, the
+                // rest being the time between runs, and the worker's CPU as they read it.
+                List<Second> seconds = Transactions.inTransaction(db.dataSource(),
+                        c -> new RunSecondTable().since(c, id, SLOT.minusSeconds(60)));
+                assertThat(seconds.stream().mapToLong(Second::sendingMs).sum()).isPositive()
+                        .isLessThan(INTERVAL.multipliedBy(3).toMillis());
+                assertThat(seconds).flatMap(sec -> sec.cpu().stream().toList()).isNotEmpty()
+                        .allSatisfy(cpu -> assertThat(cpu.cores()).isEqualTo(Runtime.getRuntime().availableProcessors()));
                 assertThat(runs).allSatisfy(r -> assertThat(r.summary().orElseThrow().path("sent").asLong()).isPositive());
             }
         }

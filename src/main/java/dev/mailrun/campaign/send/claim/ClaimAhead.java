@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send.claim;
 
+import dev.mailrun.campaign.send.record.DatabaseWaits;
 import dev.mailrun.campaign.send.record.ResultBuffer;
 import dev.mailrun.campaign.store.recipient.RecipientClaims.Claim;
 import java.util.Optional;
@@ -32,15 +33,18 @@ public final class ClaimAhead {
     private final ResultBuffer buffer;
     private final Flush flushes;
     private final long campaignId;
+    private final DatabaseWaits waits;
     private final ExecutorService thread;
     /** The claim under way or done, not yet taken; null when none was started. */
     private Future<Optional<Claim>> next;
 
-    public ClaimAhead(Claimer claimer, ResultBuffer buffer, Flush flushes, long campaignId) {
+    /** @param waits told while the run waits for a claim: its connections run dry meanwhile */
+    public ClaimAhead(Claimer claimer, ResultBuffer buffer, Flush flushes, long campaignId, DatabaseWaits waits) {
         this.claimer = claimer;
         this.buffer = buffer;
         this.flushes = flushes;
         this.campaignId = campaignId;
+        this.waits = waits;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "mailrun-claim-" + campaignId);
             t.setDaemon(true);
@@ -50,6 +54,15 @@ public final class ClaimAhead {
 
     /** The batch claimed ahead during the previous one, or, when none was, a claim made now. */
     public Optional<Claim> take(int max) throws Exception {
+        waits.begins();
+        try {
+            return takeNow(max);
+        } finally {
+            waits.ends();
+        }
+    }
+
+    private Optional<Claim> takeNow(int max) throws Exception {
         if (next == null) {
             return claimer.claim(max);
         }

@@ -6,6 +6,7 @@ import dev.mailrun.campaign.send.pace.Pacing;
 import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.record.BatchMarker;
 import dev.mailrun.campaign.send.record.ResultBuffer;
+import dev.mailrun.campaign.send.record.RunSeconds;
 import dev.mailrun.campaign.send.record.SplitBatchMarker;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.RelayFingerprint;
@@ -76,8 +77,12 @@ public final class RouteSender implements AutoCloseable {
 
     private final Pacing pacing;
     private final DailyQuota quota;
+    private final RunSeconds seconds;
 
-    public RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing, DailyQuota quota) {
+    /** @param seconds told of every message that reached a relay and of every wait for in-flight marks */
+    public RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing, DailyQuota quota,
+                       RunSeconds seconds) {
+        this.seconds = seconds;
         this.pacing = pacing;
         this.quota = quota;
         this.run = run;
@@ -178,7 +183,7 @@ public final class RouteSender implements AutoCloseable {
             Lane lane = lanes.get(i);
             BatchMarker marker = new BatchMarker(
                     BatchMarker.ahead(lane.relay().smtp().connections(), Math.max(1, flushEvery / active)),
-                    part.stream().map(ClaimedRecipient::id).toList(), buffer::requestFlush, buffer::awaitsResult);
+                    part.stream().map(ClaimedRecipient::id).toList(), buffer::requestFlush, buffer::awaitsResult, seconds);
             markers.add(marker);
             boolean probing = dealt.probe()[i];
             BooleanSupplier laneStop = () -> stop.getAsBoolean() || (!probing && !health.up(lane.name()));
@@ -224,6 +229,10 @@ public final class RouteSender implements AutoCloseable {
     /** A result from a lane's connection: the relay's health first, then the recipient's outcome. */
     private void onResult(Lane lane, BatchMarker marker, boolean probe, SendResult result, ResultBuffer buffer) {
         SendResult recorded = result;
+        if (result instanceof SendResult.Sent || result instanceof SendResult.Permanent
+                || result instanceof SendResult.Transient) {
+            seconds.messageSent();
+        }
         try {
             if (result instanceof SendResult.Fatal f && !marker.failed()) {
                 health.markDown(lane.name(), f.reason());

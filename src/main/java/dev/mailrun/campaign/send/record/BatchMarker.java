@@ -35,6 +35,7 @@ public final class BatchMarker implements InFlightMarking {
     private final int ahead;
     private final Runnable flushRequest;
     private final LongPredicate awaitingResult;
+    private final DatabaseWaits waits;
     private final List<Long> order;
     private final Map<Long, Integer> position = new HashMap<>();
 
@@ -52,9 +53,16 @@ public final class BatchMarker implements InFlightMarking {
      *                       untried when the batch stopped) is never marked
      */
     public BatchMarker(int ahead, List<Long> ids, Runnable flushRequest, LongPredicate awaitingResult) {
+        this(ahead, ids, flushRequest, awaitingResult, DatabaseWaits.NONE);
+    }
+
+    /** @param waits told when a worker waits for its recipient's mark: the database holds it back then */
+    public BatchMarker(int ahead, List<Long> ids, Runnable flushRequest, LongPredicate awaitingResult,
+                       DatabaseWaits waits) {
         this.ahead = Math.max(1, ahead);
         this.flushRequest = flushRequest;
         this.awaitingResult = awaitingResult;
+        this.waits = waits;
         this.order = List.copyOf(ids);
         for (int i = 0; i < ids.size(); i++) {
             position.put(ids.get(i), i);
@@ -105,15 +113,25 @@ public final class BatchMarker implements InFlightMarking {
             flushRequest.run();
         }
         synchronized (this) {
-            while (markedUpTo <= at) {
-                if (failure != null) {
-                    throw new IllegalStateException(failure);
+            boolean waited = markedUpTo <= at && failure == null;
+            if (waited) {
+                waits.begins();
+            }
+            try {
+                while (markedUpTo <= at) {
+                    if (failure != null) {
+                        throw new IllegalStateException(failure);
+                    }
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while marking recipients in flight", e);
+                    }
                 }
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while marking recipients in flight", e);
+            } finally {
+                if (waited) {
+                    waits.ends();
                 }
             }
         }

@@ -180,4 +180,37 @@ class BatchMarkerTest {
 
         assertThat(worker.isAlive()).isFalse();
     }
+
+    @Test
+    void a_worker_that_waits_for_its_mark_says_it_waits_on_the_database_and_one_already_marked_does_not() throws Exception {
+        AtomicInteger begins = new AtomicInteger();
+        AtomicInteger ends = new AtomicInteger();
+        DatabaseWaits waits = new DatabaseWaits() {
+            @Override
+            public void begins() {
+                begins.incrementAndGet();
+            }
+
+            @Override
+            public void ends() {
+                ends.incrementAndGet();
+            }
+        };
+        BatchMarker m = new BatchMarker(4, LongStream.rangeClosed(1, 20).boxed().toList(), () -> { }, id -> true, waits);
+        Marks marks = m.take(ROOM).orElseThrow();
+        Thread worker = new Thread(() -> m.beforeSend(2));
+        worker.start();
+        while (worker.getState() != Thread.State.WAITING && worker.isAlive()) {
+            Thread.onSpinWait();
+        }
+        assertThat(begins).as("waiting for the flush to mark it").hasValue(1);
+        assertThat(ends).hasValue(0);
+
+        m.committed(marks);
+        worker.join(10_000);
+        m.beforeSend(3);
+
+        assertThat(begins).as("3 was marked already").hasValue(1);
+        assertThat(ends).hasValue(1);
+    }
 }
