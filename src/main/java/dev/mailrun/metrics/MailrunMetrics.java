@@ -28,8 +28,8 @@ import javax.sql.DataSource;
 
 /**
  * mailrun's metrics, rendered in the Prometheus text format at the admin listener's {@code /metrics}:
- * Micrometer's JVM, process and HikariCP binders plus mailrun's own (the names are listed in README,
- * "Watching it run"). The domain packages report through listener interfaces they own
+ * Micrometer's JVM, process and HikariCP binders plus mailrun's own (the names are listed in
+ * docs/METRICS.md). The domain packages report through listener interfaces they own
  * ({@link RunListener}, {@link ImportListener}, {@link SendEvents}); the implementations here turn
  * what they are told into meters. Nothing outside this package and the wiring in {@code app} sees
  * Micrometer.

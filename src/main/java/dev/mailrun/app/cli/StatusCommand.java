@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Counts by status, rates, ETA, what holds it back, pause reason and the last runs of one campaign (or of all).",
-                "--json prints the stable machine-readable form documented in README.md."})
+                "--json prints the stable machine-readable form documented in docs/STATUS-JSON.md."})
 final class StatusCommand extends ContextCommand {
 
     @Parameters(paramLabel = "ID", arity = "0..1", description = "Campaign id; all campaigns when omitted.")

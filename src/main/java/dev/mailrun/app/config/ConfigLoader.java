@@ -34,7 +34,7 @@ public final class ConfigLoader {
 
     static RawConfig raw(Optional<Path> explicitFile, Map<String, String> env) {
         Map<String, String> values = new LinkedHashMap<>();
-        ConfigKeys.all().stream().filter(k -> !ConfigKeys.isRelayTemplate(k)).forEach(k -> values.put(k.name(), k.defaultValue()));
+        ConfigKeys.all().stream().filter(k -> !ConfigKeys.isTemplate(k)).forEach(k -> values.put(k.name(), k.defaultValue()));
 
         Optional<Path> file = explicitFile.or(() -> Files.exists(DEFAULT_FILE) ? Optional.of(DEFAULT_FILE) : Optional.empty());
         Map<String, Path> fromFile = new LinkedHashMap<>();
@@ -52,7 +52,7 @@ public final class ConfigLoader {
         }));
         for (ConfigKey key : ConfigKeys.all()) {
             String v = env.get(key.envName());
-            if (v != null && !ConfigKeys.isRelayTemplate(key)) {
+            if (v != null && !ConfigKeys.isTemplate(key)) {
                 values.put(key.name(), v);
             }
         }

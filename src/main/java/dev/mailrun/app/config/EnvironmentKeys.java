@@ -34,7 +34,7 @@ final class EnvironmentKeys {
         Set<String> namespaces = new HashSet<>();
         for (ConfigKey key : ConfigKeys.all()) {
             namespaces.add(PREFIX + key.name().substring(0, key.name().indexOf('.')).toUpperCase(Locale.ROOT) + "_");
-            if (!ConfigKeys.isRelayTemplate(key)) {
+            if (!ConfigKeys.isTemplate(key)) {
                 known.add(key.envName());
             }
         }

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * The values a numeric or duration key accepts, checked when the configuration is read and shown in
- * the README's table and in {@code mailrun.properties.example} (a test keeps them in step). Bounds
+ * docs/CONFIGURATION.md and {@code mailrun.properties.example} ({@link ConfigReference}). Bounds
  * are inclusive; {@code orZero} also admits 0, which some keys use to mean "none" or "forever".
  */
 public sealed interface Range {

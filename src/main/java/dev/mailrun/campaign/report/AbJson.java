@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.campaign.variant.AbReport;
 import dev.mailrun.campaign.variant.Wilson;
 
-/** The {@code ab} object of a campaign's status JSON (README, "campaign status --json"). */
+/** The {@code ab} object of a campaign's status JSON (docs/STATUS-JSON.md). */
 final class AbJson {
 
     private AbJson() {

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The stable machine-readable form of {@link CampaignReport}s (README, "campaign status --json"):
+ * The stable machine-readable form of {@link CampaignReport}s (docs/STATUS-JSON.md):
  * printed by {@code campaign status --json} and served as {@code /status.json}, from this one place.
  */
 public final class CampaignReportJson {

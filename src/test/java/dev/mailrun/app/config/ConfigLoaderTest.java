@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -137,27 +136,6 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void every_numeric_and_duration_key_states_its_range_in_the_readme_and_the_example() throws Exception {
-        List<String> readme = Files.readAllLines(Path.of("README.md"));
-        List<String> example = Files.readAllLines(Path.of("mailrun.properties.example"));
-        for (ConfigKey key : ConfigKeys.all()) {
-            String def = key.defaultValue();
-            boolean numeric = def.matches("\\d+(\\.\\d+)?") || def.matches("\\d+(ms|s|m|h|d)");
-            if (numeric || key.name().equals("http.port")) {
-                assertThat(key.range()).as(key.name() + " has a range").isPresent();
-            }
-            if (key.range().isEmpty()) {
-                continue;
-            }
-            String range = key.range().get().text();
-            assertThat(readme).as("README row of " + key.name())
-                    .anySatisfy(l -> assertThat(l).startsWith("| `" + key.name() + "` |").contains("| " + range + " |"));
-            int line = example.indexOf("#" + key.name() + "=" + def);
-            assertThat(example.get(line - 1)).as("example comment of " + key.name()).contains("Range: " + range + ".");
-        }
-    }
-
-    @Test
     void a_value_with_a_trailing_comment_is_refused_with_one_line_saying_properties_files_have_none() throws Exception {
         String secret = "a-test-secret-that-is-long-enough-0123456789";
         assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file("unsubscribe.secret=" + secret + "   # openssl rand -base64 33\n"
@@ -191,22 +169,6 @@ class ConfigLoaderTest {
         MailrunConfig c = ConfigLoader.load(Optional.of(file("db.password=pass word\n")), Map.of());
         assertThat(c.db().password()).isEqualTo("pass word");
         assertThat(loadWith("db.user", " mailer ").db().user()).as("other values are trimmed").isEqualTo("mailer");
-    }
-
-    @Test
-    void the_readme_table_lists_every_key_with_its_default_and_no_other() throws Exception {
-        List<String> readme = Files.readAllLines(Path.of("README.md"));
-        int header = readme.indexOf("| key | default | range | meaning |");
-        assertThat(header).as("the configuration table's header").isNotNegative();
-        List<String> rows = readme.subList(header + 2, readme.size()).stream().takeWhile(l -> l.startsWith("| `")).toList();
-        for (ConfigKey key : ConfigKeys.all()) {
-            String def = key.defaultValue().isEmpty() ? "(empty)" : "`" + key.defaultValue() + "`";
-            assertThat(rows).as("README row of " + key.name())
-                    .anySatisfy(l -> assertThat(l).startsWith("| `" + key.name() + "` | " + def + " |"));
-        }
-        List<String> named = rows.stream().map(l -> l.substring(3, l.indexOf('`', 3))).toList();
-        assertThat(named).allSatisfy(n -> assertThat(ConfigKeys.find(n)).as(n).isPresent());
-        assertThat(named).hasSize(ConfigKeys.all().size());
     }
 
     private MailrunConfig loadWith(Map<String, String> values) {

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
- * What the sending path tells as it goes, for the metrics (README, "Watching it run"). The sending code
+ * What the sending path tells as it goes, for the metrics (docs/METRICS.md). The sending code
  * owns when each call happens; the implementation (Micrometer, in {@code dev.mailrun.metrics}) only
  * counts. Calls come from SMTP worker threads and the flush thread: an implementation must be quick,
  * thread-safe and must never throw. {@link #NONE} ignores everything.
