@@ -12,10 +12,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -95,7 +97,8 @@ public final class RelayShare {
      * the runs that just ended sent in their last second. Otherwise it waits until every other live
      * holder has handed over ({@link ShareHandover}), checking every {@link #JOIN_POLL} (at first every
      * {@link #JOIN_POLL_FIRST}), and counts their handovers, and the tails only those holders have not
-     * counted (written before they joined, they are in the holders' windows and handovers already).
+     * counted (written before one of them joined with a window that held every send it counted, they
+     * are in its window and its handovers already; see {@link #startAfter}).
      * A holder that does not hand over within two renewal periods (a worker of an older version, a
      * stalled one) is not waited for longer: the run then starts as if a whole second had just been
      * sent at each pace.
@@ -107,19 +110,23 @@ public final class RelayShare {
         int polls = 0;
         while (true) {
             Map<String, Live> found = live;
-            Optional<Map<String, long[]>> counted = run.tables().inTransaction(c -> {
+            boolean counted = run.tables().inTransaction(c -> {
                 Map<String, Map<String, long[]>> handed = tails.handedOver(c, run.runToken(), names, 1000);
                 if (!ShareHandover.complete(found, handed)) {
-                    return Optional.<Map<String, long[]>>empty();
+                    return false;
                 }
                 Map<String, long[]> ended = tails.read(c, names, run.runToken(), 1000,
                         run.tables().shares().othersJoined(c, names, run.runToken()));
+                // Joined only where the windows hold every send counted: a later joiner leaves the
+                // tails written before to this run there, and counts them itself elsewhere.
+                // Counted into the windows here, before the commit, so a retried transaction counts
+                // afresh (startAfter forgets what was counted before).
+                Set<String> held = startAfter(ShareHandover.counted(ended, handed));
                 tails.deleteHandovers(c, run.runToken());
-                run.tables().shares().joined(c, names, run.runToken());
-                return Optional.of(ShareHandover.counted(ended, handed));
+                run.tables().shares().joined(c, names.stream().filter(held::contains).toList(), run.runToken());
+                return true;
             });
-            if (counted.isPresent()) {
-                startAfter(counted.get());
+            if (counted) {
                 return;
             }
             if (!run.clock().instant().isBefore(giveUp)) {
@@ -141,13 +148,25 @@ public final class RelayShare {
         }
     }
 
-    private void startAfter(Map<String, long[]> countedNanos) {
-        rate.limiter().startAfter(countedNanos.getOrDefault(relay, new long[0]));
+    /**
+     * Starts each window from what it counts.
+     *
+     * @return the names whose windows hold every send counted for them. Where a window holds only
+     *         the newest (more than its share within the last second: runs that joined together, each
+     *         with its share of the tails of the runs before), the older sends bind none of this run's
+     *         messages, so no later joiner may take them as counted here ({@link PaceTailTable#read}).
+     */
+    private Set<String> startAfter(Map<String, long[]> countedNanos) {
+        Set<String> held = new HashSet<>(names);
+        if (!rate.limiter().startAfter(countedNanos.getOrDefault(relay, new long[0]))) {
+            held.remove(relay);
+        }
         if (withGroups) {
             Map<String, long[]> groups = new HashMap<>(countedNanos);
             groups.remove(relay);
-            pacing.domains().startAfter(groups);
+            held.removeAll(pacing.domains().startAfter(groups));
         }
+        return held;
     }
 
     /**
