@@ -47,6 +47,12 @@ public final class SendRateLimiter {
 
     private static final long SPAN_NANOS = SendWindow.SECOND_NANOS + HEADROOM.toNanos();
 
+    /**
+     * The span the send window counts over: a second and the {@link #HEADROOM}. A send stays in the
+     * window, and in what another run must count of it (a run's tail, a handover), this long.
+     */
+    public static final Duration SPAN = Duration.ofNanos(SPAN_NANOS);
+
     /** The longest refresh cycle of the pacing at high rates (see {@link #permitsPerCycle}). */
     static final Duration CYCLE = Duration.ofMillis(10);
 

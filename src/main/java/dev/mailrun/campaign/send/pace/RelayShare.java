@@ -7,6 +7,7 @@ import dev.mailrun.campaign.store.PaceTailTable;
 import dev.mailrun.campaign.store.PaceTailTable.Handover;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import dev.mailrun.campaign.store.RelayShareTable.Live;
+import dev.mailrun.mail.smtp.SendRateLimiter;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +53,11 @@ public final class RelayShare {
      * slot and wait for this one's handover, which it writes at a renewal.
      */
     static final Duration FIRST_RENEWALS = Duration.ofMillis(100);
+    /**
+     * How far back another run's sends are counted: the send windows' whole span, headroom included
+     * (a send 1,002 ms old still binds the window), rounded up to the milliseconds they are stored in.
+     */
+    static final long WITHIN_MILLIS = (SendRateLimiter.SPAN.toNanos() + 999_999) / 1_000_000;
 
     private final RunScope run;
     private final String relay;
@@ -111,11 +117,11 @@ public final class RelayShare {
         while (true) {
             Map<String, Live> found = live;
             boolean counted = run.tables().inTransaction(c -> {
-                Map<String, Map<String, long[]>> handed = tails.handedOver(c, run.runToken(), names, 1000);
+                Map<String, Map<String, long[]>> handed = tails.handedOver(c, run.runToken(), names, WITHIN_MILLIS);
                 if (!ShareHandover.complete(found, handed)) {
                     return false;
                 }
-                Map<String, long[]> ended = tails.read(c, names, run.runToken(), 1000,
+                Map<String, long[]> ended = tails.read(c, names, run.runToken(), WITHIN_MILLIS,
                         run.tables().shares().othersJoined(c, names, run.runToken()));
                 // Joined only where the windows hold every send counted: a later joiner leaves the
                 // tails written before to this run there, and counts them itself elsewhere.
@@ -195,9 +201,11 @@ public final class RelayShare {
         AtomicReference<Optional<Integer>> connectionPart = new AtomicReference<>(Optional.empty());
         AtomicReference<List<Handover>> owed = new AtomicReference<>(List.of());
         AtomicBoolean wants = new AtomicBoolean();
-        long nanos = timing.nanoTime().getAsLong();
         Map<String, Live> live = tables.inTransaction(c -> {
             Map<String, Live> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
+            // Taken once the holders are read: a holder found gone released its rows before, and
+            // sent its last message before that, so a larger share waits a whole span from here.
+            long nanos = timing.nanoTime().getAsLong();
             if (withGroups) {
                 pacing.adapter().sync(c, run.clock().instant());
             }
