@@ -173,11 +173,15 @@ public final class PaceTailTable {
         return ages.toString();
     }
 
-    /** Adds each age of {@code stored} (milliseconds before a write {@code since} ms ago) still within the window. */
+    /**
+     * Adds each age of {@code stored} (milliseconds before a write {@code since} ms ago) still within
+     * the window. The write and the read are each stamped to the millisecond, cut short, so
+     * {@code since} may be up to a millisecond more than went by: one less is counted, never more.
+     */
     private static void aged(String stored, long since, long withinMillis, List<Long> into) {
         for (String part : stored.split(",")) {
             if (!part.isEmpty()) {
-                long age = Long.parseLong(part) + Math.max(0, since);
+                long age = Long.parseLong(part) + Math.max(0, since - 1);
                 if (age < withinMillis) {
                     into.add(age);
                 }

@@ -169,17 +169,20 @@ public final class RelayShareTable {
     }
 
     /**
-     * Marks {@code holder} joined on {@code names}, now (database clock): it has counted the tails
-     * written before ({@link PaceTailTable#read}).
+     * Marks {@code holder} joined on {@code names}, now (database clock): its window there holds
+     * every tail written before ({@link PaceTailTable#read}). A name left out stays unmarked, and
+     * whoever joins after counts those tails itself.
      */
     public void joined(Connection c, List<String> names, String holder) throws SQLException {
-        forHolder(c, "UPDATE relay_share SET joined_at = UTC_TIMESTAMP(3)", names, holder);
+        if (!names.isEmpty()) {
+            forHolder(c, "UPDATE relay_share SET joined_at = UTC_TIMESTAMP(3)", names, holder);
+        }
     }
 
     /**
      * Per name with other live holders than {@code holder}: when the earliest of them joined, empty
-     * when one of them has not (still joining, or a worker that does not record it). Names without
-     * another live holder are absent.
+     * when one of them has not (still joining, a window that could not hold every tail it counted,
+     * or a worker that does not record it). Names without another live holder are absent.
      */
     public Map<String, Optional<LocalDateTime>> othersJoined(Connection c, List<String> names, String holder)
             throws SQLException {

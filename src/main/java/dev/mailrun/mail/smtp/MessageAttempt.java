@@ -102,9 +102,8 @@ final class MessageAttempt {
             if (notOpen.isPresent()) {
                 return notOpen.get();
             }
-            admitted.get().leaving();
             try {
-                Duration took = connection.send(message, item.envelopeFrom(), remaining(deadline));
+                Duration took = connection.send(message, item.envelopeFrom(), remaining(deadline), admitted.get()::leaving);
                 sizer.observe(took.toNanos());
                 return Outcome.of(new SendResult.Sent(key, messageId(message), clock.instant()));
             } catch (MessagingException e) {

@@ -47,6 +47,12 @@ public final class SendRateLimiter {
 
     private static final long SPAN_NANOS = SendWindow.SECOND_NANOS + HEADROOM.toNanos();
 
+    /**
+     * The span the send window counts over: a second and the {@link #HEADROOM}. A send stays in the
+     * window, and in what another run must count of it (a run's tail, a handover), this long.
+     */
+    public static final Duration SPAN = Duration.ofNanos(SPAN_NANOS);
+
     /** The longest refresh cycle of the pacing at high rates (see {@link #permitsPerCycle}). */
     static final Duration CYCLE = Duration.ofMillis(10);
 
@@ -145,12 +151,17 @@ public final class SendRateLimiter {
      * Starts counting afresh with what other runs sent at this pace in the last second ({@code ages}:
      * nanoseconds before now): the first messages here wait only as long as those leave room. What
      * this limiter counted before (a {@link #startFull} while nothing was known) is forgotten.
+     *
+     * @return true when the window holds every one of them; false when more than ⌈rate⌉ lie within
+     *         the last {@link #SPAN} and it holds only the newest ⌈rate⌉ — the others then bind no
+     *         message of this limiter, and another holder of the pace must count them
      */
-    public synchronized void startAfter(long[] ages) {
-        if (window != null) {
-            window = SendWindow.forRate(rate, SPAN_NANOS);
-            window.admittedAgo(nanoTime.get(), ages);
+    public synchronized boolean startAfter(long[] ages) {
+        if (window == null) {
+            return true;
         }
+        window = SendWindow.forRate(rate, SPAN_NANOS);
+        return window.admittedAgo(nanoTime.get(), ages);
     }
 
     public double rate() {

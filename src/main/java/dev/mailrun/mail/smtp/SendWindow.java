@@ -153,14 +153,18 @@ final class SendWindow {
     /**
      * Counts admissions made elsewhere (another run's, before this one) as if made here {@code ages}
      * nanoseconds before {@code nowNanos}; only those within the span, the newest {@code limit}.
+     *
+     * @return false when more than {@code limit} of them lie within the span: the older ones are
+     *         counted nowhere here, and whoever would leave them to this window must count them itself
      */
-    void admittedAgo(long nowNanos, long[] ages) {
+    boolean admittedAgo(long nowNanos, long[] ages) {
         long[] within = Arrays.stream(ages).filter(a -> a >= 0 && a < spanNanos).sorted().toArray();
         int keep = Math.min(within.length, times.length);
         // Oldest first, so the ring keeps its order (oldest at next).
         for (int i = keep - 1; i >= 0; i--) {
             tryAdmitUnchecked(nowNanos - within[i]);
         }
+        return keep == within.length;
     }
 
     /** As if the whole limit had been admitted at {@code nowNanos}: the next admission waits a span. */

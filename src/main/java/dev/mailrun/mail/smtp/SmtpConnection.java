@@ -33,7 +33,7 @@ final class SmtpConnection implements AutoCloseable {
     private final PoolEvents events;
     private final WriteDeadlines writeDeadlines;
     private final LongSupplier nanoTime;
-    private volatile Transport transport;
+    private volatile StampedTransport transport;
     private TrackedSockets sockets;
     private int opened;
     private Session session;
@@ -62,7 +62,7 @@ final class SmtpConnection implements AutoCloseable {
         properties.put("mail.smtp.socketFactory", fresh);
         properties.setProperty("mail.smtp.socketFactory.fallback", "false");
         Session freshSession = Session.getInstance(properties);
-        Transport freshTransport = freshSession.getTransport("smtp");
+        StampedTransport freshTransport = (StampedTransport) freshSession.getTransport(StampedTransport.PROVIDER);
         ScheduledFuture<?> watch = watch(fresh, remaining);
         try {
             freshTransport.connect(settings.host(), settings.port(), settings.username().orElse(null),
@@ -87,11 +87,17 @@ final class SmtpConnection implements AutoCloseable {
      * end of {@code remaining}. The transport reads {@code mail.smtp.from} from its own session for
      * each message, and each connection has a session of its own used by one thread at a time, so
      * this works for any MimeMessage (a DKIM-signed copy is not an SMTPMessage).
+     *
+     * @param leaving run right before the message's MAIL FROM is written (not when the transport
+     *                fails before): the moment the message counts from
      */
-    Duration send(MimeMessage message, Optional<String> envelopeFrom, Duration remaining) throws MessagingException {
+    Duration send(MimeMessage message, Optional<String> envelopeFrom, Duration remaining, Runnable leaving)
+            throws MessagingException {
+        StampedTransport transport = this.transport;
         if (transport == null) {
             throw new MessagingException("Not connected");
         }
+        transport.beforeMailFrom(leaving);
         if (envelopeFrom.isPresent()) {
             session.getProperties().setProperty("mail.smtp.from", envelopeFrom.get());
         } else {
@@ -113,7 +119,7 @@ final class SmtpConnection implements AutoCloseable {
 
     /** Without a deadline; for tests. */
     Duration send(MimeMessage message) throws MessagingException {
-        return send(message, Optional.empty(), Duration.ofDays(1));
+        return send(message, Optional.empty(), Duration.ofDays(1), () -> { });
     }
 
     private ScheduledFuture<?> watch(TrackedSockets target, Duration remaining) {

@@ -82,15 +82,31 @@ final class PacingFixtures {
         private static final Pattern RCPT = Pattern.compile("(?i)TO:\\s*<([^>]+)>");
         final Map<String, List<Long>> byDomain = new ConcurrentHashMap<>();
         final Map<String, Integer> perAddress = new ConcurrentHashMap<>();
+        private final Map<Integer, Long> mailFrom = new ConcurrentHashMap<>();
 
         /** An accepted RCPT TO, by its argument. */
         void rcpt(String argument) {
+            rcptAt(argument, System.nanoTime());
+        }
+
+        /** A MAIL FROM read on {@code connection}: the message counts from it, once its RCPT names the domain. */
+        void mailFrom(int connection) {
+            mailFrom.put(connection, System.nanoTime());
+        }
+
+        /** An accepted RCPT TO on {@code connection}, counted when that message's MAIL FROM came in. */
+        void rcpt(int connection, String argument) {
+            Long at = mailFrom.remove(connection);
+            rcptAt(argument, at != null ? at : System.nanoTime());
+        }
+
+        private void rcptAt(String argument, long nanos) {
             Matcher m = RCPT.matcher(argument);
             if (!m.find()) {
                 throw new AssertionError("RCPT without an address: " + argument);
             }
             byDomain.computeIfAbsent(domainOf(m.group(1)), d -> Collections.synchronizedList(new ArrayList<>()))
-                    .add(System.nanoTime());
+                    .add(nanos);
         }
 
         /** An accepted message, by its content. */
@@ -136,9 +152,14 @@ final class PacingFixtures {
      * one's second, which says nothing about the sender's pace.
      */
     static int maxInOneSecond(List<Long> sorted) {
+        return maxInOneSecond(sorted, 0);
+    }
+
+    /** {@link #maxInOneSecond} on a clock whose seconds begin at {@code origin} (nanoTime), and every second after. */
+    static int maxInOneSecond(List<Long> sorted, long origin) {
         Map<Long, Integer> perSecond = new HashMap<>();
         for (long t : sorted) {
-            perSecond.merge(Math.floorDiv(t, 1_000_000_000L), 1, Integer::sum);
+            perSecond.merge(Math.floorDiv(t - origin, 1_000_000_000L), 1, Integer::sum);
         }
         return perSecond.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     }

@@ -195,7 +195,7 @@ class SendRateLimiterTest {
         limiter.startFull();
         assertThat(limiter.admit()).isPositive();
 
-        limiter.startAfter(new long[] {600_000_000L});
+        assertThat(limiter.startAfter(new long[] {600_000_000L})).as("its window holds it").isTrue();
 
         assertThat(limiter.admit()).as("one of two places taken by the other run's send").isZero();
         assertThat(limiter.admit()).as("then the window is full until that send is a second old")

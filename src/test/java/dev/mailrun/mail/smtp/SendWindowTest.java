@@ -166,11 +166,21 @@ class SendWindowTest {
         // This run starts 200 ms later: those sends are 300, 700 and 1100 ms old; two still count.
         SendWindow next = SendWindow.forRate(5, SendWindow.SECOND_NANOS);
         long start = START + 1200 * MS;
-        next.admittedAgo(start, new long[] {300 * MS, 700 * MS, 1100 * MS});
+        assertThat(next.admittedAgo(start, new long[] {300 * MS, 700 * MS, 1100 * MS})).as("holds both").isTrue();
         for (int i = 0; i < 3; i++) {
             assertThat(next.tryAdmit(start)).as("room for %d more", 3 - i).isZero();
         }
         // The fourth waits for the send 700 ms ago to leave the second.
         assertThat(next.tryAdmit(start)).isEqualTo(300 * MS);
+    }
+
+    @Test
+    void a_window_counting_more_sends_than_its_limit_holds_the_newest_and_says_so() {
+        SendWindow window = SendWindow.forRate(2, SendWindow.SECOND_NANOS);
+        long start = START + 2000 * MS;
+        // Five sent in the last second at a pace now dealt among two runs: this one's window holds two.
+        assertThat(window.admittedAgo(start, new long[] {10 * MS, 20 * MS, 30 * MS, 40 * MS, 50 * MS})).isFalse();
+        assertThat(window.agesWithin(start)).containsExactly(10 * MS, 20 * MS);
+        assertThat(window.tryAdmit(start)).as("the second newest binds it").isEqualTo(980 * MS);
     }
 }

@@ -11,12 +11,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * Paces a run's recipients by domain group ({@link DomainGroup}). A group is paced while it has a
@@ -97,14 +99,19 @@ public final class DomainPacer {
      * ages in nanoseconds): the tails of the runs before it and the handovers of the runs it joined.
      * Every paced group starts counting from them, instead of assuming a full second was sent; a
      * group paced later in the run, alone on it, starts from them too.
+     *
+     * @return the keys of the groups whose windows could not hold every send counted (more than
+     *         ⌈share⌉ within the last second: each holds the newest)
      */
-    synchronized void startAfter(Map<String, long[]> agesByGroup) {
+    synchronized Set<String> startAfter(Map<String, long[]> agesByGroup) {
         tails = Map.copyOf(agesByGroup);
+        Set<String> overflowing = new HashSet<>();
         for (Pace p : byName.values()) {
-            if (p.share > 0) {
-                p.limiter.startAfter(tails.getOrDefault(p.group.key(), new long[0]));
+            if (p.share > 0 && !p.limiter.startAfter(tails.getOrDefault(p.group.key(), new long[0]))) {
+                overflowing.add(p.group.key());
             }
         }
+        return overflowing;
     }
 
     /** Nothing is known of what other runs sent to the groups: each paced group's first message waits a second. */

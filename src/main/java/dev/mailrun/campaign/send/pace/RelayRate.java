@@ -32,8 +32,11 @@ public final class RelayRate {
     /** The relay's rate in total now: its configured rate, or lower while adapted to "too fast". */
     private volatile double relayTotal;
 
-    /** How long a larger share waits after the renewal that found it: a second of the pace, which the holder that gave it up may have filled. */
-    static final Duration RISE_AFTER = Duration.ofSeconds(1);
+    /**
+     * How long a larger share waits after the renewal that found it: the send windows' span (a second
+     * and their headroom), which the holder that gave it up may have filled up to its end.
+     */
+    static final Duration RISE_AFTER = SendRateLimiter.SPAN;
 
     /** A holder alone on the relay. */
     static final Live ALONE = new Live(new Holders(1, 0), Set.of(), Set.of());

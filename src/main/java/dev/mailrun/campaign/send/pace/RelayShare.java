@@ -7,15 +7,18 @@ import dev.mailrun.campaign.store.PaceTailTable;
 import dev.mailrun.campaign.store.PaceTailTable.Handover;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import dev.mailrun.campaign.store.RelayShareTable.Live;
+import dev.mailrun.mail.smtp.SendRateLimiter;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -50,6 +53,11 @@ public final class RelayShare {
      * slot and wait for this one's handover, which it writes at a renewal.
      */
     static final Duration FIRST_RENEWALS = Duration.ofMillis(100);
+    /**
+     * How far back another run's sends are counted: the send windows' whole span, headroom included
+     * (a send 1,002 ms old still binds the window), rounded up to the milliseconds they are stored in.
+     */
+    static final long WITHIN_MILLIS = (SendRateLimiter.SPAN.toNanos() + 999_999) / 1_000_000;
 
     private final RunScope run;
     private final String relay;
@@ -95,7 +103,8 @@ public final class RelayShare {
      * the runs that just ended sent in their last second. Otherwise it waits until every other live
      * holder has handed over ({@link ShareHandover}), checking every {@link #JOIN_POLL} (at first every
      * {@link #JOIN_POLL_FIRST}), and counts their handovers, and the tails only those holders have not
-     * counted (written before they joined, they are in the holders' windows and handovers already).
+     * counted (written before one of them joined with a window that held every send it counted, they
+     * are in its window and its handovers already; see {@link #startAfter}).
      * A holder that does not hand over within two renewal periods (a worker of an older version, a
      * stalled one) is not waited for longer: the run then starts as if a whole second had just been
      * sent at each pace.
@@ -107,19 +116,23 @@ public final class RelayShare {
         int polls = 0;
         while (true) {
             Map<String, Live> found = live;
-            Optional<Map<String, long[]>> counted = run.tables().inTransaction(c -> {
-                Map<String, Map<String, long[]>> handed = tails.handedOver(c, run.runToken(), names, 1000);
+            boolean counted = run.tables().inTransaction(c -> {
+                Map<String, Map<String, long[]>> handed = tails.handedOver(c, run.runToken(), names, WITHIN_MILLIS);
                 if (!ShareHandover.complete(found, handed)) {
-                    return Optional.<Map<String, long[]>>empty();
+                    return false;
                 }
-                Map<String, long[]> ended = tails.read(c, names, run.runToken(), 1000,
+                Map<String, long[]> ended = tails.read(c, names, run.runToken(), WITHIN_MILLIS,
                         run.tables().shares().othersJoined(c, names, run.runToken()));
+                // Joined only where the windows hold every send counted: a later joiner leaves the
+                // tails written before to this run there, and counts them itself elsewhere.
+                // Counted into the windows here, before the commit, so a retried transaction counts
+                // afresh (startAfter forgets what was counted before).
+                Set<String> held = startAfter(ShareHandover.counted(ended, handed));
                 tails.deleteHandovers(c, run.runToken());
-                run.tables().shares().joined(c, names, run.runToken());
-                return Optional.of(ShareHandover.counted(ended, handed));
+                run.tables().shares().joined(c, names.stream().filter(held::contains).toList(), run.runToken());
+                return true;
             });
-            if (counted.isPresent()) {
-                startAfter(counted.get());
+            if (counted) {
                 return;
             }
             if (!run.clock().instant().isBefore(giveUp)) {
@@ -141,13 +154,25 @@ public final class RelayShare {
         }
     }
 
-    private void startAfter(Map<String, long[]> countedNanos) {
-        rate.limiter().startAfter(countedNanos.getOrDefault(relay, new long[0]));
+    /**
+     * Starts each window from what it counts.
+     *
+     * @return the names whose windows hold every send counted for them. Where a window holds only
+     *         the newest (more than its share within the last second: runs that joined together, each
+     *         with its share of the tails of the runs before), the older sends bind none of this run's
+     *         messages, so no later joiner may take them as counted here ({@link PaceTailTable#read}).
+     */
+    private Set<String> startAfter(Map<String, long[]> countedNanos) {
+        Set<String> held = new HashSet<>(names);
+        if (!rate.limiter().startAfter(countedNanos.getOrDefault(relay, new long[0]))) {
+            held.remove(relay);
+        }
         if (withGroups) {
             Map<String, long[]> groups = new HashMap<>(countedNanos);
             groups.remove(relay);
-            pacing.domains().startAfter(groups);
+            held.removeAll(pacing.domains().startAfter(groups));
         }
+        return held;
     }
 
     /**
@@ -176,9 +201,11 @@ public final class RelayShare {
         AtomicReference<Optional<Integer>> connectionPart = new AtomicReference<>(Optional.empty());
         AtomicReference<List<Handover>> owed = new AtomicReference<>(List.of());
         AtomicBoolean wants = new AtomicBoolean();
-        long nanos = timing.nanoTime().getAsLong();
         Map<String, Live> live = tables.inTransaction(c -> {
             Map<String, Live> holders = tables.shares().renewAll(c, names, run.runToken(), TTL);
+            // Taken once the holders are read: a holder found gone released its rows before, and
+            // sent its last message before that, so a larger share waits a whole span from here.
+            long nanos = timing.nanoTime().getAsLong();
             if (withGroups) {
                 pacing.adapter().sync(c, run.clock().instant());
             }

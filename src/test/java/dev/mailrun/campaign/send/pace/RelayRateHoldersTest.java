@@ -10,7 +10,7 @@ class RelayRateHoldersTest {
     private static final long SECOND = 1_000_000_000L;
 
     @Test
-    void a_joining_holder_lowers_the_share_at_once_and_a_leaving_one_raises_it_a_second_later() {
+    void a_joining_holder_lowers_the_share_at_once_and_a_leaving_one_raises_it_a_windows_span_later() {
         RelayRate rate = RelayRate.forRelay(50, 0);
         assertThat(rate.current()).isEqualTo(50);
 
@@ -22,7 +22,10 @@ class RelayRateHoldersTest {
         rate.update(Lives.of(1, 0), 50, SECOND + SECOND / 10);
         assertThat(rate.current()).as("a renewal 100 ms later: that second has not gone by").isEqualTo(25);
         rate.update(Lives.of(1, 0), 50, 2 * SECOND);
-        assertThat(rate.current()).as("a second after the renewal that found it").isEqualTo(50);
+        assertThat(rate.current()).as("a second later: its last send may have been 1,004 ms ago, within the window's span")
+                .isEqualTo(25);
+        rate.update(Lives.of(1, 0), 50, SECOND + RelayRate.RISE_AFTER.toNanos());
+        assertThat(rate.current()).as("the windows' span after the renewal that found it").isEqualTo(50);
         assertThat(rate.limiter().rate()).isEqualTo(50);
     }
 
@@ -45,7 +48,7 @@ class RelayRateHoldersTest {
         // The other holder ("h0") has only a group capped at 3/s left.
         mine.update(Lives.of(2, 0, java.util.Map.of("h0", 2.5)), 50, SECOND);
         assertThat(mine.current()).as("its last second may still hold its 25").isEqualTo(25);
-        mine.update(Lives.of(2, 0, java.util.Map.of("h0", 2.5)), 50, 2 * SECOND);
+        mine.update(Lives.of(2, 0, java.util.Map.of("h0", 2.5)), 50, SECOND + RelayRate.RISE_AFTER.toNanos());
         assertThat(mine.current()).isEqualTo(47);
 
         RelayRate theirs = RelayRate.forRelay(50, 0);

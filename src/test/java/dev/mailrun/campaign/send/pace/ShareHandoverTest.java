@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.store.PaceTailTable.Handover;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import dev.mailrun.campaign.store.RelayShareTable.Live;
+import dev.mailrun.mail.smtp.SendRateLimiter;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +16,15 @@ class ShareHandoverTest {
 
     private static Live live(String... others) {
         return new Live(new Holders(others.length + 1, 0), Set.of(others), Set.of());
+    }
+
+    @Test
+    void a_joining_run_counts_every_send_still_in_a_window_not_only_those_of_the_last_second() {
+        // A send 1,003 ms old binds a window of 1.005 s: a joiner reading tails and handovers
+        // within a second only would leave it out and could send its place 2 ms early.
+        assertThat(RelayShare.WITHIN_MILLIS * 1_000_000).isGreaterThanOrEqualTo(SendRateLimiter.SPAN.toNanos());
+        assertThat(RelayRate.RISE_AFTER).as("a share given up is taken over once its sends left every window")
+                .isGreaterThanOrEqualTo(SendRateLimiter.SPAN);
     }
 
     @Test
