@@ -14,7 +14,7 @@ final class FieldOptions {
 
     /** Fields whose option is not their name in kebab case: the repeatable ones, named in the singular. */
     private static final Map<String, String> REPEATED = Map.of("windows", "--window", "headers", "--header",
-            "variants", "--variant", "attachments", "--attach");
+            "variants", "--variant", "attachments", "--attach", "fields", "--fields");
 
     private FieldOptions() {}
 
@@ -23,10 +23,10 @@ final class FieldOptions {
         return repeated != null ? repeated : "--" + field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
-    /** One line per problem, {@code --rate: must be …}; a reason that already names its option is shown as it is. */
+    /** One line per problem, {@code --rate: must be …}. */
     static String lines(InvalidFields invalid) {
         return invalid.problems().stream()
-                .map(p -> p.reason().startsWith("--") ? p.reason() : optionOf(p.field()) + ": " + p.reason())
+                .map(p -> optionOf(p.field()) + ": " + p.reason())
                 .collect(Collectors.joining(System.lineSeparator()));
     }
 }

@@ -2,6 +2,7 @@ package dev.mailrun.campaign.attach;
 
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.mail.message.AttachmentPart;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,16 +39,16 @@ public final class AttachmentFiles {
     public List<Attachment> read(List<Path> files, List<Path> inline) {
         List<Attachment> all = new ArrayList<>();
         for (Path file : files) {
-            all.add(read(file, "--attach"));
+            all.add(read(file, "attachments"));
         }
         for (Path file : inline) {
-            Attachment image = read(file, "--inline");
+            Attachment image = read(file, "inline");
             if (!AttachmentPart.INLINE_NAME.matcher(image.filename()).matches()) {
-                throw new CampaignException("--inline " + file + ": the name is its Content-ID (cid:NAME), so it may hold only "
+                throw InvalidFields.of("inline", file + ": the name is its Content-ID (cid:NAME), so it may hold only "
                         + "letters, digits, '.', '-' and '_'");
             }
             if (!image.contentType().startsWith("image/")) {
-                throw new CampaignException("--inline " + file + ": is " + image.contentType() + ", not an image");
+                throw InvalidFields.of("inline", file + ": is " + image.contentType() + ", not an image");
             }
             all.add(image.asInline());
         }
@@ -66,28 +67,29 @@ public final class AttachmentFiles {
     /** A file's name and bytes. */
     public record Named(String filename, byte[] content) {}
 
-    private Attachment read(Path file, String option) {
+    /** @param field the form's field the file came in: {@code attachments} or {@code inline} */
+    private Attachment read(Path file, String field) {
         if (!Files.isRegularFile(file)) {
-            throw new CampaignException(option + " " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"));
+            throw InvalidFields.of(field, file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"));
         }
         try {
             long size = Files.size(file);
             if (size > limits.maxAttachmentBytes()) {
-                throw tooLarge(option + " " + file, size);
+                throw tooLarge(field, file.toString(), size);
             }
             return attachment(file.getFileName().toString(), Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new CampaignException(option + " " + file + ": cannot be read (" + e.getMessage() + ")");
+            throw InvalidFields.of(field, file + ": cannot be read (" + e.getMessage() + ")");
         }
     }
 
     private Attachment attachment(String filename, byte[] content) {
         String problem = nameProblem(filename);
         if (problem != null) {
-            throw new CampaignException("--attach " + shown(filename) + ": " + problem);
+            throw InvalidFields.of("attachments", shown(filename) + ": " + problem);
         }
         if (content.length > limits.maxAttachmentBytes()) {
-            throw tooLarge("--attach " + filename, content.length);
+            throw tooLarge("attachments", filename, content.length);
         }
         return Attachment.of(filename, ContentTypes.detect(filename, content), content);
     }
@@ -98,19 +100,19 @@ public final class AttachmentFiles {
         for (Attachment a : all) {
             total += a.size();
             if (total > limits.maxMessageBytes()) {
-                throw new CampaignException((a.inline() ? "--inline " : "--attach ") + a.filename() + ": the files together reach " + total
+                throw InvalidFields.of(a.inline() ? "inline" : "attachments", a.filename() + ": the files together reach " + total
                         + " bytes, over content.max-message-bytes (" + limits.maxMessageBytes() + ")");
             }
             if (!names.add(a.filename().toLowerCase(Locale.ROOT))) {
-                throw new CampaignException((a.inline() ? "--inline " : "--attach ") + a.filename()
+                throw InvalidFields.of(a.inline() ? "inline" : "attachments", a.filename()
                         + ": a file of that name is attached already");
             }
         }
         return all;
     }
 
-    private CampaignException tooLarge(String optionAndFile, long size) {
-        return new CampaignException(optionAndFile + ": " + size + " bytes, over content.max-attachment-bytes ("
+    private InvalidFields tooLarge(String field, String file, long size) {
+        return InvalidFields.of(field, file + ": " + size + " bytes, over content.max-attachment-bytes ("
                 + limits.maxAttachmentBytes() + ")");
     }
 

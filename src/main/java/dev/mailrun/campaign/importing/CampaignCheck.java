@@ -71,7 +71,7 @@ final class CampaignCheck {
         if (!problems.isEmpty()) {
             throw new ImportFileException(file, "template " + template.name() + " needs a field this file has no column for: "
                     + problems.get(0) + " (" + problems.size() + " problem(s); run: mailrun template check " + template.name()
-                    + (columns.isEmpty() ? "" : " --fields " + String.join(",", columns.stream().map(Shown::of).toList())) + ")");
+                    + (columns.isEmpty() ? "" : " with the fields " + String.join(",", columns.stream().map(Shown::of).toList())) + ")");
         }
     }
 }

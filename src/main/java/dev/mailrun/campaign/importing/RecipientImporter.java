@@ -126,7 +126,7 @@ public final class RecipientImporter {
     /** How this import checks the files its rows name; refuses the file when it names files nothing can take. */
     private RowFiles rowFiles(long campaignId, Path file, CsvHeader header, Optional<String> asked) throws SQLException {
         if (asked.isPresent() && header.attachmentColumn().isEmpty()) {
-            throw new ImportFileException(file, "no column '" + asked.get() + "' (--attachment-column) in the header row");
+            throw new ImportFileException(file, "no column '" + asked.get() + "' (the attachment column asked for) in the header row");
         }
         if (header.attachmentColumn().isPresent() && !files.configured()) {
             throw new ImportFileException(file, "column '" + header.attachmentColumn().get().strip()

@@ -22,12 +22,12 @@ public record CustomHeaders(List<Header> list) {
          * {@code Name: value}, as {@code --header} and the console take it: split at the first ':',
          * white space around name and value dropped.
          *
-         * @throws IllegalArgumentException naming the option when there is no ':'
+         * @throws InvalidFields naming the field {@code headers} when there is no ':'
          */
         public static Header parse(String line) {
             int colon = line.indexOf(':');
             if (colon < 0) {
-                throw new IllegalArgumentException("--header '" + shown(line) + "': must be Name: value");
+                throw InvalidFields.of("headers", "'" + shown(line) + "': must be Name: value");
             }
             return new Header(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
         }
@@ -49,12 +49,11 @@ public record CustomHeaders(List<Header> list) {
     }
 
     /**
-     * Why these headers cannot be sent, as one line naming the option and the header
-     * ({@code --header X-Tag: contains the control character U+000A (line feed), …}); empty when they can.
+     * Why these headers cannot be sent, as one line naming the header
+     * ({@code X-Tag: contains the control character U+000A (line feed), …}); empty when they can.
      */
     public Optional<String> problem() {
-        return AddedHeaders.problem(entries()).map(p -> p.startsWith(AddedHeaders.TOO_MANY)
-                || p.startsWith(AddedHeaders.EMPTY_NAME) ? "--header: " + p : "--header " + p);
+        return AddedHeaders.problem(entries());
     }
 
     /** Name and value pairs, as the message composer takes them. */

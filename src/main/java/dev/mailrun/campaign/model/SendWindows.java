@@ -95,12 +95,12 @@ public final class SendWindows {
     }
 
     /**
-     * Parses ranges separated by {@code ;}. Throws IllegalArgumentException naming {@code --window}
-     * and the range at fault.
+     * Parses ranges separated by {@code ;}. Throws IllegalArgumentException naming the range at
+     * fault, in no interface's words: the caller names the field ({@code windows}).
      */
     public static SendWindows parse(String spec) {
         if (spec == null || spec.isBlank()) {
-            throw new IllegalArgumentException("--window must not be empty");
+            throw new IllegalArgumentException("must not be empty");
         }
         List<Range> ranges = new ArrayList<>();
         for (String part : spec.split(";")) {
@@ -109,12 +109,12 @@ public final class SendWindows {
             }
         }
         if (ranges.isEmpty()) {
-            throw new IllegalArgumentException("--window '" + spec.strip() + "' holds no range");
+            throw new IllegalArgumentException("'" + spec.strip() + "' holds no range");
         }
         return new SendWindows(ranges);
     }
 
-    /** Several --window values as one set of ranges. */
+    /** Several ranges given apart, as one set. */
     public static SendWindows parse(List<String> specs) {
         return parse(String.join(";", specs));
     }
@@ -229,7 +229,7 @@ public final class SendWindows {
     }
 
     private static IllegalArgumentException bad(String range, String reason) {
-        return new IllegalArgumentException("--window '" + range + "': " + reason);
+        return new IllegalArgumentException("'" + range + "': " + reason);
     }
 
     /** Where {@code at} falls on the first range's wall clock, for messages: {@code 2026-03-30 08:00 Europe/Berlin}. */

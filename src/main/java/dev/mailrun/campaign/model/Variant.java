@@ -26,9 +26,9 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
     public Variant {
         fields = Map.copyOf(fields);
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("--variant: the name '" + name + "' must be 1-20 letters, digits, '-' or '_'");
+            throw new IllegalArgumentException("the name '" + name + "' must be 1-20 letters, digits, '-' or '_'");
         }
-        String where = "--variant " + name + ": ";
+        String where = name + ": ";
         subject.ifPresent(s -> require(where + "subject", s, 500));
         fromName.ifPresent(s -> require(where + "from-name", s, 200));
         template.ifPresent(t -> {
@@ -49,7 +49,7 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
     /** {@code A:subject=Spring sale;from-name=Shop}: one line naming what is wrong when it cannot be read. */
     public static Variant parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("--variant must be NAME:key=value;…, got an empty value");
+            throw new IllegalArgumentException("must be NAME:key=value;…, got an empty value");
         }
         int colon = text.indexOf(':');
         String name = (colon < 0 ? text : text.substring(0, colon)).strip();
@@ -65,12 +65,12 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
             }
             int eq = pair.indexOf('=');
             if (eq < 0) {
-                throw new IllegalArgumentException("--variant " + name + ": '" + pair.strip() + "' is not key=value");
+                throw new IllegalArgumentException(name + ": '" + pair.strip() + "' is not key=value");
             }
             String key = pair.substring(0, eq).strip();
             String value = pair.substring(eq + 1).strip();
             if (!seen.add(key)) {
-                throw new IllegalArgumentException("--variant " + name + ": " + key + " is given twice");
+                throw new IllegalArgumentException(name + ": " + key + " is given twice");
             }
             switch (key) {
                 case "subject" -> subject = Optional.of(value);
@@ -78,7 +78,7 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
                 case "from-name" -> fromName = Optional.of(value);
                 default -> {
                     if (!key.startsWith("field.")) {
-                        throw new IllegalArgumentException("--variant " + name + ": unknown field '" + key
+                        throw new IllegalArgumentException(name + ": unknown field '" + key
                                 + "' (subject, template, from-name or field.NAME)");
                     }
                     fields.put(key.substring("field.".length()), value);

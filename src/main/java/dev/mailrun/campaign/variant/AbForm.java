@@ -87,6 +87,8 @@ public record AbForm(List<String> variants, Optional<String> testShare, Optional
         }
         try {
             return Optional.of(new AbTest(parsed, share[0], after, by[0]));
+        } catch (InvalidFields e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             throw InvalidFields.of("variants", e.getMessage());
         }
