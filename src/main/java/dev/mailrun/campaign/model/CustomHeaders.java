@@ -14,6 +14,8 @@ import java.util.Optional;
 public record CustomHeaders(List<Header> list) {
 
     public static final CustomHeaders NONE = new CustomHeaders(List.of());
+    /** The field a campaign's headers are given in. */
+    private static final String FIELD = "headers";
 
     /** One header as given; the value's white space at either end is not sent. */
     public record Header(String name, String value) {
@@ -27,7 +29,7 @@ public record CustomHeaders(List<Header> list) {
         public static Header parse(String line) {
             int colon = line.indexOf(':');
             if (colon < 0) {
-                throw InvalidFields.of("headers", "'" + shown(line) + "': must be Name: value");
+                throw InvalidFields.about(FIELD, "'" + shown(line) + "'", "must be Name: value");
             }
             return new Header(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
         }
@@ -49,11 +51,17 @@ public record CustomHeaders(List<Header> list) {
     }
 
     /**
-     * Why these headers cannot be sent, as one line naming the header
-     * ({@code X-Tag: contains the control character U+000A (line feed), …}); empty when they can.
+     * Why these headers cannot be sent, as a problem of the field {@code headers}, about the header it
+     * names ({@code X-Tag}: contains the control character U+000A (line feed), …) or about them all
+     * (at most 20 headers, …); empty when they can.
      */
-    public Optional<String> problem() {
-        return AddedHeaders.problem(entries());
+    public Optional<InvalidFields.Problem> problem() {
+        return AddedHeaders.problem(entries()).map(r -> new InvalidFields.Problem(FIELD, r.header(), r.reason()));
+    }
+
+    /** The same, as a sentence of its own, as the sender says it: {@code header X-Tag: contains …}. */
+    public Optional<String> refusal() {
+        return AddedHeaders.problem(entries()).map(AddedHeaders.Refusal::sentence);
     }
 
     /** Name and value pairs, as the message composer takes them. */

@@ -41,7 +41,7 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
         if (expireAt.isPresent() && startAt.isPresent() && !expireAt.get().isAfter(startAt.get())) {
             problems.add(new InvalidFields.Problem("expireAt", expireAt.get() + " must be after the start (" + startAt.get() + ")"));
         }
-        headers.problem().ifPresent(problem -> problems.add(new InvalidFields.Problem("headers", problem)));
+        headers.problem().ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
@@ -76,8 +76,7 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
     }
 
     private static void header(List<InvalidFields.Problem> problems, String field, Optional<String> value) {
-        value.flatMap(v -> HeaderValues.check(field, v)).ifPresent(p -> problems.add(new InvalidFields.Problem(field,
-                p.substring(field.length() + 2))));
+        value.flatMap(HeaderValues::problem).ifPresent(p -> problems.add(new InvalidFields.Problem(field, p)));
     }
 
     /** The campaign table keeps the ranges as text in a column this wide. */

@@ -75,7 +75,8 @@ final class SuppressionsPage {
         try {
             removed = list.remove(address, why.orElse(""), source(r));
         } catch (InvalidFields e) {
-            throw new Refusal(lookup(address), "Reason: " + e.problems().get(0).reason() + " (it is kept with your name).");
+            // The domain's reason completes the sentence: "it must say why …", "it is longer than 1000 characters".
+            throw new Refusal(lookup(address), "Removing needs a reason, kept with your name: it " + e.problems().get(0).reason() + ".");
         }
         if (removed.isEmpty()) {
             throw new Refusal(lookup(address), address.suppressionKey() + " is not on the suppression list.");
