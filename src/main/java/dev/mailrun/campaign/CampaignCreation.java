@@ -150,7 +150,7 @@ final class CampaignCreation {
         for (Attachment a : attachments) {
             // Room for the statement's other values and the protocol's framing.
             if (a.size() > packet - 64 * 1024) {
-                throw InvalidFields.of("attachments", a.filename() + ": " + a.size()
+                throw InvalidFields.about(a.inline() ? "inline" : "attachments", a.filename(), a.size()
                         + " bytes, too large for the database server's max_allowed_packet (" + packet + ")");
             }
         }

@@ -131,6 +131,9 @@ public record CampaignForm(String name, String template, Optional<String> from, 
     private static <T> Optional<T> field(List<InvalidFields.Problem> problems, String field, Supplier<Optional<T>> parse) {
         try {
             return parse.get();
+        } catch (InvalidFields e) {
+            problems.addAll(e.problems());   // a parser that names the value at fault (a send window)
+            return Optional.empty();
         } catch (IllegalArgumentException | DateTimeParseException e) {
             problems.add(new InvalidFields.Problem(field, e.getMessage()));
             return Optional.empty();

@@ -221,7 +221,7 @@ public final class Campaigns {
         }
         // A row written before the rule, or not through NewCampaign: the sender would refuse every message.
         NewCampaign.headerProblem(campaign.name(), campaign.fromAddress(), campaign.fromName(), campaign.replyTo(),
-                campaign.subjectOverride()).or(() -> campaign.headers().problem()).ifPresent(problem -> {
+                campaign.subjectOverride()).or(() -> campaign.headers().refusal()).ifPresent(problem -> {
                     throw new CampaignException("campaign " + id + " cannot start: " + problem);
                 });
         Set<String> columns = commonColumns(id);

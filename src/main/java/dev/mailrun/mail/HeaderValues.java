@@ -22,14 +22,19 @@ public final class HeaderValues {
      * name such as {@code Subject}, or the option or setting the value came from); empty when it can.
      */
     public static Optional<String> check(String label, String value) {
+        return problem(value).map(p -> label + ": " + p);
+    }
+
+    /** Why {@code value} cannot go into a header, naming nothing else ({@code contains …}); empty when it can. */
+    public static Optional<String> problem(String value) {
         if (value == null) {
-            return Optional.of(label + ": value is missing");
+            return Optional.of("value is missing");
         }
         // A plain loop: this runs for every header of every message.
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (isForbidden(c)) {
-                return Optional.of(label + ": contains " + describe(c) + ", which is not allowed in a header");
+                return Optional.of("contains " + describe(c) + ", which is not allowed in a header");
             }
         }
         return Optional.empty();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.FailureFilter;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
@@ -104,8 +105,15 @@ class RequeueFailedTest {
             h.campaigns.cancel(id);
             assertThatThrownBy(() -> h.campaigns.requeueFailed(id, FailureFilter.all()))
                     .isInstanceOf(CampaignException.class).hasMessage("campaign " + id + " is cancelled; nothing is sent for it");
-            assertThatThrownBy(() -> FailureFilter.ofCode("6xx")).hasMessageContaining("--code must be 4xx, 5xx");
+            assertThatThrownBy(() -> FailureFilter.ofCode("6xx")).isInstanceOfSatisfying(InvalidFields.class, e -> assertThat(e.problems())
+                    .containsExactly(new InvalidFields.Problem("code", "must be 4xx, 5xx or a reply code such as 451, got '6xx'")));
             assertThatThrownBy(() -> FailureFilter.ofCode("700")).hasMessageContaining("between 200 and 599");
+            // The filter as the command line, the API and the console give it: every bad part at once, each by its field.
+            assertThatThrownBy(() -> FailureFilter.parse(Optional.of("6xx"), Optional.of("  ")))
+                    .isInstanceOfSatisfying(InvalidFields.class, e -> assertThat(e.problems()).extracting(InvalidFields.Problem::field)
+                            .containsExactly("code", "reason"));
+            assertThat(FailureFilter.parse(Optional.of("4xx"), Optional.of(" mailbox full ")))
+                    .isEqualTo(FailureFilter.ofCode("4xx").withErrorContaining("mailbox full"));
         }
     }
 

@@ -43,7 +43,7 @@ final class CampaignCommand extends GroupCommand {
             try {
                 return act(s);
             } catch (InvalidFields e) {
-                throw new UsageException(FieldOptions.lines(e));
+                throw e;   // every problem, one line each, named by its option (Cli)
             } catch (CampaignException | IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
@@ -116,12 +116,7 @@ final class CampaignCommand extends GroupCommand {
             Optional<TrackingMode> tracking = tracking(s);
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
-            try {
-                out().println(s.campaigns().create(form, s.config().relays(), ab, files, tracking));
-            } catch (InvalidFields e) {
-                // Every problem at once, one line each, named by its option.
-                throw new UsageException(FieldOptions.lines(e));
-            }
+            out().println(s.campaigns().create(form, s.config().relays(), ab, files, tracking));
             return Cli.OK;
         }
 
@@ -250,10 +245,7 @@ final class CampaignCommand extends GroupCommand {
 
         @Override
         int act(Services s) throws Exception {
-            FailureFilter filter = code == null ? FailureFilter.all() : FailureFilter.ofCode(code);
-            if (reason != null) {
-                filter = filter.withErrorContaining(reason);
-            }
+            FailureFilter filter = FailureFilter.parse(Optional.ofNullable(code), Optional.ofNullable(reason));
             Campaigns.RequeueResult r = s.campaigns().requeueFailed(id, filter);
             out().println("requeued " + r.requeued() + " failed recipient(s) of campaign " + id
                     + (r.leftSuppressed() > 0 ? "; left " + r.leftSuppressed() + " whose address is suppressed" : ""));

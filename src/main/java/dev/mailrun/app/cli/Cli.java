@@ -1,6 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.config.ConfigException;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.db.JdbcUrls;
 import dev.mailrun.db.Migrations;
 import java.io.PrintWriter;
@@ -48,6 +49,12 @@ public final class Cli {
                 err.print(JdbcUrls.masked(trace.toString()));
             }
             int code = exitCodeFor(e);
+            if (e instanceof InvalidFields invalid) {
+                // Bad input to a command: every problem at once, one line each, named by its option.
+                FieldOptions.lines(invalid).lines().forEach(line -> err.println("mailrun: " + line));
+                err.flush();
+                return code;
+            }
             err.println("mailrun: " + oneLine(e));
             err.flush();
             return code;
@@ -66,7 +73,7 @@ public final class Cli {
     }
 
     static int exitCodeFor(Throwable e) {
-        if (e instanceof ConfigException || e instanceof Migrations.SchemaNotCurrentException
+        if (e instanceof ConfigException || e instanceof InvalidFields || e instanceof Migrations.SchemaNotCurrentException
                 || e instanceof UsageException || e instanceof dev.mailrun.mail.dkim.DkimKeyException) {
             return USAGE;
         }

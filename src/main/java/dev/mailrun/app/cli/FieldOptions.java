@@ -23,10 +23,14 @@ final class FieldOptions {
         return repeated != null ? repeated : "--" + field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
-    /** One line per problem, {@code --rate: must be …}; a reason that already names its option is shown as it is. */
+    /**
+     * One line per problem: {@code --rate: must be …}, or, for one of a repeatable option's values, the
+     * value after its option as it was given ({@code --header X-Tag: contains …}, {@code --window
+     * 'Mon-Fri 8-18 UTC': …}).
+     */
     static String lines(InvalidFields invalid) {
         return invalid.problems().stream()
-                .map(p -> p.reason().startsWith("--") ? p.reason() : optionOf(p.field()) + ": " + p.reason())
+                .map(p -> optionOf(p.field()) + p.item().map(item -> " " + item).orElse("") + ": " + p.detail())
                 .collect(Collectors.joining(System.lineSeparator()));
     }
 }

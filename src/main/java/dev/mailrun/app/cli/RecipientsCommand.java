@@ -1,6 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
+import dev.mailrun.campaign.importing.ImportFileException;
 import dev.mailrun.campaign.importing.ImportRefusedException;
 import dev.mailrun.campaign.importing.ImportStoppedException;
 import dev.mailrun.campaign.importing.RecipientImportReport;
@@ -46,6 +47,10 @@ final class RecipientsCommand extends GroupCommand {
             RecipientImportReport r;
             try {
                 r = s.importer().importCsv(campaign, file, Optional.ofNullable(rejects), Optional.ofNullable(attachmentColumn), n -> progress.show(n + " rows read"));
+            } catch (ImportFileException e) {
+                // A missing field: the template check that lists every problem, as a command to run.
+                throw new UsageException(e.missing().map(m -> e.file() + ": " + m.reason("run: mailrun template check " + m.template()
+                        + (m.columns().isEmpty() ? "" : " --fields " + String.join(",", m.columns())))).orElse(e.getMessage()));
             } catch (ImportRefusedException | CampaignException e) {
                 throw new UsageException(e.getMessage());
             } catch (ImportStoppedException e) {

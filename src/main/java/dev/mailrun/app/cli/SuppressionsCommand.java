@@ -2,6 +2,7 @@ package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionRemovalTable;
 import dev.mailrun.campaign.store.SuppressionTable;
@@ -177,6 +178,8 @@ final class SuppressionsCommand extends GroupCommand {
             Optional<SuppressionTable.Stored> removed;
             try {
                 removed = s.suppressions().remove(a, why, System.getProperty("user.name", "unknown"));
+            } catch (InvalidFields e) {
+                throw e;   // named by its option (Cli)
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

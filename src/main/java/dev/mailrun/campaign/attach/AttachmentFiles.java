@@ -1,7 +1,7 @@
 package dev.mailrun.campaign.attach;
 
 import dev.mailrun.campaign.model.Attachment;
-import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.mail.message.AttachmentPart;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * Reads the files given to {@code campaign create --attach} into {@link Attachment}s: each checked
  * against the limits before it is read whole, its type detected ({@link ContentTypes}). Every refusal
- * is one line naming the file and what is wrong with it.
+ * is an {@link InvalidFields} naming the field ({@code attachments} or {@code inline}), the file and
+ * what is wrong with it.
  */
 public final class AttachmentFiles {
 
@@ -38,16 +39,16 @@ public final class AttachmentFiles {
     public List<Attachment> read(List<Path> files, List<Path> inline) {
         List<Attachment> all = new ArrayList<>();
         for (Path file : files) {
-            all.add(read(file, "--attach"));
+            all.add(read(file, "attachments"));
         }
         for (Path file : inline) {
-            Attachment image = read(file, "--inline");
+            Attachment image = read(file, "inline");
             if (!AttachmentPart.INLINE_NAME.matcher(image.filename()).matches()) {
-                throw new CampaignException("--inline " + file + ": the name is its Content-ID (cid:NAME), so it may hold only "
+                throw InvalidFields.about("inline", file.toString(), "the name is its Content-ID (cid:NAME), so it may hold only "
                         + "letters, digits, '.', '-' and '_'");
             }
             if (!image.contentType().startsWith("image/")) {
-                throw new CampaignException("--inline " + file + ": is " + image.contentType() + ", not an image");
+                throw InvalidFields.about("inline", file.toString(), "is " + image.contentType() + ", not an image");
             }
             all.add(image.asInline());
         }
@@ -58,7 +59,7 @@ public final class AttachmentFiles {
     public List<Attachment> of(List<Named> files) {
         List<Attachment> all = new ArrayList<>();
         for (Named f : files) {
-            all.add(attachment(f.filename(), f.content()));
+            all.add(attachment("attachments", f.filename(), f.content()));
         }
         return check(all);
     }
@@ -66,28 +67,29 @@ public final class AttachmentFiles {
     /** A file's name and bytes. */
     public record Named(String filename, byte[] content) {}
 
-    private Attachment read(Path file, String option) {
+    /** @param field the form's field the file came in: {@code attachments} or {@code inline} */
+    private Attachment read(Path file, String field) {
         if (!Files.isRegularFile(file)) {
-            throw new CampaignException(option + " " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"));
+            throw InvalidFields.about(field, file.toString(), Files.exists(file) ? "not a regular file" : "no such file");
         }
         try {
             long size = Files.size(file);
             if (size > limits.maxAttachmentBytes()) {
-                throw tooLarge(option + " " + file, size);
+                throw tooLarge(field, file.toString(), size);
             }
-            return attachment(file.getFileName().toString(), Files.readAllBytes(file));
+            return attachment(field, file.getFileName().toString(), Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new CampaignException(option + " " + file + ": cannot be read (" + e.getMessage() + ")");
+            throw InvalidFields.about(field, file.toString(), "cannot be read (" + e.getMessage() + ")");
         }
     }
 
-    private Attachment attachment(String filename, byte[] content) {
+    private Attachment attachment(String field, String filename, byte[] content) {
         String problem = nameProblem(filename);
         if (problem != null) {
-            throw new CampaignException("--attach " + shown(filename) + ": " + problem);
+            throw InvalidFields.about(field, shown(filename), problem);
         }
         if (content.length > limits.maxAttachmentBytes()) {
-            throw tooLarge("--attach " + filename, content.length);
+            throw tooLarge(field, filename, content.length);
         }
         return Attachment.of(filename, ContentTypes.detect(filename, content), content);
     }
@@ -98,19 +100,19 @@ public final class AttachmentFiles {
         for (Attachment a : all) {
             total += a.size();
             if (total > limits.maxMessageBytes()) {
-                throw new CampaignException((a.inline() ? "--inline " : "--attach ") + a.filename() + ": the files together reach " + total
+                throw InvalidFields.about(a.inline() ? "inline" : "attachments", a.filename(), "the files together reach " + total
                         + " bytes, over content.max-message-bytes (" + limits.maxMessageBytes() + ")");
             }
             if (!names.add(a.filename().toLowerCase(Locale.ROOT))) {
-                throw new CampaignException((a.inline() ? "--inline " : "--attach ") + a.filename()
-                        + ": a file of that name is attached already");
+                throw InvalidFields.about(a.inline() ? "inline" : "attachments", a.filename(),
+                        "a file of that name is attached already");
             }
         }
         return all;
     }
 
-    private CampaignException tooLarge(String optionAndFile, long size) {
-        return new CampaignException(optionAndFile + ": " + size + " bytes, over content.max-attachment-bytes ("
+    private InvalidFields tooLarge(String field, String file, long size) {
+        return InvalidFields.about(field, file, size + " bytes, over content.max-attachment-bytes ("
                 + limits.maxAttachmentBytes() + ")");
     }
 

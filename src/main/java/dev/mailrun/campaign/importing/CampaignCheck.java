@@ -69,9 +69,8 @@ final class CampaignCheck {
         header.fieldColumns().forEach(column -> columns.add(column.strip()));
         List<TemplateProblem> problems = template.check(MergeFields.available(columns));
         if (!problems.isEmpty()) {
-            throw new ImportFileException(file, "template " + template.name() + " needs a field this file has no column for: "
-                    + problems.get(0) + " (" + problems.size() + " problem(s); run: mailrun template check " + template.name()
-                    + (columns.isEmpty() ? "" : " --fields " + String.join(",", columns.stream().map(Shown::of).toList())) + ")");
+            throw new ImportFileException(file, new ImportFileException.MissingFields(template.name(), problems.get(0).toString(),
+                    problems.size(), columns.stream().map(Shown::of).toList()));
         }
     }
 }

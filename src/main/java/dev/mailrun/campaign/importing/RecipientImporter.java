@@ -3,6 +3,7 @@ package dev.mailrun.campaign.importing;
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Attachment;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.csv.RejectLog;
 import dev.mailrun.mail.template.CompiledTemplate;
@@ -88,6 +89,7 @@ public final class RecipientImporter {
     /**
      * @param attachmentColumn the column naming each recipient's own file ({@code --attachment-column}); empty:
      *                         {@value #ATTACHMENT_COLUMN} when the file has one
+     * @throws InvalidFields naming the field {@code attachmentColumn} when the file has no such column
      */
     public RecipientImportReport importCsv(long campaignId, Path file, Optional<Path> rejectsFile,
                                            Optional<String> attachmentColumn, LongConsumer progress)
@@ -126,7 +128,7 @@ public final class RecipientImporter {
     /** How this import checks the files its rows name; refuses the file when it names files nothing can take. */
     private RowFiles rowFiles(long campaignId, Path file, CsvHeader header, Optional<String> asked) throws SQLException {
         if (asked.isPresent() && header.attachmentColumn().isEmpty()) {
-            throw new ImportFileException(file, "no column '" + asked.get() + "' (--attachment-column) in the header row");
+            throw InvalidFields.about("attachmentColumn", "'" + asked.get() + "'", "no such column in the header row of " + file);
         }
         if (header.attachmentColumn().isPresent() && !files.configured()) {
             throw new ImportFileException(file, "column '" + header.attachmentColumn().get().strip()

@@ -14,29 +14,29 @@ import java.util.Set;
 public record AbTest(List<Variant> variants, int testSharePercent, Optional<Duration> decideAfter, PickBy pickBy) {
 
     public static final int MAX_VARIANTS = 5;
-    /** Longest --decide-after: a test older than a year says nothing of today's list. */
+    /** Longest time to decide after: a test older than a year says nothing of today's list. */
     public static final Duration MAX_DECIDE_AFTER = Duration.ofDays(365);
 
     public AbTest {
         variants = List.copyOf(variants);
         if (variants.size() < 2) {
-            throw new IllegalArgumentException("--variant: an A/B test needs at least 2 variants, got " + variants.size());
+            throw InvalidFields.of("variants", "an A/B test needs at least 2 variants, got " + variants.size());
         }
         if (variants.size() > MAX_VARIANTS) {
-            throw new IllegalArgumentException("--variant: at most " + MAX_VARIANTS + " variants, got " + variants.size());
+            throw InvalidFields.of("variants", "at most " + MAX_VARIANTS + " variants, got " + variants.size());
         }
         Set<String> names = new HashSet<>();
         for (Variant v : variants) {
             if (!names.add(v.name())) {
-                throw new IllegalArgumentException("--variant: the name " + v.name() + " is used twice");
+                throw InvalidFields.of("variants", "the name " + v.name() + " is used twice");
             }
         }
         if (testSharePercent < 1 || testSharePercent > 50) {
-            throw new IllegalArgumentException("--test-share must be 1%-50%, got " + testSharePercent + "%");
+            throw InvalidFields.of("testShare", "must be 1%-50%, got " + testSharePercent + "%");
         }
         decideAfter.ifPresent(d -> {
             if (d.isNegative() || d.isZero() || d.compareTo(MAX_DECIDE_AFTER) > 0) {
-                throw new IllegalArgumentException("--decide-after must be above 0 and at most 365d, got " + d);
+                throw InvalidFields.of("decideAfter", "must be above 0 and at most 365d, got " + d);
             }
         });
         java.util.Objects.requireNonNull(pickBy, "pickBy");

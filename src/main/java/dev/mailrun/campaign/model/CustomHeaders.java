@@ -14,6 +14,8 @@ import java.util.Optional;
 public record CustomHeaders(List<Header> list) {
 
     public static final CustomHeaders NONE = new CustomHeaders(List.of());
+    /** The field a campaign's headers are given in. */
+    private static final String FIELD = "headers";
 
     /** One header as given; the value's white space at either end is not sent. */
     public record Header(String name, String value) {
@@ -22,12 +24,12 @@ public record CustomHeaders(List<Header> list) {
          * {@code Name: value}, as {@code --header} and the console take it: split at the first ':',
          * white space around name and value dropped.
          *
-         * @throws IllegalArgumentException naming the option when there is no ':'
+         * @throws InvalidFields naming the field {@code headers} when there is no ':'
          */
         public static Header parse(String line) {
             int colon = line.indexOf(':');
             if (colon < 0) {
-                throw new IllegalArgumentException("--header '" + shown(line) + "': must be Name: value");
+                throw InvalidFields.about(FIELD, "'" + shown(line) + "'", "must be Name: value");
             }
             return new Header(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
         }
@@ -49,12 +51,17 @@ public record CustomHeaders(List<Header> list) {
     }
 
     /**
-     * Why these headers cannot be sent, as one line naming the option and the header
-     * ({@code --header X-Tag: contains the control character U+000A (line feed), …}); empty when they can.
+     * Why these headers cannot be sent, as a problem of the field {@code headers}, about the header it
+     * names ({@code X-Tag}: contains the control character U+000A (line feed), …) or about them all
+     * (at most 20 headers, …); empty when they can.
      */
-    public Optional<String> problem() {
-        return AddedHeaders.problem(entries()).map(p -> p.startsWith(AddedHeaders.TOO_MANY)
-                || p.startsWith(AddedHeaders.EMPTY_NAME) ? "--header: " + p : "--header " + p);
+    public Optional<InvalidFields.Problem> problem() {
+        return AddedHeaders.problem(entries()).map(r -> new InvalidFields.Problem(FIELD, r.header(), r.reason()));
+    }
+
+    /** The same, as a sentence of its own, as the sender says it: {@code header X-Tag: contains …}. */
+    public Optional<String> refusal() {
+        return AddedHeaders.problem(entries()).map(AddedHeaders.Refusal::sentence);
     }
 
     /** Name and value pairs, as the message composer takes them. */

@@ -15,13 +15,13 @@ public record FailureFilter(Optional<Integer> codeClass, Optional<Integer> code,
 
     public FailureFilter {
         codeClass.filter(c -> c != 4 && c != 5).ifPresent(c -> {
-            throw new IllegalArgumentException("--code: the reply class must be 4xx or 5xx, got " + c + "xx");
+            throw InvalidFields.of("code", "the reply class must be 4xx or 5xx, got " + c + "xx");
         });
         code.filter(c -> c < 200 || c > 599).ifPresent(c -> {
-            throw new IllegalArgumentException("--code: an SMTP reply code is between 200 and 599, got " + c);
+            throw InvalidFields.of("code", "an SMTP reply code is between 200 and 599, got " + c);
         });
         errorContains.filter(String::isBlank).ifPresent(c -> {
-            throw new IllegalArgumentException("--reason must not be empty");
+            throw InvalidFields.of("reason", "must not be empty");
         });
     }
 
@@ -38,10 +38,46 @@ public record FailureFilter(Optional<Integer> codeClass, Optional<Integer> code,
         if (t.matches("\\d{3}")) {
             return new FailureFilter(Optional.empty(), Optional.of(Integer.parseInt(t)), Optional.empty());
         }
-        throw new IllegalArgumentException("--code must be 4xx, 5xx or a reply code such as 451, got '" + text + "'");
+        throw InvalidFields.of("code", "must be 4xx, 5xx or a reply code such as 451, got '" + text + "'");
     }
 
     public FailureFilter withErrorContaining(String words) {
         return new FailureFilter(codeClass, code, Optional.of(words));
+    }
+
+    /** Longest error text to match: a reply line is at most a few hundred characters. */
+    public static final int MAX_REASON = 200;
+
+    /**
+     * The filter an operator gives, from the text of each part (the command line's options, the API's
+     * members, the console's fields): every problem at once, each naming its field ({@code code},
+     * {@code reason}).
+     *
+     * @throws InvalidFields naming each bad part
+     */
+    public static FailureFilter parse(Optional<String> code, Optional<String> reason) {
+        java.util.List<InvalidFields.Problem> problems = new java.util.ArrayList<>();
+        FailureFilter filter = all();
+        try {
+            filter = code.map(FailureFilter::ofCode).orElse(filter);
+        } catch (InvalidFields e) {
+            problems.addAll(e.problems());
+        }
+        if (reason.isPresent()) {
+            String r = reason.get().strip();
+            if (r.isEmpty()) {
+                problems.add(new InvalidFields.Problem("reason", "must not be empty"));
+            } else if (r.length() > MAX_REASON) {
+                problems.add(new InvalidFields.Problem("reason", "is longer than " + MAX_REASON + " characters"));
+            } else if (r.chars().anyMatch(Character::isISOControl)) {
+                problems.add(new InvalidFields.Problem("reason", "must be one line of text without control characters"));
+            } else {
+                filter = filter.withErrorContaining(r);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidFields(problems);
+        }
+        return filter;
     }
 }

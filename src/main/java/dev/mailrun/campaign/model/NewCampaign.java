@@ -41,7 +41,7 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
         if (expireAt.isPresent() && startAt.isPresent() && !expireAt.get().isAfter(startAt.get())) {
             problems.add(new InvalidFields.Problem("expireAt", expireAt.get() + " must be after the start (" + startAt.get() + ")"));
         }
-        headers.problem().ifPresent(problem -> problems.add(new InvalidFields.Problem("headers", problem)));
+        headers.problem().ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
@@ -76,8 +76,7 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
     }
 
     private static void header(List<InvalidFields.Problem> problems, String field, Optional<String> value) {
-        value.flatMap(v -> HeaderValues.check(field, v)).ifPresent(p -> problems.add(new InvalidFields.Problem(field,
-                p.substring(field.length() + 2))));
+        value.flatMap(HeaderValues::problem).ifPresent(p -> problems.add(new InvalidFields.Problem(field, p)));
     }
 
     /** The campaign table keeps the ranges as text in a column this wide. */
@@ -85,17 +84,17 @@ public record NewCampaign(String name, String template, String fromAddress, Opti
 
     /**
      * The first of a campaign's header values (name in List-Id, From, Reply-To, Subject) that the
-     * sender would refuse, as {@code --option: reason}; empty when all of them can go. The same
+     * sender would refuse, as {@code field: reason}; empty when all of them can go. The same
      * rule the sender applies to every message, so a campaign cannot be created, or started, only to
      * fail every recipient.
      */
     public static Optional<String> headerProblem(String name, String fromAddress, Optional<String> fromName,
                                                  Optional<String> replyTo, Optional<String> subject) {
-        return HeaderValues.check("--name", name)
-                .or(() -> HeaderValues.check("--from", fromAddress))
-                .or(() -> fromName.flatMap(n -> HeaderValues.check("--from-name", n)))
-                .or(() -> replyTo.flatMap(r -> HeaderValues.check("--reply-to", r)))
-                .or(() -> subject.flatMap(s -> HeaderValues.check("--subject", s)));
+        return HeaderValues.check("name", name)
+                .or(() -> HeaderValues.check("from", fromAddress))
+                .or(() -> fromName.flatMap(n -> HeaderValues.check("from name", n)))
+                .or(() -> replyTo.flatMap(r -> HeaderValues.check("reply-to", r)))
+                .or(() -> subject.flatMap(s -> HeaderValues.check("subject", s)));
     }
 
     private static boolean requireText(List<InvalidFields.Problem> problems, String field, String value, int max) {

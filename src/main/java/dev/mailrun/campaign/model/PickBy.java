@@ -28,6 +28,6 @@ public enum PickBy {
                 return p;
             }
         }
-        throw new IllegalArgumentException("--pick-by must be clicks, replies or manual, got '" + text + "'");
+        throw new IllegalArgumentException("must be clicks, replies or manual, got '" + text + "'");
     }
 }

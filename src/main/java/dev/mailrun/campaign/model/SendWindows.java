@@ -88,6 +88,9 @@ public final class SendWindows {
         }
     }
 
+    /** The field a campaign's send windows are given in. */
+    private static final String FIELD = "windows";
+
     private final List<Range> ranges;
 
     private SendWindows(List<Range> ranges) {
@@ -95,12 +98,13 @@ public final class SendWindows {
     }
 
     /**
-     * Parses ranges separated by {@code ;}. Throws IllegalArgumentException naming {@code --window}
-     * and the range at fault.
+     * Parses ranges separated by {@code ;}.
+     *
+     * @throws InvalidFields naming the field {@code windows} and the range at fault, in no interface's words
      */
     public static SendWindows parse(String spec) {
         if (spec == null || spec.isBlank()) {
-            throw new IllegalArgumentException("--window must not be empty");
+            throw InvalidFields.of(FIELD, "must not be empty");
         }
         List<Range> ranges = new ArrayList<>();
         for (String part : spec.split(";")) {
@@ -109,12 +113,12 @@ public final class SendWindows {
             }
         }
         if (ranges.isEmpty()) {
-            throw new IllegalArgumentException("--window '" + spec.strip() + "' holds no range");
+            throw bad(spec.strip(), "holds no range");
         }
         return new SendWindows(ranges);
     }
 
-    /** Several --window values as one set of ranges. */
+    /** Several ranges given apart, as one set. */
     public static SendWindows parse(List<String> specs) {
         return parse(String.join(";", specs));
     }
@@ -228,8 +232,8 @@ public final class SendWindows {
         throw bad(text, "unknown day '" + name + "' (Mon, Tue, Wed, Thu, Fri, Sat, Sun)");
     }
 
-    private static IllegalArgumentException bad(String range, String reason) {
-        return new IllegalArgumentException("--window '" + range + "': " + reason);
+    private static InvalidFields bad(String range, String reason) {
+        return InvalidFields.about(FIELD, "'" + range + "'", reason);
     }
 
     /** Where {@code at} falls on the first range's wall clock, for messages: {@code 2026-03-30 08:00 Europe/Berlin}. */

@@ -18,38 +18,44 @@ import java.util.regex.Pattern;
 public record Variant(String name, Optional<String> subject, Optional<String> template, Optional<String> fromName,
                       Map<String, String> fields) {
 
+    /** The field an A/B test's variants are given in. */
+    private static final String VARIANTS = "variants";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,20}");
     private static final Pattern FIELD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
     /** Merge fields every recipient has already; a variant may not replace them. */
     private static final java.util.Set<String> BUILT_IN = java.util.Set.of("email", "name", "unsubscribe_url", "campaign");
 
+    /** @throws InvalidFields naming the field {@code variants} and, when it can be read, the variant */
     public Variant {
         fields = Map.copyOf(fields);
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("--variant: the name '" + name + "' must be 1-20 letters, digits, '-' or '_'");
+            throw InvalidFields.of(VARIANTS, "the name '" + name + "' must be 1-20 letters, digits, '-' or '_'");
         }
-        String where = "--variant " + name + ": ";
-        subject.ifPresent(s -> require(where + "subject", s, 500));
-        fromName.ifPresent(s -> require(where + "from-name", s, 200));
+        subject.ifPresent(s -> require(name, "subject", s, 500));
+        fromName.ifPresent(s -> require(name, "from-name", s, 200));
         template.ifPresent(t -> {
             if (!t.matches("[A-Za-z0-9_-]{1,100}")) {
-                throw new IllegalArgumentException(where + "template name '" + t + "' may hold only letters, digits, '-' and '_'");
+                throw bad(name, "template name '" + t + "' may hold only letters, digits, '-' and '_'");
             }
         });
         fields.forEach((k, v) -> {
             if (!FIELD.matcher(k).matches() || BUILT_IN.contains(k)) {
-                throw new IllegalArgumentException(where + "field." + k + " is not a merge field a variant may set");
+                throw bad(name, "field." + k + " is not a merge field a variant may set");
             }
             if (v.length() > 1000) {
-                throw new IllegalArgumentException(where + "field." + k + " is longer than 1000 characters");
+                throw bad(name, "field." + k + " is longer than 1000 characters");
             }
         });
     }
 
-    /** {@code A:subject=Spring sale;from-name=Shop}: one line naming what is wrong when it cannot be read. */
+    /**
+     * {@code A:subject=Spring sale;from-name=Shop}.
+     *
+     * @throws InvalidFields naming the field {@code variants}, the variant and what is wrong
+     */
     public static Variant parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("--variant must be NAME:key=value;…, got an empty value");
+            throw InvalidFields.of(VARIANTS, "must be NAME:key=value;…, got an empty value");
         }
         int colon = text.indexOf(':');
         String name = (colon < 0 ? text : text.substring(0, colon)).strip();
@@ -65,12 +71,12 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
             }
             int eq = pair.indexOf('=');
             if (eq < 0) {
-                throw new IllegalArgumentException("--variant " + name + ": '" + pair.strip() + "' is not key=value");
+                throw bad(name, "'" + pair.strip() + "' is not key=value");
             }
             String key = pair.substring(0, eq).strip();
             String value = pair.substring(eq + 1).strip();
             if (!seen.add(key)) {
-                throw new IllegalArgumentException("--variant " + name + ": " + key + " is given twice");
+                throw bad(name, key + " is given twice");
             }
             switch (key) {
                 case "subject" -> subject = Optional.of(value);
@@ -78,8 +84,7 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
                 case "from-name" -> fromName = Optional.of(value);
                 default -> {
                     if (!key.startsWith("field.")) {
-                        throw new IllegalArgumentException("--variant " + name + ": unknown field '" + key
-                                + "' (subject, template, from-name or field.NAME)");
+                        throw bad(name, "unknown field '" + key + "' (subject, template, from-name or field.NAME)");
                     }
                     fields.put(key.substring("field.".length()), value);
                 }
@@ -88,15 +93,19 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
         return new Variant(name, subject, template, fromName, fields);
     }
 
-    private static void require(String what, String value, int max) {
+    private static void require(String variant, String key, String value, int max) {
         if (value.isBlank()) {
-            throw new IllegalArgumentException(what + " must not be empty");
+            throw bad(variant, key + " must not be empty");
         }
         if (value.length() > max) {
-            throw new IllegalArgumentException(what + " is longer than " + max + " characters");
+            throw bad(variant, key + " is longer than " + max + " characters");
         }
-        HeaderValues.check(what, value).ifPresent(problem -> {
-            throw new IllegalArgumentException(problem);
+        HeaderValues.check(key, value).ifPresent(problem -> {
+            throw bad(variant, problem);
         });
+    }
+
+    private static InvalidFields bad(String variant, String detail) {
+        return InvalidFields.about(VARIANTS, variant, detail);
     }
 }

@@ -1,17 +1,18 @@
 package dev.mailrun.campaign.suppression;
 
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionRemovalTable;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.db.Transactions;
-import java.sql.Connection;
 import dev.mailrun.events.EventOutbox;
 import dev.mailrun.events.EventType;
 import dev.mailrun.events.OutboxEvent;
+import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -99,13 +100,13 @@ public final class SuppressionList {
     private static String checkedWhy(String why) {
         String s = why == null ? "" : why.strip();
         if (s.isEmpty()) {
-            throw new IllegalArgumentException("--why must say why the address may be mailed again");
+            throw InvalidFields.of("why", "must say why the address may be mailed again");
         }
         if (s.length() > MAX_WHY) {
-            throw new IllegalArgumentException("--why is longer than " + MAX_WHY + " characters");
+            throw InvalidFields.of("why", "is longer than " + MAX_WHY + " characters");
         }
         if (s.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f || ch == 0x85 || ch == 0x2028 || ch == 0x2029)) {
-            throw new IllegalArgumentException("--why must be one line of text without control characters");
+            throw InvalidFields.of("why", "must be one line of text without control characters");
         }
         return s;
     }

@@ -87,6 +87,8 @@ public record AbForm(List<String> variants, Optional<String> testShare, Optional
         }
         try {
             return Optional.of(new AbTest(parsed, share[0], after, by[0]));
+        } catch (InvalidFields e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             throw InvalidFields.of("variants", e.getMessage());
         }
@@ -95,6 +97,8 @@ public record AbForm(List<String> variants, Optional<String> testShare, Optional
     private static void field(List<InvalidFields.Problem> problems, String field, Runnable parse) {
         try {
             parse.run();
+        } catch (InvalidFields e) {
+            problems.addAll(e.problems());   // a parser that names the value at fault (a variant)
         } catch (IllegalArgumentException e) {
             problems.add(new InvalidFields.Problem(field, e.getMessage()));
         }

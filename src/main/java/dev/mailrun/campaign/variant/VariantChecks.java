@@ -30,12 +30,12 @@ public final class VariantChecks {
         List<InvalidFields.Problem> problems = new ArrayList<>();
         for (Variant v : test.variants()) {
             if (v.template().isPresent() && templates.load(v.template().get()) instanceof LoadResult.Invalid invalid) {
-                problems.add(new InvalidFields.Problem("variants", v.name() + ": template " + v.template().get() + " cannot be used: "
+                problems.add(InvalidFields.Problem.about("variants", v.name(), "template " + v.template().get() + " cannot be used: "
                         + invalid.problems().get(0)));
             } else if (v.template().isPresent() && tracking.isPresent()) {
                 // A run rewrites the campaign's template's links once and stores them by index per campaign;
                 // a second template's links would share those indexes, and a click could reach the other variant's URL.
-                problems.add(new InvalidFields.Problem("variants", v.name() + ": a tracked campaign's variants cannot change the "
+                problems.add(InvalidFields.Problem.about("variants", v.name(), "a tracked campaign's variants cannot change the "
                         + "template (its tracked links are numbered per campaign); vary subject, from-name or fields, or do not track"));
             }
         }

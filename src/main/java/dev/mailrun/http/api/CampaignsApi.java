@@ -81,16 +81,7 @@ final class CampaignsApi {
                 action("requeue-unknown", Operation.Body.NONE, r -> Map.of("requeued", campaigns.requeueUnknown(r.id("id")))),
                 action("requeue-failed", Operation.Body.JSON, r -> {
                     RequeueFailedBody body = r.json(RequeueFailedBody.class);
-                    FailureFilter filter;
-                    try {
-                        filter = Strings.optional("code", body.code(), 3).map(FailureFilter::ofCode).orElse(FailureFilter.all());
-                    } catch (IllegalArgumentException e) {
-                        throw ApiException.invalid("code", e.getMessage());
-                    }
-                    Optional<String> reason = Strings.optional("reason", body.reason(), 200);
-                    if (reason.isPresent()) {
-                        filter = filter.withErrorContaining(reason.get());
-                    }
+                    FailureFilter filter = FailureFilter.parse(Optional.ofNullable(body.code()), Optional.ofNullable(body.reason()));
                     Campaigns.RequeueResult result = campaigns.requeueFailed(r.id("id"), filter);
                     return Map.of("requeued", result.requeued(), "left_suppressed", result.leftSuppressed());
                 }));

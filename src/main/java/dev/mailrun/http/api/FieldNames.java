@@ -18,6 +18,6 @@ final class FieldNames {
     }
 
     static List<InvalidFields.Problem> json(List<InvalidFields.Problem> problems) {
-        return problems.stream().map(p -> new InvalidFields.Problem(json(p.field()), p.reason())).toList();
+        return problems.stream().map(p -> new InvalidFields.Problem(json(p.field()), p.item(), p.detail())).toList();
     }
 }

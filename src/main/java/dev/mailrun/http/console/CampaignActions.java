@@ -3,6 +3,7 @@ package dev.mailrun.http.console;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.FailureFilter;
+import dev.mailrun.campaign.model.InvalidFields;
 import java.util.Map;
 import java.util.Optional;
 
@@ -84,17 +85,14 @@ final class CampaignActions {
 
     Answer requeueFailed(ConsoleRequest r) throws Exception {
         long id = r.id(0);
-        FailureFilter filter;
+        FailureFilter chosen;
         try {
-            filter = r.field("code").map(FailureFilter::ofCode).orElse(FailureFilter.all());
-        } catch (IllegalArgumentException e) {
-            throw new Refusal(back(id) + "/requeue-failed", "SMTP code: " + e.getMessage());
+            chosen = FailureFilter.parse(r.field("code"), r.field("reason"));
+        } catch (InvalidFields e) {
+            // The form's labels: "SMTP code" and "Error text".
+            throw new Refusal(back(id) + "/requeue-failed", String.join(" ", e.problems().stream()
+                    .map(p -> (p.field().equals("code") ? "SMTP code: " : "Error text: ") + p.reason() + ".").toList()));
         }
-        Optional<String> containing = r.field("reason");
-        if (containing.isPresent() && containing.get().length() > 200) {
-            throw new Refusal(back(id) + "/requeue-failed", "Error text: at most 200 characters.");
-        }
-        FailureFilter chosen = containing.map(filter::withErrorContaining).orElse(filter);
         return act(r, id, () -> {
             Campaigns.RequeueResult result = campaigns.requeueFailed(id, chosen);
             return result.requeued() + " failed recipient(s) will be sent again" + (result.leftSuppressed() > 0

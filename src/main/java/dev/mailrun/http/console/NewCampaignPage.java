@@ -28,6 +28,12 @@ final class NewCampaignPage {
 
     /** The form's fields and their longest values: the API's limits. */
     private static final Map<String, Integer> LIMITS = limits();
+    /** The form's fields as its labels name them, for the summary above the form (new-campaign.peb). */
+    private static final Map<String, String> LABELS = Map.ofEntries(Map.entry("template", "Template"), Map.entry("name", "Name"),
+            Map.entry("from", "From address"), Map.entry("fromName", "From name"), Map.entry("replyTo", "Reply-To"),
+            Map.entry("subject", "Subject"), Map.entry("rate", "Rate"), Map.entry("relay", "Route"),
+            Map.entry("windows", "Send windows"), Map.entry("startAt", "Start at"), Map.entry("expireAt", "Expire at"),
+            Map.entry("headers", "Headers"));
 
     private final ConsoleServices services;
     private final Views views;
@@ -67,8 +73,8 @@ final class NewCampaignPage {
         try {
             headers = CustomHeaders.parse(r.field("headers").map(h -> Arrays.stream(h.split("\\R")).map(String::strip)
                     .filter(l -> !l.isEmpty()).toList()).orElse(List.of())).list();
-        } catch (IllegalArgumentException e) {
-            errors.put("headers", e.getMessage());
+        } catch (InvalidFields e) {
+            e.problems().forEach(p -> errors.put(p.field(), p.reason()));
         }
         // The domain checks every field, so that the page shows all that is wrong in one round; a field
         // this page already found wrong (too long, not a number) keeps its own message.
@@ -109,7 +115,8 @@ final class NewCampaignPage {
         filled.putIfAbsent("sampleFields", "");
         model.put("values", filled);
         model.put("errors", errors);
-        model.put("errorSummary", errors.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.toList()));
+        model.put("errorSummary", errors.entrySet().stream().map(e -> LABELS.getOrDefault(e.getKey(), e.getKey()) + ": " + e.getValue())
+                .collect(Collectors.toList()));
         List<Map<String, String>> columns = new ArrayList<>();
         model.put("columns", columns);
         model.put("templateProblems", List.of());

@@ -1,6 +1,7 @@
 package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.suppression.SuppressionFileException;
@@ -22,7 +23,6 @@ import java.util.Optional;
 final class SuppressionsPage {
 
     private static final int NEWEST = 50;
-    private static final int MAX_WHY = 1_000;
 
     private final ConsoleServices services;
     private final Views views;
@@ -71,10 +71,14 @@ final class SuppressionsPage {
     Answer remove(ConsoleRequest r) throws Exception {
         EmailAddress address = address(r);
         Optional<String> why = r.field("why");
-        if (why.isEmpty() || why.get().length() > MAX_WHY) {
-            throw new Refusal(lookup(address), "Removing needs a reason (1-" + MAX_WHY + " characters): it is kept with your name.");
+        Optional<SuppressionTable.Stored> removed;
+        try {
+            removed = list.remove(address, why.orElse(""), source(r));
+        } catch (InvalidFields e) {
+            // The domain's reason completes the sentence: "it must say why …", "it is longer than 1000 characters".
+            throw new Refusal(lookup(address), "Removing needs a reason, kept with your name: it " + e.problems().get(0).reason() + ".");
         }
-        if (list.remove(address, why.get(), source(r)).isEmpty()) {
+        if (removed.isEmpty()) {
             throw new Refusal(lookup(address), address.suppressionKey() + " is not on the suppression list.");
         }
         r.session().flash(false, address.suppressionKey() + " is no longer suppressed; the removal and its reason are logged.");

@@ -39,68 +39,82 @@ public final class AddedHeaders {
     /** Whole families: MIME structure (Content-*), resent identities, ARC seals, mailrun's own X-Mailrun-*. */
     private static final List<String> PREFIXES = List.of("content-", "resent-", "arc-", "x-mailrun-");
 
-    /** The problems that name no header start with one of these. */
-    public static final String TOO_MANY = "at most ";
-    public static final String EMPTY_NAME = "a header's name is empty";
-
     private AddedHeaders() {
     }
 
     /**
-     * Why these headers cannot be added, as one line starting with the header's name (as given, made
-     * printable) or, for their number, with nothing; empty when they all can.
+     * Why headers cannot be added: about one of them ({@code header}, its name as given, made
+     * printable) or about them all (their number, an empty name).
      */
-    public static Optional<String> problem(List<Map.Entry<String, String>> headers) {
+    public record Refusal(Optional<String> header, String reason) {
+
+        /** One line, the header's name first when there is one: {@code X-Tag: contains …}. */
+        public String line() {
+            return header.map(h -> h + ": " + reason).orElse(reason);
+        }
+
+        /** As a message's refusal says it: {@code header X-Tag: contains …}, {@code headers: at most 20 …}. */
+        public String sentence() {
+            return header.map(h -> "header " + h + ": " + reason).orElse("headers: " + reason);
+        }
+    }
+
+    /** Why these headers cannot be added, the first problem found; empty when they all can. */
+    public static Optional<Refusal> problem(List<Map.Entry<String, String>> headers) {
         if (headers.size() > MAX_HEADERS) {
-            return Optional.of(TOO_MANY + MAX_HEADERS + " headers, got " + headers.size());
+            return Optional.of(new Refusal(Optional.empty(), "at most " + MAX_HEADERS + " headers, got " + headers.size()));
         }
         Set<String> seen = new HashSet<>();
         for (Map.Entry<String, String> h : headers) {
-            Optional<String> problem = problem(h.getKey(), h.getValue());
+            Optional<Refusal> problem = problem(h.getKey(), h.getValue());
             if (problem.isPresent()) {
                 return problem;
             }
             if (!seen.add(h.getKey().toLowerCase(Locale.ROOT))) {
-                return Optional.of(shown(h.getKey()) + ": given twice (header names are case-insensitive)");
+                return refused(shown(h.getKey()), "given twice (header names are case-insensitive)");
             }
         }
         return Optional.empty();
     }
 
-    private static Optional<String> problem(String name, String value) {
+    private static Optional<Refusal> problem(String name, String value) {
         if (name == null || name.isEmpty()) {
-            return Optional.of(EMPTY_NAME);
+            return Optional.of(new Refusal(Optional.empty(), "a header's name is empty"));
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c < 33 || c > 126 || c == ':') {
-                return Optional.of(shown(name) + ": a header name is printable ASCII without spaces or ':' (RFC 5322), found "
+                return refused(shown(name), "a header name is printable ASCII without spaces or ':' (RFC 5322), found "
                         + (c == ':' ? "':'" : c == ' ' ? "a space" : String.format(Locale.ROOT, "U+%04X", (int) c)));
             }
         }
         if (name.length() > MAX_NAME) {
-            return Optional.of(shown(name) + ": a header name is at most " + MAX_NAME + " characters");
+            return refused(shown(name), "a header name is at most " + MAX_NAME + " characters");
         }
         String lower = name.toLowerCase(Locale.ROOT);
         if (MAILRUNS.contains(lower) || MessageTags.writes(name)) {
-            return Optional.of(name + ": mailrun writes this header itself; it cannot be added");
+            return refused(name, "mailrun writes this header itself; it cannot be added");
         }
         if (FORGING.contains(lower) || PREFIXES.stream().anyMatch(lower::startsWith)) {
-            return Optional.of(name + ": not allowed: it would speak for the message's sender, recipients, structure, route "
+            return refused(name, "not allowed: it would speak for the message's sender, recipients, structure, route "
                     + "or authentication");
         }
-        Optional<String> control = HeaderValues.check(name, value);
+        Optional<String> control = HeaderValues.problem(value);
         if (control.isPresent()) {
-            return control;
+            return refused(name, control.get());
         }
         if (value.isBlank()) {
-            return Optional.of(name + ": the value must not be empty");
+            return refused(name, "the value must not be empty");
         }
         int line = name.length() + 2 + value.strip().length();
         if (line > MAX_LINE) {
-            return Optional.of(name + ": name, ': ' and value take " + line + " characters; a header line holds at most " + MAX_LINE);
+            return refused(name, "name, ': ' and value take " + line + " characters; a header line holds at most " + MAX_LINE);
         }
         return Optional.empty();
+    }
+
+    private static Optional<Refusal> refused(String header, String reason) {
+        return Optional.of(new Refusal(Optional.of(header), reason));
     }
 
     /**

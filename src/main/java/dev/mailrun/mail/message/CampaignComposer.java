@@ -104,8 +104,7 @@ public final class CampaignComposer {
                 .text(files.topType(true)));
         this.unsubscribePostLine = bytes(new WireBuffer(64).header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
         // Checked again here: the campaign was checked when created, but the rule may have changed since.
-        this.addedProblem = AddedHeaders.problem(added).map(p -> p.startsWith(AddedHeaders.TOO_MANY)
-                || p.startsWith(AddedHeaders.EMPTY_NAME) ? "headers: " + p : "header " + p).orElse(null);
+        this.addedProblem = AddedHeaders.problem(added).map(AddedHeaders.Refusal::sentence).orElse(null);
         WireBuffer addedOut = new WireBuffer(256);
         if (addedProblem == null) {
             AddedHeaders.write(addedOut, added);

@@ -99,23 +99,23 @@ class ApiHeadersTest {
     void each_bad_header_is_refused_with_422_naming_the_field_and_the_reason_and_creates_nothing() throws Exception {
         Map<String, String> cases = new LinkedHashMap<>();
         cases.put("{\"X-Tag\":\"spring\\r\\nBcc: victim@example.org\"}",
-                "--header X-Tag: contains the control character U+000D (carriage return), which is not allowed in a header");
-        cases.put("{\"X-Tag\":\"a\\nb\"}", "--header X-Tag: contains the control character U+000A (line feed), which is not allowed in a header");
-        cases.put("{\"Subject\":\"Free money\"}", "--header Subject: mailrun writes this header itself; it cannot be added");
-        cases.put("{\"DKIM-Signature\":\"v=1\"}", "--header DKIM-Signature: mailrun writes this header itself; it cannot be added");
-        cases.put("{\"X-Mailrun-Test\":\"1\"}", "--header X-Mailrun-Test: mailrun writes this header itself; it cannot be added");
-        cases.put("{\"Return-Path\":\"<x@y.example>\"}", "--header Return-Path: not allowed: it would speak for the message's "
+                "X-Tag: contains the control character U+000D (carriage return), which is not allowed in a header");
+        cases.put("{\"X-Tag\":\"a\\nb\"}", "X-Tag: contains the control character U+000A (line feed), which is not allowed in a header");
+        cases.put("{\"Subject\":\"Free money\"}", "Subject: mailrun writes this header itself; it cannot be added");
+        cases.put("{\"DKIM-Signature\":\"v=1\"}", "DKIM-Signature: mailrun writes this header itself; it cannot be added");
+        cases.put("{\"X-Mailrun-Test\":\"1\"}", "X-Mailrun-Test: mailrun writes this header itself; it cannot be added");
+        cases.put("{\"Return-Path\":\"<x@y.example>\"}", "Return-Path: not allowed: it would speak for the message's "
                 + "sender, recipients, structure, route or authentication");
-        cases.put("{\"X-Tag\":\"one\",\"x-TAG\":\"two\"}", "--header x-TAG: given twice (header names are case-insensitive)");
-        cases.put("{\"X-Tag:\":\"v\"}", "--header X-Tag:: a header name is printable ASCII without spaces or ':' (RFC 5322), found ':'");
-        cases.put("{\"\":\"v\"}", "--header: a header's name is empty");
-        cases.put("{\"X-Tag\":\" \"}", "--header X-Tag: the value must not be empty");
-        cases.put("{\"X-Tag\":null}", "--header X-Tag: the value must not be empty");
+        cases.put("{\"X-Tag\":\"one\",\"x-TAG\":\"two\"}", "x-TAG: given twice (header names are case-insensitive)");
+        cases.put("{\"X-Tag:\":\"v\"}", "X-Tag:: a header name is printable ASCII without spaces or ':' (RFC 5322), found ':'");
+        cases.put("{\"\":\"v\"}", "a header's name is empty");
+        cases.put("{\"X-Tag\":\" \"}", "X-Tag: the value must not be empty");
+        cases.put("{\"X-Tag\":null}", "X-Tag: the value must not be empty");
         StringBuilder many = new StringBuilder("{");
         for (int i = 0; i < 21; i++) {
             many.append(i == 0 ? "" : ",").append("\"X-H").append(i).append("\":\"").append(i).append('"');
         }
-        cases.put(many.append('}').toString(), "--header: at most 20 headers, got 21");
+        cases.put(many.append('}').toString(), "at most 20 headers, got 21");
         cases.forEach((headers, reason) -> {
             HttpResponse<String> r = api.post(token, "/api/v1/campaigns", body(headers));
             assertThat(r.statusCode()).as(headers + " " + r.body()).isEqualTo(422);

@@ -130,7 +130,7 @@ class CampaignHeaderCommandTest {
         CliHarness.Result started = worker.run("campaign", "start", Long.toString(id));
 
         assertThat(started.exitCode()).isEqualTo(2);
-        assertThat(started.err().lines()).containsExactly("mailrun: campaign " + id + " cannot start: --header Bcc: not allowed: "
+        assertThat(started.err().lines()).containsExactly("mailrun: campaign " + id + " cannot start: header Bcc: not allowed: "
                 + "it would speak for the message's sender, recipients, structure, route or authentication");
         assertThat(worker.run("campaign", "status", Long.toString(id)).out()).contains("— draft");
     }

@@ -156,7 +156,7 @@ class CampaignVariantCommandTest {
         cases.put(List.of("--variant", "A:subject=X", "--variant", "B:colour=red", "--test-share", "20%"),
                 "--variant B: unknown field 'colour' (subject, template, from-name or field.NAME)");
         cases.put(List.of("--variant", "A", "--variant", "B:template=broken", "--test-share", "20%"),
-                "--variant: B: template broken cannot be used: ");
+                "--variant B: template broken cannot be used: ");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "60%"),
                 "--test-share: must be 1%-50%, got 60%");
         cases.put(List.of("--variant", "A", "--variant", "B:subject=Y", "--test-share", "0%"),

@@ -218,7 +218,7 @@ class CliEndToEndTest {
         CliHarness.Result started = cli().run("campaign", "start", id);
 
         assertThat(started.exitCode()).isEqualTo(2);
-        assertThat(started.err().lines()).containsExactly("mailrun: campaign " + id + " cannot start: --subject: contains "
+        assertThat(started.err().lines()).containsExactly("mailrun: campaign " + id + " cannot start: subject: contains "
                 + "the control character U+0085 (next line), which is not allowed in a header");
         assertThat(statusJson(id).path("campaign").path("status").asText()).isEqualTo("draft");
     }

@@ -121,6 +121,11 @@ class RecipientsCommandTest {
             assertThat(recipients(id)).isZero();
         }
         String running = campaign("running");
+        CliHarness.Result noSuchColumn = cli().run("recipients", "import", "--campaign", running, "--attachment-column", "ticket",
+                f.toString());
+        assertThat(noSuchColumn.exitCode()).as(noSuchColumn.err()).isEqualTo(2);
+        assertThat(noSuchColumn.err().lines()).containsExactly("mailrun: --attachment-column 'ticket': no such column in the header row of " + f);
+        assertThat(recipients(running)).isZero();
         CliHarness.Result ok = cli().run("recipients", "import", "--campaign", running, csv("email,city\na@example.com,Oslo\n").toString());
         assertThat(ok.exitCode()).as(ok.err()).isZero();
         assertThat(recipients(running)).isEqualTo(1);

@@ -263,7 +263,7 @@ class SuppressionsCommandTest {
         assertThat(noWhy.err()).contains("Missing required option: '--why=TEXT'");
         CliHarness.Result blankWhy = run("suppressions", "remove", "back@example.com", "--why", "  ");
         assertThat(blankWhy.exitCode()).isEqualTo(2);
-        assertThat(blankWhy.err().lines()).containsExactly("mailrun: --why must say why the address may be mailed again");
+        assertThat(blankWhy.err().lines()).containsExactly("mailrun: --why: must say why the address may be mailed again");
         assertThat(addressesWithReasons(db.dataSource())).containsExactly("back@example.com complaint");
 
         clock.set(Instant.parse("2026-11-21T10:15:00Z"));

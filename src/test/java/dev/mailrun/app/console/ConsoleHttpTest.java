@@ -195,8 +195,12 @@ class ConsoleHttpTest {
         HttpResponse<String> window = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
                 "name", "Spring", "from", "news@sender.example", "windows", "Mon-Fri 25:00-26:00 UTC", "startAt", "soon"));
         assertThat(window.statusCode()).isEqualTo(422);
-        assertThat(window.body()).contains("id=\"windows-error\">--window", "id=\"startAt-error\">must be an ISO-8601 instant",
-                "value=\"Spring\"", "aria-invalid=\"true\" aria-describedby=\"windows-error\"");
+        assertThat(window.body()).contains("id=\"windows-error\">&#39;Mon-Fri 25:00-26:00 UTC&#39;: no such time of day: 25:00",
+                "id=\"startAt-error\">must be an ISO-8601 instant", "value=\"Spring\"",
+                "aria-invalid=\"true\" aria-describedby=\"windows-error\"",
+                // The summary above the form names each field as its label does, never as the domain or the command line.
+                "<li>Start at: must be an ISO-8601 instant", "<li>Send windows: &#39;Mon-Fri 25:00-26:00 UTC&#39;: no such time")
+                .doesNotContain("<li>startAt:", "<li>windows:", "--window", "--start-at");
         assertThat(count()).isZero();
 
         HttpResponse<String> ok = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
@@ -215,12 +219,14 @@ class ConsoleHttpTest {
         HttpResponse<String> reserved = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
                 "name", "Tagged", "from", "news@sender.example", "headers", "X-Campaign-Tag: spring-2026\r\nFrom: boss@example.org"));
         assertThat(reserved.statusCode()).isEqualTo(422);
-        assertThat(reserved.body()).contains("id=\"headers-error\">--header From: mailrun writes this header itself; it cannot be added",
-                "aria-invalid=\"true\" aria-describedby=\"headers-error\"", "X-Campaign-Tag: spring-2026");
+        assertThat(reserved.body()).contains("id=\"headers-error\">From: mailrun writes this header itself; it cannot be added",
+                "<li>Headers: From: mailrun writes this header itself", "aria-invalid=\"true\" aria-describedby=\"headers-error\"",
+                "X-Campaign-Tag: spring-2026").doesNotContain("<li>headers:", "--header");
         HttpResponse<String> noColon = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
                 "name", "Tagged", "from", "news@sender.example", "headers", "X-Campaign-Tag spring"));
         assertThat(noColon.statusCode()).isEqualTo(422);
-        assertThat(noColon.body()).contains("id=\"headers-error\">--header &#39;X-Campaign-Tag spring&#39;: must be Name: value");
+        assertThat(noColon.body()).contains("id=\"headers-error\">&#39;X-Campaign-Tag spring&#39;: must be Name: value")
+                .doesNotContain("<li>headers:", "--header");
         assertThat(count()).isZero();
 
         HttpResponse<String> ok = console.post(session, "/console/campaigns/new", Map.of("csrf", csrf, "template", "newsletter",
@@ -256,7 +262,8 @@ class ConsoleHttpTest {
                 Map.of("csrf", csrf, "address", "gone@list.example", "why", "  "));
         assertThat(noReason.statusCode()).isEqualTo(303);
         assertThat(console.get(session, noReason.headers().firstValue("Location").orElseThrow()).body())
-                .contains("Removing needs a reason", "Suppressed: manual, by console:lists");
+                .contains("Removing needs a reason, kept with your name: it must say why the address may be mailed again.",
+                        "Suppressed: manual, by console:lists").doesNotContain("--why", "why:");
 
         String reader = console.login(console.token("reader", ApiScope.SUPPRESSIONS_READ));
         String readerCsrf = console.csrf(reader, "/console/suppressions");

@@ -99,20 +99,25 @@ class SendWindowsTest {
 
     @Test
     void a_malformed_range_is_refused_with_one_line_naming_the_option_and_the_value() {
-        assertThatThrownBy(() -> SendWindows.parse("Mon-Fri 08:00-18:00 Mars/Olympus"))
-                .hasMessage("--window 'Mon-Fri 08:00-18:00 Mars/Olympus': unknown time zone 'Mars/Olympus' (use a region such as Europe/Berlin, or UTC)");
-        assertThatThrownBy(() -> SendWindows.parse("Mon-Fry 08:00-18:00 UTC"))
-                .hasMessage("--window 'Mon-Fry 08:00-18:00 UTC': unknown day 'Fry' (Mon, Tue, Wed, Thu, Fri, Sat, Sun)");
-        assertThatThrownBy(() -> SendWindows.parse("Mon 8-18 UTC"))
-                .hasMessage("--window 'Mon 8-18 UTC': times must read HH:MM-HH:MM, got '8-18'");
-        assertThatThrownBy(() -> SendWindows.parse("Mon 08:00-25:00 UTC"))
-                .hasMessage("--window 'Mon 08:00-25:00 UTC': no such time of day: 25:00");
-        assertThatThrownBy(() -> SendWindows.parse("09:00-09:00 UTC"))
-                .hasMessage("--window '09:00-09:00 UTC': starts and ends at the same time");
-        assertThatThrownBy(() -> SendWindows.parse("Mon-Fri 08:00-18:00"))
-                .hasMessage("--window 'Mon-Fri 08:00-18:00': needs a time zone after the times, e.g. Europe/Berlin or UTC");
-        assertThatThrownBy(() -> SendWindows.parse(" ; ")).hasMessage("--window ';' holds no range");
+        assertRefused("Mon-Fri 08:00-18:00 Mars/Olympus", "'Mon-Fri 08:00-18:00 Mars/Olympus'",
+                "unknown time zone 'Mars/Olympus' (use a region such as Europe/Berlin, or UTC)");
+        assertRefused("Mon-Fry 08:00-18:00 UTC", "'Mon-Fry 08:00-18:00 UTC'", "unknown day 'Fry' (Mon, Tue, Wed, Thu, Fri, Sat, Sun)");
+        assertRefused("Mon 8-18 UTC", "'Mon 8-18 UTC'", "times must read HH:MM-HH:MM, got '8-18'");
+        assertRefused("Mon 08:00-25:00 UTC", "'Mon 08:00-25:00 UTC'", "no such time of day: 25:00");
+        assertRefused("09:00-09:00 UTC", "'09:00-09:00 UTC'", "starts and ends at the same time");
+        assertRefused("Mon-Fri 08:00-18:00", "'Mon-Fri 08:00-18:00'", "needs a time zone after the times, e.g. Europe/Berlin or UTC");
+        assertRefused(" ; ", "';'", "holds no range");
+        assertThatThrownBy(() -> SendWindows.parse("  ")).isInstanceOfSatisfying(InvalidFields.class,
+                e -> assertThat(e.problems()).containsExactly(new InvalidFields.Problem("windows", "must not be empty")));
         assertThat(SendWindows.parse("mon-FRI 08:00-18:00 UTC").spec()).isEqualTo("mon-FRI 08:00-18:00 UTC");
         assertThat(Optional.of(SendWindows.parse("Monday 08:00-18:00 UTC"))).isPresent();
+    }
+
+    /** Refused as a problem of the field windows, about the range as written, in no interface's words. */
+    private static void assertRefused(String spec, String range, String reason) {
+        assertThatThrownBy(() -> SendWindows.parse(spec)).isInstanceOfSatisfying(InvalidFields.class, e -> {
+            assertThat(e.problems()).containsExactly(InvalidFields.Problem.about("windows", range, reason));
+            assertThat(e.problems().get(0).reason()).isEqualTo(range + ": " + reason);
+        });
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mailrun.campaign.model.AbTest;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.model.Variant;
 import java.time.Duration;
@@ -36,7 +37,9 @@ class AbFormTest {
     @Test
     void a_subject_with_a_semicolon_is_cut_there_and_the_rest_must_be_a_known_key() {
         assertThatThrownBy(() -> form(List.of("A", "B:subject=20% off; everything=no"), "20%", null, null, null).parse())
-                .hasMessage("variants: --variant B: unknown field 'everything' (subject, template, from-name or field.NAME)");
+                .isInstanceOfSatisfying(InvalidFields.class, e -> assertThat(e.problems()).containsExactly(InvalidFields.Problem.about(
+                        "variants", "B", "unknown field 'everything' (subject, template, from-name or field.NAME)")))
+                .hasMessage("variants: B: unknown field 'everything' (subject, template, from-name or field.NAME)");
     }
 
     @Test
@@ -57,16 +60,18 @@ class AbFormTest {
         assertThatThrownBy(() -> form(List.of("A", "B"), "twenty", null, null, null).parse())
                 .hasMessage("testShare: must be a percentage such as 20%, got 'twenty'");
         assertThatThrownBy(() -> form(List.of("A", "B:subject=Hi\nBcc: x@y.example"), "20%", null, null, null).parse())
-                .hasMessageStartingWith("variants: --variant B: subject");
+                .isInstanceOfSatisfying(InvalidFields.class, e -> assertThat(e.problems()).containsExactly(InvalidFields.Problem.about(
+                        "variants", "B", "subject: contains the control character U+000A (line feed), which is not allowed in a header")));
         assertThatThrownBy(() -> form(List.of("A", "B:field.email=x"), "20%", null, null, null).parse())
-                .hasMessage("variants: --variant B: field.email is not a merge field a variant may set");
+                .isInstanceOfSatisfying(InvalidFields.class, e -> assertThat(e.problems()).containsExactly(
+                        InvalidFields.Problem.about("variants", "B", "field.email is not a merge field a variant may set")));
         assertThatThrownBy(() -> form(List.of("A"), "20%", null, null, null).parse())
-                .hasMessage("variants: --variant: an A/B test needs at least 2 variants, got 1");
+                .hasMessage("variants: an A/B test needs at least 2 variants, got 1");
         assertThatThrownBy(() -> form(List.of(), "20%", null, null, null).parse())
                 .hasMessage("testShare: needs variants");
         assertThatThrownBy(() -> form(List.of("A", "B"), "20%", null, null, "opens").parse())
-                .hasMessage("pickBy: --pick-by must be clicks, replies or manual, got 'opens'");
+                .hasMessage("pickBy: must be clicks, replies or manual, got 'opens'");
         assertThatThrownBy(() -> form(List.of("A", "B"), "20%", "400d", null, null).parse())
-                .hasMessageStartingWith("variants: --decide-after must be above 0 and at most 365d");
+                .hasMessageStartingWith("decideAfter: must be above 0 and at most 365d");
     }
 }

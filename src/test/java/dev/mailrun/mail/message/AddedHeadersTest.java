@@ -71,15 +71,21 @@ class AddedHeadersTest {
     @Test
     void the_rule_names_the_first_header_it_refuses() {
         assertThat(AddedHeaders.problem(List.of(Map.entry("X-A", "1"), Map.entry("To", "x@example.org"))))
-                .hasValue("To: mailrun writes this header itself; it cannot be added");
-        assertThat(AddedHeaders.problem(List.of(Map.entry("x-ses-message-tags", "a=b"))))
+                .hasValue(new AddedHeaders.Refusal(Optional.of("To"), "mailrun writes this header itself; it cannot be added"));
+        assertThat(AddedHeaders.problem(List.of(Map.entry("x-ses-message-tags", "a=b"))).map(AddedHeaders.Refusal::line))
                 .hasValue("x-ses-message-tags: mailrun writes this header itself; it cannot be added");
-        assertThat(AddedHeaders.problem(List.of(Map.entry("X-PM-Metadata-mailrun-campaign", "1"))))
+        assertThat(AddedHeaders.problem(List.of(Map.entry("X-PM-Metadata-mailrun-campaign", "1"))).map(AddedHeaders.Refusal::line))
                 .hasValue("X-PM-Metadata-mailrun-campaign: mailrun writes this header itself; it cannot be added");
-        assertThat(AddedHeaders.problem(List.of(Map.entry("Resent-From", "a@b.example"))).orElseThrow()).startsWith("Resent-From: not allowed");
-        assertThat(AddedHeaders.problem(List.of(Map.entry("ARC-Seal", "i=1"))).orElseThrow()).startsWith("ARC-Seal: not allowed");
-        assertThat(AddedHeaders.problem(List.of(Map.entry("X-A", "a\u2028b"))))
+        assertThat(AddedHeaders.problem(List.of(Map.entry("Resent-From", "a@b.example"))).orElseThrow().line()).startsWith("Resent-From: not allowed");
+        assertThat(AddedHeaders.problem(List.of(Map.entry("ARC-Seal", "i=1"))).orElseThrow().line()).startsWith("ARC-Seal: not allowed");
+        assertThat(AddedHeaders.problem(List.of(Map.entry("X-A", "a\u2028b"))).map(AddedHeaders.Refusal::line))
                 .hasValue("X-A: contains the line separator U+2028, which is not allowed in a header");
+        List<Map.Entry<String, String>> tooMany = new java.util.ArrayList<>();
+        for (int i = 0; i <= AddedHeaders.MAX_HEADERS; i++) {
+            tooMany.add(Map.entry("X-H" + i, "1"));
+        }
+        assertThat(AddedHeaders.problem(tooMany)).as("about them all, naming no header")
+                .hasValue(new AddedHeaders.Refusal(Optional.empty(), "at most 20 headers, got 21"));
         assertThat(AddedHeaders.problem(List.of(Map.entry("X-PM-Tag", "spring"), Map.entry("List-Help", "<https://x.example>"),
                 Map.entry("X-A", "tab\there")))).isEmpty();
     }
