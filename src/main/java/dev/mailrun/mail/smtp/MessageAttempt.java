@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
  *       no longer than the deadline allows.</li>
  *   <li>A connection lost mid-message (421, EOF, "Not connected") is reopened and the message tried
  *       once more before it counts as a transient failure.</li>
+ *   <li>A "too fast" reply ends the session: the connection's next message opens a new one.</li>
  *   <li>A connection the relay turns away while it serves the others is the relay's limit: the
  *       connection retires and the {@link ConnectionSizer} keeps the pool at what the relay accepts.</li>
  * </ol>
@@ -115,7 +116,11 @@ final class MessageAttempt {
                             "cut at the run's deadline: the relay had not answered", Optional.empty()));
                 }
                 Failure failure = FailureClassifier.classify(e);
-                if (failure.connectionLost()) {
+                if (failure.connectionLost() || failure.kind() == Failure.Kind.THROTTLED) {
+                    // After "too fast" the session ends (QUIT) and the next message opens a new
+                    // one. A relay counts a session's refusals: Postfix answers every command a
+                    // second late from the tenth and drops the session at the twentieth, and a run
+                    // whose deadline cut such a late reply deferred its recipient for minutes.
                     connection.close();
                 }
                 previousFailure = failure.toResult(key);

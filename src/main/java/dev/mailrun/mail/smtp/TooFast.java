@@ -23,6 +23,9 @@ import java.util.regex.Pattern;
  *       permitted", greylisting, reputation lists) never count as too fast, even with 4.7.x:
  *       "454 4.7.1 Relay access denied" is a broken configuration, and the failure-rate breaker
  *       must still see it.</li>
+ *   <li>Nor does Postfix's "421 4.7.0 Error: too many errors": it ends a session for the refusals
+ *       the session collected, not for the pace; as a plain 421 the message is tried once more on a
+ *       new connection.</li>
  * </ol>
  */
 public final class TooFast {
@@ -39,7 +42,7 @@ public final class TooFast {
                     + "|throttl|slow down|temporarily deferred due to");
     private static final Pattern BROKEN_TEXT = Pattern.compile(
             "denied|authenticat|not permitted|not allowed|blocked|blacklist|blocklist|greylist|graylist"
-                    + "|spamhaus|reputation|not accepted|unknown|does not exist|helo|tls");
+                    + "|spamhaus|reputation|not accepted|unknown|does not exist|helo|tls|too many errors");
 
     private TooFast() {
     }

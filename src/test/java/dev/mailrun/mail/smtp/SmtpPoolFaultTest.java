@@ -128,6 +128,23 @@ class SmtpPoolFaultTest {
     }
 
     @Test
+    void a_450_that_says_too_fast_ends_the_session_and_the_next_message_goes_on_a_new_one() {
+        // Postfix's anvil refuses at MAIL FROM; a relay counts a session's refusals (Postfix
+        // answers every command a second late from the tenth), so the session is not kept.
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder()
+                .on("MAIL", cmd -> cmd.connection() == 1 ? Reply.of(450, "4.7.1 Error: too much mail from 127.0.0.1") : Reply.ok())
+                .start()) {
+            List<SendResult> results = send(settings(server.port()).withConnections(1), items(3));
+
+            assertThat(results.get(0)).isEqualTo(new SendResult.Throttled(1, 450,
+                    "4.7.1 Error: too much mail from 127.0.0.1", TooFast.Scope.RELAY));
+            assertThat(results.subList(1, 3)).allSatisfy(r -> assertThat(r).isInstanceOf(SendResult.Sent.class));
+            assertThat(server.connectionCount()).isEqualTo(2);
+            assertThat(server.transcripts().get(0)).last().isEqualTo("QUIT");
+        }
+    }
+
+    @Test
     void a_connection_dropped_mid_batch_is_reopened_and_no_message_is_lost() {
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder()
                 .on("MAIL", cmd -> cmd.connection() == 1 && cmd.messageInConnection() == 2 ? Reply.drop() : Reply.ok())

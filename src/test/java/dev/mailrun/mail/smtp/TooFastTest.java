@@ -31,4 +31,9 @@ class TooFastTest {
         assertThat(TooFast.of(550, "5.7.1 too much mail from you")).isEmpty();
         assertThat(TooFast.ofDelay("4.2.2", "SMTP; 452 4.2.2 Mailbox full")).isEmpty();
     }
+
+    @Test
+    void a_session_dropped_for_its_errors_is_not_too_fast() {
+        assertThat(TooFast.of(421, "4.7.0 relay.example Error: too many errors")).isEmpty();
+    }
 }
