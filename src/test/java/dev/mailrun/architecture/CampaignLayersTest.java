@@ -52,6 +52,7 @@ class CampaignLayersTest {
                 .layer("Suppression").definedBy("dev.mailrun.campaign.suppression..")
                 .layer("Tracking").definedBy("dev.mailrun.campaign.tracking..")
                 .layer("Content").definedBy("dev.mailrun.campaign.content..")
+                .layer("Access").definedBy("dev.mailrun.campaign.access..")
                 .layer("Store").definedBy("dev.mailrun.campaign.store..")
                 .layer("Model").definedBy("dev.mailrun.campaign.model..")
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
@@ -68,10 +69,11 @@ class CampaignLayersTest {
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Content").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Access").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Reply", "Feedback",
-                        "Unsubscribe", "Suppression", "Tracking", "Variant", "Content")
+                        "Unsubscribe", "Suppression", "Tracking", "Variant", "Content", "Access")
                 .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Reply", "Feedback",
-                        "Unsubscribe", "Hygiene", "Suppression", "Tracking", "Store", "Variant", "Content");
+                        "Unsubscribe", "Hygiene", "Suppression", "Tracking", "Store", "Variant", "Content", "Access");
     }
 
     @Test

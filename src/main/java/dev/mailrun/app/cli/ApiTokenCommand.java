@@ -1,7 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.CampaignException;
 import java.time.Instant;

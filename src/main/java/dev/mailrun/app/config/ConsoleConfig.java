@@ -1,6 +1,6 @@
 package dev.mailrun.app.config;
 
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.http.TrustedProxies;
 import dev.mailrun.http.console.ConsoleProxy;
 import java.util.Optional;

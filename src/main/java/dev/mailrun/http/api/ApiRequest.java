@@ -1,6 +1,6 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiTokens;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.campaign.ApiAudit;
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiAudit;
+import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.CampaignExport;
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.IdempotencyKeys;
+import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
 import dev.mailrun.campaign.importing.RecipientImporter;

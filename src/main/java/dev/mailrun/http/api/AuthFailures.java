@@ -1,6 +1,6 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.campaign.ApiAudit;
+import dev.mailrun.campaign.access.ApiAudit;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;

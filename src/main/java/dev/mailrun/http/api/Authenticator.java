@@ -1,6 +1,6 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.mail.Secret;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.campaign.ApiTokens;
-import dev.mailrun.campaign.IdempotencyKeys;
+import dev.mailrun.campaign.access.ApiTokens;
+import dev.mailrun.campaign.access.IdempotencyKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,6 +1,6 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.campaign.ApiAudit;
+import dev.mailrun.campaign.access.ApiAudit;
 import dev.mailrun.http.BodyReader;
 import dev.mailrun.http.HttpLimits;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.model.ApiScope;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;

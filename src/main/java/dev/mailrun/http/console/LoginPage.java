@@ -1,6 +1,6 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiTokens;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiTokens;
 import java.util.Optional;
 import org.eclipse.jetty.server.Request;
 import org.slf4j.Logger;

@@ -2,8 +2,8 @@ package dev.mailrun.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mailrun.campaign.ApiAudit;
-import dev.mailrun.campaign.ApiTokens;
+import dev.mailrun.campaign.access.ApiAudit;
+import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;

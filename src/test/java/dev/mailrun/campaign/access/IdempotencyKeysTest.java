@@ -1,4 +1,4 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.access;
 
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.CampaignException;

@@ -1,4 +1,4 @@
-package dev.mailrun.campaign;
+package dev.mailrun.campaign.access;
 
 import dev.mailrun.campaign.store.ApiAuditTable;
 import dev.mailrun.db.Transactions;
