@@ -1,6 +1,7 @@
 package dev.mailrun.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -196,13 +197,15 @@ class TrackedMessageSpamScoreTest {
                 .doesNotContain("<img");
 
         SpamAssassin sa = spamAssassin.get();
-        String version = sa.version();
         for (String template : List.of("short", "long")) {
             SpamAssassin.Score tracked = sa.score(raw.get(template + " tracked"));
-            SpamAssassin.Score untracked = sa.score(raw.get(template + " untracked"));
-            assertThat(tracked.score())
-                    .as("%s, local rules, %s message: tracked %s; the same message untracked %s", version, template, tracked, untracked)
-                    .isLessThanOrEqualTo(1.0);
+            if (tracked.score() > 1.0) {
+                // Each spamassassin run loads its rules anew (seconds): the untracked message and the
+                // version, which only explain a failure, are scored and asked for only then.
+                SpamAssassin.Score untracked = sa.score(raw.get(template + " untracked"));
+                fail("%s, local rules, %s message: tracked %s, over 1.0; the same message untracked %s", sa.version(), template,
+                        tracked, untracked);
+            }
         }
     }
 

@@ -71,6 +71,8 @@ class AbKillNineTest {
                 assertThat(worker.isAlive()).as("worker died by itself, see %s", worker.log).isTrue();
                 worker.kill9();
             }
+            // The kill is what is under test, not the minute until the dead run's relay shares expire.
+            Fixtures.expireRelayShares(db.dataSource());
             int killedAt = accepted.get();
             long leftInFlight = Fixtures.settledSendingCount(db.dataSource(), id);
             try (WorkerProcess worker = WorkerProcess.start("ab-kill-restart", env)) {

@@ -145,6 +145,25 @@ final class Fixtures {
         return update(ds, "UPDATE task SET lease_until = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE run_token IS NOT NULL");
     }
 
+    /**
+     * What a dead or stalled run's relay shares would do once their time to live ran out (60 s after
+     * the last renewal, by the database clock: RelayShare.TTL), done now. Until then every run of the
+     * next worker waits for their handover for two renewal periods and then a full first second, which
+     * on the fault tests' 3 s ticks leaves it no time to send: a minute of nothing sent per kill.
+     */
+    static int expireRelayShares(DataSource ds) throws SQLException {
+        return update(ds, "UPDATE relay_share SET expires_at = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND");
+    }
+
+    /**
+     * What a killed worker's lease on an event endpoint would do once it ran out (the endpoint's
+     * timeout plus 30 s, by the database clock), done now, as DispatcherTest does: until then no other
+     * worker delivers to that endpoint.
+     */
+    static int expireEndpointLeases(DataSource ds) throws SQLException {
+        return update(ds, "UPDATE event_endpoint SET lease_until = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE lease_token IS NOT NULL");
+    }
+
     /** Whether a run holds the campaign's task (its lease may have run out). */
     static boolean isHeld(DataSource ds, long campaignId) throws SQLException {
         return scalar(ds, "SELECT run_token IS NOT NULL FROM task WHERE name = ?", "campaign-" + campaignId) == 1;

@@ -54,21 +54,17 @@ class KillNineTest {
     private static final String HEARTBEAT = "1s";
     private static final Set<String> NO_SUCH_USER = Set.of("r7@list.example", "r70@list.example", "r700@list.example");
 
+    /** Every check of {@link #killAndRestart} and, on the same two kills, the documented bound on what a kill leaves unknown. */
     @Test
-    void two_kills_mid_batch_lose_nobody_and_mail_nobody_twice() throws Exception {
-        killAndRestart("kill2", 2, 800, Long.getLong("mailrun.fault.seed", 20261121L), false);
+    void two_kills_mid_batch_lose_nobody_mail_nobody_twice_and_leave_unknown_within_the_documented_bound()
+            throws Exception {
+        killAndRestart("kill2", 2, 800, Long.getLong("mailrun.fault.seed", 20261121L), true);
     }
 
     @Test
     @Tag("slow")
     void ten_kills_at_random_points_lose_nobody_and_mail_nobody_twice() throws Exception {
         killAndRestart("kill10", 10, 3000, Long.getLong("mailrun.fault.seed", 424242L), false);
-    }
-
-    @Test
-    void a_kill_leaves_unknown_at_most_half_a_flush_of_untried_recipients_and_connections_plus_one_flush_in_all()
-            throws Exception {
-        killAndRestart("kill-bound", 2, 800, Long.getLong("mailrun.fault.seed", 20261121L), true);
     }
 
     private void killAndRestart(String name, int kills, int size, long seed, boolean documentedBound) throws Exception {
@@ -114,6 +110,8 @@ class KillNineTest {
                     worker.kill9();
                     lastKill = System.nanoTime();
                 }
+                // The kill is what is under test, not the minute until the dead run's relay shares expire.
+                Fixtures.expireRelayShares(db.dataSource());
                 // Killed between two runs, the task is free and the next tick takes it as usual.
                 lastHeld = Fixtures.isHeld(db.dataSource(), id);
                 held += lastHeld ? 1 : 0;

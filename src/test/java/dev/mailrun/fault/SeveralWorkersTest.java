@@ -40,20 +40,16 @@ class SeveralWorkersTest {
      */
     private static final int BURST = 5;
 
+    /** One scenario for both properties: two workers on two campaigns are the runs the rate is checked on. */
     @Test
-    void two_workers_on_two_campaigns_never_overlap_and_never_mail_twice() throws Exception {
-        runWorkers("two", 2, 300, false);
+    void two_workers_on_two_campaigns_never_overlap_never_mail_twice_and_hold_the_relay_rate_in_total() throws Exception {
+        runWorkers("two", 2, 300, true);
     }
 
     @Test
     @Tag("slow")
     void four_workers_on_two_campaigns_never_overlap_and_never_mail_twice() throws Exception {
         runWorkers("four", 4, 1000, false);
-    }
-
-    @Test
-    void two_workers_hold_the_relay_rate_in_total() throws Exception {
-        runWorkers("rate", 2, 300, true);
     }
 
     private void runWorkers(String name, int workers, int perCampaign, boolean checkRate) throws Exception {

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code MAILRUN_TEST_DB_URL} set (e.g. {@code jdbc:mysql://127.0.0.1:3306/test}, user from
  * {@code MAILRUN_TEST_DB_USER}, default root, password from {@code MAILRUN_TEST_DB_PASSWORD},
  * default empty) that server is used instead. Each test class gets its own freshly created database,
- * dropped afterwards. Every connection runs with session time zone -08:00 so that code which lets
- * the session zone leak into stored instants fails its tests.
+ * dropped afterwards: a copy of a template migrated once per JVM ({@link SchemaTemplate}), or for
+ * {@link #atVersion} one Flyway migrates up to that version. Every connection runs with session
+ * time zone -08:00 so that code which lets the session zone leak into stored instants fails its tests.
  *
  * <pre>{@code @RegisterExtension static final TestDatabase db = new TestDatabase();}</pre>
  */
@@ -36,6 +37,7 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
 
     private static final AtomicInteger counter = new AtomicInteger();
     private static Server server;
+    private static SchemaTemplate template;
 
     private final List<HikariDataSource> pools = new ArrayList<>();
     private final Optional<String> targetVersion;
@@ -68,12 +70,15 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
             s.execute("DROP DATABASE IF EXISTS " + database);
             s.execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
         }
-        dataSource = newPool("test", 10);
         if (targetVersion.isPresent()) {
+            dataSource = newPool("test", 10);
             Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target(targetVersion.get())
                     .load().migrate();
         } else {
-            new Migrations(dataSource).migrate();
+            try (Connection c = server().connect()) {
+                template().copyInto(c, database);
+            }
+            dataSource = newPool("test", 10);
         }
     }
 
@@ -115,6 +120,30 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
         return database;
     }
 
+    /** The migrated template, made on first use and dropped when the JVM ends. */
+    static synchronized SchemaTemplate template() throws SQLException {
+        if (template == null) {
+            String name = "mailrun_t" + ProcessHandle.current().pid() + "_template";
+            try (Connection c = server().connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + name);
+                s.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+            }
+            try (HikariDataSource pool = DataSources.create(server().serverUrl + name, server().user, server().password,
+                    2, "mailrun-test-template", Optional.of(SESSION_ZONE_SQL))) {
+                new Migrations(pool).migrate();
+            }
+            try (Connection c = server().connect()) {
+                template = SchemaTemplate.of(c, name);
+            }
+            Server s = server();
+            if (s.shared()) {
+                // The embedded server's files go with target/; a shared server keeps what is not dropped.
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> s.drop(name), "test-db-template-drop"));
+            }
+        }
+        return template;
+    }
+
     private static synchronized Server server() {
         if (server == null) {
             server = Server.start();
@@ -122,18 +151,18 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
         return server;
     }
 
-    private record Server(String serverUrl, String user, String password) {
+    private record Server(String serverUrl, String user, String password, boolean shared) {
 
         static Server start() {
             String url = System.getenv("MAILRUN_TEST_DB_URL");
             if (url != null && !url.isBlank()) {
                 String user = Optional.ofNullable(System.getenv("MAILRUN_TEST_DB_USER")).orElse("root");
                 String password = Optional.ofNullable(System.getenv("MAILRUN_TEST_DB_PASSWORD")).orElse("");
-                return new Server(withoutDatabase(url), user, password);
+                return new Server(withoutDatabase(url), user, password, true);
             }
             EmbeddedMariaDb embedded = EmbeddedMariaDb.startOrAttach(Path.of("target", "embedded-test-db").toAbsolutePath());
             Runtime.getRuntime().addShutdownHook(new Thread(embedded::close, "embedded-test-db-stop"));
-            return new Server(embedded.serverUrl(), "root", "");
+            return new Server(embedded.serverUrl(), "root", "", false);
         }
 
         /** {@code jdbc:mysql://host:port/db?x} becomes {@code jdbc:mysql://host:port/}. */
@@ -145,6 +174,15 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
 
         Connection connect() throws SQLException {
             return DriverManager.getConnection(serverUrl, user, password);
+        }
+
+        /** Drops a database if the server is still there to do it. */
+        void drop(String database) {
+            try (Connection c = connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + database);
+            } catch (SQLException e) {
+                System.err.println("could not drop the test database " + database + ": " + e.getMessage());
+            }
         }
     }
 }

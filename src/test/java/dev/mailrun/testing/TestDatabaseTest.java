@@ -9,6 +9,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,6 +24,37 @@ class TestDatabaseTest {
         Migrations migrations = new Migrations(db.dataSource());
         assertThat(migrations.status().isCurrent()).isTrue();
         assertThat(migrations.migrate()).isZero();
+    }
+
+    @Test
+    void each_class_database_is_the_migrated_template_table_for_table_and_row_for_row() throws Exception {
+        String template = TestDatabase.template().name();
+        try (Connection c = db.dataSource().getConnection()) {
+            List<String> tables = SchemaTemplate.tables(c, template);
+            assertThat(tables).contains("flyway_schema_history", "recipient");
+            assertThat(SchemaTemplate.tables(c, db.databaseName())).isEqualTo(tables);
+            for (String table : tables) {
+                assertThat(SchemaTemplate.createStatement(c, db.databaseName(), table)).as(table)
+                        .isEqualTo(SchemaTemplate.createStatement(c, template, table));
+                assertThat(rows(c, db.databaseName(), table)).as(table).isEqualTo(rows(c, template, table));
+            }
+        }
+    }
+
+    private static List<String> rows(Connection c, String database, String table) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM `" + database + "`.`" + table + "`")) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(rs.getString(i)).append('|');
+                }
+                rows.add(row.toString());
+            }
+        }
+        rows.sort(null);
+        return rows;
     }
 
     @Test

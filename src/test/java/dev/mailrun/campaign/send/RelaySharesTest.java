@@ -73,6 +73,17 @@ class RelaySharesTest {
         RelayShareTable.Holders after = Transactions.inTransaction(db.dataSource(),
                 c -> shares.renew(c, "relay-ranks", tokens.get(0), Duration.ofMinutes(1)));
         assertThat(after).isEqualTo(new RelayShareTable.Holders(2, 1));
+        // Nor does one whose share ran out unrenewed (a killed worker's), by the database clock.
+        Transactions.inTransaction(db.dataSource(), c -> {
+            try (var ps = c.prepareStatement("UPDATE relay_share SET expires_at = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND"
+                    + " WHERE relay = 'relay-ranks' AND holder = ?")) {
+                ps.setString(1, tokens.get(2));
+                return ps.executeUpdate();
+            }
+        });
+        RelayShareTable.Holders alone = Transactions.inTransaction(db.dataSource(),
+                c -> shares.renew(c, "relay-ranks", tokens.get(0), Duration.ofMinutes(1)));
+        assertThat(alone).isEqualTo(new RelayShareTable.Holders(1, 0));
     }
 
     @Test
