@@ -13,6 +13,8 @@ import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
 import dev.mailrun.campaign.bounce.BounceApplier;
+import dev.mailrun.campaign.content.Contents;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
@@ -89,6 +91,7 @@ public final class Services implements AutoCloseable {
     private MailrunMetrics metrics;      // guarded by this
     private WebhookClient webhooks;      // guarded by this
     private Campaigns campaigns;         // guarded by this
+    private PinnedTemplates pinnedTemplates; // guarded by this
 
     /**
      * @param links builds the unsubscribe links; production uses signed links from the configured
@@ -120,10 +123,23 @@ public final class Services implements AutoCloseable {
         return new TemplateLoader(config.templatesDir());
     }
 
+    /** The pinned template versions, compiled once per process; shared (it is the cache). */
+    public synchronized PinnedTemplates pinnedTemplates() {
+        if (pinnedTemplates == null) {
+            pinnedTemplates = new PinnedTemplates(dataSource(), clock());
+        }
+        return pinnedTemplates;
+    }
+
+    /** What template names resolve to when campaigns are created or changed; over the shared cache. */
+    public Contents contents() {
+        return new Contents(dataSource(), templateStore(), templates(), pinnedTemplates());
+    }
+
     /** The campaign service, where every rule on campaigns lives; shared. */
     public synchronized Campaigns campaigns() {
         if (campaigns == null) {
-            campaigns = new Campaigns(dataSource(), tasks(), templates(), clock(), config.tick().interval(),
+            campaigns = new Campaigns(dataSource(), tasks(), contents(), clock(), config.tick().interval(),
                     config.replies().counted());
         }
         return campaigns;
@@ -136,7 +152,7 @@ public final class Services implements AutoCloseable {
     }
 
     public RecipientImporter importer() {
-        RecipientImporter importer = new RecipientImporter(dataSource(), templates(), addressFilter(), clock(),
+        RecipientImporter importer = new RecipientImporter(dataSource(), pinnedTemplates(), addressFilter(), clock(),
                 config.imports().settings()).withRecipientFiles(config.content().recipientFiles());
         return metricsIfServed().map(m -> importer.withListener(m.imports())).orElse(importer);
     }
@@ -185,7 +201,7 @@ public final class Services implements AutoCloseable {
 
     /** The templates stored in the database, their versions and diffs. */
     public TemplateStore templateStore() {
-        return new TemplateStore(dataSource(), clock(), TemplateStore.DEFAULT_MAX_BYTES);
+        return new TemplateStore(dataSource(), clock(), config.content().maxTemplateBytes());
     }
 
     public Templates templateCatalogue() {
@@ -270,7 +286,7 @@ public final class Services implements AutoCloseable {
     }
 
     public SendTask sendHandler() {
-        return new SendTask(new SendDependencies(dataSource(), templates(), config.smtp(),
+        return new SendTask(new SendDependencies(dataSource(), pinnedTemplates(), config.smtp(),
                 messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
                 metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays(),

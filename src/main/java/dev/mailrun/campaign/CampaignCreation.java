@@ -1,27 +1,32 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.content.Contents;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
+import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.model.TrackingMode;
+import dev.mailrun.campaign.model.Variant;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.TrackedLinkTable;
-import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.campaign.variant.VariantChecks;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
-import dev.mailrun.mail.template.TemplateLoader;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -29,23 +34,27 @@ import javax.sql.DataSource;
 /**
  * Creating a campaign: its values, its template, its A/B variants' templates, its start and its expiry
  * (both in the future) checked first, every problem reported at once as a field of the domain
- * ({@link InvalidFields}), then the campaign, its route, its files, its tracking and its A/B test stored
- * in one transaction.
+ * ({@link InvalidFields}), then the campaign, its route, its files, its tracking, its A/B test and the
+ * template versions it pins ({@link Contents}) stored in one transaction.
  * The caller has checked that every relay of the route is configured and that tracking.enabled is on
  * when it asks for tracking; whether replies are counted (replies.imap.host) it is told.
  */
 final class CampaignCreation {
 
+    /** Who pins a campaign's content at its creation, in the record of its pins. */
+    static final String CREATED = "campaign creation";
+
     private final DataSource dataSource;
-    private final TemplateLoader templates;
+    private final Contents templates;
     private final Clock clock;
     private final boolean repliesCounted;
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
     private final TrackedLinkTable trackedLinks = new TrackedLinkTable();
     private final AbTable abTests = new AbTable();
+    private final ContentPinTable pins = new ContentPinTable();
 
-    CampaignCreation(DataSource dataSource, TemplateLoader templates, Clock clock, boolean repliesCounted) {
+    CampaignCreation(DataSource dataSource, Contents templates, Clock clock, boolean repliesCounted) {
         this.dataSource = dataSource;
         this.templates = templates;
         this.clock = clock;
@@ -97,10 +106,22 @@ final class CampaignCreation {
 
     private long store(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
                        Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
+        // Text written in templates.dir and never stored is stored first, as its own version: a save
+        // is complete on its own, and a campaign that then fails to store leaves only a version behind.
+        ContentPin pin = templates.pin(campaign.template(), CREATED);
+        Map<String, ContentPin> variantPins = new LinkedHashMap<>();
+        if (ab.isPresent()) {
+            for (Variant v : ab.get().variants()) {
+                if (v.template().isPresent()) {
+                    variantPins.put(v.name(), templates.pin(v.template().get(), CREATED));
+                }
+            }
+        }
         Instant now = clock.instant();
         return Transactions.inTransaction(dataSource, c -> {
             refuseOverPacket(c, attachments);
             long id = store.insert(c, campaign, now);
+            pins.pinCampaign(c, id, Optional.empty(), pin, CREATED, now);
             store.setRoute(c, id, route, now);
             files.insert(c, id, attachments, now);
             if (tracking.isPresent()) {
@@ -108,6 +129,9 @@ final class CampaignCreation {
             }
             if (ab.isPresent()) {
                 abTests.insert(c, id, ab.get());
+                for (Map.Entry<String, ContentPin> v : variantPins.entrySet()) {
+                    pins.pinVariant(c, id, v.getKey(), Optional.empty(), v.getValue(), CREATED, now);
+                }
             }
             return id;
         });

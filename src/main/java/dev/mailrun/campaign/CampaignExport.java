@@ -1,11 +1,13 @@
 package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.model.Attachment;
-import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.db.Transactions;
 import java.io.IOException;
@@ -13,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
-import dev.mailrun.campaign.model.EmailAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -28,7 +29,8 @@ import org.apache.commons.csv.CSVPrinter;
  * Every recipient of a campaign with its outcome, as CSV ({@link #COLUMNS}; times in ISO-8601 UTC,
  * empty when unknown; {@code attachments}: the names of the files its message carries, separated by
  * {@code "; "}, and {@code attachment_sha256}: the checksum of its own file; {@code variant}: the name of its A/B
- * variant, empty without one; a tracked campaign adds {@link EngagementColumns#COLUMNS}, each recipient's first and
+ * variant, empty without one; {@code content_version}: the stored template version its message was sent from
+ * ({@code name@version}, {@link ContentHistory}), empty when not sent; a tracked campaign adds {@link EngagementColumns#COLUMNS}, each recipient's first and
  * last human open and click): for reports and for moving results into another system. Read in id order,
  * in pages of {@link #PAGE}, all from one snapshot: memory does not grow with the campaign, and a
  * campaign still sending is exported as it stood when the export began.
@@ -36,7 +38,8 @@ import org.apache.commons.csv.CSVPrinter;
 public final class CampaignExport {
 
     public static final List<String> COLUMNS = List.of("id", "email", "status", "attempts", "last_code", "last_error",
-            "sent_at", "message_id", "bounce_kind", "bounced_at", "attachments", "attachment_sha256", "variant");
+            "sent_at", "message_id", "bounce_kind", "bounced_at", "attachments", "attachment_sha256", "variant",
+            "content_version");
     /** The columns a tracked campaign's export adds after {@link #COLUMNS}. */
     public static final List<String> TRACKING_COLUMNS = EngagementColumns.COLUMNS;
     static final int PAGE = 1_000;
@@ -46,6 +49,7 @@ public final class CampaignExport {
     private final RecipientExport recipients = new RecipientExport();
     private final AttachmentTable files = new AttachmentTable();
     private final AbTable abTests = new AbTable();
+    private final ContentPinTable pins = new ContentPinTable();
 
     public CampaignExport(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -142,10 +146,13 @@ public final class CampaignExport {
 
     /** What a campaign's rows carry beside the recipient's own columns: its files, variants and engagement. */
     private Shape shape(long campaignId) throws SQLException {
-        return new Shape(campaignFileNames(campaignId), variantNames(campaignId), EngagementColumns.of(dataSource, campaignId));
+        ContentHistory content = new ContentHistory(Transactions.readSnapshot(dataSource, c -> pins.changes(c, campaignId)));
+        return new Shape(campaignFileNames(campaignId), variantNames(campaignId), content,
+                EngagementColumns.of(dataSource, campaignId));
     }
 
-    private record Shape(String campaignFiles, List<String> variants, Optional<EngagementColumns> engagement) {
+    private record Shape(String campaignFiles, List<String> variants, ContentHistory content,
+                         Optional<EngagementColumns> engagement) {
 
         List<String> columns() {
             List<String> header = new ArrayList<>(COLUMNS);
@@ -154,10 +161,11 @@ public final class CampaignExport {
         }
 
         List<Object> values(RecipientExport.ExportedRecipient r) throws SQLException {
+            String variant = r.variant() == null || r.variant() >= variants.size() ? null : variants.get(r.variant());
+            String version = r.sentAt() == null ? null : content.at(Optional.ofNullable(variant), r.sentAt()).orElse(null);
             List<Object> row = new ArrayList<>(Arrays.asList(r.id(), r.email(), r.status().dbValue(), r.attempts(), r.lastCode(),
                     r.lastError(), r.sentAt(), r.messageId(), r.bounceKind(), r.bouncedAt(),
-                    attachments(campaignFiles, r.attachment()), r.attachmentSha256(),
-                    r.variant() == null || r.variant() >= variants.size() ? null : variants.get(r.variant())));
+                    attachments(campaignFiles, r.attachment()), r.attachmentSha256(), variant, version));
             if (engagement.isPresent()) {
                 row.addAll(engagement.get().values(r.id()));
             }

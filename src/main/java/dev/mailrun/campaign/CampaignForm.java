@@ -1,7 +1,8 @@
 package dev.mailrun.campaign;
 
-import dev.mailrun.campaign.model.CustomHeaders;
+import dev.mailrun.campaign.content.Contents;
 import dev.mailrun.campaign.model.CampaignTime;
+import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -10,7 +11,6 @@ import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.TemplateDefaults;
-import dev.mailrun.mail.template.TemplateLoader;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * as its JSON field, the console next to its form field. The start and the expiry are read by
  * {@link CampaignTime}; whether they lie in the future is checked where the clock is, on create and update.
  * Without a from, the template's ({@code template.properties}) is taken with its display name; without a
- * reply-to, the template's ({@link #parse(Relays, TemplateLoader)}).
+ * reply-to, the template's ({@link #parse(Relays, Contents)}).
  */
 public record CampaignForm(String name, String template, Optional<String> from, Optional<String> fromName, Optional<String> replyTo,
                            Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,
@@ -63,7 +63,7 @@ public record CampaignForm(String name, String template, Optional<String> from, 
      *
      * @throws InvalidFields as {@link #parse(Relays)}; naming {@code from} when neither gives one
      */
-    public Parsed parse(Relays relays, TemplateLoader templates) {
+    public Parsed parse(Relays relays, Contents templates) {
         if (from.isPresent() && replyTo.isPresent() || template == null || !template.matches(TEMPLATE_NAME)) {
             return parse(relays);
         }

@@ -1,35 +1,37 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.content.Contents;
+import dev.mailrun.campaign.content.PinnedTemplates;
+import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
-import dev.mailrun.campaign.model.CampaignTime;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.CampaignTime;
 import dev.mailrun.campaign.model.CampaignTransition;
+import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.RelayRoute;
-import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.model.RunCounts;
+import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
-import dev.mailrun.campaign.store.recipient.SentSecondTable;
-import dev.mailrun.campaign.store.recipient.StatusCountTable;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
-import dev.mailrun.campaign.send.route.Relays;
+import dev.mailrun.campaign.store.recipient.SentSecondTable;
+import dev.mailrun.campaign.store.recipient.StatusCountTable;
 import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.campaign.variant.AbPicks;
-import dev.mailrun.campaign.variant.VariantChecks;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
-import dev.mailrun.mail.template.MergeFields;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
 import dev.mailrun.scheduler.TaskStore;
@@ -55,9 +57,10 @@ public final class Campaigns {
 
     private final DataSource dataSource;
     private final TaskStore tasks;
-    private final TemplateLoader templates;
+    private final Contents templates;
+    private final CampaignContent content;
     private final Clock clock;
-    private final Duration tickInterval;
+    private final TickSlots slots;
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
     private final AbTable abTests = new AbTable();
@@ -69,14 +72,22 @@ public final class Campaigns {
         this(dataSource, tasks, templates, clock, tickInterval, false);
     }
 
-    /** @param repliesCounted whether the replies mailbox is read (replies.imap.host): {@code --pick-by replies} needs it */
+    /** With the templates stored in {@code dataSource}, written in {@code templates}' directory. */
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval,
+                     boolean repliesCounted) {
+        this(dataSource, tasks, new Contents(dataSource, new TemplateStore(dataSource, clock, TemplateStore.DEFAULT_MAX_BYTES),
+                templates, new PinnedTemplates(dataSource, clock)), clock, tickInterval, repliesCounted);
+    }
+
+    /** @param repliesCounted whether the replies mailbox is read (replies.imap.host): {@code --pick-by replies} needs it */
+    public Campaigns(DataSource dataSource, TaskStore tasks, Contents templates, Clock clock, Duration tickInterval,
                      boolean repliesCounted) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.templates = templates;
+        this.content = new CampaignContent(dataSource, templates, tasks, clock);
         this.clock = clock;
-        this.tickInterval = tickInterval;
+        this.slots = new TickSlots(tickInterval);
         this.requeues = new Requeues(dataSource, clock, this::wakeTask);
         this.creation = new CampaignCreation(dataSource, templates, clock, repliesCounted);
     }
@@ -163,10 +174,12 @@ public final class Campaigns {
         if (rescheduled && (n.startAt().isEmpty() || !n.startAt().get().isAfter(now))) {
             throw new CampaignException("campaign " + id + " is scheduled; its start can move only to another time in the future");
         }
+        ContentPin pin = content.resolve(n.template());
         boolean updated = Transactions.inTransaction(dataSource, c -> {
             if (!store.update(c, id, n, seen, now)) {
                 return false;
             }
+            content.repin(c, id, pin, CampaignContent.CHANGED, now);
             if (changed.route().isPresent()) {
                 store.setRoute(c, id, changed.route(), now);
             }
@@ -176,7 +189,7 @@ public final class Campaigns {
             return Optional.empty();
         }
         if (rescheduled) {
-            tasks.scheduleFrom(SendTask.taskName(id), firstSlot(n.startAt().get()), now);
+            tasks.scheduleFrom(SendTask.taskName(id), slots.first(n.startAt().get()), now);
         }
         return Optional.of(get(id));
     }
@@ -224,18 +237,10 @@ public final class Campaigns {
                 campaign.subjectOverride()).or(() -> campaign.headers().refusal()).ifPresent(problem -> {
                     throw new CampaignException("campaign " + id + " cannot start: " + problem);
                 });
-        Set<String> columns = commonColumns(id);
-        List<TemplateProblem> problems = templates.check(campaign.template(), MergeFields.available(columns));
-        if (!problems.isEmpty()) {
-            throw new CampaignException("campaign " + id + " cannot start: " + problems.size() + " template problem(s), first: "
-                    + first(problems) + " (run: mailrun template check " + campaign.template() + ")");
-        }
         Optional<AbTest> ab = Transactions.inTransaction(dataSource, c -> abTests.find(c, id, false)).map(AbState::test);
-        if (ab.isPresent()) {
-            VariantChecks.problemAtStart(templates, ab.get(), columns).ifPresent(problem -> {
-                throw new CampaignException("campaign " + id + " cannot start: " + problem);
-            });
-        }
+        content.problemAtStart(campaign, commonColumns(id), ab).ifPresent(problem -> {
+            throw new CampaignException("campaign " + id + " cannot start: " + problem);
+        });
         Instant now = clock.instant();
         boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
         CampaignTransition start = later ? CampaignTransition.SCHEDULE : CampaignTransition.START;
@@ -245,6 +250,23 @@ public final class Campaigns {
             throw new CampaignException("campaign " + id + " changed while starting; check its status");
         }
         return start.to();
+    }
+
+    /** Moves what a campaign (or one of its variants) sends to another stored version ({@link CampaignContent#move}). */
+    public ContentPin moveContent(long id, String template, Optional<Integer> version, Optional<String> variant, String by)
+            throws SQLException {
+        return content.move(get(id), template, version, variant, by);
+    }
+
+    /** A new draft like the campaign, without its recipients ({@link CampaignClone}); named {@code name} or "… (copy)". */
+    public long cloneOf(long id, Optional<String> name) throws SQLException {
+        return new CampaignClone(dataSource, clock).cloneOf(id, name);
+    }
+
+    /** Every pin and move of the campaign's content, oldest first. */
+    public List<ContentPinTable.Change> contentHistory(long id) throws SQLException {
+        get(id);
+        return content.history(id);
     }
 
     public void pause(long id, String reason) throws SQLException {
@@ -259,7 +281,7 @@ public final class Campaigns {
         transition(id, resume, null);
         String task = SendTask.taskName(id);
         tasks.setEnabled(task, true);
-        tasks.scheduleFrom(task, firstSlot(later ? campaign.startAt().get() : now), now);
+        tasks.scheduleFrom(task, slots.first(later ? campaign.startAt().get() : now), now);
         return resume.to();
     }
 
@@ -334,7 +356,7 @@ public final class Campaigns {
 
     private void wakeTask(long id, Instant now) throws SQLException {
         tasks.setEnabled(SendTask.taskName(id), true);
-        tasks.scheduleFrom(SendTask.taskName(id), firstSlot(now), now);
+        tasks.scheduleFrom(SendTask.taskName(id), slots.first(now), now);
     }
 
     private void transition(long id, CampaignTransition transition, String reason) throws SQLException {
@@ -347,41 +369,20 @@ public final class Campaigns {
 
     private void ensureTask(Campaign campaign, Instant at) throws SQLException {
         String name = SendTask.taskName(campaign.id());
-        Instant firstRun = firstSlot(at);
+        Instant firstRun = slots.first(at);
         Instant now = clock.instant();
         if (tasks.find(name).isPresent()) {
             tasks.setEnabled(name, true);
             tasks.scheduleFrom(name, firstRun, now);
             return;
         }
-        long taskId = tasks.create(SendTask.newTask(campaign, tickInterval, firstRun)).id();
+        long taskId = tasks.create(SendTask.newTask(campaign, slots.interval(), firstRun)).id();
         // The first slot may have begun: a worker's next tick runs the task without a misfire.
         tasks.scheduleFrom(name, firstRun, now);
         Transactions.inTransaction(dataSource, c -> {
             store.setTask(c, campaign.id(), taskId, clock.instant());
             return null;
         });
-    }
-
-    /**
-     * The slot a campaign's first run belongs to: the slot holding {@code at}, so a run that
-     * begins mid-slot gets the rest of that slot as its window and still ends before the next
-     * tick — unless too little of it is left (less than a quarter of the slot, or than a minute
-     * for long intervals), then the next slot.
-     */
-    Instant firstSlot(Instant at) {
-        Instant slot = slotStart(at);
-        Duration quarter = tickInterval.dividedBy(4);
-        Duration enough = quarter.compareTo(Duration.ofMinutes(1)) < 0 ? quarter : Duration.ofMinutes(1);
-        Instant next = slot.plus(tickInterval);
-        return Duration.between(at, next).compareTo(enough) < 0 ? next : slot;
-    }
-
-    /** The start of the tick slot holding {@code at}. */
-    Instant slotStart(Instant at) {
-        long interval = tickInterval.toMillis();
-        long ms = at.toEpochMilli();
-        return Instant.ofEpochMilli(ms - Math.floorMod(ms, interval));
     }
 
     /** The merge-field columns every recipient of the campaign has; fails when it has none. */

@@ -2,8 +2,10 @@ package dev.mailrun.campaign;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
@@ -19,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -42,7 +45,8 @@ public final class TestSend {
     }
 
     public SendResult send(Campaign campaign, String to, String name, Map<String, String> fields) throws SQLException {
-        LoadResult loaded = deps.templates().load(campaign.template());
+        Optional<ContentPin> pin = deps.templates().pins(campaign.id()).campaign();
+        LoadResult loaded = pin.isPresent() ? deps.templates().load(pin.get()) : PinnedTemplates.notStored(campaign.template());
         if (loaded instanceof LoadResult.Invalid invalid) {
             throw new CampaignException("template " + campaign.template() + " does not compile: " + invalid.problems().get(0));
         }

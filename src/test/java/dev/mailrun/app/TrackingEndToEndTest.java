@@ -213,7 +213,7 @@ class TrackingEndToEndTest {
         CliHarness.Result export = cli.run("campaign", "export", Long.toString(campaign), exported.toString());
         assertThat(export.exitCode()).as(export.err()).isZero();
         List<String> rows = Files.readAllLines(exported);
-        assertThat(rows.get(0)).endsWith(",attachment_sha256,variant,first_open_at,last_open_at,first_click_at,last_click_at");
+        assertThat(rows.get(0)).endsWith(",attachment_sha256,variant,content_version,first_open_at,last_open_at,first_click_at,last_click_at");
         String open = "2026-11-26T10:20:00";
         assertThat(rows).filteredOn(r -> r.contains("ann@list.example")).singleElement().satisfies(r -> {
             String[] f = r.split(",", -1);

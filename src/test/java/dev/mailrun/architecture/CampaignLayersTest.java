@@ -68,7 +68,7 @@ class CampaignLayersTest {
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Content").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Content").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Variant")
                 .whereLayer("Access").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Reply", "Feedback",
                         "Unsubscribe", "Suppression", "Tracking", "Variant", "Content", "Access")

@@ -1,8 +1,9 @@
 package dev.mailrun.bench;
 
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.importing.AddressFilter;
-import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.ImportSettings;
+import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
@@ -158,7 +159,7 @@ public final class ScaleBenchmark {
         }
         try (BenchDatabase db = BenchDatabase.create("mailrun_bench_import", 4)) {
             long id = campaign(db.dataSource(), "import");
-            RecipientImporter importer = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")),
+            RecipientImporter importer = new RecipientImporter(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()),
                     AddressFilter.none(), Clock.systemUTC(), ImportSettings.defaults());
             long start = System.nanoTime();
             RecipientImportReport report = importer.importCsv(id, csv, Optional.empty(), n -> { });

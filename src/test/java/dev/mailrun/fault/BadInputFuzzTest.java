@@ -1,15 +1,10 @@
 package dev.mailrun.fault;
 
-import dev.mailrun.testing.StatusCounts;
-import static dev.mailrun.testing.CsvJunk.junk;
-import static dev.mailrun.testing.CsvJunk.quoted;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportFileException;
-import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.ImportSettings;
+import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
@@ -17,6 +12,7 @@ import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +34,11 @@ import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import static dev.mailrun.testing.CsvJunk.junk;
+import static dev.mailrun.testing.CsvJunk.quoted;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Generated bad input never crashes anything, and every piece of it is reported. Seeds are printed on failure. */
 class BadInputFuzzTest {
@@ -90,7 +91,7 @@ class BadInputFuzzTest {
         Files.writeString(file, csv, StandardCharsets.UTF_8);
         Path rejects = dir.resolve("rejects.csv");
 
-        RecipientImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
+        RecipientImportReport report = new RecipientImporter(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), AddressFilter.none(), clock,
                 ImportSettings.defaults().withBatchSize(500))
                 .importCsv(campaign, file, Optional.of(rejects), n -> {});
 
@@ -141,7 +142,7 @@ class BadInputFuzzTest {
                     new dev.mailrun.campaign.model.NewCampaign("Whole", "welcome", "news@sender.example", Optional.empty(),
                             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), clock.instant()));
             int at = round;
-            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(),
+            assertThatThrownBy(() -> new RecipientImporter(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), AddressFilter.none(),
                     clock, ImportSettings.defaults().withBatchSize(50)).importCsv(campaign, f, Optional.empty(), n -> {}))
                     .as("seed %d round %d (damage in row %d)", SEED, at, damagedRow)
                     .isInstanceOf(ImportFileException.class)

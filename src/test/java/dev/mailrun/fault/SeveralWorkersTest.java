@@ -1,19 +1,23 @@
 package dev.mailrun.fault;
 
-import static dev.mailrun.fault.KillNineTest.waitFor;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
+import dev.mailrun.mail.ScriptedSmtpServer;
+import dev.mailrun.mail.dkim.RelaxedDkimVerifier;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.TestDatabase;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,10 +25,16 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import static dev.mailrun.fault.KillNineTest.waitFor;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Several real worker processes ticking against one database and one relay: runs of a task never
- * overlap, nobody is mailed twice, and the relay's rate holds in total.
+ * overlap, nobody is mailed twice, and the relay's rate holds in total. Each worker has its own
+ * templates.dir — missing on one, holding other text on the next — and every message is rendered from
+ * the campaign's pinned version all the same, DKIM-signed.
  */
 class SeveralWorkersTest {
 
@@ -40,7 +50,10 @@ class SeveralWorkersTest {
      */
     private static final int BURST = 5;
 
-    /** One scenario for both properties: two workers on two campaigns are the runs the rate is checked on. */
+    @TempDir
+    static Path dirs;
+
+    /** One scenario for every property: two workers on two campaigns are the runs the rate is checked on. */
     @Test
     void two_workers_on_two_campaigns_never_overlap_never_mail_twice_and_hold_the_relay_rate_in_total() throws Exception {
         runWorkers("two", 2, 300, true);
@@ -73,10 +86,13 @@ class SeveralWorkersTest {
                 ids.add(id);
             }
             Map<String, String> env = WorkerProcess.env(db, smtp.port(), Integer.toString(RATE));
+            KeyPair keys = dkimKey(env);
             List<WorkerProcess> processes = new ArrayList<>();
             try {
                 for (int w = 0; w < workers; w++) {
-                    processes.add(WorkerProcess.start(name + "-worker-" + w, env));
+                    Map<String, String> own = new HashMap<>(env);
+                    own.put("MAILRUN_TEMPLATES_DIR", templatesDir(name, w).toString());
+                    processes.add(WorkerProcess.start(name + "-worker-" + w, own));
                 }
                 waitFor(() -> ids.stream().allMatch(id -> {
                     try {
@@ -110,10 +126,49 @@ class SeveralWorkersTest {
                 assertThat(Fixtures.counts(db.dataSource(), id)).containsExactly(Map.entry("sent", (long) perCampaign));
             }
             assertThat(owners).as("runs were spread over the workers").isGreaterThan(1);
+            for (String raw : smtp.messages()) {
+                assertThat(raw).as("rendered from the pinned version, not a worker's disk").doesNotContain(DIVERGED)
+                        .contains("Here is how to get started:");
+                RelaxedDkimVerifier.Result signature = RelaxedDkimVerifier.verify(raw, keys.getPublic());
+                assertThat(signature.valid()).as("DKIM signature of a message").isTrue();
+            }
             if (checkRate) {
                 assertThat(maxPerSecond).as("messages in any one second").isLessThanOrEqualTo((int) (RATE * 1.1) + BURST);
             }
         }
+    }
+
+    private static final String DIVERGED = "Text only one worker's disk holds";
+
+    /**
+     * Worker 0's templates.dir does not exist; the others hold a welcome template of different text
+     * (written after the campaigns were created and pinned).
+     */
+    private static Path templatesDir(String name, int worker) throws Exception {
+        Path dir = dirs.resolve(name + "-templates-" + worker);
+        if (worker == 0) {
+            return dir;
+        }
+        Path welcome = Files.createDirectories(dir.resolve("welcome"));
+        Files.writeString(welcome.resolve("subject.txt"), DIVERGED + "\n");
+        Files.writeString(welcome.resolve("body.txt"), DIVERGED + " {{ unsubscribe_url }}\n");
+        Files.writeString(welcome.resolve("body.html"), "<p>" + DIVERGED + "</p>\n");
+        return dir;
+    }
+
+    /** Every worker signs with one DKIM key, written for them; the pair, to verify with. */
+    private static KeyPair dkimKey(Map<String, String> env) throws Exception {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        KeyPair keys = generator.generateKeyPair();
+        Path key = dirs.resolve("dkim-" + System.nanoTime() + ".pem");
+        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(keys.getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        env.put("MAILRUN_DKIM_DOMAIN", "sender.example");
+        env.put("MAILRUN_DKIM_SELECTOR", "s1");
+        env.put("MAILRUN_DKIM_PRIVATE_KEY_FILE", key.toString());
+        return keys;
     }
 
     /** Messages accepted in each whole second since the first. */

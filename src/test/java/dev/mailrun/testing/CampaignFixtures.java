@@ -1,14 +1,22 @@
 package dev.mailrun.testing;
 
+import dev.mailrun.campaign.content.Contents;
+import dev.mailrun.campaign.content.PinnedTemplates;
+import dev.mailrun.campaign.content.TemplateStore;
+import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
+import dev.mailrun.mail.template.TemplateLoader;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -18,10 +26,21 @@ public final class CampaignFixtures {
 
     private CampaignFixtures() {}
 
+    /**
+     * A draft campaign of the template {@code welcome} (templates/welcome), pinned to its stored version as
+     * creation pins it (the template is stored first when its text is not).
+     */
     public static long campaign(DataSource ds, String name) throws SQLException {
-        return Transactions.inTransaction(ds, c -> new CampaignTable().insert(c, new NewCampaign(name, "welcome",
-                "news@sender.example", Optional.of("Sender"), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty()), Instant.parse("2026-11-21T10:00:00Z")));
+        Instant created = Instant.parse("2026-11-21T10:00:00Z");
+        Clock clock = Clock.systemUTC();
+        ContentPin pin = new Contents(ds, new TemplateStore(ds, clock, TemplateStore.DEFAULT_MAX_BYTES),
+                new TemplateLoader(Path.of("templates")), new PinnedTemplates(ds, clock)).pin("welcome", "test fixture");
+        return Transactions.inTransaction(ds, c -> {
+            long id = new CampaignTable().insert(c, new NewCampaign(name, "welcome", "news@sender.example", Optional.of("Sender"),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), created);
+            new ContentPinTable().pinCampaign(c, id, Optional.empty(), pin, "test fixture", created);
+            return id;
+        });
     }
 
     /** How many recipients the campaign has, in any state. */

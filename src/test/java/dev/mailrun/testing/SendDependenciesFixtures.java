@@ -2,6 +2,7 @@ package dev.mailrun.testing;
 
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
@@ -13,6 +14,7 @@ import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.TemplateLoader;
+import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -41,7 +43,7 @@ public final class SendDependenciesFixtures {
                                             Secret messageIdKey, UnsubscribeLinks links, SendSettings settings,
                                             Supplier<RandomGenerator> random, Optional<DkimSigner> dkim, Timing timing,
                                             SendEvents events, RecipientFiles recipientFiles) {
-        return new SendDependencies(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing,
+        return new SendDependencies(dataSource, new PinnedTemplates(dataSource, Clock.systemUTC()), smtp, messageIdKey, links, settings, random, dkim, timing,
                 events, Relays.single(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT,
                         smtp, settings.relayRate()), recipientFiles);
     }

@@ -33,7 +33,8 @@ import picocli.CommandLine.Parameters;
         subcommands = {CampaignCommand.Create.class, CampaignCommand.Start.class, CampaignCommand.Pick.class, CampaignCommand.Pause.class,
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class, CampaignCommand.Recount.class,
-                CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class})
+                CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class,
+                CampaignContentCommand.class, CampaignCloneCommand.class})
 final class CampaignCommand extends GroupCommand {
 
     /** Operator mistakes (wrong state, unknown id) are usage errors: exit 2, one line. */

@@ -2,8 +2,9 @@ package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.Templates;
-import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.content.TemplateStore.Saved;
+import dev.mailrun.campaign.content.TemplateStore;
+import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.store.TemplateTable.Stored;
 import dev.mailrun.campaign.store.TemplateTable.Version;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -96,6 +97,28 @@ final class StoredTemplateCommands {
             for (Version v : s.templateStore().versions(name)) {
                 out.printf("%-8d %-24s %-24s %s%n", v.version(), v.savedAt(), v.savedBy(), v.subject().strip());
             }
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true,
+            description = "Delete one version of a stored template; refused while a campaign sends it.")
+    static final class Delete extends ContextCommand {
+
+        @Parameters(paramLabel = "NAME", description = "A stored template's name.")
+        String name;
+
+        @Option(names = "--version", required = true, paramLabel = "N", description = "The version to delete.")
+        int version;
+
+        @Override
+        int run(Services s) throws Exception {
+            try {
+                s.templateStore().delete(name, version);
+            } catch (CampaignException e) {
+                throw new UsageException(e.getMessage());
+            }
+            out().println("deleted version " + version + " of template " + name);
             return Cli.OK;
         }
     }

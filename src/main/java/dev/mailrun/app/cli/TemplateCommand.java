@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
         description = "Message templates: check a folder, store versions in the database and read them back.",
         subcommands = {TemplateCommand.Check.class, StoredTemplateCommands.Import.class, StoredTemplateCommands.ListStored.class,
                 StoredTemplateCommands.Versions.class, StoredTemplateCommands.Show.class, StoredTemplateCommands.Diff.class,
-                StoredTemplateCommands.Export.class})
+                StoredTemplateCommands.Export.class, StoredTemplateCommands.Delete.class})
 final class TemplateCommand extends GroupCommand {
 
     @Command(name = "check", mixinStandardHelpOptions = true,

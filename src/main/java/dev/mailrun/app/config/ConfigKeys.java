@@ -186,9 +186,10 @@ public final class ConfigKeys {
         key("import.disposable-list", "", "Extra disposable domains file, one per line, added to the bundled list.");
         key("import.max-field-bytes", "65536", Range.whole(1024, 4_194_304), "Largest value of one CSV field, in UTF-8 bytes; a larger one rejects its row.");
         key("import.max-row-bytes", "262144", Range.whole(1024, 4_194_304), "Largest CSV row, all fields together, in UTF-8 bytes; at least import.max-field-bytes.");
-        section("Content", "What messages carry (docs/MAIL.md, \"Attachments\").");
+        section("Content", "What messages carry (docs/MAIL.md, \"Attachments\") and the stored templates (docs/CONTENT.md).");
         key("content.max-attachment-bytes", "10485760", Range.whole(1024, 104_857_600), "Largest file campaign create --attach takes, in bytes (10 MiB); a larger one is refused at create. At most content.max-message-bytes, and below the database server's max_allowed_packet.");
         key("content.max-message-bytes", "20971520", Range.whole(1024, 209_715_200), "Largest size of a campaign's attached files together, in bytes (20 MiB); more is refused at create, and a recipient's own file that would take its message over it is rejected at import.");
+        key("content.max-template-bytes", "1048576", Range.whole(1024, 16_777_216), "Largest template a save stores, its subject, text, HTML and properties together in UTF-8 bytes (1 MiB); a larger one is refused and nothing is stored (docs/CONTENT.md).");
         key("content.recipient-files", "", "Directory holding the recipients' own files, named by an import's attachment column relative to it (docs/MAIL.md, \"Attachments\"); empty: an import with such a column is refused.");
         section("Engagement tracking", "Off unless tracking.enabled, and then only for campaigns created with --track (docs/TRACKING.md).");
         key("tracking.enabled", "false", "true: campaigns created with --track get their links rewritten and an open image (docs/TRACKING.md), served on the public listener (needs http.port); false: no campaign is tracked and messages are exactly as without tracking.");

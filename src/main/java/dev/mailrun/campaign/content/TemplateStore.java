@@ -3,9 +3,10 @@ package dev.mailrun.campaign.content;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import dev.mailrun.campaign.model.CampaignException;
-import dev.mailrun.campaign.store.TemplateTable;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.TemplateTable.Stored;
 import dev.mailrun.campaign.store.TemplateTable.Version;
+import dev.mailrun.campaign.store.TemplateTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -16,6 +17,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -51,6 +53,7 @@ public final class TemplateStore {
     private final Clock clock;
     private final long maxBytes;
     private final TemplateTable table = new TemplateTable();
+    private final ContentPinTable pins = new ContentPinTable();
 
     public TemplateStore(DataSource dataSource, Clock clock, long maxBytes) {
         if (maxBytes < 1) {
@@ -90,6 +93,26 @@ public final class TemplateStore {
                     source.part(TemplateLoader.TEXT).orElseThrow(), source.part(TemplateLoader.HTML).orElseThrow(),
                     source.part(TemplateLoader.PROPERTIES), digest, by, clock.instant()));
             return new Saved.NewVersion(source.name(), next, next == 1);
+        });
+    }
+
+    /**
+     * Deletes one version of a stored template, unless a campaign pinned it (it sends it, or sent from it).
+     *
+     * @throws CampaignException when there is no such version, or campaigns pin it (naming up to ten)
+     */
+    public void delete(String name, int version) throws SQLException {
+        Transactions.inTransaction(dataSource, c -> {
+            Stored stored = table.lock(c, name).orElseThrow(() -> new CampaignException("no stored template named " + name));
+            List<Long> using = pins.using(c, name, version, 10);
+            if (!using.isEmpty()) {
+                throw new CampaignException("version " + version + " of template " + name + " is sent by campaign(s) "
+                        + using.stream().map(String::valueOf).collect(Collectors.joining(", ")) + "; it cannot be deleted");
+            }
+            if (!table.deleteVersion(c, stored.id(), version, clock.instant())) {
+                throw new CampaignException("template " + name + " has no version " + version);
+            }
+            return null;
         });
     }
 

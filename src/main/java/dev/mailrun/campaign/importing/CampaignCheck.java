@@ -1,13 +1,14 @@
 package dev.mailrun.campaign.importing;
 
-import dev.mailrun.csv.Shown;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.csv.Shown;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
-import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -27,10 +28,10 @@ import javax.sql.DataSource;
 final class CampaignCheck {
 
     private final DataSource dataSource;
-    private final TemplateLoader templates;
+    private final PinnedTemplates templates;
     private final CampaignTable campaigns = new CampaignTable();
 
-    CampaignCheck(DataSource dataSource, TemplateLoader templates) {
+    CampaignCheck(DataSource dataSource, PinnedTemplates templates) {
         this.dataSource = dataSource;
         this.templates = templates;
     }
@@ -47,7 +48,12 @@ final class CampaignCheck {
         }
         Campaign campaign = found.orElseThrow(() -> new ImportRefusedException("no campaign with id " + campaignId));
         requireOpen(campaignId, campaign.status());
-        LoadResult loaded = templates.load(campaign.template());
+        Optional<ContentPin> pin = templates.pins(campaignId).campaign();
+        if (pin.isEmpty()) {
+            throw new ImportRefusedException("campaign " + campaignId + ": "
+                    + ((LoadResult.Invalid) PinnedTemplates.notStored(campaign.template())).problems().get(0).message());
+        }
+        LoadResult loaded = templates.load(pin.get());
         if (loaded instanceof LoadResult.Invalid invalid) {
             throw new ImportRefusedException("campaign " + campaignId + ": template " + campaign.template()
                     + " cannot be used: " + invalid.problems().get(0) + " (run: mailrun template check " + campaign.template() + ")");

@@ -2,12 +2,12 @@ package dev.mailrun.campaign.importing;
 
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.csv.RejectLog;
 import dev.mailrun.mail.template.CompiledTemplate;
-import dev.mailrun.mail.template.TemplateLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -41,19 +41,19 @@ public final class RecipientImporter {
     private final AddressFilter filter;
     private final Clock clock;
     private final ImportSettings settings;
-    private final TemplateLoader templates;
+    private final PinnedTemplates templates;
     private final ImportListener listener;
     private final RecipientFiles files;
 
     /** The column that names each recipient's own file unless the import names another. */
     public static final String ATTACHMENT_COLUMN = "attachment";
 
-    public RecipientImporter(DataSource dataSource, TemplateLoader templates, AddressFilter filter, Clock clock,
+    public RecipientImporter(DataSource dataSource, PinnedTemplates templates, AddressFilter filter, Clock clock,
                              ImportSettings settings) {
         this(dataSource, templates, filter, clock, settings, ImportListener.NONE, RecipientFiles.none(AttachmentLimits.DEFAULTS));
     }
 
-    private RecipientImporter(DataSource dataSource, TemplateLoader templates, AddressFilter filter, Clock clock,
+    private RecipientImporter(DataSource dataSource, PinnedTemplates templates, AddressFilter filter, Clock clock,
                               ImportSettings settings, ImportListener listener, RecipientFiles files) {
         this.dataSource = dataSource;
         this.templates = templates;

@@ -1,7 +1,9 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.Campaign;
+import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.send.deliver.Messages;
 import dev.mailrun.campaign.variant.AbGate;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -73,14 +76,16 @@ final class AbRun {
      *
      * @return the templates, or the reason one does not compile
      */
-    static Compiled compile(SendDependencies deps, Campaign campaign, AbState ab, CompiledTemplate campaignTemplate) {
+    static Compiled compile(SendDependencies deps, Campaign campaign, AbState ab, CompiledTemplate campaignTemplate,
+                            Map<String, ContentPin> pins) throws SQLException {
         List<CompiledTemplate> out = new ArrayList<>();
         for (Variant v : ab.test().variants()) {
             if (v.template().isEmpty() || v.template().get().equals(campaign.template())) {
                 out.add(campaignTemplate);
                 continue;
             }
-            LoadResult loaded = deps.templates().load(v.template().get());
+            ContentPin pin = pins.get(v.name());
+            LoadResult loaded = pin == null ? PinnedTemplates.notStored(v.template().get()) : deps.templates().load(pin);
             if (loaded instanceof LoadResult.Invalid invalid) {
                 return new Compiled(List.of(), Optional.of("template " + v.template().get() + " of variant " + v.name()
                         + " does not compile: " + invalid.problems().get(0)));

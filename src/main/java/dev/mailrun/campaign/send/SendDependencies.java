@@ -2,16 +2,17 @@ package dev.mailrun.campaign.send;
 
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.content.PinnedTemplates;
+import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.EmailAddress;
-import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.send.deliver.MessageFactory;
 import dev.mailrun.campaign.send.deliver.Messages;
 import dev.mailrun.campaign.send.deliver.TrackingLinks;
-import dev.mailrun.campaign.send.deliver.VariantMessages;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
+import dev.mailrun.campaign.send.deliver.VariantMessages;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
@@ -24,7 +25,6 @@ import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.CompiledTemplate;
-import dev.mailrun.mail.template.TemplateLoader;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -38,13 +38,13 @@ import javax.sql.DataSource;
  * What the task needs from the outside world; built once by the application, through this canonical
  * constructor (tests: {@code dev.mailrun.testing.SendDependenciesFixtures}).
  */
-public record SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+public record SendDependencies(DataSource dataSource, PinnedTemplates templates, SmtpSettings smtp, Secret messageIdKey,
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
                            RecipientFiles recipientFiles, TrackingLinks tracking) {
 
     /** Without tracking (tracking.enabled off). */
-    public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+    public SendDependencies(DataSource dataSource, PinnedTemplates templates, SmtpSettings smtp, Secret messageIdKey,
                             UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                             Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
                             RecipientFiles recipientFiles) {
@@ -53,7 +53,7 @@ public record SendDependencies(DataSource dataSource, TemplateLoader templates, 
     }
 
     /** Without recipients' own files (content.recipient-files unset). */
-    public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+    public SendDependencies(DataSource dataSource, PinnedTemplates templates, SmtpSettings smtp, Secret messageIdKey,
                             UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                             Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
         this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,

@@ -1,5 +1,6 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
@@ -17,9 +18,9 @@ import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Tables;
-import dev.mailrun.campaign.store.recipient.SentSecondTable;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.InFlightTable;
+import dev.mailrun.campaign.store.recipient.SentSecondTable;
 import dev.mailrun.campaign.variant.AbGate;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
@@ -167,14 +168,18 @@ public final class SendTask implements TaskHandler {
             return;
         }
         Optional<AbState> ab = AbRun.state(phase);
-        LoadResult loaded = TemplateForRun.load(deps, campaign, ctx.clock().instant());
+        // One read of the pins per run; the versions themselves are compiled once per process.
+        PinnedTemplates.Pins pins = deps.templates().pins(campaignId);
+        LoadResult loaded = TemplateForRun.load(deps, campaign, pins.campaign(), ctx.clock().instant());
         if (loaded instanceof LoadResult.Invalid invalid) {
-            selfPause(ctx, campaignId, "template " + campaign.template() + " does not compile: " + invalid.problems().get(0));
+            selfPause(ctx, campaignId, pins.campaign().isPresent()
+                    ? "template " + campaign.template() + " does not compile: " + invalid.problems().get(0)
+                    : invalid.problems().get(0).message());
             return;
         }
         CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
-        AbRun.Compiled variants = ab.map(a -> AbRun.compile(deps, campaign, a, template))
-                .orElse(new AbRun.Compiled(List.of(), Optional.empty()));
+        AbRun.Compiled variants = ab.isEmpty() ? new AbRun.Compiled(List.of(), Optional.empty())
+                : AbRun.compile(deps, campaign, ab.get(), template, pins.variants());
         if (variants.problem().isPresent()) {
             selfPause(ctx, campaignId, variants.problem().get());
             return;

@@ -173,11 +173,26 @@ public final class CampaignTable {
             events.write(c, List.of(OutboxEvent.of(type.get(), id, null, null, OutboxEvent.fields(
                     "status", transition.to().dbValue(),
                     "by", isOperators(transition) ? "operator" : "mailrun",
+                    "content", content(c, id).orElse(null),
                     "reason", transition.carriesReason() ? Sql.truncate(reason, 1000) : null,
                     "cause", transition.carriesReason() ? pauseCause(transition, reason) : null,
                     "reopened", transition == CampaignTransition.REOPEN ? Boolean.TRUE : null))), now);
         }
         return true;
+    }
+
+    /** The stored template version the campaign sends ({@code name@version}); empty while it is not pinned. */
+    private static Optional<String> content(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT template, template_version FROM campaign WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                int version = rs.getInt(2);
+                return rs.wasNull() ? Optional.empty() : Optional.of(rs.getString(1) + "@" + version);
+            }
+        }
     }
 
     /** The event a status change reports, written in its transaction; none for a draft scheduled. */

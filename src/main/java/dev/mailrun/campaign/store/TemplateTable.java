@@ -70,6 +70,36 @@ public final class TemplateTable {
         }
     }
 
+    /**
+     * Deletes version {@code version} of the locked template; the latest becomes the highest left, and a
+     * template with no version left is deleted.
+     *
+     * @return whether there was such a version
+     */
+    public boolean deleteVersion(Connection c, long templateId, int version, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM template_version WHERE template_id = ? AND version = ?")) {
+            ps.setLong(1, templateId);
+            ps.setInt(2, version);
+            if (ps.executeUpdate() == 0) {
+                return false;
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE template SET updated_at = ?,
+                    latest_version = COALESCE((SELECT MAX(version) FROM template_version WHERE template_id = ?), 0)
+                WHERE id = ?""")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, templateId);
+            ps.setLong(3, templateId);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM template WHERE id = ? AND latest_version = 0")) {
+            ps.setLong(1, templateId);
+            ps.executeUpdate();
+        }
+        return true;
+    }
+
     /** Every stored template, by name. */
     public List<Stored> list(Connection c) throws SQLException {
         List<Stored> all = new ArrayList<>();

@@ -1,17 +1,20 @@
 package dev.mailrun.campaign.variant;
 
+import dev.mailrun.campaign.content.Contents;
 import dev.mailrun.campaign.model.AbTest;
+import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.MergeFields;
-import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -25,7 +28,7 @@ public final class VariantChecks {
      * At create: every variant's own template compiles; with tracking, no variant has a template of its
      * own; the measure it is picked by is counted. Each problem with its field (variants, pickBy).
      */
-    public static List<InvalidFields.Problem> problemsAtCreate(TemplateLoader templates, AbTest test, Optional<TrackingMode> tracking,
+    public static List<InvalidFields.Problem> problemsAtCreate(Contents templates, AbTest test, Optional<TrackingMode> tracking,
                                                                boolean repliesCounted) {
         List<InvalidFields.Problem> problems = new ArrayList<>();
         for (Variant v : test.variants()) {
@@ -54,7 +57,8 @@ public final class VariantChecks {
      * At start: each variant's own template uses only fields every recipient has, with the variant's
      * fields added; the first problem found. (The campaign's template is checked by start itself.)
      */
-    public static Optional<String> problemAtStart(TemplateLoader templates, AbTest test, Set<String> columns) {
+    public static Optional<String> problemAtStart(Contents templates, Map<String, ContentPin> pins, AbTest test,
+                                                  Set<String> columns) throws SQLException {
         for (Variant v : test.variants()) {
             if (v.template().isEmpty()) {
                 continue;
@@ -62,7 +66,9 @@ public final class VariantChecks {
             String template = v.template().get();
             Set<String> available = new HashSet<>(columns);
             available.addAll(v.fields().keySet());
-            List<TemplateProblem> problems = templates.check(template, MergeFields.available(available));
+            ContentPin pin = pins.get(v.name());
+            List<TemplateProblem> problems = pin == null ? templates.check(template, MergeFields.available(available))
+                    : templates.check(pin, MergeFields.available(available));
             if (!problems.isEmpty()) {
                 return Optional.of("variant " + v.name() + ": " + problems.size() + " template problem(s), first: "
                         + problems.get(0) + " (run: mailrun template check " + template + ")");

@@ -45,6 +45,11 @@ public final class TemplateLoader {
         this.templatesDir = Objects.requireNonNull(templatesDir, "templatesDir");
     }
 
+    /** Whether {@code <templatesDir>/<name>/} is there to read: an author writes the template here. */
+    public boolean has(String name) {
+        return name != null && NAME.matcher(name).matches() && Files.isDirectory(templatesDir.resolve(name));
+    }
+
     /** Compiles the template, or lists every missing file, encoding error and syntax error. */
     public LoadResult load(String name) {
         return attempt(name, Optional.empty()).result();

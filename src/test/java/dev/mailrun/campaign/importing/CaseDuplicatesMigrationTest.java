@@ -1,7 +1,9 @@
 package dev.mailrun.campaign.importing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.mailrun.campaign.content.Contents;
+import dev.mailrun.campaign.content.PinnedTemplates;
+import dev.mailrun.campaign.content.TemplateStore;
+import dev.mailrun.campaign.content.UpgradePins;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Files;
@@ -19,6 +21,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** V5 applies to a database whose campaigns already hold addresses differing only in case, and keeps them. */
 class CaseDuplicatesMigrationTest {
@@ -61,10 +65,15 @@ class CaseDuplicatesMigrationTest {
                 "c bob@example.com pending bob@example.com first",
                 "o Ann@example.com pending ann@example.com first");
 
+        // The upgrade pins the campaigns created before templates were stored (db migrate does).
+        Clock clock = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
+        new UpgradePins(db.dataSource(), new Contents(db.dataSource(), new TemplateStore(db.dataSource(), clock,
+                TemplateStore.DEFAULT_MAX_BYTES), new TemplateLoader(Path.of("templates")), new PinnedTemplates(db.dataSource(), clock)),
+                clock).pinAll();
         Path f = dir.resolve("again.csv");
         Files.writeString(f, "email\naNN@example.com\nBOB@example.com\ncarol@example.com\n");
-        RecipientImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(),
-                Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC), ImportSettings.defaults())
+        RecipientImportReport report = new RecipientImporter(db.dataSource(), new PinnedTemplates(db.dataSource(), clock), AddressFilter.none(),
+                clock, ImportSettings.defaults())
                 .importCsv(id, f, Optional.empty(), n -> {});
         assertThat(report.imported()).isEqualTo(1);
         assertThat(report.rejectedByReason().get(RecipientRejectReason.ALREADY_IN_CAMPAIGN)).isEqualTo(2);

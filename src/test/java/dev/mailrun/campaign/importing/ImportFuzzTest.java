@@ -1,11 +1,8 @@
 package dev.mailrun.campaign.importing;
 
-import static dev.mailrun.testing.CsvJunk.junk;
-import static dev.mailrun.testing.CsvJunk.quoted;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.mail.HeaderValues;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -42,6 +39,10 @@ import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import static dev.mailrun.testing.CsvJunk.junk;
+import static dev.mailrun.testing.CsvJunk.quoted;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Hostile files through the real importer and database: random bytes, truncated and damaged valid
@@ -110,7 +111,7 @@ class ImportFuzzTest {
     private boolean importOnce(Path file, int batch, String what) throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "fuzz");
         Path rejects = file.resolveSibling(file.getFileName() + ".rejects");
-        RecipientImporter importer = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")),
+        RecipientImporter importer = new RecipientImporter(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()),
                 AddressFilter.none(), clock, SMALL_LIMITS.withBatchSize(batch));
         RecipientImportReport report;
         try {

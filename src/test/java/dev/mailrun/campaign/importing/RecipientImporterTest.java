@@ -1,16 +1,12 @@
 package dev.mailrun.campaign.importing;
 
-import dev.mailrun.csv.RejectedRow;
-import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.assertj.core.groups.Tuple.tuple;
-
+import dev.mailrun.csv.RejectedRow;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.TestDatabase;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.groups.Tuple.tuple;
+
 class RecipientImporterTest {
 
     @RegisterExtension
@@ -46,7 +47,7 @@ class RecipientImporterTest {
     }
 
     private RecipientImporter importer(javax.sql.DataSource dataSource, ImportSettings settings) {
-        return new RecipientImporter(dataSource, new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock, settings);
+        return new RecipientImporter(dataSource, new PinnedTemplates(dataSource, Clock.systemUTC()), AddressFilter.none(), clock, settings);
     }
 
     private Path csv(String name, String content) throws Exception {

@@ -1,13 +1,12 @@
 package dev.mailrun.campaign.send;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.attach.AttachmentFiles;
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.importing.RecipientImportReport;
@@ -36,6 +35,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -46,6 +46,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A campaign with attached files, sent through the real sending path to GreenMail: every message
@@ -151,7 +153,7 @@ class AttachmentSendingTest {
             long id = h.campaigns.create(new NewCampaign("Tickets", "welcome", "news@sender.example", Optional.of("News"),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.empty(),
                     new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(campaignFile)));
-            RecipientImportReport report = new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")),
+            RecipientImportReport report = new RecipientImporter(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()),
                     AddressFilter.none(), clock, ImportSettings.defaults()).withRecipientFiles(files)
                     .importCsv(id, csv, Optional.empty(), n -> { });
 

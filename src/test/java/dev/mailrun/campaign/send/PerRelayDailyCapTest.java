@@ -1,8 +1,7 @@
 package dev.mailrun.campaign.send;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -35,6 +34,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -61,6 +61,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The daily cap of each relay of a route, through two scripted SMTP servers on real sockets, the
@@ -273,7 +275,7 @@ class PerRelayDailyCapTest {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendSettings settings = SendSettingsFixtures.builder(relays.first().name(), 0).batchMax(8)
                     .retries(5, Duration.ofSeconds(1)).dailyCap(cap).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);

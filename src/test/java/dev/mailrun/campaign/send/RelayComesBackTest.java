@@ -1,19 +1,18 @@
 package dev.mailrun.campaign.send;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.route.BackOff;
-import dev.mailrun.campaign.send.route.RelayFingerprint;
 import dev.mailrun.campaign.send.route.Relay;
+import dev.mailrun.campaign.send.route.RelayFingerprint;
 import dev.mailrun.campaign.send.route.RelayHealth;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
@@ -41,6 +40,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -51,6 +51,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Relays that were down and come back, with the real scheduler, sending task and database and a
@@ -285,7 +287,7 @@ class RelayComesBackTest {
         Stack(Relays relays, String first) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendSettings settings = SendSettingsFixtures.builder(first, 0).batchMax(100).retries(5, Duration.ofSeconds(1)).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);

@@ -1,8 +1,7 @@
 package dev.mailrun.campaign.send;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -27,6 +26,7 @@ import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -35,6 +35,8 @@ import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A run's allowed rate — what its window share in the run history is measured against — is its
@@ -60,7 +62,7 @@ class RouteAllowedRateTest {
             // As the configuration builds them: the send settings carry the default route's first relay.
             SendSettings settings = SendSettingsFixtures.builder("a", 7).batchMax(20).build();
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             TaskStore tasks = new TaskStore(db.dataSource());

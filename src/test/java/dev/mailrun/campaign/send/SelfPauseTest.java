@@ -1,16 +1,17 @@
 package dev.mailrun.campaign.send;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReports;
+import dev.mailrun.campaign.send.scope.SendSettings;
+import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
@@ -22,7 +23,6 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
 import dev.mailrun.testing.SendDependenciesFixtures;
@@ -32,6 +32,7 @@ import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,6 +43,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A campaign that pauses itself says so in a warning line, and the ticks that find it paused
@@ -59,9 +62,10 @@ class SelfPauseTest {
     Path templatesDir;
 
     @Test
-    void a_template_that_no_longer_compiles_pauses_with_a_warning_and_later_ticks_leave_the_last_runs_alone()
+    void a_template_no_longer_stored_pauses_with_a_warning_and_later_ticks_leave_the_last_runs_alone()
             throws Exception {
-        copyTemplate("welcome");
+        String name = "self-pause-" + System.nanoTime() % 100000;
+        copyTemplate("welcome", name);
         SettableClock clock = new SettableClock(T0);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         Logger sendTaskLog = (Logger) LoggerFactory.getLogger(SendTask.class);
@@ -79,19 +83,26 @@ class SelfPauseTest {
             CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, settings, task.dependencies().relays());
             try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task),
                     SchedulerConfig.defaults("w1"), clock)) {
-                long id = campaigns.create(new NewCampaign("Self pause", "welcome", "news@sender.example", Optional.empty(),
+                long id = campaigns.create(new NewCampaign("Self pause", name, "news@sender.example", Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
                 CampaignFixtures.recipients(db.dataSource(), id, 5);
                 campaigns.start(id);
-                // The template loses its subject after the start.
-                Files.delete(templatesDir.resolve("welcome").resolve("subject.txt"));
+                // A campaign from before templates were stored, whose template the upgrade found nowhere.
+                Transactions.inTransaction(db.dataSource(), c -> {
+                    try (PreparedStatement ps = c.prepareStatement("UPDATE campaign SET template_version = NULL WHERE id = ?")) {
+                        ps.setLong(1, id);
+                        ps.executeUpdate();
+                    }
+                    return null;
+                });
+                new TemplateStore(db.dataSource(), clock, TemplateStore.DEFAULT_MAX_BYTES).delete(name, 1);
 
                 scheduler.tick();
 
                 assertThat(campaigns.get(id).status()).isEqualTo(CampaignStatus.PAUSED);
                 String reason = campaigns.get(id).pauseReason().orElseThrow();
-                assertThat(reason).startsWith("template welcome does not compile: welcome/subject.txt: missing file ")
-                        .doesNotContain(":0:0");
+                assertThat(reason).isEqualTo("template " + name + " is not stored in the database: import it (template import), "
+                        + "then resume the campaign").doesNotContain(":0:0");
                 assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.WARN)
                         .extracting(ILoggingEvent::getFormattedMessage)
                         .containsExactly("Campaign " + id + " paused: " + reason);
@@ -117,9 +128,9 @@ class SelfPauseTest {
         }
     }
 
-    private void copyTemplate(String name) throws Exception {
+    private void copyTemplate(String from, String name) throws Exception {
         Path to = Files.createDirectories(templatesDir.resolve(name));
-        try (Stream<Path> files = Files.list(Path.of("templates", name))) {
+        try (Stream<Path> files = Files.list(Path.of("templates", from))) {
             for (Path f : files.toList()) {
                 Files.copy(f, to.resolve(f.getFileName()));
             }

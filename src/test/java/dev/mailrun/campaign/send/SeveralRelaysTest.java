@@ -1,9 +1,7 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.testing.StatusCounts;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
@@ -31,12 +29,14 @@ import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,6 +50,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Campaigns sent through two relays, each a scripted SMTP server on a real socket, with the real
@@ -250,7 +252,7 @@ class SeveralRelaysTest {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendSettings settings = SendSettingsFixtures.builder(relays.first().name(), 0).batchMax(100)
                     .retries(5, Duration.ofSeconds(1)).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), relays.first().smtp(),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);

@@ -70,7 +70,7 @@ class TrackingOffBytesTest {
         assertThat(deps.tracking()).isSameAs(TrackingLinks.NONE);
 
         CompiledTemplate before = ((LoadResult.Loaded) templates.load(campaign.template())).template();
-        CompiledTemplate now = ((LoadResult.Loaded) TemplateForRun.load(deps, campaign, clock.instant())).template();
+        CompiledTemplate now = ((LoadResult.Loaded) TemplateForRun.load(deps, campaign, deps.templates().pins(id).campaign(), clock.instant())).template();
         assertThat(now.tracking()).isEmpty();
         MessageFactory old = new MessageFactory(campaign, before, new MessageComposer(clock),
                 new MessageIds("sender.example", Secret.of("message-id-key-for-tests-0123456789")), new FixedLinks(),

@@ -49,8 +49,8 @@ class OutboxWritesTest {
                 "hard-bounce rate 5.2% over 200 sends exceeds 5.0%", NOW));
 
         assertThat(rows("SELECT type, data FROM event_outbox WHERE campaign_id = ? AND recipient_id IS NULL ORDER BY seq", id))
-                .containsExactly("campaign.started {\"status\":\"running\",\"by\":\"operator\"}",
-                        "campaign.paused {\"status\":\"paused\",\"by\":\"mailrun\",\"reason\":\"hard-bounce rate 5.2% over 200 sends exceeds 5.0%\",\"cause\":\"hard-bounce-rate\"}");
+                .containsExactly("campaign.started {\"status\":\"running\",\"by\":\"operator\",\"content\":\"welcome@1\"}",
+                        "campaign.paused {\"status\":\"paused\",\"by\":\"mailrun\",\"content\":\"welcome@1\",\"reason\":\"hard-bounce rate 5.2% over 200 sends exceeds 5.0%\",\"cause\":\"hard-bounce-rate\"}");
     }
 
     @Test
@@ -102,7 +102,7 @@ class OutboxWritesTest {
                 new Outcome.Retry(ids.get(1), NOW.plusSeconds(60), 451, "451 later", "default")), NOW));
         Transactions.inTransaction(db.dataSource(), c -> campaigns.transition(c, id, CampaignTransition.PAUSE, "by hand", NOW));
         assertThat(rows("SELECT type, data FROM event_outbox WHERE campaign_id = ?", id))
-                .containsExactly("campaign.paused {\"status\":\"paused\",\"by\":\"operator\",\"reason\":\"by hand\",\"cause\":\"operator\"}");
+                .containsExactly("campaign.paused {\"status\":\"paused\",\"by\":\"operator\",\"content\":\"welcome@1\",\"reason\":\"by hand\",\"cause\":\"operator\"}");
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.mailrun.campaign.variant;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.mailrun.campaign.content.PinnedTemplates;
+import dev.mailrun.campaign.importing.AddressFilter;
+import dev.mailrun.campaign.importing.ImportSettings;
+import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.PickBy;
@@ -10,9 +12,6 @@ import dev.mailrun.campaign.model.TrackingEvent;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.TrackingEventTable;
-import dev.mailrun.campaign.importing.AddressFilter;
-import dev.mailrun.campaign.importing.ImportSettings;
-import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.CampaignFixtures;
@@ -33,6 +32,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The gate against the real tables: once a winner is picked, every recipient without a variant is
@@ -103,7 +104,7 @@ class AbGateTest {
         assertThat(new AbPicks(db.dataSource(), clock).pick(id, "B", "picked in a test").givenTheWinner()).isEqualTo(32);
 
         Path late = Files.writeString(dir.resolve("late.csv"), "email\nlate1@list.example\nlate2@list.example\n");
-        new RecipientImporter(db.dataSource(), new TemplateLoader(Path.of("templates")), AddressFilter.none(), clock,
+        new RecipientImporter(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), AddressFilter.none(), clock,
                 ImportSettings.defaults()).importCsv(id, late, Optional.empty(), n -> {});
 
         assertThat(stored(id)).isEqualTo(Map.of("0 test share", 4L, "1 test share", 4L, "1 rest", 34L));
