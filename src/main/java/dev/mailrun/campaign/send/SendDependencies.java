@@ -22,7 +22,6 @@ import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.AttachmentPart;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
-import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.TemplateLoader;
 import java.sql.Connection;
@@ -38,25 +37,25 @@ import javax.sql.DataSource;
  * What the task needs from the outside world; built once by the application, through this canonical
  * constructor (tests: {@code dev.mailrun.testing.SendDependenciesFixtures}).
  */
-public record SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+public record SendDependencies(DataSource dataSource, TemplateLoader templates, Secret messageIdKey,
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
                            RecipientFiles recipientFiles, TrackingLinks tracking) {
 
     /** Without tracking (tracking.enabled off). */
-    public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+    public SendDependencies(DataSource dataSource, TemplateLoader templates, Secret messageIdKey,
                             UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                             Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
                             RecipientFiles recipientFiles) {
-        this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,
+        this(dataSource, templates, messageIdKey, links, settings, random, dkim, timing, events, relays,
                 recipientFiles, TrackingLinks.NONE);
     }
 
     /** Without recipients' own files (content.recipient-files unset). */
-    public SendDependencies(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp, Secret messageIdKey,
+    public SendDependencies(DataSource dataSource, TemplateLoader templates, Secret messageIdKey,
                             UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                             Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
-        this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,
+        this(dataSource, templates, messageIdKey, links, settings, random, dkim, timing, events, relays,
                 RecipientFiles.none(AttachmentLimits.DEFAULTS));
     }
 

@@ -32,8 +32,8 @@ class RelaysConfigTest {
         Relay only = c.relays().first();
         assertThat(only.smtp().host()).isEqualTo("relay.example");
         assertThat(only.rate()).isEqualTo(20);
-        assertThat(c.smtp().port()).isEqualTo(587);
-        assertThat(c.send().relay()).isEqualTo(Relays.DEFAULT);
+        assertThat(c.relays().first().smtp().port()).isEqualTo(587);
+        assertThat(only.name()).isEqualTo(Relays.DEFAULT);
     }
 
     @Test
@@ -66,7 +66,7 @@ class RelaysConfigTest {
         assertThat(backup.smtp().connections()).isEqualTo(2);
         assertThat(backup.smtp().heloName()).as("set by its environment variable").isEqualTo("mailer2.example.com");
         assertThat(backup.rate()).as("the default of smtp.<name>.rate").isEqualTo(10);
-        assertThat(c.smtp().host()).as("send-test goes to the first relay of the route").isEqualTo("smtp.provider-a.example");
+        assertThat(c.relays().first().smtp().host()).as("send-test goes to the first relay of the route").isEqualTo("smtp.provider-a.example");
     }
 
     @Test

@@ -252,8 +252,8 @@ class PerRelayDailyCapTest {
     /** Two relays on the scripted servers; {@code route} is the default route. */
     private static Relays relays(String first, ScriptedSmtpServer a, String second, ScriptedSmtpServer b, String route) {
         Map<String, Relay> byName = new LinkedHashMap<>();
-        byName.put(first, new Relay(first, settings(a), 0));
-        byName.put(second, new Relay(second, settings(b), 0));
+        byName.put(first, new Relay(first, settings(a)));
+        byName.put(second, new Relay(second, settings(b)));
         return new Relays(byName, RelayRoute.parse(route));
     }
 
@@ -271,9 +271,9 @@ class PerRelayDailyCapTest {
 
         Stack(Relays relays, DailyCap cap, SettableClock clock, String owner) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendSettings settings = SendSettingsFixtures.builder(relays.first().name(), 0).batchMax(8)
+            SendSettings settings = SendSettingsFixtures.builder().batchMax(8)
                     .retries(5, Duration.ofSeconds(1)).dailyCap(cap).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates,
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);

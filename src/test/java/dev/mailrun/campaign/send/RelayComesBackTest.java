@@ -71,7 +71,7 @@ class RelayComesBackTest {
             throws Exception {
         int port = freePort();
         ScriptedSmtpServer server = null;
-        try (Stack s = new Stack(relays(Map.of("solo", port)), "solo"); Logged logged = new Logged()) {
+        try (Stack s = new Stack(relays(Map.of("solo", port))); Logged logged = new Logged()) {
             long id = s.campaign("solo", 400);
 
             s.scheduler.tick();
@@ -144,7 +144,7 @@ class RelayComesBackTest {
         int deadPort = freePort();
         int livePort = freePort();
         ScriptedSmtpServer server = null;
-        try (Stack s = new Stack(relays(Map.of("left", deadPort, "right", livePort)), "left"); Logged logged = new Logged()) {
+        try (Stack s = new Stack(relays(Map.of("left", deadPort, "right", livePort))); Logged logged = new Logged()) {
             long id = s.campaign("left:50,right:50", 300);
 
             s.scheduler.tick();
@@ -192,7 +192,7 @@ class RelayComesBackTest {
     void a_relay_re_pointed_to_a_live_port_starts_fresh_without_waiting_for_its_back_off() throws Exception {
         int deadPort = freePort();
         long id;
-        try (Stack s = new Stack(relays(Map.of("moved", deadPort)), "moved")) {
+        try (Stack s = new Stack(relays(Map.of("moved", deadPort)))) {
             id = s.campaign("moved", 120);
             s.scheduler.tick();
             assertThat(relayState("moved").downUntil()).hasValue(T0.plus(BackOff.FIRST));
@@ -200,7 +200,7 @@ class RelayComesBackTest {
         }
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start();
              // The worker restarted with the relay on another port, well within the old back-off.
-             Stack s = new Stack(relays(Map.of("moved", server.port())), "moved")) {
+             Stack s = new Stack(relays(Map.of("moved", server.port())))) {
             s.clock.set(T0.plus(INTERVAL));
 
             s.scheduler.tick();
@@ -220,11 +220,11 @@ class RelayComesBackTest {
     void a_route_whose_relay_left_the_configuration_pauses_naming_the_route_with_the_weights_status_shows() throws Exception {
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start()) {
             long id;
-            try (Stack s = new Stack(relays(Map.of("gone", server.port())), "gone")) {
+            try (Stack s = new Stack(relays(Map.of("gone", server.port())))) {
                 id = s.campaign("gone", 5);
                 assertThat(s.relayLine(id).weight()).hasValue(1);
             }
-            try (Stack s = new Stack(relays(Map.of("kept", server.port())), "kept")) {
+            try (Stack s = new Stack(relays(Map.of("kept", server.port())))) {
                 s.scheduler.tick();
 
                 assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.PAUSED);
@@ -263,7 +263,7 @@ class RelayComesBackTest {
         ports.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> byName.put(e.getKey(),
                 new Relay(e.getKey(), SmtpSettings.of("127.0.0.1", e.getValue(), TlsMode.NONE, "mailrun.test")
                         .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
-                        .withConnections(4), 0)));
+                        .withConnections(4))));
         return new Relays(byName, RelayRoute.parse(String.join(",", byName.keySet())));
     }
 
@@ -282,10 +282,10 @@ class RelayComesBackTest {
         final Scheduler scheduler;
         final CampaignReports reports;
 
-        Stack(Relays relays, String first) {
+        Stack(Relays relays) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendSettings settings = SendSettingsFixtures.builder(first, 0).batchMax(100).retries(5, Duration.ofSeconds(1)).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendSettings settings = SendSettingsFixtures.builder().batchMax(100).retries(5, Duration.ofSeconds(1)).build();
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates,
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);

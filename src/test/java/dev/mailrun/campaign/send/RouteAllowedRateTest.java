@@ -54,13 +54,12 @@ class RouteAllowedRateTest {
         try (ScriptedSmtpServer a = ScriptedSmtpServer.builder().start();
              ScriptedSmtpServer b = ScriptedSmtpServer.builder().start()) {
             Map<String, Relay> byName = new LinkedHashMap<>();
-            byName.put("a", new Relay("a", smtp(a), 7));
-            byName.put("b", new Relay("b", smtp(b), 3));
+            byName.put("a", new Relay("a", smtp(a).withRate(7)));
+            byName.put("b", new Relay("b", smtp(b).withRate(3)));
             Relays relays = new Relays(byName, RelayRoute.parse("a,b"));
-            // As the configuration builds them: the send settings carry the default route's first relay.
-            SendSettings settings = SendSettingsFixtures.builder("a", 7).batchMax(20).build();
+            SendSettings settings = SendSettingsFixtures.builder().batchMax(20).build();
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates,
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             TaskStore tasks = new TaskStore(db.dataSource());

@@ -226,8 +226,8 @@ class SeveralRelaysTest {
             sa = sa.withAuth(user.get(), Secret.of("not-the-password"));
         }
         Map<String, Relay> byName = new LinkedHashMap<>();
-        byName.put(first, new Relay(first, sa, 0));
-        byName.put(second, new Relay(second, settings(b), 0));
+        byName.put(first, new Relay(first, sa));
+        byName.put(second, new Relay(second, settings(b)));
         return new Relays(byName, RelayRoute.parse(first + "," + second));
     }
 
@@ -248,9 +248,9 @@ class SeveralRelaysTest {
         Stack(Relays relays) {
             this.relays = relays;
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendSettings settings = SendSettingsFixtures.builder(relays.first().name(), 0).batchMax(100)
+            SendSettings settings = SendSettingsFixtures.builder().batchMax(100)
                     .retries(5, Duration.ofSeconds(1)).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates, relays.first().smtp(),
+            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates,
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
                     Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
