@@ -3,14 +3,18 @@ package dev.mailrun.testing;
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.send.SendDependencies;
+import dev.mailrun.campaign.send.deliver.TrackingLinks;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
+import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
+import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.TemplateLoader;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
@@ -36,7 +40,18 @@ public final class SendDependenciesFixtures {
                                             Supplier<RandomGenerator> random, Optional<DkimSigner> dkim, Timing timing,
                                             SendEvents events, RecipientFiles recipientFiles) {
         return new SendDependencies(dataSource, templates, messageIdKey, links, settings.send(), random, dkim, timing,
-                events, settings.relays(smtp), recipientFiles);
+                events, settings.relays(smtp), recipientFiles, TrackingLinks.NONE);
+    }
+
+    /**
+     * Through the configured {@code relays}: what the worker has without DKIM signing, recipients' own
+     * files or tracking, telling nobody what the sending path does.
+     */
+    public static SendDependencies relays(DataSource dataSource, TemplateLoader templates, SendSettings settings,
+                                          Timing timing, Relays relays) {
+        return new SendDependencies(dataSource, templates, Secret.of("message-id-key-for-tests-0123456789"),
+                new FixedLinks(), settings, () -> new Random(42), Optional.empty(), timing, SendEvents.NONE, relays,
+                RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE);
     }
 
     /** With one relay (as {@link #oneRelay}), without DKIM signing and telling nobody what the sending path does. */

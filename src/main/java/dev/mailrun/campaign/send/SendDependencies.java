@@ -1,6 +1,5 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
@@ -42,23 +41,6 @@ public record SendDependencies(DataSource dataSource, TemplateLoader templates, 
                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
                            RecipientFiles recipientFiles, TrackingLinks tracking) {
 
-    /** Without tracking (tracking.enabled off). */
-    public SendDependencies(DataSource dataSource, TemplateLoader templates, Secret messageIdKey,
-                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
-                            RecipientFiles recipientFiles) {
-        this(dataSource, templates, messageIdKey, links, settings, random, dkim, timing, events, relays,
-                recipientFiles, TrackingLinks.NONE);
-    }
-
-    /** Without recipients' own files (content.recipient-files unset). */
-    public SendDependencies(DataSource dataSource, TemplateLoader templates, Secret messageIdKey,
-                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
-        this(dataSource, templates, messageIdKey, links, settings, random, dkim, timing, events, relays,
-                RecipientFiles.none(AttachmentLimits.DEFAULTS));
-    }
-
     /**
      * The messages of {@code campaign}, built as every run builds them: with its attachments read
      * and encoded once, here.
@@ -76,7 +58,7 @@ public record SendDependencies(DataSource dataSource, TemplateLoader templates, 
      * fields — all sharing the attachments, encoded once. {@code compiled} holds each variant's
      * template, in position order.
      */
-    public Messages variantMessages(Campaign campaign, List<CompiledTemplate> compiled, AbState ab, Clock clock)
+    Messages variantMessages(Campaign campaign, List<CompiledTemplate> compiled, AbState ab, Clock clock)
             throws SQLException {
         List<Attachment> attachments;
         try (Connection c = dataSource.getConnection()) {

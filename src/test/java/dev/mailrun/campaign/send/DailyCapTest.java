@@ -143,7 +143,7 @@ class DailyCapTest {
                 List<Callable<Long>> claimers = new ArrayList<>();
                 for (int t = 0; t < 8; t++) {
                     claimers.add(() -> {
-                        DailyQuota quota = new DailyQuota(cap, relay, new DailyCountTable());
+                        DailyQuota quota = new DailyQuota(cap, List.of(relay), new int[] {1}, new DailyCountTable());
                         start.await();
                         return QuotaClaims.takeAll(db.dataSource(), quota, now, ids);
                     });

@@ -11,13 +11,11 @@ import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.policy.DailyQuota;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -26,7 +24,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -47,7 +45,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -273,9 +270,8 @@ class PerRelayDailyCapTest {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendSettings settings = SendSettingsFixtures.builder().batchMax(8)
                     .retries(5, Duration.ofSeconds(1)).dailyCap(cap).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates,
-                    Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
-                    Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
+            SendTask task = new SendTask(SendDependenciesFixtures.relays(db.dataSource(), templates, settings,
+                    TestTiming.realTime(clock), relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults(owner),
                     clock);

@@ -11,17 +11,14 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReports;
-import dev.mailrun.campaign.send.route.BackOff;
 import dev.mailrun.campaign.send.route.RelayFingerprint;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.RelayHealth;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -32,7 +29,7 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -47,7 +44,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
@@ -65,6 +61,9 @@ class RelayComesBackTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+    /** How long a relay marked down stays down the first time (30 s, doubling each time after: route.BackOff). */
+    private static final Duration FIRST_BACK_OFF = Duration.ofSeconds(30);
+    private static final Duration SECOND_BACK_OFF = Duration.ofSeconds(60);
 
     @Test
     void the_only_relay_unreachable_at_start_and_listening_45_s_later_gets_everyone_exactly_once_by_ticks_alone()
@@ -78,7 +77,7 @@ class RelayComesBackTest {
 
             // A route of one relay: nothing about "the next relay of the route".
             assertThat(logged.lines()).anySatisfy(l -> assertThat(l).startsWith("Relay solo is down until "
-                    + T0.plus(BackOff.FIRST)).endsWith("; nothing is sent through it until a probe message gets through after the back-off"));
+                    + T0.plus(FIRST_BACK_OFF)).endsWith("; nothing is sent through it until a probe message gets through after the back-off"));
             assertThat(logged.lines()).anySatisfy(l -> assertThat(l)
                     .startsWith("Campaign " + id + ": no relay of its route can take messages now. solo down until ")
                     .endsWith(". Nobody was charged an attempt; a later run sends again once a relay is probed back"));
@@ -86,7 +85,7 @@ class RelayComesBackTest {
 
             assertThat(count(id, "sent")).isZero();
             assertThat(count(id, "pending")).isEqualTo(400);
-            assertThat(relayState("solo").downUntil()).hasValue(T0.plus(BackOff.FIRST));
+            assertThat(relayState("solo").downUntil()).hasValue(T0.plus(FIRST_BACK_OFF));
             TaskRun first = lastRun(s, id);
             // Not a plain success that stopped for no stated reason: the relay, until when and why.
             assertThat(first.summary().get().get("end").asText()).isEqualTo("relays_down");
@@ -102,12 +101,12 @@ class RelayComesBackTest {
                 assertThat(c.handedBack()).isPositive().isGreaterThanOrEqualTo(first.summary().get().get("claimed").asLong());
             });
             assertThat(first.summary().get().get("relay_unreachable").asText())
-                    .startsWith("solo down until " + T0.plus(BackOff.FIRST) + " (cannot be reached: cannot connect to 127.0.0.1:"
+                    .startsWith("solo down until " + T0.plus(FIRST_BACK_OFF) + " (cannot be reached: cannot connect to 127.0.0.1:"
                             + port + ": ");
-            assertThat(s.relayLine(id).state()).isEqualTo("down until " + T0.plus(BackOff.FIRST));
+            assertThat(s.relayLine(id).state()).isEqualTo("down until " + T0.plus(FIRST_BACK_OFF));
             // Once the back-off has passed, status no longer calls it down: its probe is due.
-            s.clock.set(T0.plus(BackOff.FIRST).plusSeconds(1));
-            assertThat(s.relayLine(id).state()).isEqualTo("probe due (back-off ended " + T0.plus(BackOff.FIRST) + ")");
+            s.clock.set(T0.plus(FIRST_BACK_OFF).plusSeconds(1));
+            assertThat(s.relayLine(id).state()).isEqualTo("probe due (back-off ended " + T0.plus(FIRST_BACK_OFF) + ")");
             assertThat(s.relayLine(id).stateName()).isEqualTo("probe_due");
             s.clock.set(T0);
 
@@ -130,7 +129,7 @@ class RelayComesBackTest {
             assertThat(state.downUntil()).isEmpty();
             assertThat(state.downs()).isZero();
             // Probed at 30 s (still nothing there: down again for 60 s), back with the probe at 90 s.
-            assertThat(s.clock.instant()).isEqualTo(T0.plus(BackOff.FIRST).plus(BackOff.after(2)));
+            assertThat(s.clock.instant()).isEqualTo(T0.plus(FIRST_BACK_OFF).plus(SECOND_BACK_OFF));
             assertThat(lastRun(s, id).summary().get().get("end").asText()).isEqualTo("completed");
         } finally {
             if (server != null) {
@@ -195,7 +194,7 @@ class RelayComesBackTest {
         try (Stack s = new Stack(relays(Map.of("moved", deadPort)))) {
             id = s.campaign("moved", 120);
             s.scheduler.tick();
-            assertThat(relayState("moved").downUntil()).hasValue(T0.plus(BackOff.FIRST));
+            assertThat(relayState("moved").downUntil()).hasValue(T0.plus(FIRST_BACK_OFF));
             assertThat(relayState("moved").reason()).get().asString().contains(String.valueOf(deadPort));
         }
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start();
@@ -285,9 +284,8 @@ class RelayComesBackTest {
         Stack(Relays relays) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
             SendSettings settings = SendSettingsFixtures.builder().batchMax(100).retries(5, Duration.ofSeconds(1)).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates,
-                    Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
-                    Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
+            SendTask task = new SendTask(SendDependenciesFixtures.relays(db.dataSource(), templates, settings,
+                    TestTiming.realTime(clock), relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults("w1"), clock);
             reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);

@@ -8,10 +8,8 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -21,7 +19,7 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -32,7 +30,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -59,9 +56,8 @@ class RouteAllowedRateTest {
             Relays relays = new Relays(byName, RelayRoute.parse("a,b"));
             SendSettings settings = SendSettingsFixtures.builder().batchMax(20).build();
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), templates,
-                    Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
-                    Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
+            SendTask task = new SendTask(SendDependenciesFixtures.relays(db.dataSource(), templates, settings,
+                    TestTiming.realTime(clock), relays));
             TaskStore tasks = new TaskStore(db.dataSource());
             Campaigns campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             long id = campaigns.create(new NewCampaign("Route rate", "welcome", "news@sender.example", Optional.empty(),

@@ -11,7 +11,6 @@ import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.smtp.SendResult;
-import dev.mailrun.mail.smtp.TooFast;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -306,7 +305,7 @@ public final class ResultBuffer {
     }
 
     /** Messages this run actually tried to send (not those handed back untried). */
-    public synchronized long attempted() {
+    synchronized long attempted() {
         return attempted;
     }
 

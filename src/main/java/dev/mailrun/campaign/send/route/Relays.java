@@ -37,7 +37,7 @@ public record Relays(Map<String, Relay> byName, RelayRoute defaultRoute) {
         return new Relays(Map.of(name, new Relay(name, smtp)), RelayRoute.of(name));
     }
 
-    public Optional<Relay> find(String name) {
+    Optional<Relay> find(String name) {
         return Optional.ofNullable(byName.get(name));
     }
 
