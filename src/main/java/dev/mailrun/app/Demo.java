@@ -207,17 +207,17 @@ public final class Demo {
         SmtpSettings smtp = new SmtpSettings("127.0.0.1", smtpPort, TlsMode.NONE, Optional.empty(), Optional.empty(),
                 Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), "demo.mailrun.invalid",
                 options.connections(), options.rate());
-        SendSettings send = new SendSettings("demo-relay:" + smtpPort, options.rate(), c.send().batchMax(), c.send().maxAttempts(),
+        SendSettings send = new SendSettings(c.send().batchMax(), c.send().maxAttempts(),
                 c.send().retryBase(), c.send().failureRule(), c.send().flush(), c.send().batchOverhead(), c.send().hardBounceRule(),
                 DailyCap.NONE, DomainGroups.NONE);
         Duration margin = Duration.ofMillis(Math.max(500, options.interval().toMillis() / 10));
         MailrunConfig demo = new MailrunConfig(c.db(), new TickConfig(options.interval(), margin, Duration.ofSeconds(10), c.tick().runHistory(),
                         c.tick().fallbackHost()),
-                smtp, send, c.templatesDir(),
+                send, c.templatesDir(),
                 new UnsubscribeConfig(Optional.of(Secret.of(secret)), Optional.of("http://127.0.0.1:" + httpPort),
                         Optional.empty(), Optional.of(httpPort)),
                 "127.0.0.1", new AdminConfig(Optional.of(freePort()), "127.0.0.1", Optional.empty()), c.bounce(),
-                Optional.empty(), c.imports(), c.log(), FeedbackConfig.NONE, Relays.single(Relays.DEFAULT, smtp, send.relayRate()),
+                Optional.empty(), c.imports(), c.log(), FeedbackConfig.NONE, Relays.single(Relays.DEFAULT, smtp),
                 // The demo sends to its own sink: no event endpoints, tracking or replies mailbox of the operator's.
                 EventsSettings.NONE, ContentConfig.DEFAULTS, TrackingConfig.OFF, RepliesConfig.NONE);
         return base.with(demo);

@@ -286,8 +286,8 @@ public final class Services implements AutoCloseable {
     }
 
     public SendTask sendHandler() {
-        return new SendTask(new SendDependencies(dataSource(), pinnedTemplates(), config.smtp(),
-                messageIdKey(), links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
+        return new SendTask(new SendDependencies(dataSource(), pinnedTemplates(), messageIdKey(),
+                links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
                 metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays(),
                 config.content().recipientFiles(), trackingLinks()));

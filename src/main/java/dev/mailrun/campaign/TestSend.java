@@ -59,7 +59,7 @@ public final class TestSend {
         }
         ClaimedRecipient recipient = new ClaimedRecipient(SendIds.TEST_RECIPIENT, EmailAddress.of(to).value(), name, json, 0);
         AtomicReference<SendResult> result = new AtomicReference<>();
-        try (SmtpPool pool = new SmtpPool(deps.smtp(), SendRateLimiter.unlimited(), clock)) {
+        try (SmtpPool pool = new SmtpPool(deps.relays().first().smtp(), SendRateLimiter.unlimited(), clock)) {
             pool.sendBatch(List.of(factory.outgoing(recipient)), clock.instant().plus(TIMEOUT), () -> false, result::set);
         }
         return result.get();

@@ -60,7 +60,7 @@ public final class AllowanceBenchmark {
         java.nio.file.Path dumpDir = java.nio.file.Files.createTempDirectory("mailrun-sink-");
         long recipients = (long) rate * interval.toSeconds() * (windows + 1);
         Clock clock = Clock.systemUTC();
-        SendSettingsFixtures.Builder settings = SendSettingsFixtures.builder("bench-relay", rate).batchMax(batchMax);
+        SendSettingsFixtures.Builder settings = SendSettingsFixtures.builder().batchMax(batchMax);
         if (cappedPercent > 0) {
             settings.domainGroups(new DomainGroups(List.of(new DomainGroup("gmail", List.of("gmail.com"), cap))));
         }
@@ -74,7 +74,7 @@ public final class AllowanceBenchmark {
                         .withOverlapWait(Duration.ofSeconds(5));
                 harnesses.add(new PipelineHarness(db.dataSource(), clock,
                         PipelineHarness.smtp(network.port(), connections).withConnections(connections, maxConnections), interval,
-                        settings.build(), config));
+                        settings.through("bench-relay", rate), config));
             }
             System.out.println(Machine.describe(db.serverVersion(), sink.description()));
             System.out.printf(Locale.ROOT, "%d windows of %d s, smtp.rate %d/s, smtp.connections %d, smtp.max-connections %d, "

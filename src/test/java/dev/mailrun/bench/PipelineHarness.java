@@ -4,7 +4,6 @@ import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -14,6 +13,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
@@ -36,12 +36,12 @@ public final class PipelineHarness implements AutoCloseable {
     public final TaskStore tasks;
 
     public PipelineHarness(DataSource ds, Clock clock, int smtpPort, int connections, Duration interval,
-                           SendSettings settings, SchedulerConfig schedulerConfig) {
+                           OneRelaySettings settings, SchedulerConfig schedulerConfig) {
         this(ds, clock, smtp(smtpPort, connections), interval, settings, schedulerConfig);
     }
 
     public PipelineHarness(DataSource ds, Clock clock, SmtpSettings smtp, Duration interval,
-                           SendSettings settings, SchedulerConfig schedulerConfig) {
+                           OneRelaySettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         SendTask handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates,
                 smtp, MESSAGE_ID_KEY, new FixedLinks(),

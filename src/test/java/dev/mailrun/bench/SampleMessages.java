@@ -42,7 +42,8 @@ final class SampleMessages {
                 new MessageIds("sender.example", PipelineHarness.MESSAGE_ID_KEY), new dev.mailrun.testing.FixedLinks(), Optional.empty(),
                 attachmentBytes == 0 ? java.util.List.of() : MessageFactory.encode(java.util.List.of(
                         dev.mailrun.campaign.model.Attachment.of("programme.pdf", "application/pdf", random(attachmentBytes)))),
-                dev.mailrun.campaign.attach.RecipientFiles.none(dev.mailrun.campaign.attach.AttachmentLimits.DEFAULTS));
+                dev.mailrun.campaign.attach.RecipientFiles.none(dev.mailrun.campaign.attach.AttachmentLimits.DEFAULTS),
+                dev.mailrun.campaign.send.deliver.TrackingLinks.NONE, java.util.Map.of());
     }
 
     private static byte[] random(int n) {

@@ -4,8 +4,8 @@ import dev.mailrun.campaign.attach.AttachmentFiles;
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.CampaignStatus;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -160,7 +160,7 @@ public final class ThroughputBenchmark {
 
     static Drain pipeline(DataSource ds, int port, int connections, int recipients, String name, CpuMeter cpu,
                           DatabaseThreads ownDb) throws Exception {
-        SendSettings settings = SendSettingsFixtures.defaults("bench-relay", 0);
+        OneRelaySettings settings = SendSettingsFixtures.defaults("bench-relay", 0);
         try (PipelineHarness h = new PipelineHarness(ds, Clock.systemUTC(), port, connections, INTERVAL, settings,
                 SchedulerConfig.defaults("bench-" + name))) {
             long id = h.newCampaign("throughput " + name, attachments);

@@ -3,10 +3,10 @@ package dev.mailrun.bench;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.model.DomainGroups;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.Sleeper;
 import dev.mailrun.scheduler.Worker;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -47,12 +47,12 @@ public final class TimeboxRunsBenchmark {
         double rate = Double.parseDouble(args.text("rate", "0"));
         int cappedPercent = args.integer("capped-percent", 0);
         double cap = Double.parseDouble(args.text("cap", "5"));
-        SendSettingsFixtures.Builder builder = SendSettingsFixtures.builder("bench-relay", rate);
+        SendSettingsFixtures.Builder builder = SendSettingsFixtures.builder();
         if (cappedPercent > 0) {
             builder.domainGroups(new DomainGroups(List.of(
                     new DomainGroup("gmail", List.of("gmail.com", "googlemail.com"), cap))));
         }
-        SendSettings settings = builder.build();
+        OneRelaySettings settings = builder.through("bench-relay", rate);
         Clock clock = Clock.systemUTC();
         try (Sink sink = Sink.start(); DelayProxy proxy = new DelayProxy(sink.port(), minDelay, maxDelay, 20261121L);
              BenchDatabase db = BenchDatabase.create("mailrun_bench_timebox", 8);

@@ -110,7 +110,7 @@ class CampaignBehaviourTest {
                         ? Reply.of(451, "4.7.1 greylisted, try again in 120 seconds") : Reply.ok())
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettingsFixtures.builder("relay-retry", 0).retries(5, Duration.ofSeconds(30)).build(), "w1")) {
+                     SendSettingsFixtures.builder().retries(5, Duration.ofSeconds(30)).through("relay-retry", 0), "w1")) {
             long id = newCampaign(h, 5);
             h.campaigns.start(id);
             tick(h);
@@ -191,7 +191,7 @@ class CampaignBehaviourTest {
                 .on("RCPT", cmd -> refusing.get() ? Reply.of(550, "5.7.1 rejected by policy") : Reply.ok())
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettingsFixtures.builder("relay-failing", 0).failureRule(0.10, 20).batchMax(10).build(), "w1")) {
+                     SendSettingsFixtures.builder().failureRule(0.10, 20).batchMax(10).through("relay-failing", 0), "w1")) {
             long id = newCampaign(h, 200);
             h.campaigns.start(id);
             tick(h);

@@ -63,7 +63,7 @@ class RequeueFailedTest {
                 .on("RCPT", cmd -> rcpt(cmd.argument(), misconfigured))
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettingsFixtures.builder("relay-requeue", 0).failureRule(1.0, 1000).build(), "w1")) {
+                     SendSettingsFixtures.builder().failureRule(1.0, 1000).through("relay-requeue", 0), "w1")) {
             long id = h.campaigns.create(new NewCampaign("Requeue", "welcome", "news@sender.example", Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 60);

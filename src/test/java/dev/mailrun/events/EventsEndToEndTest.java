@@ -1,5 +1,6 @@
 package dev.mailrun.events;
 
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.StatusCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +13,6 @@ import dev.mailrun.campaign.feedback.FeedbackApplier;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.recipient.RecipientFields;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTarget;
@@ -64,7 +64,7 @@ class EventsEndToEndTest {
     @Test
     void the_changes_of_a_campaign_reach_the_receiver_as_exactly_their_events() throws Exception {
         SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-26T10:00:00Z"), Duration.ofMillis(2));
-        SendSettings settings = SendSettingsFixtures.builder("test-relay", 0).batchMax(100).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(100).through("test-relay", 0);
         BounceSettings bounces = new BounceSettings(3, 0.05, 4, 0.5);
         FeedbackProcessor feedback = new FeedbackProcessor(db.dataSource(), new FeedbackApplier(new SuppressionTable(), bounces),
                 new BounceRateBreaker(db.dataSource(), bounces, clock), new ComplaintRateBreaker(db.dataSource(), bounces, clock), clock);

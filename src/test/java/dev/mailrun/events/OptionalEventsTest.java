@@ -54,7 +54,7 @@ class OptionalEventsTest {
                         ? Reply.of(451, "4.7.1 greylisted") : Reply.ok())
                 .start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL,
-                     SendSettingsFixtures.builder("relay-optional", 0).retries(5, Duration.ofSeconds(30)).build(), "w1");
+                     SendSettingsFixtures.builder().retries(5, Duration.ofSeconds(30)).through("relay-optional", 0), "w1");
              Receiver all = new Receiver(); Receiver named = new Receiver(); WebhookClient client = new WebhookClient(clock)) {
             Endpoint everything = endpoint("all", all, "*");
             Endpoint optional = endpoint("named", named, "recipient.sent,recipient.deferred,run.finished");

@@ -210,8 +210,8 @@ class BadInputFuzzTest {
         SettableClock stepping = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(1));
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start();
              InProcessSender s = new InProcessSender(db.dataSource(), stepping, InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)),
-                     Path.of("templates"), Duration.ofSeconds(10), SendSettingsFixtures.builder("relay-injection", 0)
-                     .failureRule(1.0, 100_000).build(), "w1")) {
+                     Path.of("templates"), Duration.ofSeconds(10), SendSettingsFixtures.builder()
+                     .failureRule(1.0, 100_000).through("relay-injection", 0), "w1")) {
             long id = s.newCampaign("Injection", "welcome");
             int n = 200;
             Transactions.inTransaction(db.dataSource(), c -> {

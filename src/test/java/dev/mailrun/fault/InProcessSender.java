@@ -3,7 +3,6 @@ package dev.mailrun.fault;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
@@ -13,6 +12,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
@@ -29,7 +29,7 @@ final class InProcessSender implements AutoCloseable {
     final Campaigns campaigns;
 
     InProcessSender(DataSource ds, Clock clock, SmtpSettings smtp, Path templatesDir, Duration interval,
-                    SendSettings settings, String owner) {
+                    OneRelaySettings settings, String owner) {
         TemplateLoader templates = new TemplateLoader(templatesDir);
         SendTask handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates, smtp,
                 Secret.of("message-id-key-for-fault-tests-0123456789"), new FixedLinks(), settings, () -> new Random(7),

@@ -40,7 +40,7 @@ class SmtpFaultsThroughCampaignTest {
 
     private InProcessSender sender(int port, String relay) {
         return new InProcessSender(db.dataSource(), clock, InProcessSender.smtp(port, Duration.ofSeconds(5)),
-                Path.of("templates"), INTERVAL, SendSettingsFixtures.builder(relay, 0).retries(3, Duration.ofSeconds(30)).build(), "w1");
+                Path.of("templates"), INTERVAL, SendSettingsFixtures.builder().retries(3, Duration.ofSeconds(30)).through(relay, 0), "w1");
     }
 
     private void tick(InProcessSender s) throws Exception {
@@ -244,7 +244,7 @@ class SmtpFaultsThroughCampaignTest {
                 .start();
              InProcessSender s = new InProcessSender(db.dataSource(), Clock.systemUTC(),
                      InProcessSender.smtp(smtp.port(), Duration.ofSeconds(5)), Path.of("templates"), interval,
-                     SendSettingsFixtures.builder("relay-slow", 0).retries(3, Duration.ofSeconds(30)).build(), "w1")) {
+                     SendSettingsFixtures.builder().retries(3, Duration.ofSeconds(30)).through("relay-slow", 0), "w1")) {
             long id = s.newCampaign("Slow", "welcome");
             Fixtures.recipients(db.dataSource(), id, 5000, 100);
             s.campaigns.start(id);

@@ -3,8 +3,8 @@ package dev.mailrun.testing;
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.content.PinnedTemplates;
-import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.SendDependencies;
+import dev.mailrun.campaign.send.deliver.TrackingLinks;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.SendEvents;
@@ -16,22 +16,23 @@ import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.TemplateLoader;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 
-/** {@link SendDependencies} for tests that send through one relay. */
+/**
+ * {@link SendDependencies} for tests. {@code templates} names the directory a test writes its templates
+ * in: campaigns created over it pin them, and the sending path reads only the pinned, stored versions.
+ */
 public final class SendDependenciesFixtures {
 
     private SendDependenciesFixtures() {
     }
 
-    /**
-     * With one relay: {@code smtp}, named after {@code settings.relay()} (or {@code default} when that
-     * is no relay name), at {@code settings.relayRate()}.
-     */
+    /** With one relay: {@code smtp}, named and paced as {@code settings} say ({@link OneRelaySettings#relays}). */
     public static SendDependencies oneRelay(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp,
-                                            Secret messageIdKey, UnsubscribeLinks links, SendSettings settings,
+                                            Secret messageIdKey, UnsubscribeLinks links, OneRelaySettings settings,
                                             Supplier<RandomGenerator> random, Optional<DkimSigner> dkim, Timing timing,
                                             SendEvents events) {
         return oneRelay(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events,
@@ -40,17 +41,27 @@ public final class SendDependenciesFixtures {
 
     /** As {@link #oneRelay}, reading the recipients' own files from {@code recipientFiles}. */
     public static SendDependencies oneRelay(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp,
-                                            Secret messageIdKey, UnsubscribeLinks links, SendSettings settings,
+                                            Secret messageIdKey, UnsubscribeLinks links, OneRelaySettings settings,
                                             Supplier<RandomGenerator> random, Optional<DkimSigner> dkim, Timing timing,
                                             SendEvents events, RecipientFiles recipientFiles) {
-        return new SendDependencies(dataSource, new PinnedTemplates(dataSource, Clock.systemUTC()), smtp, messageIdKey, links, settings, random, dkim, timing,
-                events, Relays.single(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT,
-                        smtp, settings.relayRate()), recipientFiles);
+        return new SendDependencies(dataSource, new PinnedTemplates(dataSource, Clock.systemUTC()), messageIdKey, links, settings.send(), random, dkim, timing,
+                events, settings.relays(smtp), recipientFiles, TrackingLinks.NONE);
+    }
+
+    /**
+     * Through the configured {@code relays}: what the worker has without DKIM signing, recipients' own
+     * files or tracking, telling nobody what the sending path does.
+     */
+    public static SendDependencies relays(DataSource dataSource, TemplateLoader templates, SendSettings settings,
+                                          Timing timing, Relays relays) {
+        return new SendDependencies(dataSource, new PinnedTemplates(dataSource, Clock.systemUTC()), Secret.of("message-id-key-for-tests-0123456789"),
+                new FixedLinks(), settings, () -> new Random(42), Optional.empty(), timing, SendEvents.NONE, relays,
+                RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE);
     }
 
     /** With one relay (as {@link #oneRelay}), without DKIM signing and telling nobody what the sending path does. */
     public static SendDependencies oneRelay(DataSource dataSource, TemplateLoader templates, SmtpSettings smtp,
-                                            Secret messageIdKey, UnsubscribeLinks links, SendSettings settings,
+                                            Secret messageIdKey, UnsubscribeLinks links, OneRelaySettings settings,
                                             Supplier<RandomGenerator> random, Timing timing) {
         return oneRelay(dataSource, templates, smtp, messageIdKey, links, settings, random, Optional.empty(), timing,
                 SendEvents.NONE);

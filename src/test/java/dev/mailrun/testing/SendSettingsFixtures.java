@@ -17,21 +17,24 @@ public final class SendSettingsFixtures {
     private SendSettingsFixtures() {
     }
 
-    /** The defaults, sending through {@code relay} at {@code relayRate} per second (0: no limit). */
-    public static SendSettings defaults(String relay, double relayRate) {
-        return builder(relay, relayRate).build();
+    /** The defaults. */
+    public static SendSettings defaults() {
+        return builder().build();
     }
 
-    /** The defaults, to change before {@link Builder#build()}. */
-    public static Builder builder(String relay, double relayRate) {
-        return new Builder(relay, relayRate);
+    /** The defaults, sending through {@code relay} at {@code relayRate} per second (0: no limit). */
+    public static OneRelaySettings defaults(String relay, double relayRate) {
+        return builder().through(relay, relayRate);
+    }
+
+    /** The defaults, to change before {@link Builder#build()} or {@link Builder#through}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** Collects the values; {@link #build()} validates them as the configuration does. */
     public static final class Builder {
 
-        private final String relay;
-        private final double relayRate;
         private int batchMax = 500;
         private int maxAttempts = 5;
         private Duration retryBase = Duration.ofMinutes(5);
@@ -40,9 +43,7 @@ public final class SendSettingsFixtures {
         private DailyCap dailyCap = DailyCap.NONE;
         private DomainGroups domainGroups = DomainGroups.NONE;
 
-        private Builder(String relay, double relayRate) {
-            this.relay = relay;
-            this.relayRate = relayRate;
+        private Builder() {
         }
 
         public Builder batchMax(int value) {
@@ -74,9 +75,14 @@ public final class SendSettingsFixtures {
         }
 
         public SendSettings build() {
-            return new SendSettings(relay, relayRate, batchMax, maxAttempts, retryBase,
+            return new SendSettings(batchMax, maxAttempts, retryBase,
                     new FailureRule(pauseOnFailureRate, failureWindow), FlushCadence.DEFAULT, SendSettings.BATCH_OVERHEAD,
                     new HardBounceRule(0.05, 100), dailyCap, domainGroups);
+        }
+
+        /** These settings, sending through {@code relay} at {@code relayRate} per second (0: no limit). */
+        public OneRelaySettings through(String relay, double relayRate) {
+            return new OneRelaySettings(build(), relay, relayRate);
         }
     }
 }

@@ -3,9 +3,9 @@ package dev.mailrun.testing;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
+import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.send.scope.SendEvents;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.smtp.SmtpSettings;
@@ -29,25 +29,27 @@ public final class SendingHarness implements AutoCloseable {
     public final Scheduler scheduler;
     public final Campaigns campaigns;
     public final TaskStore tasks;
+    private final DataSource ds;
+    private final Clock clock;
 
-    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner) {
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, OneRelaySettings settings, String owner) {
         this(ds, clock, smtpPort, interval, settings, owner, SendEvents.NONE);
     }
 
     /** Telling {@code events} what the sending path does, as the metrics are told. */
-    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner,
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, OneRelaySettings settings, String owner,
                           SendEvents events) {
         this(ds, clock, smtpPort, interval, settings, owner, events, Optional.empty());
     }
 
     /** Signing every message with {@code dkim}. */
-    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner,
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, OneRelaySettings settings, String owner,
                           SendEvents events, Optional<DkimSigner> dkim) {
         this(ds, clock, smtpPort, interval, settings, owner, events, dkim, RecipientFiles.none(AttachmentLimits.DEFAULTS));
     }
 
     /** Signing every message with {@code dkim} and reading the recipients' own files from {@code recipientFiles}. */
-    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, SendSettings settings, String owner,
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, OneRelaySettings settings, String owner,
                           SendEvents events, Optional<DkimSigner> dkim, RecipientFiles recipientFiles) {
         SmtpSettings smtp = SmtpSettings.of("127.0.0.1", smtpPort, TlsMode.NONE, "mailrun.test")
                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
@@ -59,6 +61,13 @@ public final class SendingHarness implements AutoCloseable {
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), SchedulerConfig.defaults(owner), clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);
+        this.ds = ds;
+        this.clock = clock;
+    }
+
+    /** The campaigns' status as this worker's configuration reads it: its send settings and its relay. */
+    public CampaignReports reports() {
+        return new CampaignReports(ds, tasks, clock, handler.dependencies().settings(), handler.dependencies().relays());
     }
 
     @Override

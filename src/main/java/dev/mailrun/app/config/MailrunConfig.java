@@ -3,7 +3,6 @@ package dev.mailrun.app.config;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.send.policy.DailyCap;
-import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.FailureRule;
 import dev.mailrun.campaign.send.scope.FlushCadence;
@@ -32,7 +31,7 @@ import java.util.function.Supplier;
  * through the same canonical constructor): one way to make one, so a new part cannot be left out
  * by a shorter constructor that fills it with a default.
  */
-public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, SendSettings send, Path templatesDir,
+public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Path templatesDir,
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
                             Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking,
@@ -58,12 +57,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
         FeedbackConfig feedback = FeedbackConfig.from(raw, httpPort);
         // The relay echoes the metadata of the providers whose feedback mailrun takes.
         Relays relays = RelaysConfig.from(raw, smtp(raw).withMessageTags(feedback.messageTags()), feedback.messageTags());
-        // The first relay of the default route is where a single message (send-test) goes.
-        Relay first = relays.first();
-        SmtpSettings smtp = first.smtp();
         SendSettings send = validated(() -> new SendSettings(
-                first.name(),
-                first.rate(),
                 raw.integer("send.batch-max"),
                 raw.integer("send.max-attempts"),
                 raw.duration("send.retry-base"),
@@ -86,7 +80,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
                 raw.choice("log.format", LogConfig.Format.class),
                 raw.choice("log.level", LogConfig.Level.class));
         String httpBind = BindAddress.check("http.bind", raw.string("http.bind"));
-        return new MailrunConfig(db, tick, smtp, send, Path.of(raw.string("templates.dir")), unsubscribe,
+        return new MailrunConfig(db, tick, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
                 EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort),
                 RepliesConfig.from(raw, bounce, unsubscribe));
@@ -219,7 +213,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SmtpSettings smtp, Sen
 
     @Override
     public String toString() {
-        return "MailrunConfig[db=" + db + ", tick=" + tick + ", smtp=" + smtp + ", send=" + send + ", templatesDir="
+        return "MailrunConfig[db=" + db + ", tick=" + tick + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
                 + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + "]";
     }

@@ -26,17 +26,17 @@ final class RelaysConfig {
     static Relays from(RawConfig raw, SmtpSettings defaultRelay, MessageTags tags) {
         List<String> names = NameList.relays(raw.string("smtp.relays"));
         if (names.isEmpty()) {
-            return Relays.single(Relays.DEFAULT, defaultRelay, defaultRelay.ratePerSecond());
+            return Relays.single(Relays.DEFAULT, defaultRelay);
         }
         Map<String, Relay> relays = new LinkedHashMap<>();
         List<RelayRoute.Leg> legs = new ArrayList<>();
         for (String name : names) {
             if (name.equals(Relays.DEFAULT)) {
-                relays.put(name, new Relay(name, defaultRelay, defaultRelay.ratePerSecond()));
+                relays.put(name, new Relay(name, defaultRelay));
                 legs.add(new RelayRoute.Leg(name, raw.integer("smtp.weight")));
             } else {
                 SmtpSettings smtp = named(raw, name, defaultRelay).withMessageTags(tags);
-                relays.put(name, new Relay(name, smtp, smtp.ratePerSecond()));
+                relays.put(name, new Relay(name, smtp));
                 legs.add(new RelayRoute.Leg(name, raw.integer(ConfigKeys.relayKey(name, "weight"))));
             }
         }

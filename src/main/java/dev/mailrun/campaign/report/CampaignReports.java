@@ -65,17 +65,10 @@ public final class CampaignReports {
     private final UnderRate underRate = new UnderRate();
 
     /**
-     * With the one relay {@code settings} names, at {@code settings.relayRate()}.
-     *
      * @param settings the sending task's settings: the daily cap, the domain groups and the
      *                 hard-bounce threshold ({@code bounce.pause-rate}) shown next to the rate come from them
+     * @param relays   the configured relays, with their rates, and the route of campaigns created without {@code --relay}
      */
-    public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings) {
-        this(dataSource, tasks, clock, settings, singleRelay(settings), Map.of(singleRelay(settings).relays().get(0),
-                settings.relayRate()), RelayStates.AS_STORED, List.of(), Optional.empty());
-    }
-
-    /** @param relays the configured relays, with their rates, and the route of campaigns created without {@code --relay} */
     public CampaignReports(DataSource dataSource, TaskStore tasks, Clock clock, SendSettings settings, Relays relays) {
         this(dataSource, tasks, clock, settings, relays.defaultRoute(), rates(relays), RelayStates.of(relays), List.of(),
                 Optional.empty());
@@ -111,10 +104,6 @@ public final class CampaignReports {
     public CampaignReports withComplaintThreshold(double rate) {
         return new CampaignReports(dataSource, tasks, clock, settings, defaultRoute, rates, relayStates, missingSettings,
                 Optional.of(rate));
-    }
-
-    private static RelayRoute singleRelay(SendSettings settings) {
-        return RelayRoute.of(RelayRoute.NAME.matcher(settings.relay()).matches() ? settings.relay() : Relays.DEFAULT);
     }
 
     private static Map<String, Double> rates(Relays relays) {

@@ -20,9 +20,6 @@ import java.util.Optional;
  */
 final class RelayStates {
 
-    /** The configuration is not known here: every mark holds as stored. */
-    static final RelayStates AS_STORED = new RelayStates(Map.of());
-
     private final Map<String, String> fingerprints;
     private final RelayStateTable table = new RelayStateTable();
 
@@ -39,7 +36,7 @@ final class RelayStates {
 
     /**
      * Every relay of {@code names} with its state: the row of its configuration here; for a relay not
-     * configured here ({@link #AS_STORED}), the row whose mark lasts longest.
+     * configured here, the row whose mark lasts longest.
      */
     Map<String, State> read(Connection c, Collection<String> names) throws SQLException {
         Map<String, State> states = new HashMap<>();

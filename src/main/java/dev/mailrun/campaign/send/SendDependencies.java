@@ -1,6 +1,5 @@
 package dev.mailrun.campaign.send;
 
-import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.AbState;
@@ -23,7 +22,6 @@ import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.AttachmentPart;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
-import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.CompiledTemplate;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -38,27 +36,10 @@ import javax.sql.DataSource;
  * What the task needs from the outside world; built once by the application, through this canonical
  * constructor (tests: {@code dev.mailrun.testing.SendDependenciesFixtures}).
  */
-public record SendDependencies(DataSource dataSource, PinnedTemplates templates, SmtpSettings smtp, Secret messageIdKey,
+public record SendDependencies(DataSource dataSource, PinnedTemplates templates, Secret messageIdKey,
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
                            RecipientFiles recipientFiles, TrackingLinks tracking) {
-
-    /** Without tracking (tracking.enabled off). */
-    public SendDependencies(DataSource dataSource, PinnedTemplates templates, SmtpSettings smtp, Secret messageIdKey,
-                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
-                            RecipientFiles recipientFiles) {
-        this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,
-                recipientFiles, TrackingLinks.NONE);
-    }
-
-    /** Without recipients' own files (content.recipient-files unset). */
-    public SendDependencies(DataSource dataSource, PinnedTemplates templates, SmtpSettings smtp, Secret messageIdKey,
-                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
-                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays) {
-        this(dataSource, templates, smtp, messageIdKey, links, settings, random, dkim, timing, events, relays,
-                RecipientFiles.none(AttachmentLimits.DEFAULTS));
-    }
 
     /**
      * The messages of {@code campaign}, built as every run builds them: with its attachments read
@@ -77,7 +58,7 @@ public record SendDependencies(DataSource dataSource, PinnedTemplates templates,
      * fields — all sharing the attachments, encoded once. {@code compiled} holds each variant's
      * template, in position order.
      */
-    public Messages variantMessages(Campaign campaign, List<CompiledTemplate> compiled, AbState ab, Clock clock)
+    Messages variantMessages(Campaign campaign, List<CompiledTemplate> compiled, AbState ab, Clock clock)
             throws SQLException {
         List<Attachment> attachments;
         try (Connection c = dataSource.getConnection()) {

@@ -5,31 +5,18 @@ import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CampaignTransition;
-import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.RelayRoute;
-import dev.mailrun.campaign.send.deliver.MessageFactory;
-import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.policy.Expiry;
 import dev.mailrun.campaign.send.policy.SendCalendar;
 import dev.mailrun.campaign.send.route.Relay;
-import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.campaign.send.scope.CpuGauge;
 import dev.mailrun.campaign.send.scope.RunScope;
-import dev.mailrun.campaign.send.scope.SendEvents;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Tables;
-import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.recipient.SentSecondTable;
 import dev.mailrun.campaign.variant.AbGate;
-import dev.mailrun.mail.Secret;
-import dev.mailrun.mail.dkim.DkimSigner;
-import dev.mailrun.mail.message.MessageComposer;
-import dev.mailrun.mail.message.MessageIds;
-import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.LoadResult;
-import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.Metadata;
 import dev.mailrun.scheduler.NewTask;
 import dev.mailrun.scheduler.RunContext;
@@ -37,14 +24,10 @@ import dev.mailrun.scheduler.RunReport;
 import dev.mailrun.scheduler.TaskHandler;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,12 +71,8 @@ public final class SendTask implements TaskHandler {
     private final CpuGauge cpu;
 
     public SendTask(SendDependencies deps) {
-        this(deps, CpuGauge.OS);
-    }
-
-    /** @param cpu where the runs read the worker's CPU, for status ({@link CpuGauge#OS}: the JVM's figures) */
-    public SendTask(SendDependencies deps, CpuGauge cpu) {
-        this.cpu = cpu;
+        // Where the runs read the worker's CPU, for status: the JVM's figures.
+        this.cpu = CpuGauge.OS;
         this.deps = deps;
         this.tables = Tables.on(deps.dataSource());
         this.calendar = new SendCalendar(deps.settings().dailyCap());

@@ -136,7 +136,8 @@ public record SmtpSettings(String host, int port, TlsMode tls, Optional<String> 
                 writeTimeout, heloName, connections, ratePerSecond, messageTags, maxConnections, on);
     }
 
-    SmtpSettings withRate(double perSecond) {
+    /** The same relay at {@code perSecond} messages per second across all workers (0: no limit). */
+    public SmtpSettings withRate(double perSecond) {
         return new SmtpSettings(host, port, tls, username, password, connectTimeout, readTimeout,
                 writeTimeout, heloName, connections, perSecond, messageTags, maxConnections, chunking);
     }

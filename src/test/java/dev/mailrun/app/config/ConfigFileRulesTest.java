@@ -41,7 +41,7 @@ class ConfigFileRulesTest {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.of(f), Map.of()))
                 .hasMessage("configuration file " + f + " sets smtp.helo-name twice, on lines 1 and 4; keep one");
         assertThat(load("smtp.helo-name=mx.\\\n    example.com\n# a comment ending in a backslash \\\ndb.user=a\n")
-                .smtp().heloName()).isEqualTo("mx.example.com");
+                .relays().first().smtp().heloName()).isEqualTo("mx.example.com");
     }
 
     @Test
@@ -83,7 +83,7 @@ class ConfigFileRulesTest {
     @Test
     void named_values_are_read_in_any_case_and_a_wrong_one_lists_the_right_ones() throws Exception {
         assertThat(load("log.format=JSON\n").log().format()).isEqualTo(LogConfig.Format.JSON);
-        assertThat(load("smtp.tls=STARTTLS-REQUIRED\n").smtp().tls()).isEqualTo(dev.mailrun.mail.smtp.TlsMode.STARTTLS_REQUIRED);
+        assertThat(load("smtp.tls=STARTTLS-REQUIRED\n").relays().first().smtp().tls()).isEqualTo(dev.mailrun.mail.smtp.TlsMode.STARTTLS_REQUIRED);
         assertThat(load("log.level=Warn\n").log().level()).isEqualTo(LogConfig.Level.WARN);
         assertThatThrownBy(() -> load("smtp.tls=STARTTLS\n"))
                 .hasMessage("configuration key smtp.tls: must be one of none, starttls-optional, starttls-required, implicit,"

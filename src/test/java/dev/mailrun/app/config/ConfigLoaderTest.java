@@ -118,7 +118,7 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> loadWith("smtp.rate", "1e-300"))
                 .hasMessage("configuration key smtp.rate: must be 0 or 0.01–100000, got '1e-300'");
         assertThatThrownBy(() -> loadWith("smtp.rate", "NaN")).hasMessageStartingWith("configuration key smtp.rate:");
-        assertThat(loadWith("smtp.rate", "0").smtp().ratePerSecond()).isZero();
+        assertThat(loadWith("smtp.rate", "0").relays().first().rate()).isZero();
         assertThatThrownBy(() -> loadWith("http.port", "0"))
                 .hasMessage("configuration key http.port: must be between 1 and 65535, got '0'");
     }
@@ -180,7 +180,7 @@ class ConfigLoaderTest {
     @Test
     void every_provider_is_off_by_default_and_on_by_its_own_keys() {
         assertThat(loadWith(Map.of()).feedback().providers()).isEmpty();
-        assertThat(loadWith(Map.of()).smtp().messageTags().providers()).isEmpty();
+        assertThat(loadWith(Map.of()).relays().first().smtp().messageTags().providers()).isEmpty();
 
         MailrunConfig c = loadWith(Map.of("http.port", "8080", "feedback.ses.enabled", "true",
                 "feedback.ses.topic-arns", "arn:aws:sns:us-east-1:123456789012:ses-feedback, arn:aws:sns:eu-west-1:123456789012:other",
@@ -190,8 +190,8 @@ class ConfigLoaderTest {
         assertThat(c.feedback().providers()).containsExactlyInAnyOrder(
                 dev.mailrun.mail.feedback.Provider.SES, dev.mailrun.mail.feedback.Provider.MAILGUN);
         assertThat(c.feedback().ses().orElseThrow().topicArns()).hasSize(2);
-        assertThat(c.smtp().messageTags()).isEqualTo(c.feedback().messageTags());
-        assertThat(c.smtp().messageTags().sesConfigurationSet()).contains("mailrun");
+        assertThat(c.relays().first().smtp().messageTags()).isEqualTo(c.feedback().messageTags());
+        assertThat(c.relays().first().smtp().messageTags().sesConfigurationSet()).contains("mailrun");
         assertThat(c.toString()).doesNotContain("key-0123456789abcdef");
     }
 

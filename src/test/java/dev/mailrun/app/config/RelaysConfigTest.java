@@ -32,8 +32,8 @@ class RelaysConfigTest {
         Relay only = c.relays().first();
         assertThat(only.smtp().host()).isEqualTo("relay.example");
         assertThat(only.rate()).isEqualTo(20);
-        assertThat(c.smtp().port()).isEqualTo(587);
-        assertThat(c.send().relay()).isEqualTo(Relays.DEFAULT);
+        assertThat(c.relays().first().smtp().port()).isEqualTo(587);
+        assertThat(only.name()).isEqualTo(Relays.DEFAULT);
     }
 
     @Test
@@ -54,19 +54,19 @@ class RelaysConfigTest {
                 smtp.backup.weight=30
                 """, Map.of("MAILRUN_SMTP_BACKUP_HELO_NAME", "mailer2.example.com"));
         assertThat(c.relays().defaultRoute().text()).isEqualTo("primary:70,backup:30");
-        Relay primary = c.relays().find("primary").orElseThrow();
+        Relay primary = c.relays().byName().get("primary");
         assertThat(primary.smtp().port()).isEqualTo(587);
         assertThat(primary.smtp().username()).hasValue("mailer");
         assertThat(primary.rate()).isEqualTo(40);
         assertThat(primary.smtp().heloName()).isEqualTo("mailer1.example.com");
         assertThat(primary.smtp().readTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(primary.smtp().toString()).doesNotContain("s3cret-a");
-        Relay backup = c.relays().find("backup").orElseThrow();
+        Relay backup = c.relays().byName().get("backup");
         assertThat(backup.smtp().host()).isEqualTo("smtp.provider-b.example");
         assertThat(backup.smtp().connections()).isEqualTo(2);
         assertThat(backup.smtp().heloName()).as("set by its environment variable").isEqualTo("mailer2.example.com");
         assertThat(backup.rate()).as("the default of smtp.<name>.rate").isEqualTo(10);
-        assertThat(c.smtp().host()).as("send-test goes to the first relay of the route").isEqualTo("smtp.provider-a.example");
+        assertThat(c.relays().first().smtp().host()).as("send-test goes to the first relay of the route").isEqualTo("smtp.provider-a.example");
     }
 
     @Test
@@ -124,6 +124,6 @@ class RelaysConfigTest {
         MailrunConfig c = load("smtp.relays=a,default\nsmtp.a.host=a.example\n", Map.of("MAILRUN_SMTP_A_PORT", "2525",
                 "MAILRUN_SMTP_HOST", "d.example", "MAILRUN_POLICY_DOMAIN_GMAIL_RATE", "5/s",
                 "MAILRUN_JAVA_OPTS", "-Xmx128m", "MAILRUN_TEST_DB_URL", "jdbc:mysql://127.0.0.1/test", "MAILRUN_IMAGE", "x"));
-        assertThat(c.relays().find("a").orElseThrow().smtp().port()).isEqualTo(2525);
+        assertThat(c.relays().byName().get("a").smtp().port()).isEqualTo(2525);
     }
 }

@@ -50,8 +50,8 @@ class RelayDisagreementTest {
 
     @Test
     void workers_that_disagree_on_a_relay_are_named_by_status_and_keep_their_own_down_marks() throws Exception {
-        Relays healthy = Relays.single("ka", HEALTHY, 8);
-        Relays dead = Relays.single("ka", DEAD, 8);
+        Relays healthy = Relays.single("ka", HEALTHY.withRate(8));
+        Relays dead = Relays.single("ka", DEAD.withRate(8));
         RelayConfigs configs = new RelayConfigs();
         configs.record(db.dataSource(), "worker-a", dead, NOW);
         configs.record(db.dataSource(), "worker-b", healthy, NOW);
@@ -76,7 +76,7 @@ class RelayDisagreementTest {
         onA.refresh();
         assertThat(onA.downUntil("ka")).hasValue(NOW.plusSeconds(30));
 
-        CampaignReport r = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), healthy)
+        CampaignReport r = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(), healthy)
                 .report(id);
         assertThat(r.heldBackBy()).containsExactly("relay ka: workers disagree on its settings — "
                 + "worker-a: 127.0.0.1:1 none, user (none), 8/s; worker-b: 127.0.0.1:2525 none, user (none), 8/s");
@@ -86,7 +86,7 @@ class RelayDisagreementTest {
         // Worker a stopped renewing: two minutes on it is no longer live, and nobody disagrees.
         clock.set(NOW.plus(RelayConfigs.LIVE).plusSeconds(1));
         configs.record(db.dataSource(), "worker-b", healthy, clock.instant());
-        assertThat(new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), healthy)
+        assertThat(new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(), healthy)
                 .report(id).heldBackBy()).isEmpty();
         assertThat(new CampaignStates(db.dataSource(), clock).relayDisagreements())
                 .extracting(RelayConfigs.Disagreement::relay).doesNotContain("ka");
@@ -95,9 +95,9 @@ class RelayDisagreementTest {
     @Test
     void the_settings_recorded_never_carry_the_password_and_a_changed_rate_is_a_disagreement() throws Exception {
         Relays withAuth = new Relays(Map.of("kb", new Relay("kb", HEALTHY.withAuth("mailer",
-                dev.mailrun.mail.Secret.of("s3cret-pass")), 8)), RelayRoute.of("kb"));
+                dev.mailrun.mail.Secret.of("s3cret-pass")).withRate(8))), RelayRoute.of("kb"));
         Relays fasterRate = new Relays(Map.of("kb", new Relay("kb", HEALTHY.withAuth("mailer",
-                dev.mailrun.mail.Secret.of("s3cret-pass")), 16)), RelayRoute.of("kb"));
+                dev.mailrun.mail.Secret.of("s3cret-pass")).withRate(16))), RelayRoute.of("kb"));
         RelayConfigs configs = new RelayConfigs();
         configs.record(db.dataSource(), "worker-c", withAuth, NOW);
         configs.record(db.dataSource(), "worker-d", fasterRate, NOW);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.RunContext;
 import dev.mailrun.scheduler.RunReport;
@@ -13,6 +12,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskHandler;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
@@ -42,7 +42,7 @@ class RunWindowReportTest {
 
     @Test
     void status_shows_each_runs_window_share_gap_wait_and_margin() throws Exception {
-        SendSettings settings = SendSettingsFixtures.defaults("test-relay", 10); // 10/s: 3000 per 5-minute window
+        OneRelaySettings settings = SendSettingsFixtures.defaults("test-relay", 10); // 10/s: 3000 per 5-minute window
         long[] items = {2_850, 2_970, 2_985};
         TaskHandler standIn = new TaskHandler() {
             int run;
@@ -72,7 +72,7 @@ class RunWindowReportTest {
                 slot = slot.plus(INTERVAL);
             }
 
-            CampaignReport report = new CampaignReports(db.dataSource(), h.tasks, clock, settings).report(id);
+            CampaignReport report = h.reports().report(id);
 
             List<CampaignReport.RunLine> runs = report.runs(); // newest first
             assertThat(runs).extracting(r -> r.windowShare().orElseThrow())

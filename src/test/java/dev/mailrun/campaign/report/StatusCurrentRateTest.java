@@ -46,7 +46,7 @@ class StatusCurrentRateTest {
     @Test
     void a_run_that_sent_forty_minutes_ago_leaves_no_current_rate() throws Exception {
         Relays relays = StatusHoldsTest.relays(Map.of("ha", 20.0), "ha");
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(), relays);
         long id = campaigns.create(new NewCampaign("History", "welcome", "news@sender.example", Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.of(RelayRoute.parse("ha")));
         CampaignFixtures.recipients(db.dataSource(), id, 600);

@@ -133,7 +133,7 @@ class StatusHoldsTest {
     void a_daily_cap_reached_holds_the_campaign_to_the_next_day_and_the_eta_walks_the_days() throws Exception {
         Relays relays = relays(Map.of("ca", 100.0), "ca");
         DailyCap cap = new DailyCap(OptionalLong.of(100), List.of(), Optional.empty(), Optional.empty(), ZoneId.of("UTC"));
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.builder("unused", 0).dailyCap(cap).build(), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.builder().dailyCap(cap).build(), relays);
         long id = running("Capped day", "ca", Optional.empty(), 250);
         Transactions.inTransaction(db.dataSource(), c -> {
             DailyCountTable counts = new DailyCountTable();
@@ -172,7 +172,7 @@ class StatusHoldsTest {
     @Test
     void a_paced_domain_group_makes_the_eta_as_long_as_the_group_needs() throws Exception {
         Relays relays = relays(Map.of("pa", 100.0), "pa");
-        SendSettings settings = SendSettingsFixtures.builder("unused", 0).domainGroups(new DomainGroups(List.of(
+        SendSettings settings = SendSettingsFixtures.builder().domainGroups(new DomainGroups(List.of(
                 new DomainGroup("slowmail", List.of("slowmail.example"), 1)))).build();
         CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);
         long id = campaigns.create(new NewCampaign("Paced", "welcome", "news@sender.example", Optional.empty(),
@@ -204,7 +204,7 @@ class StatusHoldsTest {
     @Test
     void connections_that_cannot_reach_the_relays_rate_hold_a_running_campaign_back() throws Exception {
         Relays relays = relays(Map.of("far", 50.0), "far");
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(), relays);
         long id = campaigns.create(new NewCampaign("Far", "welcome", "news@sender.example", Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.of(RelayRoute.parse("far")));
         CampaignFixtures.recipients(db.dataSource(), id, 30);
@@ -310,13 +310,13 @@ class StatusHoldsTest {
     }
 
     private static SendSettings settings() {
-        return SendSettingsFixtures.defaults("unused", 0);
+        return SendSettingsFixtures.defaults();
     }
 
     static Relays relays(Map<String, Double> rates, String defaultRoute) {
         Map<String, Relay> byName = new LinkedHashMap<>();
         rates.forEach((name, rate) -> byName.put(name,
-                new Relay(name, SMTP, rate)));
+                new Relay(name, SMTP.withRate(rate))));
         return new Relays(byName, RelayRoute.parse(defaultRoute));
     }
 

@@ -45,7 +45,7 @@ class StatusRateSinceStartTest {
     @Test
     void a_campaign_that_began_sending_two_seconds_ago_shows_the_rate_it_sends_at() throws Exception {
         Relays relays = StatusHoldsTest.relays(Map.of("ha", 8.0), "ha");
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(), relays);
         long id = campaigns.create(new NewCampaign("Just started", "welcome", "news@sender.example", Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.of(RelayRoute.parse("ha")));
         CampaignFixtures.recipients(db.dataSource(), id, 600);

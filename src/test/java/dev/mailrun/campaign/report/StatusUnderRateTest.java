@@ -52,7 +52,7 @@ class StatusUnderRateTest {
     @Test
     void a_minute_at_83_percent_of_the_rate_with_recipients_due_names_the_shortfall_instead_of_nothing() throws Exception {
         Relays relays = StatusHoldsTest.relays(Map.of("ua", 8.0), "ua");
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(), relays);
         long id = running("Slow", "ua", 2_000);
         StatusHoldsTest.sent(db, id, 0, 60, NOW.minusSeconds(65));
         StatusHoldsTest.sent(db, id, 60, 400, NOW.minusSeconds(30));
@@ -68,7 +68,7 @@ class StatusUnderRateTest {
     @Test
     void at_the_rate_or_in_a_first_minute_nothing_is_named() throws Exception {
         Relays relays = StatusHoldsTest.relays(Map.of("ub", 8.0), "ub");
-        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0), relays);
+        CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(), relays);
         long full = running("At rate", "ub", 2_000);
         StatusHoldsTest.sent(db, full, 0, 60, NOW.minusSeconds(65));
         StatusHoldsTest.sent(db, full, 60, 470, NOW.minusSeconds(30));
@@ -182,7 +182,7 @@ class StatusUnderRateTest {
 
     private List<String> report(String relay, long id) throws Exception {
         try {
-            return new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults("unused", 0),
+            return new CampaignReports(db.dataSource(), tasks, clock, SendSettingsFixtures.defaults(),
                     StatusHoldsTest.relays(Map.of(relay, 8.0), relay)).report(id).heldBackBy();
         } finally {
             Transactions.inTransaction(db.dataSource(), c -> {

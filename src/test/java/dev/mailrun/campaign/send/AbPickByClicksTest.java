@@ -18,7 +18,6 @@ import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReportJson;
-import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.store.TrackingEventTable;
 import dev.mailrun.campaign.variant.AbReport;
 import dev.mailrun.testing.CampaignFixtures;
@@ -134,8 +133,7 @@ class AbPickByClicksTest {
 
             // Status: the test share's figures, what B won by, and the rest's apart (two of them click).
             clicks(id, restIds(id).subList(0, 2), TrackingClass.HUMAN, clock.instant());
-            CampaignReport status = new CampaignReports(db.dataSource(), h.tasks, clock,
-                    SendSettingsFixtures.defaults("clicks-relay-4", 0)).report(id);
+            CampaignReport status = h.reports().report(id);
             AbReport ab = status.ab().orElseThrow();
             assertThat(ab.variants()).extracting(l -> l.test().measure().toString())
                     .satisfiesExactly(m -> assertThat(m).startsWith("5.0% ").endsWith(", 1 of 20)"),

@@ -12,7 +12,6 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.PickBy;
 import dev.mailrun.campaign.model.Variant;
 import dev.mailrun.campaign.report.CampaignReport;
-import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.variant.AbReport;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
@@ -180,7 +179,7 @@ class AbVariantSendingTest {
     }
 
     private static CampaignReport status(SendingHarness h, java.time.Clock clock, long id) throws Exception {
-        return new CampaignReports(db.dataSource(), h.tasks, clock, SendSettingsFixtures.defaults("ab-relay", 50)).report(id);
+        return h.reports().report(id);
     }
 
     static NewCampaign campaign(String name) {

@@ -83,7 +83,7 @@ class AttachmentSendingTest {
         SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
 
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL,
-                SendSettingsFixtures.builder("test-relay", 0).build(), "w1", SendEvents.NONE, Optional.of(dkim))) {
+                SendSettingsFixtures.builder().through("test-relay", 0), "w1", SendEvents.NONE, Optional.of(dkim))) {
             List<Attachment> files = new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(programme, list), List.of(logo));
             long id = h.campaigns.create(new NewCampaign("Programme", "welcome", "news@sender.example", Optional.of("News"),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.empty(), files);
@@ -149,7 +149,7 @@ class AttachmentSendingTest {
         SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
 
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL,
-                SendSettingsFixtures.builder("test-relay", 0).build(), "w1", SendEvents.NONE, Optional.empty(), files)) {
+                SendSettingsFixtures.builder().through("test-relay", 0), "w1", SendEvents.NONE, Optional.empty(), files)) {
             long id = h.campaigns.create(new NewCampaign("Tickets", "welcome", "news@sender.example", Optional.of("News"),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()), Optional.empty(),
                     new AttachmentFiles(AttachmentLimits.DEFAULTS).read(List.of(campaignFile)));

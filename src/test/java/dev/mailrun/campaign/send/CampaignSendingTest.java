@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
@@ -46,7 +46,7 @@ class CampaignSendingTest {
     void a_campaign_is_drained_over_several_runs_and_every_address_receives_exactly_one_message() throws Exception {
         int recipients = 1_500;
         SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
-        SendSettings settings = SendSettingsFixtures.builder("test-relay", 0).batchMax(100).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(100).through("test-relay", 0);
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL, settings, "w1")) {
             long id = h.campaigns.create(new NewCampaign("Launch", "welcome", "news@sender.example", Optional.of("Sender News"),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

@@ -9,10 +9,10 @@ import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.scope.SendEvents;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
@@ -50,7 +50,7 @@ class CompletionRaceTest {
     @Test
     void a_run_that_finds_the_queue_empty_waits_for_an_import_batch_in_flight_and_does_not_complete_under_it() throws Exception {
         SettableClock clock = SettableClock.stepping(Instant.parse("2026-11-21T10:00:00Z"), Duration.ofMillis(2));
-        SendSettings settings = SendSettingsFixtures.builder("test-relay", 0).batchMax(100).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(100).through("test-relay", 0);
         Connection importer = db.dataSource().getConnection();
         importer.setAutoCommit(false);
         AtomicLong sent = new AtomicLong();

@@ -8,7 +8,6 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.Secret;
@@ -20,6 +19,7 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
@@ -186,8 +186,8 @@ class ContentPinningTest {
 
         Sending(int port, SettableClock clock) {
             this.clock = clock;
-            SendSettings settings = SendSettingsFixtures.builder("relay-pinning", 0).batchMax(100)
-                    .retries(3, Duration.ofMinutes(1)).build();
+            OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(100)
+                    .retries(3, Duration.ofMinutes(1)).through("relay-pinning", 0);
             task = new SendTask(SendDependenciesFixtures.oneRelay(db.dataSource(), new TemplateLoader(templatesDir),
                     SmtpSettings.of("127.0.0.1", port, TlsMode.NONE, "mailrun.test"),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(7),

@@ -71,7 +71,7 @@ class CustomHeadersSendingTest {
                 "X-Greeting: Grüße aus Köln", "X-Long: " + LONG));
 
         try (SendingHarness h = new SendingHarness(db.dataSource(), clock, greenMail.getSmtp().getPort(), INTERVAL,
-                SendSettingsFixtures.builder("test-relay", 0).build(), "w1", SendEvents.NONE, Optional.of(dkim))) {
+                SendSettingsFixtures.builder().through("test-relay", 0), "w1", SendEvents.NONE, Optional.of(dkim))) {
             long id = h.campaigns.create(new NewCampaign("Tagged", "welcome", "news@sender.example", Optional.of("News"),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                     headers));

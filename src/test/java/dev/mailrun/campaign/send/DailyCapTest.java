@@ -7,11 +7,11 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.policy.DailyCap;
 import dev.mailrun.campaign.send.policy.DailyQuota;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
@@ -49,7 +49,7 @@ class DailyCapTest {
     void two_workers_and_a_restart_send_exactly_the_cap_on_each_day_of_the_zone() throws Exception {
         String relay = "capped-relay";
         DailyCap cap = new DailyCap(OptionalLong.of(30), List.of(), Optional.empty(), Optional.empty(), BERLIN);
-        SendSettings settings = SendSettingsFixtures.builder(relay, 0).batchMax(8).dailyCap(cap).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(8).dailyCap(cap).through(relay, 0);
         // Monday 23 November 2026, 10:00 in Berlin (CET, UTC+1).
         SettableClock clock = SettableClock.at("2026-11-23T09:00:00Z");
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start()) {
@@ -73,7 +73,7 @@ class DailyCapTest {
             clock.set(Instant.parse("2026-11-23T22:55:00Z"));   // 23:55 in Berlin, still Monday there
             SendRuns.tickTogether(w1.scheduler, w2.scheduler);
             assertThat(smtp.messages()).as("after the restart, same day").hasSize(30);
-            CampaignReports reports = new CampaignReports(db.dataSource(), w1.tasks, clock, settings);
+            CampaignReports reports = w1.reports();
             assertThat(reports.report(a).heldBackBy()).containsExactly(
                     "daily cap of relay capped-relay reached (30 of 30 on 2026-11-23 Europe/Berlin, resets at 2026-11-23T23:00:00Z)");
 
@@ -107,7 +107,7 @@ class DailyCapTest {
         String relay = "warming-relay";
         DailyCap ramp = new DailyCap(OptionalLong.empty(), List.of(5L, 12L), Optional.of(2.0),
                 Optional.of(LocalDate.parse("2026-11-23")), ZoneId.of("UTC"));
-        SendSettings settings = SendSettingsFixtures.builder(relay, 0).batchMax(10).dailyCap(ramp).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(10).dailyCap(ramp).through(relay, 0);
         SettableClock clock = SettableClock.at("2026-11-23T09:00:00Z");
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start();
              SendingHarness w = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1")) {
@@ -143,7 +143,7 @@ class DailyCapTest {
                 List<Callable<Long>> claimers = new ArrayList<>();
                 for (int t = 0; t < 8; t++) {
                     claimers.add(() -> {
-                        DailyQuota quota = new DailyQuota(cap, relay, new DailyCountTable());
+                        DailyQuota quota = new DailyQuota(cap, List.of(relay), new int[] {1}, new DailyCountTable());
                         start.await();
                         return QuotaClaims.takeAll(db.dataSource(), quota, now, ids);
                     });

@@ -6,12 +6,12 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.DomainGroup;
 import dev.mailrun.campaign.model.DomainGroups;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.JumpingClock;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;
@@ -74,8 +74,8 @@ class DomainPacingTest {
             return Reply.ok();
         }).start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
-            SendSettings settings = SendSettingsFixtures.builder("relay-two-workers", 40).domainGroups(GMAIL_AT_5)
-                    .retries(5, RETRY_SOON).build();
+            OneRelaySettings settings = SendSettingsFixtures.builder().domainGroups(GMAIL_AT_5)
+                    .retries(5, RETRY_SOON).through("relay-two-workers", 40);
             try (SendingHarness w1 = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1");
                  SendingHarness w2 = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w2")) {
                 List<Long> ids = new ArrayList<>();
@@ -143,8 +143,8 @@ class DomainPacingTest {
         }).start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
             // A relay of each worker's own, so that the second worker's run alone can be held back on it.
-            SendSettings first = SendSettingsFixtures.builder("relay-joined-1", 40).domainGroups(groups).retries(5, RETRY_SOON).build();
-            SendSettings second = SendSettingsFixtures.builder(secondRelay, 40).domainGroups(groups).retries(5, RETRY_SOON).build();
+            OneRelaySettings first = SendSettingsFixtures.builder().domainGroups(groups).retries(5, RETRY_SOON).through("relay-joined-1", 40);
+            OneRelaySettings second = SendSettingsFixtures.builder().domainGroups(groups).retries(5, RETRY_SOON).through(secondRelay, 40);
             // A pool each, as separate workers have: the moments forced here wait for no other's connections.
             DataSource own = db.newPool("joined-test", 2);
             try (SendingHarness w1 = new SendingHarness(db.newPool("joined-w1", 10), clock, smtp.port(), INTERVAL, first, "w1");
@@ -222,8 +222,8 @@ class DomainPacingTest {
                 }).start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
             // gmail is a shipped group without a cap: it adapts from the relay's rate.
-            SendSettings settings = SendSettingsFixtures.builder("relay-storm", 20).domainGroups(DomainGroups.DEFAULTS)
-                    .failureRule(0.10, 20).retries(5, RETRY_SOON).build();
+            OneRelaySettings settings = SendSettingsFixtures.builder().domainGroups(DomainGroups.DEFAULTS)
+                    .failureRule(0.10, 20).retries(5, RETRY_SOON).through("relay-storm", 20);
             try (SendingHarness w = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1")) {
                 long id = w.campaigns.create(new NewCampaign("Storm", "welcome", "news@sender.example",
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.AnvilRelay;
 import dev.mailrun.testing.JumpingClock;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;
@@ -96,7 +96,7 @@ class FixedWindowThrottleTest {
             this.recipients = recipients;
             JumpingClock clock = JumpingClock.startingAt(SLOT);
             relay = AnvilRelay.start(clock, limit, window);
-            SendSettings settings = SendSettingsFixtures.builder("relay-anvil", relayRate).build();
+            OneRelaySettings settings = SendSettingsFixtures.builder().through("relay-anvil", relayRate);
             worker = new SendingHarness(db.dataSource(), clock, relay.port(), INTERVAL, settings, "w1");
             campaign = worker.campaigns.create(new NewCampaign("Anvil", "welcome", "news@sender.example",
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), campaignRate));

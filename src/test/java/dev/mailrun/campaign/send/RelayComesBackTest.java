@@ -1,26 +1,24 @@
 package dev.mailrun.campaign.send;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReports;
-import dev.mailrun.campaign.send.route.BackOff;
-import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.RelayFingerprint;
+import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.RelayHealth;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -31,7 +29,7 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -40,19 +38,15 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Relays that were down and come back, with the real scheduler, sending task and database and a
@@ -67,20 +61,23 @@ class RelayComesBackTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+    /** How long a relay marked down stays down the first time (30 s, doubling each time after: route.BackOff). */
+    private static final Duration FIRST_BACK_OFF = Duration.ofSeconds(30);
+    private static final Duration SECOND_BACK_OFF = Duration.ofSeconds(60);
 
     @Test
     void the_only_relay_unreachable_at_start_and_listening_45_s_later_gets_everyone_exactly_once_by_ticks_alone()
             throws Exception {
         int port = freePort();
         ScriptedSmtpServer server = null;
-        try (Stack s = new Stack(relays(Map.of("solo", port)), "solo"); Logged logged = new Logged()) {
+        try (Stack s = new Stack(relays(Map.of("solo", port))); Logged logged = new Logged()) {
             long id = s.campaign("solo", 400);
 
             s.scheduler.tick();
 
             // A route of one relay: nothing about "the next relay of the route".
             assertThat(logged.lines()).anySatisfy(l -> assertThat(l).startsWith("Relay solo is down until "
-                    + T0.plus(BackOff.FIRST)).endsWith("; nothing is sent through it until a probe message gets through after the back-off"));
+                    + T0.plus(FIRST_BACK_OFF)).endsWith("; nothing is sent through it until a probe message gets through after the back-off"));
             assertThat(logged.lines()).anySatisfy(l -> assertThat(l)
                     .startsWith("Campaign " + id + ": no relay of its route can take messages now. solo down until ")
                     .endsWith(". Nobody was charged an attempt; a later run sends again once a relay is probed back"));
@@ -88,7 +85,7 @@ class RelayComesBackTest {
 
             assertThat(count(id, "sent")).isZero();
             assertThat(count(id, "pending")).isEqualTo(400);
-            assertThat(relayState("solo").downUntil()).hasValue(T0.plus(BackOff.FIRST));
+            assertThat(relayState("solo").downUntil()).hasValue(T0.plus(FIRST_BACK_OFF));
             TaskRun first = lastRun(s, id);
             // Not a plain success that stopped for no stated reason: the relay, until when and why.
             assertThat(first.summary().get().get("end").asText()).isEqualTo("relays_down");
@@ -104,12 +101,12 @@ class RelayComesBackTest {
                 assertThat(c.handedBack()).isPositive().isGreaterThanOrEqualTo(first.summary().get().get("claimed").asLong());
             });
             assertThat(first.summary().get().get("relay_unreachable").asText())
-                    .startsWith("solo down until " + T0.plus(BackOff.FIRST) + " (cannot be reached: cannot connect to 127.0.0.1:"
+                    .startsWith("solo down until " + T0.plus(FIRST_BACK_OFF) + " (cannot be reached: cannot connect to 127.0.0.1:"
                             + port + ": ");
-            assertThat(s.relayLine(id).state()).isEqualTo("down until " + T0.plus(BackOff.FIRST));
+            assertThat(s.relayLine(id).state()).isEqualTo("down until " + T0.plus(FIRST_BACK_OFF));
             // Once the back-off has passed, status no longer calls it down: its probe is due.
-            s.clock.set(T0.plus(BackOff.FIRST).plusSeconds(1));
-            assertThat(s.relayLine(id).state()).isEqualTo("probe due (back-off ended " + T0.plus(BackOff.FIRST) + ")");
+            s.clock.set(T0.plus(FIRST_BACK_OFF).plusSeconds(1));
+            assertThat(s.relayLine(id).state()).isEqualTo("probe due (back-off ended " + T0.plus(FIRST_BACK_OFF) + ")");
             assertThat(s.relayLine(id).stateName()).isEqualTo("probe_due");
             s.clock.set(T0);
 
@@ -132,7 +129,7 @@ class RelayComesBackTest {
             assertThat(state.downUntil()).isEmpty();
             assertThat(state.downs()).isZero();
             // Probed at 30 s (still nothing there: down again for 60 s), back with the probe at 90 s.
-            assertThat(s.clock.instant()).isEqualTo(T0.plus(BackOff.FIRST).plus(BackOff.after(2)));
+            assertThat(s.clock.instant()).isEqualTo(T0.plus(FIRST_BACK_OFF).plus(SECOND_BACK_OFF));
             assertThat(lastRun(s, id).summary().get().get("end").asText()).isEqualTo("completed");
         } finally {
             if (server != null) {
@@ -146,7 +143,7 @@ class RelayComesBackTest {
         int deadPort = freePort();
         int livePort = freePort();
         ScriptedSmtpServer server = null;
-        try (Stack s = new Stack(relays(Map.of("left", deadPort, "right", livePort)), "left"); Logged logged = new Logged()) {
+        try (Stack s = new Stack(relays(Map.of("left", deadPort, "right", livePort))); Logged logged = new Logged()) {
             long id = s.campaign("left:50,right:50", 300);
 
             s.scheduler.tick();
@@ -194,15 +191,15 @@ class RelayComesBackTest {
     void a_relay_re_pointed_to_a_live_port_starts_fresh_without_waiting_for_its_back_off() throws Exception {
         int deadPort = freePort();
         long id;
-        try (Stack s = new Stack(relays(Map.of("moved", deadPort)), "moved")) {
+        try (Stack s = new Stack(relays(Map.of("moved", deadPort)))) {
             id = s.campaign("moved", 120);
             s.scheduler.tick();
-            assertThat(relayState("moved").downUntil()).hasValue(T0.plus(BackOff.FIRST));
+            assertThat(relayState("moved").downUntil()).hasValue(T0.plus(FIRST_BACK_OFF));
             assertThat(relayState("moved").reason()).get().asString().contains(String.valueOf(deadPort));
         }
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start();
              // The worker restarted with the relay on another port, well within the old back-off.
-             Stack s = new Stack(relays(Map.of("moved", server.port())), "moved")) {
+             Stack s = new Stack(relays(Map.of("moved", server.port())))) {
             s.clock.set(T0.plus(INTERVAL));
 
             s.scheduler.tick();
@@ -222,11 +219,11 @@ class RelayComesBackTest {
     void a_route_whose_relay_left_the_configuration_pauses_naming_the_route_with_the_weights_status_shows() throws Exception {
         try (ScriptedSmtpServer server = ScriptedSmtpServer.builder().start()) {
             long id;
-            try (Stack s = new Stack(relays(Map.of("gone", server.port())), "gone")) {
+            try (Stack s = new Stack(relays(Map.of("gone", server.port())))) {
                 id = s.campaign("gone", 5);
                 assertThat(s.relayLine(id).weight()).hasValue(1);
             }
-            try (Stack s = new Stack(relays(Map.of("kept", server.port())), "kept")) {
+            try (Stack s = new Stack(relays(Map.of("kept", server.port())))) {
                 s.scheduler.tick();
 
                 assertThat(s.campaigns.get(id).status()).isEqualTo(CampaignStatus.PAUSED);
@@ -265,7 +262,7 @@ class RelayComesBackTest {
         ports.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> byName.put(e.getKey(),
                 new Relay(e.getKey(), SmtpSettings.of("127.0.0.1", e.getValue(), TlsMode.NONE, "mailrun.test")
                         .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
-                        .withConnections(4), 0)));
+                        .withConnections(4))));
         return new Relays(byName, RelayRoute.parse(String.join(",", byName.keySet())));
     }
 
@@ -284,12 +281,11 @@ class RelayComesBackTest {
         final Scheduler scheduler;
         final CampaignReports reports;
 
-        Stack(Relays relays, String first) {
+        Stack(Relays relays) {
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendSettings settings = SendSettingsFixtures.builder(first, 0).batchMax(100).retries(5, Duration.ofSeconds(1)).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), relays.first().smtp(),
-                    Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
-                    Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
+            SendSettings settings = SendSettingsFixtures.builder().batchMax(100).retries(5, Duration.ofSeconds(1)).build();
+            SendTask task = new SendTask(SendDependenciesFixtures.relays(db.dataSource(), templates, settings,
+                    TestTiming.realTime(clock), relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults("w1"), clock);
             reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);

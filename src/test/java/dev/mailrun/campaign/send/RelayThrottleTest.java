@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.testing.JumpingClock;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;
@@ -72,7 +72,7 @@ class RelayThrottleTest {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
             // The failure breaker as shipped (10% of the last 200): counted as failures, the
             // throttled replies alone would pause the campaign within the first second.
-            SendSettings settings = SendSettingsFixtures.builder("relay-throttling", 60).retries(5, DomainPacingTest.RETRY_SOON).build();
+            OneRelaySettings settings = SendSettingsFixtures.builder().retries(5, DomainPacingTest.RETRY_SOON).through("relay-throttling", 60);
             try (SendingHarness w = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1")) {
                 long id = w.campaigns.create(new NewCampaign("Throttled", "welcome", "news@sender.example",
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

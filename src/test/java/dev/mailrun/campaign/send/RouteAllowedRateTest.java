@@ -1,16 +1,15 @@
 package dev.mailrun.campaign.send;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer;
-import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.mail.template.TemplateLoader;
@@ -20,23 +19,19 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A run's allowed rate — what its window share in the run history is measured against — is its
@@ -56,15 +51,13 @@ class RouteAllowedRateTest {
         try (ScriptedSmtpServer a = ScriptedSmtpServer.builder().start();
              ScriptedSmtpServer b = ScriptedSmtpServer.builder().start()) {
             Map<String, Relay> byName = new LinkedHashMap<>();
-            byName.put("a", new Relay("a", smtp(a), 7));
-            byName.put("b", new Relay("b", smtp(b), 3));
+            byName.put("a", new Relay("a", smtp(a).withRate(7)));
+            byName.put("b", new Relay("b", smtp(b).withRate(3)));
             Relays relays = new Relays(byName, RelayRoute.parse("a,b"));
-            // As the configuration builds them: the send settings carry the default route's first relay.
-            SendSettings settings = SendSettingsFixtures.builder("a", 7).batchMax(20).build();
+            SendSettings settings = SendSettingsFixtures.builder().batchMax(20).build();
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), relays.first().smtp(),
-                    Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
-                    Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
+            SendTask task = new SendTask(SendDependenciesFixtures.relays(db.dataSource(), templates, settings,
+                    TestTiming.realTime(clock), relays));
             TaskStore tasks = new TaskStore(db.dataSource());
             Campaigns campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             long id = campaigns.create(new NewCampaign("Route rate", "welcome", "news@sender.example", Optional.empty(),

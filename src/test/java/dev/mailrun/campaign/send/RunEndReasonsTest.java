@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.JumpingClock;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;
@@ -38,7 +38,7 @@ class RunEndReasonsTest {
     void runs_cut_by_their_deadline_under_the_rate_limit_end_on_the_deadline_and_the_last_one_completed() throws Exception {
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT);
-            SendSettings settings = SendSettingsFixtures.defaults("relay-ends", 50);
+            OneRelaySettings settings = SendSettingsFixtures.defaults("relay-ends", 50);
             try (SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), INTERVAL, settings, "w1")) {
                 long id = h.campaigns.create(new NewCampaign("Ends", "welcome", "news@sender.example", Optional.empty(),
                         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));

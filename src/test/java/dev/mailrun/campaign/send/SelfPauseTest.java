@@ -25,6 +25,7 @@ import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
@@ -73,14 +74,14 @@ class SelfPauseTest {
         sendTaskLog.addAppender(logged);
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start()) {
             TemplateLoader templates = new TemplateLoader(templatesDir);
-            SendSettings settings = SendSettingsFixtures.builder("relay-self-pause", 0).batchMax(100).build();
+            OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(100).through("relay-self-pause", 0);
             SendTask task = new SendTask(SendDependenciesFixtures.oneRelay(db.dataSource(), templates,
                     SmtpSettings.of("127.0.0.1", smtp.port(), TlsMode.NONE, "mailrun.test"),
                     Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(7),
                     TestTiming.realTime(clock)));
             TaskStore tasks = new TaskStore(db.dataSource());
             Campaigns campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
-            CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, settings, task.dependencies().relays());
+            CampaignReports reports = new CampaignReports(db.dataSource(), tasks, clock, settings.send(), task.dependencies().relays());
             try (Scheduler scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task),
                     SchedulerConfig.defaults("w1"), clock)) {
                 long id = campaigns.create(new NewCampaign("Self pause", name, "news@sender.example", Optional.empty(),

@@ -1,16 +1,16 @@
 package dev.mailrun.campaign.send;
 
+import dev.mailrun.testing.StatusCounts;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.report.CampaignReports;
-import dev.mailrun.campaign.send.route.BackOff;
 import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.route.Relays;
-import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayStateTable;
 import dev.mailrun.db.Transactions;
@@ -26,32 +26,26 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
-import dev.mailrun.testing.FixedLinks;
+import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
-import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Campaigns sent through two relays, each a scripted SMTP server on a real socket, with the real
@@ -66,6 +60,8 @@ class SeveralRelaysTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+    /** How long a relay marked down stays down the first time (30 s, doubling each time after: route.BackOff). */
+    private static final Duration FIRST_BACK_OFF = Duration.ofSeconds(30);
 
     @Test
     void a_70_30_split_holds_within_two_points_over_5000_recipients_and_each_row_records_its_relay() throws Exception {
@@ -139,16 +135,16 @@ class SeveralRelaysTest {
             assertThat(count(id, "pending") + CampaignFixtures.sendingCount(db.dataSource(), id)).isZero();
             // Down for the first back-off, measured on the run's clock.
             RelayStateTable.State state = relayState("f-primary");
-            assertThat(state.downUntil()).hasValue(T0.plus(BackOff.FIRST));
+            assertThat(state.downUntil()).hasValue(T0.plus(FIRST_BACK_OFF));
             assertThat(state.downs()).isEqualTo(1);
             CampaignReport.RelayLine line = s.reports.report(id).relays().get(0);
-            assertThat(line.state()).isEqualTo("down until " + T0.plus(BackOff.FIRST));
+            assertThat(line.state()).isEqualTo("down until " + T0.plus(FIRST_BACK_OFF));
             assertThat(line.reason()).get().asString().contains("cannot be reached");
 
             // Before the back-off ends the primary gets nothing, even once it is back.
             primaryStopped.set(false);
             addRecipients(id, 2_000, 200);
-            s.clock.set(T0.plus(BackOff.FIRST).minusSeconds(5));
+            s.clock.set(T0.plus(FIRST_BACK_OFF).minusSeconds(5));
             s.scheduler.tick();
             assertThat(PacingFixtures.addressees(primary)).hasSize(viaPrimary.size());
             assertThat(count(id, "sent")).isEqualTo(2_200);
@@ -159,7 +155,7 @@ class SeveralRelaysTest {
             // After it, one probe, then the primary takes the traffic again — here for another campaign
             // on the same route: a relay's state is shared by every campaign and worker. The probe's batch
             // was dealt while the primary was still down; every batch after it goes to the primary.
-            s.clock.set(T0.plus(BackOff.FIRST).plusSeconds(1));
+            s.clock.set(T0.plus(FIRST_BACK_OFF).plusSeconds(1));
             long next = s.campaign("f-primary,f-backup", 0);
             addRecipients(next, 2_200, 400);
             s.campaigns.start(next);
@@ -195,7 +191,7 @@ class SeveralRelaysTest {
             assertThat(count(id, "sent")).isEqualTo(400);
             assertThat(rowsByRelay(id, "sent")).containsExactlyEntriesOf(Map.of("a-backup", 400L));
             RelayStateTable.State state = relayState("a-primary");
-            assertThat(state.downUntil()).hasValue(T0.plus(BackOff.FIRST));
+            assertThat(state.downUntil()).hasValue(T0.plus(FIRST_BACK_OFF));
             assertThat(state.reason()).get().asString().contains("authentication failed");
             CampaignReport.RelayLine line = s.reports.report(id).relays().get(0);
             assertThat(line.relay()).isEqualTo("a-primary");
@@ -228,8 +224,8 @@ class SeveralRelaysTest {
             sa = sa.withAuth(user.get(), Secret.of("not-the-password"));
         }
         Map<String, Relay> byName = new LinkedHashMap<>();
-        byName.put(first, new Relay(first, sa, 0));
-        byName.put(second, new Relay(second, settings(b), 0));
+        byName.put(first, new Relay(first, sa));
+        byName.put(second, new Relay(second, settings(b)));
         return new Relays(byName, RelayRoute.parse(first + "," + second));
     }
 
@@ -250,11 +246,10 @@ class SeveralRelaysTest {
         Stack(Relays relays) {
             this.relays = relays;
             TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-            SendSettings settings = SendSettingsFixtures.builder(relays.first().name(), 0).batchMax(100)
+            SendSettings settings = SendSettingsFixtures.builder().batchMax(100)
                     .retries(5, Duration.ofSeconds(1)).build();
-            SendTask task = new SendTask(new SendDependencies(db.dataSource(), new PinnedTemplates(db.dataSource(), Clock.systemUTC()), relays.first().smtp(),
-                    Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(), settings, () -> new Random(42),
-                    Optional.empty(), TestTiming.realTime(clock), SendEvents.NONE, relays));
+            SendTask task = new SendTask(SendDependenciesFixtures.relays(db.dataSource(), templates, settings,
+                    TestTiming.realTime(clock), relays));
             campaigns = new Campaigns(db.dataSource(), tasks, templates, clock, INTERVAL);
             scheduler = new Scheduler(db.dataSource(), HandlerRegistry.of(task), SchedulerConfig.defaults("w1"), clock);
             reports = new CampaignReports(db.dataSource(), tasks, clock, settings, relays);

@@ -3,7 +3,6 @@ package dev.mailrun.campaign.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RunSecondTable;
 import dev.mailrun.campaign.store.RunSecondTable.Second;
 import dev.mailrun.db.Transactions;
@@ -15,6 +14,7 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.JumpingClock;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.TestDatabase;
@@ -38,7 +38,7 @@ class ShortIntervalSendsTest {
     void a_campaign_on_a_three_second_interval_and_a_one_second_margin_sends_in_every_run_from_the_first() throws Exception {
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start()) {
             JumpingClock clock = JumpingClock.startingAt(SLOT.minusSeconds(30));
-            SendSettings settings = SendSettingsFixtures.defaults("relay-short", 50);
+            OneRelaySettings settings = SendSettingsFixtures.defaults("relay-short", 50);
             SchedulerConfig worker = SchedulerConfig.defaults("w1")
                     .withSafetyMargin(SchedulerConfig.SafetyMargin.fixed(Duration.ofSeconds(1)))
                     .withOverlapWait(Duration.ofSeconds(5));

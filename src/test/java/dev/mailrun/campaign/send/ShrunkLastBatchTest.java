@@ -48,7 +48,7 @@ class ShrunkLastBatchTest {
                     return Reply.ok();
                 }).start();
              SendingHarness h = new SendingHarness(db.dataSource(), clock, smtp.port(), Duration.ofMinutes(5),
-                     SendSettingsFixtures.builder("test-relay", 0).batchMax(100).build(), "w1")) {
+                     SendSettingsFixtures.builder().batchMax(100).through("test-relay", 0), "w1")) {
             long id = h.campaigns.create(new NewCampaign("Shrunk at the end", "welcome", "news@sender.example",
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
             CampaignFixtures.recipients(db.dataSource(), id, 386);

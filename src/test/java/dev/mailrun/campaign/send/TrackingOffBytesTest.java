@@ -2,11 +2,12 @@ package dev.mailrun.campaign.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mailrun.campaign.attach.AttachmentLimits;
+import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.send.deliver.MessageFactory;
 import dev.mailrun.campaign.send.deliver.TrackingLinks;
-import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.TrackedLinkTable;
@@ -31,7 +32,8 @@ import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
@@ -74,7 +76,7 @@ class TrackingOffBytesTest {
         assertThat(now.tracking()).isEmpty();
         MessageFactory old = new MessageFactory(campaign, before, new MessageComposer(clock),
                 new MessageIds("sender.example", Secret.of("message-id-key-for-tests-0123456789")), new FixedLinks(),
-                Optional.empty());
+                Optional.empty(), List.of(), RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE, Map.of());
         MessageFactory current = deps.messages(campaign, now, clock);
 
         ClaimedRecipient r = new ClaimedRecipient(7, "ann@list.example", "Ann", "{\"company\": \"ACME\"}", 0);

@@ -5,15 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SendWindows;
-import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.policy.DailyCap;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.DailyCountTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.OneRelaySettings;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SendingHarness;
 import dev.mailrun.testing.SettableClock;
@@ -82,7 +81,7 @@ class WindowsAndExpiryTest {
         // Monday 23 November 2026; CET = UTC+1: the window is 07:00Z-08:05Z.
         SettableClock clock = SettableClock.at("2026-11-23T07:50:00Z");
         DailyCap roomy = new DailyCap(OptionalLong.of(100_000), List.of(), Optional.empty(), Optional.empty(), ZoneId.of("UTC"));
-        SendSettings settings = SendSettingsFixtures.builder("window-relay", 0).batchMax(50).dailyCap(roomy).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(50).dailyCap(roomy).through("window-relay", 0);
         try (TimedServer server = new TimedServer(clock, Duration.ofSeconds(2));
              SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
             long id = campaign(h, "Windowed", 1_000, "Mon-Fri 08:00-09:05 Europe/Berlin", Optional.empty());
@@ -105,7 +104,7 @@ class WindowsAndExpiryTest {
                     .isEqualTo("window closed until 2026-11-24T07:00:00Z (2026-11-24 08:00 Europe/Berlin)");
             assertThat(h.tasks.find(SendTask.taskName(id)).orElseThrow().nextRunAt())
                     .as("the next run is the first slot of the next opening").isEqualTo(Instant.parse("2026-11-24T07:00:00Z"));
-            assertThat(new CampaignReports(db.dataSource(), h.tasks, clock, settings).report(id).heldBackBy())
+            assertThat(h.reports().report(id).heldBackBy())
                     .containsExactly("window closed until 2026-11-24T07:00:00Z (2026-11-24 08:00 Europe/Berlin)");
             // Every run handed back the batch it had claimed ahead: those slots went back to the day.
             assertThat(dailyCount("window-relay", LocalDate.parse("2026-11-23"))).isEqualTo(monday);
@@ -150,7 +149,7 @@ class WindowsAndExpiryTest {
         // 7-minute slots do not line up with the window, so its edges fall inside runs.
         Duration interval = Duration.ofMinutes(7);
         SettableClock clock = SettableClock.at(from);
-        SendSettings settings = SendSettingsFixtures.builder("night-relay-" + name, 0).batchMax(20).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(20).through("night-relay-" + name, 0);
         try (TimedServer server = new TimedServer(clock, Duration.ofSeconds(10));
              SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
             long id = campaign(h, name, 2_000, "Sun 01:30-02:30 Europe/Berlin", Optional.empty());
@@ -174,7 +173,7 @@ class WindowsAndExpiryTest {
         Duration interval = Duration.ofMinutes(10);
         SettableClock clock = SettableClock.at("2026-11-23T09:50:00Z");
         Instant expiry = Instant.parse("2026-11-23T09:55:00Z");
-        SendSettings settings = SendSettingsFixtures.builder("expiry-relay", 0).batchMax(50).build();
+        OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(50).through("expiry-relay", 0);
         try (TimedServer server = new TimedServer(clock, Duration.ofSeconds(2));
              SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
             long id = campaign(h, "Expiring", 12_000, null, Optional.of(expiry));

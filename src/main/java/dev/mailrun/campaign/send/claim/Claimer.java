@@ -47,12 +47,6 @@ public final class Claimer {
     /** The highest pending id a test-share claim of this run took: where the next one starts reading. */
     private long testCursor;
 
-    /** A claimer of every due recipient. */
-    public Claimer(RunScope run, Checkpoint checkpoint, ResultBuffer buffer, DailyQuota quota, ToLongFunction<String> usable,
-            Pacing pacing) {
-        this(run, checkpoint, buffer, quota, usable, pacing, run.tables().claims());
-    }
-
     /**
      * @param usable how many recipients each relay can be given now ({@link RouteSender#usable})
      * @param claims the claim statements: all due recipients, or an A/B test's test share only

@@ -3,7 +3,6 @@ package dev.mailrun.campaign.send.deliver;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import dev.mailrun.campaign.attach.AttachmentLimits;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
@@ -62,20 +61,9 @@ public final class MessageFactory implements Messages {
     /** Campaign-level merge fields (an A/B variant's); they win over a recipient's column of the same name. */
     private final Map<String, String> campaignFields;
 
-    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
-                          UnsubscribeLinks links, Optional<DkimSigner> dkim) {
-        this(campaign, template, composer, messageIds, links, dkim, List.of(), RecipientFiles.none(AttachmentLimits.DEFAULTS));
-    }
-
-    /** Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each. */
-    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
-                          UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
-                          RecipientFiles recipientFiles) {
-        this(campaign, template, composer, messageIds, links, dkim, attachments, recipientFiles, TrackingLinks.NONE, Map.of());
-    }
-
     /**
-     * With the tracking URLs a template loaded for tracking asks for ({@link CompiledTemplate#tracking()};
+     * Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each, with the
+     * tracking URLs a template loaded for tracking asks for ({@link CompiledTemplate#tracking()};
      * a template loaded without tracking never reads them), and the campaign-level fields of an A/B
      * variant ({@code campaign} then carries the variant's subject and From name).
      */

@@ -221,7 +221,7 @@ public final class DomainPacer {
      * (0: no limit). A batch of {@code max} is expected to last {@code max / effectiveRate}: each
      * paced group may fill its share of that time, the other domains the rest.
      */
-    public synchronized Plan plan(int max, double runRate, Instant now) {
+    synchronized Plan plan(int max, double runRate, Instant now) {
         return plan(max, runRate, now, false);
     }
 

@@ -92,7 +92,7 @@ public final class RelayConnections {
     }
 
     /** For the run's summary: how the pool was sized, when it was reported at all. */
-    public Optional<Map<String, Object>> summary() {
+    Optional<Map<String, Object>> summary() {
         ConnectionReport r = limiting != null ? limiting : latest;
         if (r == null) {
             return Optional.empty();

@@ -1,7 +1,5 @@
 package dev.mailrun.campaign.send.pace;
 
-import dev.mailrun.campaign.model.Campaign;
-import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.store.RelayShareTable.Holders;
 import dev.mailrun.campaign.store.RelayShareTable.Live;
 import dev.mailrun.mail.smtp.SendRateLimiter;
@@ -164,7 +162,7 @@ public final class RelayRate {
      *
      * @param wants what this holder can use, 0: its share
      */
-    public static double shareOf(double relayRate, Live live, double wants, double campaignCap) {
+    static double shareOf(double relayRate, Live live, double wants, double campaignCap) {
         int n = live.holders().holders();
         if (relayRate < n || (wants <= 0 && live.wants().isEmpty())) {
             double share = shareOf(relayRate, live.holders(), campaignCap);
@@ -201,7 +199,7 @@ public final class RelayRate {
      * 12, 12) and the fraction of the relay's rate, if any, goes to rank 0: the windows then add up
      * to ⌈relay rate⌉. Below one per holder the shares stay equal fractions.
      */
-    public static double shareOf(double relayRate, Holders h, double campaignCap) {
+    static double shareOf(double relayRate, Holders h, double campaignCap) {
         double share;
         if (relayRate <= 0) {
             share = 0;

@@ -89,10 +89,6 @@ public final class DailyQuota {
         this.split = new WeightedSplit(this.relays.size());
     }
 
-    /** A route of one relay. */
-    public DailyQuota(DailyCap cap, String relay, DailyCountTable table) {
-        this(cap, List.of(relay), new int[] {1}, table);
-    }
 
     /**
      * Inside a claim's transaction, before it selects recipients: how many of {@code max} it may take.

@@ -52,7 +52,7 @@ public final class BatchMarker implements InFlightMarking {
      * @param awaitingResult true while a recipient has no result yet; one that has (handed back
      *                       untried when the batch stopped) is never marked
      */
-    public BatchMarker(int ahead, List<Long> ids, Runnable flushRequest, LongPredicate awaitingResult) {
+    BatchMarker(int ahead, List<Long> ids, Runnable flushRequest, LongPredicate awaitingResult) {
         this(ahead, ids, flushRequest, awaitingResult, DatabaseWaits.NONE);
     }
 

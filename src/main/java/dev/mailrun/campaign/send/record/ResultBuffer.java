@@ -11,7 +11,6 @@ import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.Outcome;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.mail.smtp.SendResult;
-import dev.mailrun.mail.smtp.TooFast;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +35,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the suppression, the failure window and the decision to stop consistent with each other.
  */
 public final class ResultBuffer {
+
+    /** The relay of a result no relay gave (a recipient handed back untried): recorded nowhere. */
+    private static final String NO_RELAY = "";
 
     /** The results taken out for one flush, with the failure window and fatal error as they were then. */
     record Taken(List<Outcome> outcomes, List<SuppressionTable.Entry> suppressions, Tally tally, Instant oldest,
@@ -67,7 +69,6 @@ public final class ResultBuffer {
 
     /** @param flushRequest asks the run's flush thread for a flush soon */
     private final SendEvents events;
-    private final String relay;
 
     /** Slows the relay or a domain group down for a "too fast" reply. */
     private final Pacing pacing;
@@ -77,7 +78,6 @@ public final class ResultBuffer {
         this.pacing = pacing;
         this.campaignId = run.campaignId();
         this.events = run.events();
-        this.relay = run.relay();
         this.clock = run.clock();
         this.settings = run.settings();
         this.retry = retry;
@@ -121,10 +121,13 @@ public final class ResultBuffer {
         return held.containsKey(recipientId);
     }
 
-    /** Recipients claimed but not sent: back to the queue with the next flush, no attempt charged. */
+    /**
+     * Recipients claimed but not sent: back to the queue with the next flush, no attempt charged.
+     * No relay tried them, so none is named: a release records no relay and tells no reply.
+     */
     public void handBack(List<ClaimedRecipient> recipients) {
         hold(recipients);
-        recipients.forEach(r -> accept(new SendResult.NotAttempted(r.id())));
+        recipients.forEach(r -> accept(new SendResult.NotAttempted(r.id()), NO_RELAY));
     }
 
     /** The marker of the batch about to be sent: its marks are written by the next flushes, starting now. */
@@ -156,10 +159,6 @@ public final class ResultBuffer {
         } else if (result instanceof SendResult.Unreachable || result instanceof SendResult.Fatal) {
             events.smtpReply(relay, OptionalInt.empty());
         }
-    }
-
-    public synchronized void accept(SendResult result) {
-        accept(result, relay);
     }
 
     /** The result of an attempt through the relay named {@code via}, which the recipient's row records. */
@@ -306,7 +305,7 @@ public final class ResultBuffer {
     }
 
     /** Messages this run actually tried to send (not those handed back untried). */
-    public synchronized long attempted() {
+    synchronized long attempted() {
         return attempted;
     }
 

@@ -32,12 +32,12 @@ public record Relays(Map<String, Relay> byName, RelayRoute defaultRoute) {
         }
     }
 
-    /** One relay, the whole default route. */
-    public static Relays single(String name, SmtpSettings smtp, double rate) {
-        return new Relays(Map.of(name, new Relay(name, smtp, rate)), RelayRoute.of(name));
+    /** One relay, the whole default route, at the rate {@code smtp} holds. */
+    public static Relays single(String name, SmtpSettings smtp) {
+        return new Relays(Map.of(name, new Relay(name, smtp)), RelayRoute.of(name));
     }
 
-    public Optional<Relay> find(String name) {
+    Optional<Relay> find(String name) {
         return Optional.ofNullable(byName.get(name));
     }
 

@@ -18,11 +18,6 @@ public record RunScope(RunContext ctx, Campaign campaign, SendSettings settings,
         return ctx.runToken();
     }
 
-    /** The relay this run sends through ({@code host:port}), as the metrics label it. */
-    public String relay() {
-        return settings.relay();
-    }
-
     /** The scheduler's clock, the one the run's deadline is measured by. */
     public Clock clock() {
         return ctx.clock();

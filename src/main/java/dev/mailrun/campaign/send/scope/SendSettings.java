@@ -9,10 +9,6 @@ import java.time.Duration;
  * constructor, by the configuration ({@code app/config}); tests build theirs with
  * {@code dev.mailrun.testing.SendSettingsFixtures}.
  *
- * @param relay              names the relay for rate sharing (host:port): workers sending through
- *                           one relay share its rate
- * @param relayRate          messages per second for the relay in total; 0: no limit. A run sends at
- *                           its share of it (the pace divides it among the workers)
  * @param batchMax           largest batch claimed at once
  * @param maxAttempts        attempts before a transient failure becomes permanent
  * @param retryBase          first retry delay; doubles per attempt, with ±20% jitter
@@ -23,7 +19,7 @@ import java.time.Duration;
  * @param dailyCap           how many messages each relay may take per day ({@link DailyCap#NONE}: no limit)
  * @param domainGroups       recipient domains paced together (by the pace)
  */
-public record SendSettings(String relay, double relayRate, int batchMax, int maxAttempts, Duration retryBase,
+public record SendSettings(int batchMax, int maxAttempts, Duration retryBase,
                            FailureRule failureRule, FlushCadence flush, Duration batchOverhead,
                            HardBounceRule hardBounceRule, DailyCap dailyCap, DomainGroups domainGroups) {
 
@@ -37,12 +33,6 @@ public record SendSettings(String relay, double relayRate, int batchMax, int max
     public static final Duration BATCH_OVERHEAD = Duration.ofMillis(50);
 
     public SendSettings {
-        if (relay == null || relay.isBlank()) {
-            throw new IllegalArgumentException("relay name must not be empty");
-        }
-        if (!(relayRate >= 0)) {
-            throw new IllegalArgumentException("relay rate must be 0 (no limit) or positive, got " + relayRate);
-        }
         if (batchMax < 1 || batchMax > 10_000) {
             throw new IllegalArgumentException("send.batch-max must be between 1 and 10000, got " + batchMax);
         }

@@ -1,9 +1,8 @@
-package dev.mailrun.campaign.send;
+package dev.mailrun.campaign.send.pace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mailrun.campaign.send.pace.RelayRate;
 import dev.mailrun.campaign.store.RelayShareTable;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.testing.TestDatabase;
