@@ -19,7 +19,6 @@ import dev.mailrun.http.TrustedProxies;
 import dev.mailrun.http.api.ApiHandler;
 import dev.mailrun.http.api.ApiServices;
 import dev.mailrun.http.console.ConsoleServices;
-import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.mail.feedback.HttpsFetcher;
 import dev.mailrun.mail.feedback.JdkHttpsFetcher;
 import dev.mailrun.metrics.MailrunMetrics;
@@ -128,17 +127,10 @@ public final class HttpEndpoint implements AutoCloseable {
 
     /** The operator's API the HTTP API works through: the same objects the CLI commands call. */
     static ApiServices apiServices(Services s) {
-        Runnable startCheck = () -> {
-            try {
-                s.config().unsubscribe().requireForSending();
-            } catch (RuntimeException e) {
-                throw new CampaignException(e.getMessage());
-            }
-        };
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
-                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), startCheck, s.apiTokens(), s.apiAudit(),
+                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), s.apiTokens(), s.apiAudit(),
                 s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock(),
-                s.config().tracking().enabled(), s.trackingErasure());
+                s.trackingErasure());
     }
 
     private static Probe probe(ProbeResult result) {
