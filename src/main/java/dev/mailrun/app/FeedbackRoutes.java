@@ -1,8 +1,9 @@
 package dev.mailrun.app;
 
 import dev.mailrun.app.config.FeedbackConfig;
+import dev.mailrun.http.endpoint.PublicRoutes;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
-import dev.mailrun.http.Route;
+import dev.mailrun.http.server.Route;
 import dev.mailrun.mail.feedback.HttpsFetcher;
 import dev.mailrun.mail.feedback.MailgunWebhook;
 import dev.mailrun.mail.feedback.PostmarkWebhook;
@@ -27,10 +28,10 @@ final class FeedbackRoutes {
         }
         FeedbackProcessor processor = s.feedbackProcessor();
         List<Route> routes = new ArrayList<>();
-        f.ses().ifPresent(ses -> routes.add(Route.feedback(new SesWebhook(ses, fetcher, s.clock()), processor)));
-        f.postmark().ifPresent(pm -> routes.add(Route.feedback(new PostmarkWebhook(pm), processor)));
-        f.sendgrid().ifPresent(sg -> routes.add(Route.feedback(new SendGridWebhook(sg, s.clock()), processor)));
-        f.mailgun().ifPresent(mg -> routes.add(Route.feedback(new MailgunWebhook(mg, s.clock()), processor)));
+        f.ses().ifPresent(ses -> routes.add(PublicRoutes.feedback(new SesWebhook(ses, fetcher, s.clock()), processor)));
+        f.postmark().ifPresent(pm -> routes.add(PublicRoutes.feedback(new PostmarkWebhook(pm), processor)));
+        f.sendgrid().ifPresent(sg -> routes.add(PublicRoutes.feedback(new SendGridWebhook(sg, s.clock()), processor)));
+        f.mailgun().ifPresent(mg -> routes.add(PublicRoutes.feedback(new MailgunWebhook(mg, s.clock()), processor)));
         return routes;
     }
 }

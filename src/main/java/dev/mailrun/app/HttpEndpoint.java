@@ -1,6 +1,8 @@
 package dev.mailrun.app;
 
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.http.status.StatusRoutes;
+import dev.mailrun.http.endpoint.PublicRoutes;
 import dev.mailrun.campaign.tracking.Tracker;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.TrackingTokens;
@@ -10,16 +12,15 @@ import dev.mailrun.health.ProbeResult;
 import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.send.route.RelayConfigs;
 import dev.mailrun.health.Readiness;
-import dev.mailrun.http.HttpLimits;
-import dev.mailrun.http.HttpServer;
-import dev.mailrun.http.Listener;
-import dev.mailrun.http.Probe;
-import dev.mailrun.http.Route;
-import dev.mailrun.http.TrustedProxies;
+import dev.mailrun.http.server.HttpLimits;
+import dev.mailrun.http.server.HttpServer;
+import dev.mailrun.http.server.Listener;
+import dev.mailrun.http.status.Probe;
+import dev.mailrun.http.server.Route;
+import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.http.api.ApiHandler;
 import dev.mailrun.http.api.ApiServices;
 import dev.mailrun.http.console.ConsoleServices;
-import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.mail.feedback.HttpsFetcher;
 import dev.mailrun.mail.feedback.JdkHttpsFetcher;
 import dev.mailrun.metrics.MailrunMetrics;
@@ -76,7 +77,7 @@ public final class HttpEndpoint implements AutoCloseable {
         s.config().unsubscribe().httpPort().ifPresent(port -> {
             SigningKey key = SigningKey.of(s.config().unsubscribe().requireSecret().reveal());
             List<Route> routes = new ArrayList<>();
-            routes.add(Route.unsubscribe(new UnsubscribeTokens(key),
+            routes.add(PublicRoutes.unsubscribe(new UnsubscribeTokens(key),
                     new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock())));
             routes.addAll(FeedbackRoutes.of(s, fetcher));
             if (s.config().tracking().enabled()) {
@@ -84,8 +85,8 @@ public final class HttpEndpoint implements AutoCloseable {
                 Tracker tracker = s.tracker();
                 tracker.flusher().start();
                 TrustedProxies proxies = s.config().tracking().trustedProxies();
-                routes.add(Route.trackedClicks(tokens, tracker, proxies));
-                routes.add(Route.trackedOpens(tokens, tracker, proxies));
+                routes.add(PublicRoutes.trackedClicks(tokens, tracker, proxies));
+                routes.add(PublicRoutes.trackedOpens(tokens, tracker, proxies));
             }
             listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, routes));
         });
@@ -99,11 +100,11 @@ public final class HttpEndpoint implements AutoCloseable {
             metrics.bindReady(() -> ready.ready().up());
             ApiServices api = apiServices(s);
             ConsoleServices console = new ConsoleServices(api, CONSOLE_IDLE, s.config().admin().console());
-            List<Route> routes = List.of(Route.metrics(metrics::scrape),
-                    Route.probe("/health/live", () -> probe(ready.live())),
-                    Route.probe("/health/ready", () -> probe(ready.ready())),
-                    Route.statusPage(() -> s.reports().all(), STATUS_REFRESH).orSession(console.sessionCheck()),
-                    Route.statusJson(() -> s.reports().all()),
+            List<Route> routes = List.of(StatusRoutes.metrics(metrics::scrape),
+                    StatusRoutes.probe("/health/live", () -> probe(ready.live())),
+                    StatusRoutes.probe("/health/ready", () -> probe(ready.ready())),
+                    StatusRoutes.statusPage(() -> s.reports().all(), STATUS_REFRESH).orSession(console.sessionCheck()),
+                    StatusRoutes.statusJson(() -> s.reports().all()),
                     Route.authenticatingItself("/api/v1/*", limits -> new ApiHandler(api, limits)),
                     Route.authenticatingItself("/console/*", console::handler));
             listeners.add(new Listener(ADMIN, s.config().admin().bind(), s.config().admin().port().get(), routes,
@@ -128,17 +129,10 @@ public final class HttpEndpoint implements AutoCloseable {
 
     /** The operator's API the HTTP API works through: the same objects the CLI commands call. */
     static ApiServices apiServices(Services s) {
-        Runnable startCheck = () -> {
-            try {
-                s.config().unsubscribe().requireForSending();
-            } catch (RuntimeException e) {
-                throw new CampaignException(e.getMessage());
-            }
-        };
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
-                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), startCheck, s.apiTokens(), s.apiAudit(),
+                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), s.apiTokens(), s.apiAudit(),
                 s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock(),
-                s.config().tracking().enabled(), s.trackingErasure());
+                s.trackingErasure());
     }
 
     private static Probe probe(ProbeResult result) {

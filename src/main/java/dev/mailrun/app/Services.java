@@ -8,6 +8,7 @@ import dev.mailrun.campaign.access.ApiAudit;
 import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.CampaignExport;
 import dev.mailrun.campaign.CampaignStates;
+import dev.mailrun.campaign.CampaignSetup;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
@@ -139,15 +140,19 @@ public final class Services implements AutoCloseable {
     /** The campaign service, where every rule on campaigns lives; shared. */
     public synchronized Campaigns campaigns() {
         if (campaigns == null) {
-            campaigns = new Campaigns(dataSource(), tasks(), contents(), clock(), config.tick().interval(),
-                    config.replies().counted());
+            campaigns = new Campaigns(dataSource(), tasks(), contents(), clock(), config.tick().interval(), campaignSetup());
         }
         return campaigns;
     }
 
+    /** What the configuration lets campaigns do: the campaign service enforces it, status reports what it holds back. */
+    CampaignSetup campaignSetup() {
+        return new CampaignSetup(config.unsubscribe().missingForSending(), config.tracking().enabled(), config.replies().counted());
+    }
+
     public CampaignReports reports() {
         return new CampaignReports(dataSource(), tasks(), clock(), config.send(), config.relays())
-                .withMissingSettings(config.unsubscribe().missingForSending())
+                .withMissingSettings(campaignSetup().missingForSending())
                 .withComplaintThreshold(config.bounce().settings().complaintPauseRate());
     }
 

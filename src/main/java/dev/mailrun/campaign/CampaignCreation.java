@@ -36,8 +36,9 @@ import javax.sql.DataSource;
  * (both in the future) checked first, every problem reported at once as a field of the domain
  * ({@link InvalidFields}), then the campaign, its route, its files, its tracking, its A/B test and the
  * template versions it pins ({@link Contents}) stored in one transaction.
- * The caller has checked that every relay of the route is configured and that tracking.enabled is on
- * when it asks for tracking; whether replies are counted (replies.imap.host) it is told.
+ * What the configuration allows it is told ({@link CampaignSetup}): a tracked campaign only while
+ * tracking is on, an A/B test picked by replies only while replies are counted. The caller has checked
+ * that every relay of a route given as a value is configured (a form's route is checked here).
  */
 final class CampaignCreation {
 
@@ -47,18 +48,18 @@ final class CampaignCreation {
     private final DataSource dataSource;
     private final Contents templates;
     private final Clock clock;
-    private final boolean repliesCounted;
+    private final CampaignSetup setup;
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
     private final TrackedLinkTable trackedLinks = new TrackedLinkTable();
     private final AbTable abTests = new AbTable();
     private final ContentPinTable pins = new ContentPinTable();
 
-    CampaignCreation(DataSource dataSource, Contents templates, Clock clock, boolean repliesCounted) {
+    CampaignCreation(DataSource dataSource, Contents templates, Clock clock, CampaignSetup setup) {
         this.dataSource = dataSource;
         this.templates = templates;
         this.clock = clock;
-        this.repliesCounted = repliesCounted;
+        this.setup = setup;
     }
 
     /**
@@ -87,7 +88,8 @@ final class CampaignCreation {
             templateProblem(form.template()).ifPresent(problems::add);
         }
         parsed.ifPresent(p -> problems.addAll(timeProblems(p.campaign())));
-        ab.ifPresent(test -> problems.addAll(VariantChecks.problemsAtCreate(templates, test, tracking, repliesCounted)));
+        trackingProblem(tracking).ifPresent(problems::add);
+        ab.ifPresent(test -> problems.addAll(VariantChecks.problemsAtCreate(templates, test, tracking, setup.repliesCounted())));
         return new Checked(parsed, ab, List.copyOf(problems));
     }
 
@@ -97,7 +99,8 @@ final class CampaignCreation {
         List<InvalidFields.Problem> problems = new ArrayList<>();
         templateProblem(campaign.template()).ifPresent(problems::add);
         problems.addAll(timeProblems(campaign));
-        ab.ifPresent(test -> problems.addAll(VariantChecks.problemsAtCreate(templates, test, tracking, repliesCounted)));
+        trackingProblem(tracking).ifPresent(problems::add);
+        ab.ifPresent(test -> problems.addAll(VariantChecks.problemsAtCreate(templates, test, tracking, setup.repliesCounted())));
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
@@ -144,7 +147,14 @@ final class CampaignCreation {
         return Optional.empty();
     }
 
-    /** Such a campaign would expire every recipient at its first run. */
+    /** Tracking asked for while it is off: no message would carry a tracked link, and nothing would serve one. */
+    private Optional<InvalidFields.Problem> trackingProblem(Optional<TrackingMode> tracking) {
+        if (tracking.isPresent() && !setup.trackingEnabled()) {
+            return Optional.of(new InvalidFields.Problem("track", "tracking is not enabled (tracking.enabled=true and tracking.base-url)"));
+        }
+        return Optional.empty();
+    }
+
     /** A start or an expiry already past: one would send at once, the other expire everyone at the first run. */
     private List<InvalidFields.Problem> timeProblems(NewCampaign campaign) {
         Instant now = clock.instant();

@@ -24,7 +24,6 @@ import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.ContentPinTable;
-import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.campaign.store.recipient.RecipientExport;
 import dev.mailrun.campaign.store.recipient.SentSecondTable;
 import dev.mailrun.campaign.store.recipient.StatusCountTable;
@@ -43,14 +42,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
  * What an operator does to campaigns: create, change, start, pause, resume, cancel, requeue unknown or
  * failed recipients, read its runs and one recipient. Each change is a conditional update, so two
  * operators (or an operator and a running task) cannot leave a campaign in a state neither asked for.
- * Over 250 lines as one piece because it is the one entry point the CLI and the API share, each
+ * Every rule on campaigns is enforced here or in the classes it delegates to ({@link CampaignCreation},
+ * {@link CampaignStart}, {@link Requeues}), those that depend on the configuration by the
+ * {@link CampaignSetup} it is built with: the CLI, the API and the console only translate their input
+ * and its refusals. Over 250 lines as one piece because it is the one entry point they share, each
  * action a few lines over the same table, task and clock.
  */
 public final class Campaigns {
@@ -64,24 +65,25 @@ public final class Campaigns {
     private final CampaignTable store = new CampaignTable();
     private final AttachmentTable files = new AttachmentTable();
     private final AbTable abTests = new AbTable();
-    private final RecipientCounts queue = new RecipientCounts();
     private final Requeues requeues;
     private final CampaignCreation creation;
+    private final CampaignStart starts;
 
+    /** A configuration with everything sending needs, tracking on and no replies mailbox read. */
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
-        this(dataSource, tasks, templates, clock, tickInterval, false);
+        this(dataSource, tasks, templates, clock, tickInterval, new CampaignSetup(List.of(), true, false));
     }
 
     /** With the templates stored in {@code dataSource}, written in {@code templates}' directory. */
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval,
-                     boolean repliesCounted) {
+                     CampaignSetup setup) {
         this(dataSource, tasks, new Contents(dataSource, new TemplateStore(dataSource, clock, TemplateStore.DEFAULT_MAX_BYTES),
-                templates, new PinnedTemplates(dataSource, clock)), clock, tickInterval, repliesCounted);
+                templates, new PinnedTemplates(dataSource, clock)), clock, tickInterval, setup);
     }
 
-    /** @param repliesCounted whether the replies mailbox is read (replies.imap.host): {@code --pick-by replies} needs it */
+    /** @param setup what the configuration lets campaigns do: the rules that depend on it are enforced here */
     public Campaigns(DataSource dataSource, TaskStore tasks, Contents templates, Clock clock, Duration tickInterval,
-                     boolean repliesCounted) {
+                     CampaignSetup setup) {
         this.dataSource = dataSource;
         this.tasks = tasks;
         this.templates = templates;
@@ -89,7 +91,8 @@ public final class Campaigns {
         this.clock = clock;
         this.slots = new TickSlots(tickInterval);
         this.requeues = new Requeues(dataSource, clock, this::wakeTask);
-        this.creation = new CampaignCreation(dataSource, templates, clock, repliesCounted);
+        this.creation = new CampaignCreation(dataSource, templates, clock, setup);
+        this.starts = new CampaignStart(dataSource, tasks, content, clock, slots, setup.missingForSending());
     }
 
     public long create(NewCampaign campaign) throws SQLException {
@@ -221,35 +224,14 @@ public final class Campaigns {
     }
 
     /**
-     * Starts a draft campaign: checks that its header values would be accepted by the sender, that
-     * it has recipients and that its template compiles and uses only fields every recipient has,
-     * then schedules its sending task. With a start time in the future the campaign waits as
-     * scheduled.
+     * Starts a draft campaign once everything its messages need is there ({@link CampaignStart}): the
+     * settings no worker sends without, valid header values, recipients, a template that uses only
+     * fields every recipient has. With a start time in the future the campaign waits as scheduled.
+     *
+     * @throws CampaignException naming what is missing or wrong
      */
     public CampaignStatus start(long id) throws SQLException {
-        Campaign campaign = get(id);
-        if (campaign.status() != CampaignStatus.DRAFT) {
-            throw new CampaignException("campaign " + id + " is " + campaign.status().dbValue()
-                    + "; only a draft campaign can be started" + (campaign.status() == CampaignStatus.PAUSED ? " (use resume)" : ""));
-        }
-        // A row written before the rule, or not through NewCampaign: the sender would refuse every message.
-        NewCampaign.headerProblem(campaign.name(), campaign.fromAddress(), campaign.fromName(), campaign.replyTo(),
-                campaign.subjectOverride()).or(() -> campaign.headers().refusal()).ifPresent(problem -> {
-                    throw new CampaignException("campaign " + id + " cannot start: " + problem);
-                });
-        Optional<AbTest> ab = Transactions.inTransaction(dataSource, c -> abTests.find(c, id, false)).map(AbState::test);
-        content.problemAtStart(campaign, commonColumns(id), ab).ifPresent(problem -> {
-            throw new CampaignException("campaign " + id + " cannot start: " + problem);
-        });
-        Instant now = clock.instant();
-        boolean later = campaign.startAt().map(at -> at.isAfter(now)).orElse(false);
-        CampaignTransition start = later ? CampaignTransition.SCHEDULE : CampaignTransition.START;
-        ensureTask(campaign, later ? campaign.startAt().get() : now);
-        boolean moved = Transactions.inTransaction(dataSource, c -> store.transition(c, id, start, null, now));
-        if (!moved) {
-            throw new CampaignException("campaign " + id + " changed while starting; check its status");
-        }
-        return start.to();
+        return starts.start(get(id));
     }
 
     /** Moves what a campaign (or one of its variants) sends to another stored version ({@link CampaignContent#move}). */
@@ -322,6 +304,16 @@ public final class Campaigns {
     }
 
     /**
+     * {@link #requeueFailed(long, FailureFilter)} with the filter as an operator gives it: the reply
+     * class or code, and words of the last error ({@link FailureFilter#parse}).
+     *
+     * @throws dev.mailrun.campaign.model.InvalidFields naming each bad part ({@code code}, {@code reason})
+     */
+    public RequeueResult requeueFailed(long id, Optional<String> code, Optional<String> reason) throws SQLException {
+        return requeueFailed(id, FailureFilter.parse(code, reason));
+    }
+
+    /**
      * The campaign's latest runs, newest first; none before it was started. Idle runs (ticks that found
      * the campaign paused, waiting for its window or its A/B decision) did nothing and are left out.
      */
@@ -367,30 +359,8 @@ public final class Campaigns {
         }
     }
 
-    private void ensureTask(Campaign campaign, Instant at) throws SQLException {
-        String name = SendTask.taskName(campaign.id());
-        Instant firstRun = slots.first(at);
-        Instant now = clock.instant();
-        if (tasks.find(name).isPresent()) {
-            tasks.setEnabled(name, true);
-            tasks.scheduleFrom(name, firstRun, now);
-            return;
-        }
-        long taskId = tasks.create(SendTask.newTask(campaign, slots.interval(), firstRun)).id();
-        // The first slot may have begun: a worker's next tick runs the task without a misfire.
-        tasks.scheduleFrom(name, firstRun, now);
-        Transactions.inTransaction(dataSource, c -> {
-            store.setTask(c, campaign.id(), taskId, clock.instant());
-            return null;
-        });
-    }
-
-    /** The merge-field columns every recipient of the campaign has; fails when it has none. */
-    Set<String> commonColumns(long campaignId) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            return queue.commonFieldNames(c, campaignId)
-                    .orElseThrow(() -> new CampaignException("campaign " + campaignId + " has no recipients; import some first"));
-        }
+    private Instant firstSlot(Instant at) {
+        return slots.first(at);
     }
 
     static String first(List<TemplateProblem> problems) {

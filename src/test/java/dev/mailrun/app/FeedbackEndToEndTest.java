@@ -192,7 +192,7 @@ class FeedbackEndToEndTest {
             assertThat(paused.path("pause_reason").asText()).isEqualTo("complaint rate 20.00% (1 complaints over 5 sends) exceeds 0.30%");
             assertThat(suppressions()).contains("gus@list.example complaint complaint:ses campaign=" + campaign);
         } finally {
-            ((Logger) LoggerFactory.getLogger("dev.mailrun.http.FeedbackHandler")).detachAppender(log);
+            ((Logger) LoggerFactory.getLogger("dev.mailrun.http.endpoint.FeedbackHandler")).detachAppender(log);
         }
     }
 
@@ -306,7 +306,7 @@ class FeedbackEndToEndTest {
     private static ListAppender<ILoggingEvent> capture() {
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
-        ((Logger) LoggerFactory.getLogger("dev.mailrun.http.FeedbackHandler")).addAppender(appender);
+        ((Logger) LoggerFactory.getLogger("dev.mailrun.http.endpoint.FeedbackHandler")).addAppender(appender);
         return appender;
     }
 

@@ -246,7 +246,7 @@ class TrackingEndToEndTest {
         CliHarness.Result r = new CliHarness(env, clock).run("campaign", "create", "--name", "N", "--template", "newsletter",
                 "--from", "news@sender.example", "--track", "clicks");
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err().strip()).isEqualTo("mailrun: --track needs tracking.enabled=true (and tracking.base-url) in the configuration")
+        assertThat(r.err().strip()).isEqualTo("mailrun: --track: tracking is not enabled (tracking.enabled=true and tracking.base-url)")
                 .doesNotContain("\n");
     }
 

@@ -19,10 +19,17 @@ import org.junit.jupiter.api.Test;
  * The package map of docs/ARCHITECTURE.md, enforced. Dependencies run one way:
  * timebox, db, csv and mail use nothing of ours; scheduler uses db and timebox; events uses db;
  * campaign uses scheduler, timebox, mail, db, csv and events (its writing entry point); http uses campaign and mail (http.api also events' operator calls) and is the only home of an HTTP
- * server library; metrics uses campaign, scheduler and events and is the only home of Micrometer; health
+ * server library, split by job (server below endpoint, status, api and console, which use no other part
+ * but the console the api and status); metrics uses campaign, scheduler and events and is the only home of Micrometer; health
  * uses db and scheduler; app uses all and nothing uses app.
  */
 class ArchitectureTest {
+
+    private static final String SERVER = "dev.mailrun.http.server..";
+    private static final String ENDPOINT = "dev.mailrun.http.endpoint..";
+    private static final String STATUS = "dev.mailrun.http.status..";
+    private static final String API = "dev.mailrun.http.api..";
+    private static final String CONSOLE = "dev.mailrun.http.console..";
 
     private static JavaClasses main;
 
@@ -166,14 +173,48 @@ class ArchitectureTest {
     }
 
     @Test
+    void http_is_split_by_job_and_every_class_of_it_lives_in_one_part() {
+        classes().that().resideInAPackage("dev.mailrun.http..")
+                .and().doNotHaveSimpleName("package-info")
+                .should().resideInAnyPackage(SERVER, ENDPOINT, STATUS, API, CONSOLE)
+                .check(main);
+    }
+
+    @Test
+    void the_server_knows_none_of_the_routes_it_serves() {
+        // http.server is what every part stands on (listeners, limits, body reading, proxies, the shared
+        // handlers); what it serves is handed to it as routes by app, so it uses no other part of http.
+        noClasses().that().resideInAPackage(SERVER)
+                .should().dependOnClassesThat().resideInAnyPackage(ENDPOINT, STATUS, API, CONSOLE)
+                .check(main);
+    }
+
+    @Test
+    void the_public_endpoints_and_the_status_routes_use_only_the_server_and_only_app_wires_them() {
+        noClasses().that().resideInAPackage(ENDPOINT)
+                .should().dependOnClassesThat().resideInAnyPackage(STATUS, API, CONSOLE)
+                .check(main);
+        noClasses().that().resideInAPackage(STATUS)
+                .should().dependOnClassesThat().resideInAnyPackage(ENDPOINT, API, CONSOLE)
+                .check(main);
+        noClasses().that().resideOutsideOfPackages(ENDPOINT, "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage(ENDPOINT)
+                .check(main);
+        // The console's campaign page shows the status page's charts.
+        noClasses().that().resideOutsideOfPackages(STATUS, CONSOLE, "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage(STATUS)
+                .check(main);
+    }
+
+    @Test
     void the_api_sits_on_the_server_and_only_app_wires_it() {
         // http.api uses the server's pieces (limits, body reading, routes); the server knows nothing of
         // the API, which app hands it as one more route.
-        noClasses().that().resideInAPackage("dev.mailrun.http")
-                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
+        noClasses().that().resideInAPackage(API)
+                .should().dependOnClassesThat().resideInAnyPackage(ENDPOINT, STATUS, CONSOLE)
                 .check(main);
-        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.api..", "dev.mailrun.http.console..", "dev.mailrun.app..")
-                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.api..")
+        noClasses().that().resideOutsideOfPackages(API, CONSOLE, "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage(API)
                 .check(main);
     }
 
@@ -181,19 +222,22 @@ class ArchitectureTest {
     void the_console_sits_on_the_server_and_the_api_and_only_app_wires_it() {
         // http.console works through the API's services and authenticator and the server's pieces; neither
         // knows the console: the server asks its sessions through SessionCheck, an interface of its own.
-        noClasses().that().resideOutsideOfPackages("dev.mailrun.http.console..", "dev.mailrun.app..")
-                .should().dependOnClassesThat().resideInAPackage("dev.mailrun.http.console..")
+        noClasses().that().resideInAPackage(CONSOLE)
+                .should().dependOnClassesThat().resideInAPackage(ENDPOINT)
+                .check(main);
+        noClasses().that().resideOutsideOfPackages(CONSOLE, "dev.mailrun.app..")
+                .should().dependOnClassesThat().resideInAPackage(CONSOLE)
                 .check(main);
     }
 
     @Test
     void the_api_reaches_events_only_through_the_operators_calls() {
         // http.api calls EventLog (and reads its rows' values), as `mailrun events` does; delivery is
-        // the worker's, and the server itself knows nothing of events.
+        // the worker's, and the server, the public endpoints and the status routes know nothing of events.
         noClasses().that().resideInAPackage("dev.mailrun.http..")
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.events.delivery..")
                 .check(main);
-        noClasses().that().resideInAPackage("dev.mailrun.http")
+        noClasses().that().resideInAnyPackage(SERVER, ENDPOINT, STATUS)
                 .should().dependOnClassesThat().resideInAPackage("dev.mailrun.events..")
                 .check(main);
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
-import dev.mailrun.http.SlowClients;
+import dev.mailrun.http.server.SlowClients;
 import dev.mailrun.testing.TestDatabase;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -12,7 +12,6 @@ import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CustomHeaders;
-import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.TrackingMode;
 import java.nio.file.Path;
@@ -114,19 +113,17 @@ final class CampaignCommand extends GroupCommand {
                     CustomHeaders.parse(headers == null ? List.of() : headers).list());
             AbForm ab = new AbForm(variants, Optional.ofNullable(testShare), Optional.ofNullable(decideAfter),
                     Optional.ofNullable(decide), Optional.ofNullable(pickBy));
-            Optional<TrackingMode> tracking = tracking(s);
+            Optional<TrackingMode> tracking = tracking();
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
             out().println(s.campaigns().create(form, s.config().relays(), ab, files, tracking));
             return Cli.OK;
         }
 
-        private Optional<TrackingMode> tracking(Services s) {
+        /** What --track asks for; whether tracking is on, the campaign service checks. */
+        private Optional<TrackingMode> tracking() {
             if (track == null) {
                 return Optional.empty();
-            }
-            if (!s.config().tracking().enabled()) {
-                throw new UsageException("--track needs tracking.enabled=true (and tracking.base-url) in the configuration");
             }
             return Optional.of(TrackingMode.parse(track).orElseThrow(() -> new UsageException(
                     "--track must be clicks, opens or opens,clicks, got '" + track + "'")));
@@ -140,8 +137,6 @@ final class CampaignCommand extends GroupCommand {
 
         @Override
         int act(Services s) throws Exception {
-            // No worker sends without them: refused here rather than started into a campaign nothing sends.
-            s.config().unsubscribe().requireForSending();
             CampaignStatus status = s.campaigns().start(id);
             out().println("campaign " + id + " is " + status.dbValue()
                     + (status == CampaignStatus.SCHEDULED ? " (waits for its start time)" : "; the next tick sends"));
@@ -246,8 +241,7 @@ final class CampaignCommand extends GroupCommand {
 
         @Override
         int act(Services s) throws Exception {
-            FailureFilter filter = FailureFilter.parse(Optional.ofNullable(code), Optional.ofNullable(reason));
-            Campaigns.RequeueResult r = s.campaigns().requeueFailed(id, filter);
+            Campaigns.RequeueResult r = s.campaigns().requeueFailed(id, Optional.ofNullable(code), Optional.ofNullable(reason));
             out().println("requeued " + r.requeued() + " failed recipient(s) of campaign " + id
                     + (r.leftSuppressed() > 0 ? "; left " + r.leftSuppressed() + " whose address is suppressed" : ""));
             return Cli.OK;

@@ -3,7 +3,7 @@ package dev.mailrun.app.cli;
 import dev.mailrun.app.Services;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.report.CampaignReport;
-import dev.mailrun.http.StatusPage;
+import dev.mailrun.http.status.StatusPage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

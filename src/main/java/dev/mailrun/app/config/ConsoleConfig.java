@@ -1,7 +1,7 @@
 package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.access.ApiTokens;
-import dev.mailrun.http.TrustedProxies;
+import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.http.console.ConsoleProxy;
 import java.util.Optional;
 

@@ -2,7 +2,7 @@ package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.tracking.MachineList;
 import dev.mailrun.campaign.tracking.TrackingSettings;
-import dev.mailrun.http.TrustedProxies;
+import dev.mailrun.http.server.TrustedProxies;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

@@ -65,7 +65,10 @@ public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUr
         return valid.address().localPart() + "@" + valid.address().domain();
     }
 
-    /** The keys sending needs that are not set, in the order {@link #requireForSending} checks them. */
+    /**
+     * The keys sending needs that are not set (the secret first): no campaign starts, and status shows
+     * every running one held back, while one is missing.
+     */
     public java.util.List<String> missingForSending() {
         java.util.List<String> missing = new java.util.ArrayList<>();
         if (secret.isEmpty()) {
@@ -75,12 +78,6 @@ public record UnsubscribeConfig(Optional<Secret> secret, Optional<String> baseUr
             missing.add("unsubscribe.base-url");
         }
         return missing;
-    }
-
-    /** Fails with a config error naming the first key sending needs that is not set. */
-    public void requireForSending() {
-        requireSecret();
-        requireBaseUrl();
     }
 
     /** What sending needs; fails with a config error naming the missing key. */

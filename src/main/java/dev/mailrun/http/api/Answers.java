@@ -1,6 +1,6 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.http.ClientGone;
+import dev.mailrun.http.server.ClientGone;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;

@@ -2,9 +2,9 @@ package dev.mailrun.http.api;
 
 import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.access.IdempotencyKeys;
-import dev.mailrun.http.BodyReader;
-import dev.mailrun.http.ByteSize;
-import dev.mailrun.http.HttpLimits;
+import dev.mailrun.http.server.BodyReader;
+import dev.mailrun.http.server.ByteSize;
+import dev.mailrun.http.server.HttpLimits;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

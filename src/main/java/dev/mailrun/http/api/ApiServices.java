@@ -20,11 +20,11 @@ import java.util.Optional;
 /**
  * What the API works through: the operator's API in {@code campaign} (the same objects the CLI
  * commands call, and the events outbox's {@link EventLog}), the API's own tokens, audit trail and idempotency keys, and its settings.
- *
- * @param startCheck throws when the configuration lacks what sending needs (as {@code campaign start} refuses)
+ * The rules that depend on the configuration (what starting needs, whether tracking is on) are the
+ * campaign service's: the API only translates what it refuses.
  */
 public record ApiServices(Campaigns campaigns, CampaignReports reports, RecipientImporter importer, CampaignExport export,
                           SuppressionList suppressions, SuppressionImporter suppressionImporter, Templates templates,
-                          Relays relays, EventLog events, Runnable startCheck, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
-                          Optional<Secret> adminToken, ApiSettings settings, Clock clock, boolean trackingEnabled,
+                          Relays relays, EventLog events, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
+                          Optional<Secret> adminToken, ApiSettings settings, Clock clock,
                           TrackingErasure trackingErasure) {}

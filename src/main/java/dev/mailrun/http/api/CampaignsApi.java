@@ -11,7 +11,6 @@ import dev.mailrun.campaign.model.TrackingMode;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CustomHeaders;
-import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.report.CampaignReportJson;
 import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.campaign.variant.AbForm;
@@ -63,10 +62,7 @@ final class CampaignsApi {
                 Operation.read("/campaigns/{id}", ApiScope.CAMPAIGNS_READ, this::get),
                 Operation.read("/campaigns/{id}/runs", ApiScope.CAMPAIGNS_READ, this::runs).query("limit"),
                 Operation.write("PATCH", "/campaigns/{id}", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.update", this::update),
-                action("start", Operation.Body.NONE, r -> {
-                    s.startCheck().run();
-                    return Map.of("status", campaigns.start(r.id("id")).dbValue());
-                }),
+                action("start", Operation.Body.NONE, r -> Map.of("status", campaigns.start(r.id("id")).dbValue())),
                 action("pause", Operation.Body.JSON, r -> {
                     PauseBody body = r.json(PauseBody.class);
                     campaigns.pause(r.id("id"), Strings.optional("reason", body.reason(), 500).orElse("paused through the API"));
@@ -81,8 +77,8 @@ final class CampaignsApi {
                 action("requeue-unknown", Operation.Body.NONE, r -> Map.of("requeued", campaigns.requeueUnknown(r.id("id")))),
                 action("requeue-failed", Operation.Body.JSON, r -> {
                     RequeueFailedBody body = r.json(RequeueFailedBody.class);
-                    FailureFilter filter = FailureFilter.parse(Optional.ofNullable(body.code()), Optional.ofNullable(body.reason()));
-                    Campaigns.RequeueResult result = campaigns.requeueFailed(r.id("id"), filter);
+                    Campaigns.RequeueResult result = campaigns.requeueFailed(r.id("id"), Optional.ofNullable(body.code()),
+                            Optional.ofNullable(body.reason()));
                     return Map.of("requeued", result.requeued(), "left_suppressed", result.leftSuppressed());
                 }));
     }
@@ -125,13 +121,10 @@ final class CampaignsApi {
                 .header("ETag", etag(created));
     }
 
-    /** What {@code track} asks for, as {@code campaign create --track}: only while tracking.enabled is on. */
-    private Optional<TrackingMode> tracking(String track) {
+    /** What {@code track} asks for, as {@code campaign create --track}; whether tracking is on, the campaign service checks. */
+    private static Optional<TrackingMode> tracking(String track) {
         if (track == null) {
             return Optional.empty();
-        }
-        if (!s.trackingEnabled()) {
-            throw ApiException.invalid("track", "tracking is not enabled (tracking.enabled=true and tracking.base-url)");
         }
         return Optional.of(TrackingMode.parse(track).orElseThrow(() -> ApiException.invalid("track",
                 "must be clicks, opens or opens,clicks, got '" + Shown.of(track) + "'")));

@@ -1,6 +1,6 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.http.BodyChunks;
+import dev.mailrun.http.server.BodyChunks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

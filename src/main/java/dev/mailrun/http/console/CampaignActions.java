@@ -2,7 +2,6 @@ package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.CampaignException;
-import dev.mailrun.campaign.model.FailureFilter;
 import dev.mailrun.campaign.model.InvalidFields;
 import java.util.Map;
 import java.util.Optional;
@@ -31,10 +30,7 @@ final class CampaignActions {
 
     Answer start(ConsoleRequest r) throws Exception {
         long id = r.id(0);
-        return act(r, id, () -> {
-            services.api().startCheck().run();
-            return "Campaign " + id + " is " + campaigns.start(id).dbValue() + ".";
-        });
+        return act(r, id, () -> "Campaign " + id + " is " + campaigns.start(id).dbValue() + ".");
     }
 
     Answer pause(ConsoleRequest r) throws Exception {
@@ -85,16 +81,15 @@ final class CampaignActions {
 
     Answer requeueFailed(ConsoleRequest r) throws Exception {
         long id = r.id(0);
-        FailureFilter chosen;
-        try {
-            chosen = FailureFilter.parse(r.field("code"), r.field("reason"));
-        } catch (InvalidFields e) {
-            // The form's labels: "SMTP code" and "Error text".
-            throw new Refusal(back(id) + "/requeue-failed", String.join(" ", e.problems().stream()
-                    .map(p -> (p.field().equals("code") ? "SMTP code: " : "Error text: ") + p.reason() + ".").toList()));
-        }
         return act(r, id, () -> {
-            Campaigns.RequeueResult result = campaigns.requeueFailed(id, chosen);
+            Campaigns.RequeueResult result;
+            try {
+                result = campaigns.requeueFailed(id, r.field("code"), r.field("reason"));
+            } catch (InvalidFields e) {
+                // The form's labels: "SMTP code" and "Error text"; the form is shown again to be corrected.
+                throw new Refusal(back(id) + "/requeue-failed", String.join(" ", e.problems().stream()
+                        .map(p -> (p.field().equals("code") ? "SMTP code: " : "Error text: ") + p.reason() + ".").toList()));
+            }
             return result.requeued() + " failed recipient(s) will be sent again" + (result.leftSuppressed() > 0
                     ? "; " + result.leftSuppressed() + " stay failed because they are suppressed." : ".");
         });

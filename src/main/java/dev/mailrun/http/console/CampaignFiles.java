@@ -2,7 +2,7 @@ package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.report.CampaignReport;
-import dev.mailrun.http.StatusPage;
+import dev.mailrun.http.status.StatusPage;
 import java.util.List;
 import java.util.Optional;
 

@@ -8,7 +8,7 @@ import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.model.RunCounts;
-import dev.mailrun.http.StatusCharts;
+import dev.mailrun.http.status.StatusCharts;
 import io.pebbletemplates.pebble.extension.escaper.SafeString;
 import java.time.Duration;
 import java.time.Instant;

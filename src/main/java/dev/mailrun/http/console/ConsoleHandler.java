@@ -1,8 +1,8 @@
 package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.access.ApiAudit;
-import dev.mailrun.http.BodyReader;
-import dev.mailrun.http.HttpLimits;
+import dev.mailrun.http.server.BodyReader;
+import dev.mailrun.http.server.HttpLimits;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

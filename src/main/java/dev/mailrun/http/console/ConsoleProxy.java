@@ -1,6 +1,6 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.http.TrustedProxies;
+import dev.mailrun.http.server.TrustedProxies;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

@@ -1,6 +1,6 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.http.ClientGone;
+import dev.mailrun.http.server.ClientGone;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.ByteBuffer;

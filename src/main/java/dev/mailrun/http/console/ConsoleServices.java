@@ -1,7 +1,7 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.http.HttpLimits;
-import dev.mailrun.http.SessionCheck;
+import dev.mailrun.http.server.HttpLimits;
+import dev.mailrun.http.server.SessionCheck;
 import dev.mailrun.http.api.ApiServices;
 import dev.mailrun.http.api.Authenticator;
 import java.security.SecureRandom;

@@ -2,7 +2,7 @@ package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.model.ApiScope;
-import dev.mailrun.http.SessionCheck;
+import dev.mailrun.http.server.SessionCheck;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;

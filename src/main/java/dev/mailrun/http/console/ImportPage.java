@@ -7,7 +7,7 @@ import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.csv.RejectedRow;
-import dev.mailrun.http.ByteSize;
+import dev.mailrun.http.server.ByteSize;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.mailrun.http.console;
 
-import dev.mailrun.http.StatusCharts;
+import dev.mailrun.http.status.StatusCharts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

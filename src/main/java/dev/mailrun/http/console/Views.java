@@ -13,7 +13,7 @@ import java.util.Map;
  * The console's pages, Pebble templates under {@code console/} on the classpath. Every value is
  * HTML-escaped by the engine (autoescaping on, strategy html); a template never marks a value safe.
  * The one value handed over as markup is a campaign's charts, a {@code SafeString} made in Java from
- * {@code http.StatusCharts}, which escapes every text it draws.
+ * {@code http.status.StatusCharts}, which escapes every text it draws.
  * Strict variables: a page that names a value the handler did not give fails, it does not print nothing.
  */
 final class Views {

@@ -118,4 +118,25 @@ class ApiRefusalsTest {
         assertThat(json(r).get("errors")).as(r.body()).hasSize(1);
         assertThat(json(r).get("errors").get(0).get("field").asText()).isEqualTo("template");
     }
+
+    @Test
+    void start_while_a_setting_sending_needs_is_missing_is_409_naming_it_and_the_campaign_stays_a_draft() throws Exception {
+        java.util.Map<String, String> env = WorkerEnv.of(db, 2525);
+        env.remove("MAILRUN_UNSUBSCRIBE_BASE_URL");
+        try (ApiHarness unconfigured = new ApiHarness(env, clock)) {
+            HttpResponse<String> created = unconfigured.post(ApiHarness.ADMIN_TOKEN, "/api/v1/campaigns",
+                    "{\"name\":\"No base URL\",\"template\":\"newsletter\",\"from\":\"news@sender.example\"}");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            String id = json(created).get("id").asText();
+            Path csv = dir.resolve("list.csv");
+            Files.writeString(csv, "email,name,city\nann@list.example,Ann,Oslo\n");
+            HttpResponse<String> imported = unconfigured.upload(ApiHarness.ADMIN_TOKEN, "/api/v1/campaigns/" + id + "/recipients/import", csv);
+            assertThat(imported.statusCode()).as(imported.body()).isEqualTo(200);
+
+            HttpResponse<String> refused = unconfigured.post(ApiHarness.ADMIN_TOKEN, "/api/v1/campaigns/" + id + "/start", null);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+            assertThat(json(refused).get("detail").asText()).contains("unsubscribe.base-url");
+            assertThat(json(unconfigured.get(ApiHarness.ADMIN_TOKEN, "/api/v1/campaigns/" + id)).get("status").asText()).isEqualTo("draft");
+        }
+    }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import dev.mailrun.campaign.CampaignSetup;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.CampaignException;
@@ -179,7 +180,8 @@ class AbPickByRepliesTest {
     }
 
     private static Campaigns counting(SendingHarness h, SettableClock clock) {
-        return new Campaigns(db.dataSource(), h.tasks, new TemplateLoader(Path.of("templates")), clock, INTERVAL, true);
+        return new Campaigns(db.dataSource(), h.tasks, new TemplateLoader(Path.of("templates")), clock, INTERVAL,
+                new CampaignSetup(List.of(), true, true));
     }
 
     private static NewCampaign campaign(String name) {

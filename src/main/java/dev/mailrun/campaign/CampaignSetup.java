@@ -1,0 +1,23 @@
+package dev.mailrun.campaign;
+
+import java.util.List;
+
+/**
+ * What the configuration lets campaigns do, read once where {@link Campaigns} is wired: the rules that
+ * depend on it are the campaign service's, so the command line, the API and the console only pass on
+ * what it refuses.
+ *
+ * @param missingForSending the settings no worker sends without that are not set, by their configuration
+ *                          keys ({@code unsubscribe.secret}, {@code unsubscribe.base-url}): while one is
+ *                          missing, no campaign starts
+ * @param trackingEnabled   whether engagement tracking is on (tracking.enabled): only then is a campaign
+ *                          created tracked
+ * @param repliesCounted    whether the replies mailbox is read (replies.imap.host): only then may an A/B
+ *                          test pick its winner by replies
+ */
+public record CampaignSetup(List<String> missingForSending, boolean trackingEnabled, boolean repliesCounted) {
+
+    public CampaignSetup {
+        missingForSending = List.copyOf(missingForSending);
+    }
+}

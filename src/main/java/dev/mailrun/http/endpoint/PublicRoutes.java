@@ -1,0 +1,39 @@
+package dev.mailrun.http.endpoint;
+
+import dev.mailrun.campaign.feedback.FeedbackProcessor;
+import dev.mailrun.campaign.tracking.Tracker;
+import dev.mailrun.campaign.unsubscribe.TrackingTokens;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
+import dev.mailrun.campaign.unsubscribe.Unsubscriber;
+import dev.mailrun.http.server.Route;
+import dev.mailrun.http.server.TrustedProxies;
+import dev.mailrun.mail.feedback.FeedbackWebhook;
+
+/**
+ * The routes of the public listener, which recipients' mail programs and the email providers call:
+ * one-click unsubscribe, the tracking endpoints, the providers' webhooks.
+ */
+public final class PublicRoutes {
+
+    private PublicRoutes() {}
+
+    /** One-click unsubscribe, {@code /u/<token>}. */
+    public static Route unsubscribe(UnsubscribeTokens tokens, Unsubscriber unsubscriber) {
+        return Route.of(UnsubscribeTokens.PATH_PREFIX + "*", limits -> new UnsubscribeHandler(tokens, unsubscriber, limits));
+    }
+
+    /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}. */
+    public static Route trackedClicks(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
+        return Route.of(TrackingTokens.CLICK_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies));
+    }
+
+    /** The open endpoint, {@code /o/<token>.gif} (docs/TRACKING.md), behind {@code proxies}. */
+    public static Route trackedOpens(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
+        return Route.of(TrackingTokens.OPEN_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies));
+    }
+
+    /** An email provider's webhook, {@code /feedback/<provider>}. */
+    public static Route feedback(FeedbackWebhook webhook, FeedbackProcessor processor) {
+        return Route.of("/feedback/" + webhook.provider().id(), limits -> new FeedbackHandler(webhook, processor, limits));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.mailrun.http.server;
+
+import dev.mailrun.mail.Secret;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One listening socket of the {@link HttpServer} and the routes it serves. A route answers only on
+ * its own listener: on every other one its path is 404, so the admin routes are never reachable
+ * through the public port.
+ *
+ * @param name        shown in logs ({@code public}, {@code admin})
+ * @param bindAddress address to listen on
+ * @param port        0 picks a free one
+ * @param bearerToken when present, every request on this listener must carry
+ *                    {@code Authorization: Bearer <token>}; without it: 401
+ */
+public record Listener(String name, String bindAddress, int port, List<Route> routes, Optional<Secret> bearerToken) {
+
+    public Listener {
+        Objects.requireNonNull(name, "name");
+        if (bindAddress == null || bindAddress.isBlank()) {
+            throw new IllegalArgumentException("bindAddress must not be blank");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0-65535, got " + port);
+        }
+        routes = List.copyOf(routes);
+        Objects.requireNonNull(bearerToken, "bearerToken");
+    }
+
+    public static Listener open(String name, String bindAddress, int port, List<Route> routes) {
+        return new Listener(name, bindAddress, port, routes, Optional.empty());
+    }
+}
