@@ -1,6 +1,8 @@
 package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.content.Contents;
+import dev.mailrun.campaign.content.MessageForm;
+import dev.mailrun.campaign.content.OwnMessageComposer;
 import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.ContentPin;
@@ -75,6 +77,49 @@ final class CampaignCreation {
             throw new InvalidFields(checked.problems());
         }
         return store(checked.parsed().orElseThrow().campaign(), checked.parsed().get().route(), attachments, tracking, checked.ab());
+    }
+
+    /**
+     * As {@link #create(CampaignForm, Relays, AbForm, List, Optional)} for a campaign with its own message:
+     * the form is checked with the layout in the template's place (the layout's properties give the
+     * sender), the message is placed into the layout, and only when nothing is wrong is it stored as the
+     * template named after the campaign ({@link MessageForm#templateName}), which the campaign pins.
+     *
+     * @throws InvalidFields every problem at once: the form's, and the message's as subject, body, text or layout
+     */
+    long create(CampaignForm form, Relays relays, AbForm abForm, List<Attachment> attachments, Optional<TrackingMode> tracking,
+                MessageForm message) throws SQLException {
+        String name = MessageForm.templateName(form.name() == null ? "" : form.name());
+        Checked checked = check(form.withTemplate(message.layout()), relays, abForm, tracking);
+        List<InvalidFields.Problem> problems = new ArrayList<>();
+        // The layout's own problems are the composer's to report, once.
+        checked.problems().stream().filter(p -> !p.field().equals("template")).forEach(problems::add);
+        OwnMessageComposer.Composition composition = templates.compose(name, message);
+        if (composition instanceof OwnMessageComposer.Composition.Refused refused) {
+            refused.problems().forEach(p -> problems.add(new InvalidFields.Problem(messageField(name, p), p.toString())));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidFields(problems);
+        }
+        templates.save(((OwnMessageComposer.Composition.Composed) composition).source(), CREATED);
+        NewCampaign n = checked.parsed().orElseThrow().campaign();
+        NewCampaign own = new NewCampaign(n.name(), name, n.fromAddress(), n.fromName(), n.replyTo(), n.subject(), n.startAt(),
+                n.rateCap(), n.windows(), n.expireAt(), n.headers());
+        return store(own, checked.parsed().get().route(), attachments, tracking, checked.ab());
+    }
+
+    /** The field a problem of a composed message is about: what the operator wrote it in. */
+    private static String messageField(String name, dev.mailrun.mail.template.TemplateProblem problem) {
+        String file = problem.file();
+        if (file.startsWith("layout ")) {
+            return "layout";
+        }
+        for (String part : List.of("subject", "text", "body")) {
+            if (file.equals(name + "/" + part)) {
+                return part;
+            }
+        }
+        return "body";
     }
 
     /** What a form would create, and every problem found (none: it can be created). */

@@ -49,6 +49,11 @@ public record CampaignForm(String name, String template, Optional<String> from, 
         headers = headers == null ? List.of() : List.copyOf(headers);
     }
 
+    /** The same form naming another template. */
+    public CampaignForm withTemplate(String other) {
+        return new CampaignForm(name, other, from, fromName, replyTo, subject, startAt, rate, windows, expireAt, relay, headers);
+    }
+
     /** Without headers of the operator's own. */
     public CampaignForm(String name, String template, Optional<String> from, Optional<String> fromName, Optional<String> replyTo,
                         Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,

@@ -1,6 +1,7 @@
 package dev.mailrun.campaign;
 
 import dev.mailrun.campaign.content.Contents;
+import dev.mailrun.campaign.content.MessageForm;
 import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.model.AbState;
@@ -134,6 +135,12 @@ public final class Campaigns {
     public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments,
                        Optional<TrackingMode> tracking) throws SQLException {
         return creation.create(form, relays, ab, attachments, tracking);
+    }
+
+    /** As above, for a campaign with its own message placed into a layout ({@link CampaignCreation}). */
+    public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments, Optional<TrackingMode> tracking,
+                       MessageForm message) throws SQLException {
+        return creation.create(form, relays, ab, attachments, tracking, message);
     }
 
     /** Every problem {@link #create(CampaignForm, Relays, AbForm, List, Optional)} would find, without creating anything. */

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -57,14 +58,18 @@ final class CampaignCommand extends GroupCommand {
     static final class Create extends CampaignAction {
         @Option(names = "--name", required = true, paramLabel = "N",
                 description = "Campaign name: shown in lists and status, and the List-Id header's phrase.") String name;
-        @Option(names = "--template", required = true, paramLabel = "T", description = "Folder under templates.dir.") String template;
+        @Option(names = "--template", paramLabel = "T",
+                description = "A stored template, or a folder under templates.dir (stored first when new); or --layout.")
+        String template;
+        @Mixin MessageOptions message = new MessageOptions();
         @Option(names = "--from", paramLabel = "ADDR",
                 description = "Sender address; default: the template's from (template.properties), with its display name.")
         String from;
         @Option(names = "--from-name", paramLabel = "NAME", description = "Sender display name.") String fromName;
         @Option(names = "--reply-to", paramLabel = "ADDR", description = "Reply-To address; default: none (replies go to --from).")
         String replyTo;
-        @Option(names = "--subject", paramLabel = "S", description = "Replaces the template's subject.") String subject;
+        @Option(names = "--subject", paramLabel = "S",
+                description = "Replaces the template's subject; with --layout, the message's subject.") String subject;
         @Option(names = "--start-at", paramLabel = "TIME",
                 description = "Earliest start, in the future, e.g. 2026-12-01T09:00:00Z or "
                         + "'2026-12-01T09:00 Europe/Berlin' (before 9999-01-01).") String startAt;
@@ -107,8 +112,11 @@ final class CampaignCommand extends GroupCommand {
 
         @Override
         int act(Services s) throws Exception {
+            if ((template == null) == !message.given()) {
+                throw new UsageException("give --template, or --layout with --body for the campaign's own message");
+            }
             CampaignForm form = new CampaignForm(name, template, Optional.ofNullable(from), Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
-                    Optional.ofNullable(subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
+                    Optional.ofNullable(message.given() ? null : subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
                     windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay),
                     CustomHeaders.parse(headers == null ? List.of() : headers).list());
             AbForm ab = new AbForm(variants, Optional.ofNullable(testShare), Optional.ofNullable(decideAfter),
@@ -116,7 +124,10 @@ final class CampaignCommand extends GroupCommand {
             Optional<TrackingMode> tracking = tracking();
             List<Attachment> files = new AttachmentFiles(s.config().content().attachments())
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
-            out().println(s.campaigns().create(form, s.config().relays(), ab, files, tracking));
+            out().println(message.given()
+                    ? s.campaigns().create(form, s.config().relays(), ab, files, tracking,
+                            message.form(subject, s.config().content().maxTemplateBytes()))
+                    : s.campaigns().create(form, s.config().relays(), ab, files, tracking));
             return Cli.OK;
         }
 

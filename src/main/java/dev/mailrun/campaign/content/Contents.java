@@ -8,6 +8,7 @@ import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
 import dev.mailrun.mail.template.TemplateSource;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -128,6 +129,43 @@ public final class Contents {
         }
         throw new dev.mailrun.campaign.model.CampaignException("template " + name + " cannot be used: "
                 + ((TemplateStore.Saved.Refused) saved).problems().get(0));
+    }
+
+    /**
+     * {@code form}'s message placed into its layout as the template {@code name} ({@link OwnMessageComposer}),
+     * compiled; or every problem, an unknown layout among them. Nothing is stored.
+     */
+    public OwnMessageComposer.Composition compose(String name, MessageForm form) throws SQLException {
+        Resolved layout = resolve(form.layout());
+        TemplateSource source;
+        if (layout instanceof Resolved.Stored s) {
+            source = TemplateStore.source(store.version(s.pin().template(), Optional.of(s.pin().version())));
+        } else if (layout instanceof Resolved.Written w) {
+            source = w.source();
+        } else {
+            // The message is still checked, in a bare layout, so that every problem is reported at once.
+            List<TemplateProblem> problems = new ArrayList<>();
+            problems.add(new TemplateProblem("layout " + form.layout(), 0, 0, ((Resolved.Missing) layout).problems().get(0).message()));
+            TemplateSource bare = TemplateSource.of(form.layout(), "", "{{ content }}", "{{ content }}", Optional.empty());
+            if (new OwnMessageComposer(store.maxBytes()).compose(name, form.message(), bare)
+                    instanceof OwnMessageComposer.Composition.Refused refused) {
+                problems.addAll(refused.problems());
+            }
+            return new OwnMessageComposer.Composition.Refused(problems);
+        }
+        return new OwnMessageComposer(store.maxBytes()).compose(name, form.message(), source);
+    }
+
+    /**
+     * Stores a composed message as {@code source.name()}'s next version (or finds it unchanged).
+     *
+     * @throws dev.mailrun.campaign.model.CampaignException when the store refuses it (too large)
+     */
+    public void save(TemplateSource source, String by) throws SQLException {
+        if (store.save(source, by) instanceof TemplateStore.Saved.Refused refused) {
+            throw new dev.mailrun.campaign.model.CampaignException("template " + source.name() + " cannot be stored: "
+                    + refused.problems().get(0));
+        }
     }
 
     /** The stored templates and their versions. */
