@@ -1,14 +1,12 @@
 package dev.mailrun.fault;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.mail.ScriptedSmtpServer.Reply;
 import dev.mailrun.mail.ScriptedSmtpServer;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.TaskStore;
+import dev.mailrun.testing.StatusCounts;
 import dev.mailrun.testing.TestDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,9 +19,12 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * kill -9 of a real worker JVM in the middle of sending, again and again, then a clean finish:
@@ -198,13 +199,8 @@ class KillNineTest {
         boolean holds() throws Exception;
     }
 
-    static void waitFor(Condition condition, Duration timeout) throws Exception {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.holds()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("condition not met within " + timeout);
-            }
-            Thread.sleep(5);
-        }
+    /** Waits on real processes (the one test wait: Awaitility), polling every 5 ms. */
+    static void waitFor(Condition condition, Duration timeout) {
+        Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(5)).until(condition::holds);
     }
 }

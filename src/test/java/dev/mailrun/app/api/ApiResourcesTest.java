@@ -1,8 +1,5 @@
 package dev.mailrun.app.api;
 
-import static dev.mailrun.app.api.ApiHarness.json;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.testing.SettableClock;
@@ -15,11 +12,15 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import static dev.mailrun.app.api.ApiHarness.json;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The API's resources through a real Jetty and a real database, every answer checked against the contract. */
 class ApiResourcesTest {
@@ -249,14 +250,13 @@ class ApiResourcesTest {
             out.flush();
         }
         // A client retrying as told: 409 with Retry-After while the first is under way, then its answer.
-        HttpResponse<String> retried;
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
-        do {
-            retried = api.upload(token, path, csv, "Idempotency-Key", "dropped-1");
-            if (retried.statusCode() == 409) {
-                Thread.sleep(50);
-            }
-        } while (retried.statusCode() == 409 && System.nanoTime() < deadline);
+        java.util.concurrent.atomic.AtomicReference<HttpResponse<String>> answer = new java.util.concurrent.atomic.AtomicReference<>();
+        Awaitility.await("the retried upload's answer").atMost(java.time.Duration.ofSeconds(60))
+                .pollInterval(java.time.Duration.ofMillis(50)).until(() -> {
+                    answer.set(api.upload(token, path, csv, "Idempotency-Key", "dropped-1"));
+                    return answer.get().statusCode() != 409;
+                });
+        HttpResponse<String> retried = answer.get();
         assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
         assertThat(json(retried).get("imported").asLong() + json(retried).get("duplicates").asLong()).isEqualTo(20_000);
         assertThat(json(api.get(token, "/api/v1/campaigns/" + id)).get("report").get("counts").get("total").asLong()).isEqualTo(20_000);

@@ -1,7 +1,5 @@
 package dev.mailrun.app.console;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import com.sun.net.httpserver.HttpServer;
@@ -18,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +28,8 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The console in a real browser (headless Chromium through WebDriver), as an operator uses it: log in,
@@ -345,13 +346,7 @@ class ConsoleBrowserTest {
     }
 
     /** Waits for the browser (a download, a navigation), at most 30 s; the clock under test never moves here. */
-    private static void waitFor(Condition condition) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.met()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("the browser did not get there within 30 s");
-            }
-            Thread.sleep(50);
-        }
+    private static void waitFor(Condition condition) {
+        Awaitility.await("the browser").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(condition::met);
     }
 }
