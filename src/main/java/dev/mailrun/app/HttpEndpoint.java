@@ -130,7 +130,7 @@ public final class HttpEndpoint implements AutoCloseable {
     /** The operator's API the HTTP API works through: the same objects the CLI commands call. */
     static ApiServices apiServices(Services s) {
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
-                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), s.apiTokens(), s.apiAudit(),
+                s.suppressionImporter(), s.templateCatalogue(), s.templateStore(), s.config().relays(), s.eventLog(), s.apiTokens(), s.apiAudit(),
                 s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock(),
                 s.trackingErasure());
     }

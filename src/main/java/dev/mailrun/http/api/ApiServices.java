@@ -7,6 +7,7 @@ import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
+import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.route.Relays;
@@ -25,6 +26,7 @@ import java.util.Optional;
  */
 public record ApiServices(Campaigns campaigns, CampaignReports reports, RecipientImporter importer, CampaignExport export,
                           SuppressionList suppressions, SuppressionImporter suppressionImporter, Templates templates,
+                          TemplateStore templateStore,
                           Relays relays, EventLog events, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
                           Optional<Secret> adminToken, ApiSettings settings, Clock clock,
                           TrackingErasure trackingErasure) {}
