@@ -10,6 +10,9 @@ import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.health.ProbeResult;
 import dev.mailrun.campaign.CampaignStates;
+import dev.mailrun.campaign.TestSend;
+import dev.mailrun.campaign.model.CampaignException;
+import dev.mailrun.app.config.ConfigException;
 import dev.mailrun.campaign.send.route.RelayConfigs;
 import dev.mailrun.health.Readiness;
 import dev.mailrun.http.server.HttpLimits;
@@ -130,9 +133,18 @@ public final class HttpEndpoint implements AutoCloseable {
     /** The operator's API the HTTP API works through: the same objects the CLI commands call. */
     static ApiServices apiServices(Services s) {
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
-                s.suppressionImporter(), s.templateCatalogue(), s.config().relays(), s.eventLog(), s.apiTokens(), s.apiAudit(),
-                s.idempotencyKeys(), s.config().admin().token(), s.config().admin().api(), s.clock(),
-                s.trackingErasure());
+                s.suppressionImporter(), s.templateCatalogue(), s.templateStore(), () -> testSend(s), s.config().relays(),
+                s.eventLog(), s.apiTokens(), s.apiAudit(), s.idempotencyKeys(), s.config().admin().token(),
+                s.config().admin().api(), s.clock(), s.trackingErasure());
+    }
+
+    /** A test send as {@code send-test} makes it; a configuration that cannot send refuses it as a campaign's start would. */
+    private static TestSend testSend(Services s) {
+        try {
+            return new TestSend(s.sendHandler().dependencies(), s.clock());
+        } catch (ConfigException e) {
+            throw new CampaignException("a test cannot be sent: " + e.getMessage());
+        }
     }
 
     private static Probe probe(ProbeResult result) {

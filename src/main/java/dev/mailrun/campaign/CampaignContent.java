@@ -107,7 +107,7 @@ final class CampaignContent {
             throw new CampaignException("campaign " + id + " is paused but its last run is still ending; move its content "
                     + "once no run holds it");
         }
-        ContentPin pin = version.isPresent() ? stored(template, version.get()) : contents.pin(template, who);
+        ContentPin pin = version.isPresent() ? stored(template, version.get()) : latest(template, who);
         Instant now = clock.instant();
         Transactions.inTransaction(dataSource, c -> {
             if (variant.isEmpty()) {
@@ -126,6 +126,15 @@ final class CampaignContent {
             return null;
         });
         return pin;
+    }
+
+    /** What {@code template} pins now; a name that resolves to nothing usable is a bad field, as a bad version is. */
+    private ContentPin latest(String template, String who) throws SQLException {
+        try {
+            return contents.pin(template, who);
+        } catch (CampaignException e) {
+            throw InvalidFields.of("template", e.getMessage());
+        }
     }
 
     private ContentPin stored(String template, int version) throws SQLException {

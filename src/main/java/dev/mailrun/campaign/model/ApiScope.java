@@ -14,6 +14,7 @@ public enum ApiScope {
     SUPPRESSIONS_READ("suppressions:read"),
     SUPPRESSIONS_WRITE("suppressions:write"),
     TEMPLATES_READ("templates:read"),
+    TEMPLATES_WRITE("templates:write"),
     EVENTS_READ("events:read"),
     EVENTS_WRITE("events:write"),
     ADMIN("admin");

@@ -66,6 +66,8 @@ public final class ApiHandler extends Handler.Abstract {
         ops.addAll(new ContractApi().operations());
         ops.addAll(new TemplatesApi(services).operations());
         ops.addAll(new CampaignsApi(services).operations());
+        ops.addAll(new CampaignContentApi(services).operations());
+        ops.addAll(new TestSendApi(services).operations());
         ops.addAll(new RecipientsApi(services).operations());
         ops.addAll(new SuppressionsApi(services).operations());
         ops.addAll(new EventsApi(services).operations());

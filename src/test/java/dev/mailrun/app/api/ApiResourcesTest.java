@@ -1,6 +1,7 @@
 package dev.mailrun.app.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -38,7 +39,8 @@ class ApiResourcesTest {
     @BeforeEach
     void start() throws Exception {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
-            for (String table : List.of("api_token", "api_audit", "api_idempotency", "suppression", "suppression_removal", "campaign", "task")) {
+            for (String table : List.of("api_token", "api_audit", "api_idempotency", "suppression", "suppression_removal", "campaign", "task",
+                    "template_version", "template")) {
                 s.execute("DELETE FROM " + table);
             }
         }
@@ -289,7 +291,13 @@ class ApiResourcesTest {
     }
 
     @Test
-    void templates_are_listed_described_and_previewed_with_the_checks_of_template_check() {
+    void a_template_written_in_templates_dir_is_stored_then_listed_described_and_previewed() throws Exception {
+        ObjectNode written = ApiHarness.JSON.createObjectNode().put("name", "newsletter");
+        for (String[] part : new String[][] {{"subject", "subject.txt"}, {"text", "body.txt"}, {"html", "body.html"},
+                {"properties", "template.properties"}}) {
+            written.put(part[0], Files.readString(Path.of("templates/newsletter").resolve(part[1])));
+        }
+        assertThat(api.post(token, "/api/v1/templates", written.toString()).statusCode()).isEqualTo(201);
         assertThat(json(api.get(token, "/api/v1/templates")).get("templates").toString()).contains("newsletter");
         JsonNode t = json(api.get(token, "/api/v1/templates/newsletter"));
         assertThat(t.get("valid").asBoolean()).isTrue();
