@@ -31,7 +31,10 @@ final class CampaignsApi {
     record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
                       String startAt, Double rate, List<String> windows, String expireAt, String relay, String track,
                       List<String> variants, Integer testShare, String decideAfter, String decide, String pickBy,
-                      Map<String, String> headers) {}
+                      Map<String, String> headers, MessageBody message) {}
+
+    /** A campaign's own message placed into a layout, as {@code campaign create --layout --body --subject}. */
+    record MessageBody(String layout, String subject, String body, String format, String text) {}
 
     /** {@code campaign pick}: the variant that won. */
     record PickBody(String variant) {}
@@ -108,14 +111,19 @@ final class CampaignsApi {
     private ApiResponse create(ApiRequest r) throws Exception {
         CreateBody b = r.json(CreateBody.class);
         List<String> windows = b.windows() == null ? List.of() : checkedWindows(b.windows());
-        CampaignForm form = new CampaignForm(Strings.required("name", b.name(), 200), Strings.required("template", b.template(), 64),
+        if (b.message() != null && b.template() != null) {
+            throw ApiException.invalid("template", "give template or message, not both");
+        }
+        String template = b.message() != null ? null : Strings.required("template", b.template(), 64);
+        CampaignForm form = new CampaignForm(Strings.required("name", b.name(), 200), template,
                 Strings.optional("from", b.from(), 254), Strings.optional("from_name", b.fromName(), 200),
                 Strings.optional("reply_to", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
                 Strings.optional("start_at", b.startAt(), 100), Optional.ofNullable(b.rate()), windows,
                 Strings.optional("expire_at", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
                 headers(b.headers()));
         // Every bad field at once, named by the domain (Failures puts the names in the API's words).
-        long id = campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()));
+        long id = b.message() == null ? campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()))
+                : OwnMessages.create(campaigns, form, s.relays(), abForm(b), tracking(b.track()), b.message());
         Campaign created = campaigns.get(id);
         return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
                 .header("ETag", etag(created));

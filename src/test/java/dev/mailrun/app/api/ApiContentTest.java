@@ -81,6 +81,35 @@ class ApiContentTest {
     }
 
     @Test
+    void a_campaigns_own_markdown_message_is_placed_into_its_layout_and_bad_parts_are_named_under_message() {
+        ObjectNode layout = ApiHarness.JSON.createObjectNode().put("name", "frame").put("subject", "Frame")
+                .put("text", "{{ content }}\nUnsubscribe: {{ unsubscribe_url }}\n")
+                .put("html", "<div>{{ content }}</div><p><a href=\"{{ unsubscribe_url }}\">Unsubscribe</a></p>\n");
+        assertThat(api.post(token, "/api/v1/templates", layout.toString()).statusCode()).isEqualTo(201);
+        ObjectNode body = ApiHarness.JSON.createObjectNode().put("name", "Weekly 50").put("from", "news@sender.example");
+        body.putObject("message").put("layout", "frame").put("subject", "Week 50, {{ name | default(\"all\") }}")
+                .put("format", "markdown").put("body", "## Repairs\n\nHello {{ name }}, see [the guide](https://shop.example/g).\n");
+        HttpResponse<String> created = api.post(token, "/api/v1/campaigns", body.toString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = json(created).get("id").asText();
+        JsonNode pinned = json(api.get(token, "/api/v1/campaigns/" + id + "/content"));
+        assertThat(pinned.get("template").asText() + "@" + pinned.get("version").asInt()).isEqualTo("weekly-50@1");
+        JsonNode stored = json(api.get(token, "/api/v1/templates/weekly-50"));
+        assertThat(stored.get("html").asText()).contains("<div><h2>Repairs</h2>").contains("<a href=\"https://shop.example/g\">the guide</a>");
+        assertThat(stored.get("text").asText()).contains("the guide [1]").contains("[1] https://shop.example/g");
+
+        ObjectNode bad = ApiHarness.JSON.createObjectNode().put("name", "Weekly 51").put("from", "news@sender.example");
+        bad.putObject("message").put("layout", "no-such-layout").put("subject", "Hi").put("body", "Hello {{ name\n");
+        HttpResponse<String> refused = api.post(token, "/api/v1/campaigns", bad.toString());
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+        assertThat(fields(refused)).containsExactlyInAnyOrder("message.layout", "message.body");
+        assertThat(api.get(token, "/api/v1/templates/weekly-51").statusCode()).as("nothing stored").isEqualTo(404);
+        ObjectNode both = ApiHarness.JSON.createObjectNode().put("name", "Both").put("template", "frame");
+        both.putObject("message").put("layout", "frame").put("subject", "Hi").put("body", "<p>x</p>");
+        assertThat(fields(api.post(token, "/api/v1/campaigns", both.toString()))).containsExactly("template");
+    }
+
+    @Test
     void a_drafts_content_moves_to_another_version_and_every_pin_and_move_is_in_its_history() {
         save("spring", "Spring v1");
         save("spring-b", "Spring B v1");

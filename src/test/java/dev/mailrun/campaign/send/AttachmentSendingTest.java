@@ -177,8 +177,8 @@ class AttachmentSendingTest {
             new dev.mailrun.campaign.CampaignExport(db.dataSource()).write(id, export);
             String annTicketSha = sha256(annTicket);
             assertThat(export.toString().lines().toList()).anySatisfy(line -> assertThat(line)
-                    .contains("ann@example.org,sent").endsWith(",terms.txt; ann.pdf," + annTicketSha + ","))
-                    .anySatisfy(line -> assertThat(line).contains("bob@example.org,sent").endsWith(",terms.txt,,"))
+                    .contains("ann@example.org,sent").endsWith(",terms.txt; ann.pdf," + annTicketSha + ",,welcome@1"))
+                    .anySatisfy(line -> assertThat(line).contains("bob@example.org,sent").endsWith(",terms.txt,,,welcome@1"))
                     .anySatisfy(line -> assertThat(line).contains("cat@example.org,failed")
                             .contains("attachment tickets/cat.pdf has changed since it was imported (checksum differs)"));
         }

@@ -94,6 +94,10 @@ class SelfPauseTest {
                         ps.setLong(1, id);
                         ps.executeUpdate();
                     }
+                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM campaign_content_change WHERE campaign_id = ?")) {
+                        ps.setLong(1, id);
+                        ps.executeUpdate();
+                    }
                     return null;
                 });
                 new TemplateStore(db.dataSource(), clock, TemplateStore.DEFAULT_MAX_BYTES).delete(name, 1);
