@@ -10,6 +10,7 @@ import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.health.ProbeResult;
 import dev.mailrun.campaign.CampaignStates;
+import dev.mailrun.campaign.TestSend;
 import dev.mailrun.campaign.send.route.RelayConfigs;
 import dev.mailrun.health.Readiness;
 import dev.mailrun.http.server.HttpLimits;
@@ -20,6 +21,7 @@ import dev.mailrun.http.server.Route;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.http.api.ApiHandler;
 import dev.mailrun.http.api.ApiServices;
+import dev.mailrun.http.console.ConsoleContent;
 import dev.mailrun.http.console.ConsoleServices;
 import dev.mailrun.mail.feedback.HttpsFetcher;
 import dev.mailrun.mail.feedback.JdkHttpsFetcher;
@@ -99,7 +101,8 @@ public final class HttpEndpoint implements AutoCloseable {
             Readiness ready = readiness;
             metrics.bindReady(() -> ready.ready().up());
             ApiServices api = apiServices(s);
-            ConsoleServices console = new ConsoleServices(api, CONSOLE_IDLE, s.config().admin().console());
+            ConsoleContent content = new ConsoleContent(s.templateStore(), () -> new TestSend(s.sendHandler().dependencies(), s.clock()));
+            ConsoleServices console = new ConsoleServices(api, content, CONSOLE_IDLE, s.config().admin().console());
             List<Route> routes = List.of(StatusRoutes.metrics(metrics::scrape),
                     StatusRoutes.probe("/health/live", () -> probe(ready.live())),
                     StatusRoutes.probe("/health/ready", () -> probe(ready.ready())),

@@ -8,6 +8,7 @@ import dev.mailrun.mail.template.RenderResult;
 import dev.mailrun.mail.template.RenderedContent;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
+import dev.mailrun.mail.template.TemplateSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -74,7 +75,28 @@ public final class Templates {
         if (!problems.isEmpty()) {
             return new Preview(problems, Optional.empty(), Optional.empty());
         }
-        CompiledTemplate template = ((LoadResult.Loaded) loader.load(name)).template();
+        return render(((LoadResult.Loaded) loader.load(name)).template(), email, recipientName, fields);
+    }
+
+    /**
+     * As {@link #preview(String, String, String, Map)} for a template's text not stored anywhere yet
+     * (what an editor holds): compiled, checked against the fields, then rendered.
+     */
+    public static Preview preview(TemplateSource source, String email, String recipientName, Map<String, String> fields) {
+        LoadResult loaded = TemplateLoader.compile(source, Optional.empty());
+        if (loaded instanceof LoadResult.Invalid invalid) {
+            return new Preview(invalid.problems(), Optional.empty(), Optional.empty());
+        }
+        CompiledTemplate template = ((LoadResult.Loaded) loaded).template();
+        List<TemplateProblem> problems = template.check(MergeFields.available(Set.copyOf(fields.keySet())));
+        if (!problems.isEmpty()) {
+            return new Preview(problems, Optional.empty(), Optional.empty());
+        }
+        return render(template, email, recipientName, fields);
+    }
+
+    /** The render a real message gets, with a placeholder unsubscribe link. */
+    private static Preview render(CompiledTemplate template, String email, String recipientName, Map<String, String> fields) {
         Map<String, Object> values = new HashMap<>(MergeFields.of(email, recipientName, fields,
                 "https://unsubscribe.invalid/preview", "preview"));
         RenderResult r = template.render(values);

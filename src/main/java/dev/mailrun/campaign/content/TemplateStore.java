@@ -64,6 +64,11 @@ public final class TemplateStore {
         this.maxBytes = maxBytes;
     }
 
+    /** The largest template text a save takes, all parts together in UTF-8 bytes. */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
     /** Compiles {@code source} and stores it as the template's next version when it compiles and differs. */
     public Saved save(TemplateSource source, String savedBy) throws SQLException {
         String by = savedBy == null ? "" : savedBy.strip();
