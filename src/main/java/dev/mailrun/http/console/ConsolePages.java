@@ -20,6 +20,8 @@ final class ConsolePages {
         CampaignsPage list = new CampaignsPage(services, views);
         CampaignPage detail = new CampaignPage(services, views);
         CampaignActions actions = new CampaignActions(services, views);
+        CampaignContentPage content = new CampaignContentPage(services, views);
+        SendTestPage sendTest = new SendTestPage(services, views);
         CampaignFiles files = new CampaignFiles(services);
         TemplatePreview preview = new TemplatePreview(services);
         NewCampaignPage create = new NewCampaignPage(services, views, preview);
@@ -48,6 +50,8 @@ final class ConsolePages {
                 ConsoleRoute.get(ID + "/cancel", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "cancel")),
                 ConsoleRoute.get(ID + "/pause", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "pause")),
                 ConsoleRoute.get(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "requeue-failed")),
+                ConsoleRoute.get(ID + "/content", ApiScope.CAMPAIGNS_WRITE, content::show),
+                ConsoleRoute.get(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, sendTest::show),
                 ConsoleRoute.get(ID + "/import", ApiScope.RECIPIENTS_WRITE, imports::show),
                 ConsoleRoute.post(ID + "/import", ApiScope.RECIPIENTS_WRITE, "recipients.import", imports::upload),
                 ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
@@ -67,6 +71,9 @@ final class ConsolePages {
                 ConsoleRoute.post(ID + "/requeue-unknown", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-unknown",
                         actions::requeueUnknown),
                 ConsoleRoute.post(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-failed",
-                        actions::requeueFailed));
+                        actions::requeueFailed),
+                ConsoleRoute.post(ID + "/content", ApiScope.CAMPAIGNS_WRITE, "campaign.content", content::move),
+                ConsoleRoute.post(ID + "/clone", ApiScope.CAMPAIGNS_WRITE, "campaign.clone", actions::cloneOf),
+                ConsoleRoute.post(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, "campaign.send-test", sendTest::send));
     }
 }
