@@ -1,5 +1,9 @@
 package dev.mailrun.app.console;
 
+import static dev.mailrun.app.console.ConsoleBrowser.flash;
+import static dev.mailrun.app.console.ConsoleBrowser.navigate;
+import static dev.mailrun.app.console.ConsoleBrowser.text;
+import static dev.mailrun.app.console.ConsoleBrowser.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
@@ -15,7 +19,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
@@ -25,8 +28,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
-import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -296,38 +297,6 @@ class ConsoleBrowserTest {
                 .stream().map(WebElement::getText).toList()).isEmpty();
     }
 
-    /**
-     * Clicks what {@code by} finds and waits for the next page: WebDriver's click may return before the
-     * navigation it starts, and the old page would then answer the next look-up.
-     */
-    private static void navigate(ChromeDriver d, By by) throws Exception {
-        WebElement before = d.findElement(By.tagName("html"));
-        d.findElement(by).click();
-        waitFor(() -> {
-            try {
-                before.isEnabled();
-                return false;
-            } catch (StaleElementReferenceException gone) {
-                return true;
-            } catch (WebDriverException e) {
-                // Asked in the middle of the swap, Chromium answers that the node no longer belongs to
-                // the document instead of calling it stale: the old page is gone all the same.
-                if (e.getMessage() != null && e.getMessage().contains("does not belong to the document")) {
-                    return true;
-                }
-                throw e;
-            }
-        });
-    }
-
-    private static String text(ChromeDriver d, String id) {
-        return d.findElement(By.id(id)).getText();
-    }
-
-    private static String flash(ChromeDriver d) {
-        return d.findElement(By.cssSelector("p.flash")).getText();
-    }
-
     private Path csv(int n) throws Exception {
         Path csv = dir.resolve("list-" + n + ".csv");
         try (BufferedWriter w = Files.newBufferedWriter(csv)) {
@@ -337,21 +306,5 @@ class ConsoleBrowserTest {
             }
         }
         return csv;
-    }
-
-    @FunctionalInterface
-    private interface Condition {
-        boolean met() throws Exception;
-    }
-
-    /** Waits for the browser (a download, a navigation), at most 30 s; the clock under test never moves here. */
-    private static void waitFor(Condition condition) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.met()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("the browser did not get there within 30 s");
-            }
-            Thread.sleep(50);
-        }
     }
 }
