@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * The templates under {@code templates.dir}: their names, what each needs of a recipient, and a
- * preview rendered with given fields — the checks of {@code template check}, then a render.
+ * preview rendered with given fields — the checks of {@code template check}, then a render; the same
+ * preview of a stored version.
  */
 public final class Templates {
 
@@ -79,8 +80,8 @@ public final class Templates {
     }
 
     /**
-     * As {@link #preview(String, String, String, Map)} for a template's text not stored anywhere yet
-     * (what an editor holds): compiled, checked against the fields, then rendered.
+     * Renders a template held in memory (a stored version) for a recipient, with the same checks and
+     * render as {@link #preview(String, String, String, Map)}: its problems with these fields first.
      */
     public static Preview preview(TemplateSource source, String email, String recipientName, Map<String, String> fields) {
         LoadResult loaded = TemplateLoader.compile(source, Optional.empty());

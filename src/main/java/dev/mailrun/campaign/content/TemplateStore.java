@@ -64,7 +64,7 @@ public final class TemplateStore {
         this.maxBytes = maxBytes;
     }
 
-    /** The largest template text a save takes, all parts together in UTF-8 bytes. */
+    /** The largest template text a save stores, in UTF-8 bytes (content.max-template-bytes). */
     public long maxBytes() {
         return maxBytes;
     }
