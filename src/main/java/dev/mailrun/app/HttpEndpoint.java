@@ -10,7 +10,6 @@ import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.health.ProbeResult;
 import dev.mailrun.campaign.CampaignStates;
-import dev.mailrun.campaign.TestSend;
 import dev.mailrun.campaign.send.route.RelayConfigs;
 import dev.mailrun.health.Readiness;
 import dev.mailrun.http.server.HttpLimits;
@@ -101,7 +100,8 @@ public final class HttpEndpoint implements AutoCloseable {
             Readiness ready = readiness;
             metrics.bindReady(() -> ready.ready().up());
             ApiServices api = apiServices(s);
-            ConsoleContent content = new ConsoleContent(s.templateStore(), () -> new TestSend(s.sendHandler().dependencies(), s.clock()));
+            ConsoleContent content = new ConsoleContent(s.templateStore(),
+                    () -> new dev.mailrun.campaign.TestSend(s.sendHandler().dependencies(), s.clock()));
             ConsoleServices console = new ConsoleServices(api, content, CONSOLE_IDLE, s.config().admin().console());
             List<Route> routes = List.of(StatusRoutes.metrics(metrics::scrape),
                     StatusRoutes.probe("/health/live", () -> probe(ready.live())),

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -117,14 +118,8 @@ final class ConsoleBrowser implements AutoCloseable {
     }
 
     /** Waits for the browser (a download, a navigation), at most 30 s; the clock under test never moves here. */
-    static void waitFor(Condition condition) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.met()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("the browser did not get there within 30 s");
-            }
-            Thread.sleep(50);
-        }
+    static void waitFor(Condition condition) {
+        Awaitility.await("the browser").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(condition::met);
     }
 
     @Override
