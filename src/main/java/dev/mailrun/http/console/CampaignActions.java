@@ -11,8 +11,9 @@ import java.util.Optional;
  * the operator's API as {@code campaign <action>} does, then shows the campaign again with what happened.
  * Cancelling is asked twice: {@code GET …/cancel} says what it does, only its form's {@code confirm} field cancels.
  * Pausing and sending the failed again take values (a reason, a filter) on a page of their own
- * ({@code GET …/pause}, {@code GET …/requeue-failed}), so the campaign's page, which reloads itself
- * while the campaign runs, never holds a half-typed field.
+ * ({@code GET …/pause}, {@code GET …/requeue-failed}; moving the content and sending a test too:
+ * {@link CampaignContentPage}, {@link SendTestPage}), so the campaign's page, which reloads itself
+ * while the campaign runs, never holds a half-typed field. Cloning takes none: a button.
  */
 final class CampaignActions {
 
@@ -93,6 +94,20 @@ final class CampaignActions {
             return result.requeued() + " failed recipient(s) will be sent again" + (result.leftSuppressed() > 0
                     ? "; " + result.leftSuppressed() + " stay failed because they are suppressed." : ".");
         });
+    }
+
+    /** A new draft like the campaign, without its recipients; the new campaign's page is shown. */
+    Answer cloneOf(ConsoleRequest r) throws Exception {
+        long id = r.id(0);
+        long copy;
+        try {
+            copy = campaigns.cloneOf(id, Optional.empty());
+        } catch (CampaignException | IllegalArgumentException e) {
+            throw new Refusal(back(id), e.getMessage());
+        }
+        r.session().flash(false, "Campaign " + copy + " is a copy of campaign " + id + " as a draft, sending the same content: "
+                + "add its recipients, then start it.");
+        return Answer.redirect(ConsoleHandler.PREFIX + back(copy));
     }
 
     @FunctionalInterface

@@ -7,6 +7,7 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.model.RunCounts;
 import dev.mailrun.http.status.StatusCharts;
 import io.pebbletemplates.pebble.extension.escaper.SafeString;
@@ -19,7 +20,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * {@code GET /console/campaigns/<id>}: one campaign's counts, the status page's charts of it
- * ({@link StatusCharts}), runs, relays, holds, hard-bounce and complaint rates against their thresholds,
+ * ({@link StatusCharts}), what it sends (the pinned template version and every move of it), runs, relays, holds, hard-bounce and complaint rates against their thresholds,
  * its A/B variants and tracking figures where it has them, and the buttons for what may be done to it
  * now — those the session's scopes allow; the actions check again ({@link CampaignActions}), a button is
  * no permission. While the campaign is running or scheduled the page reloads itself every
@@ -69,6 +70,9 @@ final class CampaignPage {
         model.put("errors", report.topErrors().stream().map(e -> Map.<String, Object>of("count", e.count(),
                 "status", e.status(), "error", e.error())).toList());
         model.put("can", can(c.status(), report));
+        List<ContentPinTable.Change> changes = services.api().campaigns().contentHistory(id);
+        model.put("pinned", CampaignContentPage.current(changes).orElse(null));
+        model.put("history", CampaignContentPage.history(changes));
         model.put("charts", new SafeString(StatusCharts.html(report)));
         model.put("refresh", live(c.status()) ? REFRESH.toSeconds() : null);
         return Answer.ok(views.render("campaign", r.session(), model));
@@ -83,7 +87,8 @@ final class CampaignPage {
                 "resume", status == CampaignStatus.PAUSED,
                 "cancel", !status.isFinal(),
                 "requeueUnknown", unknown > 0 && status != CampaignStatus.CANCELLED,
-                "requeueFailed", failed > 0 && status != CampaignStatus.CANCELLED);
+                "requeueFailed", failed > 0 && status != CampaignStatus.CANCELLED,
+                "content", CampaignContentPage.movable(status));
     }
 
     /** Whether the campaign's figures move by themselves: it is running or waits for its start. */

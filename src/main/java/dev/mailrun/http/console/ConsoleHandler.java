@@ -27,10 +27,12 @@ import org.slf4j.LoggerFactory;
  *       (none: a GET is sent to the login page, a POST refused with 403);</li>
  *   <li>matched to a {@link ConsoleRoute} (none: 404; GET only reads, every change is a POST);</li>
  *   <li>its scope checked against the session's token (403 naming the scope);</li>
- *   <li>for a POST: the body read (at most {@link #MAX_FORM_BYTES}, or an upload's file to disk), a
+ *   <li>for a POST: the body read (at most {@link #MAX_FORM_BYTES}, more where the route says so, or an
+ *       upload's file to disk), a
  *       request naming no origin of this console refused ({@link #sameOrigin}), and the session's CSRF
  *       token required in the form (403);</li>
- *   <li>handed to the page; a change is recorded in the API's audit trail under the token's name.</li>
+ *   <li>handed to the page; a change is recorded in the API's audit trail under the token's name (a
+ *       POST that only reads, such as a template's preview, is not).</li>
  * </ol>
  */
 public final class ConsoleHandler extends Handler.Abstract {
@@ -99,7 +101,7 @@ public final class ConsoleHandler extends Handler.Abstract {
                 send(request, response, callback, login.show(session, secure));
             } else if ("POST".equals(method)) {
                 Optional<String> formCookie = SessionCookie.read(request, SessionCookie.LOGIN);
-                form(request, response, callback, fields -> login.submit(fields, formCookie, secure));
+                form(request, response, callback, MAX_FORM_BYTES, fields -> login.submit(fields, formCookie, secure));
             } else {
                 send(request, response, callback, Answer.error(405, "Use GET or POST."));
             }
@@ -112,7 +114,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         }
         ConsoleSession s = session.get();
         if (path.equals("/logout") && "POST".equals(method)) {
-            form(request, response, callback, fields -> csrfChecked(request, s, fields, () -> login.logout(s, secure)));
+            form(request, response, callback, MAX_FORM_BYTES, fields -> csrfChecked(request, s, fields, () -> login.logout(s, secure)));
             return;
         }
         for (ConsoleRoute route : routes) {
@@ -130,7 +132,7 @@ public final class ConsoleHandler extends Handler.Abstract {
                 upload(request, response, callback, (fields, file) -> csrfChecked(request, s, fields,
                         () -> run(route, s, path, new ConsoleRequest(method, path, s, vars, query, fields, secure, file))));
             } else {
-                form(request, response, callback, fields -> csrfChecked(request, s, fields,
+                form(request, response, callback, route.maxFormBytes(), fields -> csrfChecked(request, s, fields,
                         () -> run(route, s, path, new ConsoleRequest(method, path, s, vars, query, fields, secure))));
             }
             return;
@@ -148,9 +150,9 @@ public final class ConsoleHandler extends Handler.Abstract {
         Answer act() throws Exception;
     }
 
-    /** Reads a urlencoded form whole, then answers what {@code action} makes of it. */
-    private void form(Request request, Response response, Callback callback, FormAction action) {
-        BodyReader.collect(request, MAX_FORM_BYTES, limits.bodyTimeout(), (outcome, body, failure) -> {
+    /** Reads a urlencoded form whole (at most {@code maxBytes}), then answers what {@code action} makes of it. */
+    private void form(Request request, Response response, Callback callback, int maxBytes, FormAction action) {
+        BodyReader.collect(request, maxBytes, limits.bodyTimeout(), (outcome, body, failure) -> {
             switch (outcome) {
                 case COMPLETE -> {
                     Answer answer;
@@ -164,7 +166,7 @@ public final class ConsoleHandler extends Handler.Abstract {
                     }
                     send(request, response, callback, answer);
                 }
-                case TOO_LARGE -> send(request, response, callback, Answer.error(413, "The form is over " + MAX_FORM_BYTES + " bytes."));
+                case TOO_LARGE -> send(request, response, callback, Answer.error(413, "The form is over " + maxBytes + " bytes."));
                 case TIMED_OUT -> send(request, response, callback, Answer.error(408, "The form did not arrive in time."));
                 case BROKEN -> callback.failed(failure);
             }
@@ -225,7 +227,9 @@ public final class ConsoleHandler extends Handler.Abstract {
             answer = Answer.redirect(PREFIX + e.back());
         }
         int status = answer instanceof Answer.Page p ? p.status() : 200;
-        audit(s, route.audited().orElseThrow(), path, detail.isPresent() ? 409 : status, detail);
+        if (route.audited().isPresent()) {
+            audit(s, route.audited().get(), path, detail.isPresent() ? 409 : status, detail);
+        }
         return answer;
     }
 

@@ -5,11 +5,14 @@ import java.util.List;
 
 /**
  * The console's pages and actions, below {@code /console}: the catalogue, readable as a list. Every
- * GET only reads; every change is a POST, with the scope the same change needs in the API.
+ * GET only reads; every change is a POST, with the scope the same change needs in the API (saving a
+ * template: {@code campaigns:write}, the scope that decides what campaigns send). A template's preview
+ * is a POST too, as its text is too large for a query; it changes nothing and is not audited.
  */
 final class ConsolePages {
 
     private static final String ID = "/campaigns/(\\d{1,18})";
+    private static final String TEMPLATE = "/templates/(" + TemplatesPage.NAME + ")";
 
     private ConsolePages() {}
 
@@ -17,6 +20,8 @@ final class ConsolePages {
         CampaignsPage list = new CampaignsPage(services, views);
         CampaignPage detail = new CampaignPage(services, views);
         CampaignActions actions = new CampaignActions(services, views);
+        CampaignContentPage content = new CampaignContentPage(services, views);
+        SendTestPage sendTest = new SendTestPage(services, views);
         CampaignFiles files = new CampaignFiles(services);
         TemplatePreview preview = new TemplatePreview(services);
         NewCampaignPage create = new NewCampaignPage(services, views, preview);
@@ -24,17 +29,29 @@ final class ConsolePages {
         SuppressionsPage suppressions = new SuppressionsPage(services, views);
         AuditPage audit = new AuditPage(services, views);
         EventsPage events = new EventsPage(services, views);
+        TemplatesPage templates = new TemplatesPage(services, views);
+        TemplateEditor editor = new TemplateEditor(services, views);
+        TemplateHistory history = new TemplateHistory(services, views);
+        int templateForm = TemplateEditor.maxFormBytes(services.content().templates());
         return List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
                 ConsoleRoute.post("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, "campaign.create", create::create),
-                ConsoleRoute.get("/templates/([A-Za-z0-9][A-Za-z0-9_-]{0,63})/preview", ApiScope.TEMPLATES_READ, preview::frame),
+                ConsoleRoute.get(TEMPLATE + "/preview", ApiScope.TEMPLATES_READ, preview::frame),
+                ConsoleRoute.get("/templates", ApiScope.TEMPLATES_READ, templates::show),
+                ConsoleRoute.get(TEMPLATE, ApiScope.TEMPLATES_READ, editor::show),
+                ConsoleRoute.reading(TEMPLATE + "/draft", ApiScope.TEMPLATES_READ, templateForm, editor::preview),
+                ConsoleRoute.get(TEMPLATE + "/draft/frame", ApiScope.TEMPLATES_READ, editor::frame),
+                ConsoleRoute.post(TEMPLATE + "/save", ApiScope.TEMPLATES_WRITE, "template.save", templateForm, editor::save),
+                ConsoleRoute.get(TEMPLATE + "/diff", ApiScope.TEMPLATES_READ, history::diff),
                 ConsoleRoute.get(ID, ApiScope.CAMPAIGNS_READ, detail::show),
                 ConsoleRoute.get(ID + "/export", ApiScope.CAMPAIGNS_READ, files::export),
                 ConsoleRoute.get(ID + "/report", ApiScope.CAMPAIGNS_READ, files::report),
                 ConsoleRoute.get(ID + "/cancel", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "cancel")),
                 ConsoleRoute.get(ID + "/pause", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "pause")),
                 ConsoleRoute.get(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "requeue-failed")),
+                ConsoleRoute.get(ID + "/content", ApiScope.CAMPAIGNS_WRITE, content::show),
+                ConsoleRoute.get(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, sendTest::show),
                 ConsoleRoute.get(ID + "/import", ApiScope.RECIPIENTS_WRITE, imports::show),
                 ConsoleRoute.post(ID + "/import", ApiScope.RECIPIENTS_WRITE, "recipients.import", imports::upload),
                 ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
@@ -54,6 +71,9 @@ final class ConsolePages {
                 ConsoleRoute.post(ID + "/requeue-unknown", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-unknown",
                         actions::requeueUnknown),
                 ConsoleRoute.post(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-failed",
-                        actions::requeueFailed));
+                        actions::requeueFailed),
+                ConsoleRoute.post(ID + "/content", ApiScope.CAMPAIGNS_WRITE, "campaign.content", content::move),
+                ConsoleRoute.post(ID + "/clone", ApiScope.CAMPAIGNS_WRITE, "campaign.clone", actions::cloneOf),
+                ConsoleRoute.post(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, "campaign.send-test", sendTest::send));
     }
 }

@@ -2,13 +2,16 @@ package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.mail.template.TemplateSource;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One login: who (the API token's name and scopes, as at login), the CSRF token every form of the
  * session carries, when the session was last used (its idle timeout counts from there), the
- * message the next page shows, and the session's last import (its report and rejects file).
+ * message the next page shows, the session's last import (its report and rejects file), and the template
+ * text it last previewed (what the preview's frame renders: too large for the frame's URL).
  */
 final class ConsoleSession {
 
@@ -19,6 +22,7 @@ final class ConsoleSession {
     private volatile Instant lastSeen;
     private final AtomicReference<Flash> flash = new AtomicReference<>();
     private final AtomicReference<ImportPage.Done> lastImport = new AtomicReference<>();
+    private final AtomicReference<TemplateSource> draft = new AtomicReference<>();
 
     /** What the page after a change tells: done, or refused and why (Post/Redirect/Get carries it here). */
     record Flash(boolean error, String text) {}
@@ -71,6 +75,16 @@ final class ConsoleSession {
     /** Keeps {@code done} as the login session's last import; the one it replaces. */
     ImportPage.Done lastImport(ImportPage.Done done) {
         return lastImport.getAndSet(done);
+    }
+
+    /** The template text this login last previewed, when it is of template {@code name}. */
+    Optional<TemplateSource> draft(String name) {
+        return Optional.ofNullable(draft.get()).filter(d -> d.name().equals(name));
+    }
+
+    /** Keeps {@code source} as the text this login previews, replacing the one before: one per login. */
+    void draft(TemplateSource source) {
+        draft.set(source);
     }
 
     boolean may(ApiScope scope) {

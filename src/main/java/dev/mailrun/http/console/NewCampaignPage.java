@@ -7,8 +7,6 @@ import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.mail.message.AddedHeaders;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -124,22 +122,18 @@ final class NewCampaignPage {
         if (!template.isEmpty()) {
             try {
                 Templates.Described d = templates.describe(template);
-                for (String c : d.requiredColumns()) {
-                    if (!c.equals("email") && !c.equals("name")) {
-                        columns.add(Map.of("name", c, "field", TemplatePreview.FIELD_PREFIX + c,
-                                "value", values.getOrDefault(TemplatePreview.FIELD_PREFIX + c, "")));
-                    }
-                }
+                columns.addAll(SampleRecipient.columns(d.requiredColumns(), values));
                 model.put("templateProblems", d.problems().stream().map(Object::toString).toList());
                 if (r.session().may(dev.mailrun.campaign.model.ApiScope.TEMPLATES_READ) && d.problems().isEmpty()) {
-                    Map<String, String> sample = sampleFields(values, columns);
-                    TemplatePreview.Shown shown = preview.render(template, sampleEmail(values), values.getOrDefault("sampleName", ""),
-                            sample);
+                    Map<String, String> sample = SampleRecipient.fields(values, columns);
+                    TemplatePreview.Shown shown = preview.render(template, SampleRecipient.email(values),
+                            values.getOrDefault("sampleName", ""), sample);
                     Map<String, Object> p = new HashMap<>();
                     p.put("subject", shown.subject());
                     p.put("text", shown.text());
                     p.put("problem", shown.problem());
-                    p.put("src", ConsoleHandler.PREFIX + "/templates/" + enc(template) + "/preview?" + query(values, sample));
+                    p.put("src", ConsoleHandler.PREFIX + "/templates/" + SampleRecipient.enc(template) + "/preview?"
+                            + SampleRecipient.query(values, sample));
                     model.put("preview", p);
                 }
             } catch (CampaignException e) {
@@ -149,40 +143,6 @@ final class NewCampaignPage {
             }
         }
         return new Answer.Page(status, views.render("new-campaign", r.session(), model));
-    }
-
-    /**
-     * The sample's merge fields as {@code f.<column>}: the template's required columns, then any other
-     * field given as {@code column=value} lines (optional fields, such as one with a default).
-     */
-    private static Map<String, String> sampleFields(Map<String, String> values, List<Map<String, String>> columns) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (Map<String, String> c : columns) {
-            fields.put(c.get("field"), c.get("value"));
-        }
-        for (String line : values.getOrDefault("sampleFields", "").split("\\R")) {
-            int eq = line.indexOf('=');
-            if (eq > 0) {
-                fields.putIfAbsent(TemplatePreview.FIELD_PREFIX + line.substring(0, eq).strip(), line.substring(eq + 1).strip());
-            }
-        }
-        return fields;
-    }
-
-    private static String query(Map<String, String> values, Map<String, String> fields) {
-        StringBuilder q = new StringBuilder("email=").append(enc(sampleEmail(values)))
-                .append("&name=").append(enc(values.getOrDefault("sampleName", "")));
-        fields.forEach((k, v) -> q.append('&').append(enc(k)).append('=').append(enc(v)));
-        return q.toString();
-    }
-
-    private static String sampleEmail(Map<String, String> values) {
-        String given = values.getOrDefault("sampleEmail", "").strip();
-        return given.isEmpty() ? TemplatePreview.SAMPLE_EMAIL : given;
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     private static Map<String, Integer> limits() {

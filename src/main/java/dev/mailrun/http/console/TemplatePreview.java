@@ -3,14 +3,18 @@ package dev.mailrun.http.console;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.mail.template.TemplateSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * A template rendered for sample values. The subject and text show on the new-campaign page (escaped
- * there); the HTML part is the template author's markup and is shown only in a frame of its own,
- * {@code GET /console/templates/<name>/preview?…}, under a policy that runs no script and loads nothing
+ * A template rendered for sample values: one in templates.dir, or the text a template's editor holds.
+ * The subject and text show on the page (escaped there); the HTML part is the template author's markup
+ * and is shown only in a frame of its own ({@code GET /console/templates/<name>/preview?…}, or
+ * {@code …/draft/frame?…} for the editor's text, {@link TemplateEditor}), under a policy that runs no script and loads nothing
  * ({@code sandbox} without {@code allow-scripts}: an opaque origin, so nothing in it reaches the console's
  * origin, its cookies or its pages) — and the page's iframe is sandboxed as well.
  */
@@ -33,13 +37,22 @@ final class TemplatePreview {
     record Shown(String subject, String text, String problem) {}
 
     Shown render(String template, String sampleEmail, String sampleName, Map<String, String> values) {
+        return render(sampleEmail, email -> templates.preview(template, email, sampleName.strip(), fields(values)));
+    }
+
+    /** The same for a template's text an editor holds, not stored yet. */
+    static Shown render(TemplateSource source, String sampleEmail, String sampleName, Map<String, String> values) {
+        return render(sampleEmail, email -> Templates.preview(source, email, sampleName.strip(), fields(values)));
+    }
+
+    private static Shown render(String sampleEmail, Function<String, Templates.Preview> preview) {
         String email = sampleEmail.strip();
         if (EmailAddress.check(email) instanceof EmailAddress.Invalid invalid) {
             return new Shown(null, null, "Sample email: " + invalid.reason());
         }
         Templates.Preview p;
         try {
-            p = templates.preview(template, email, sampleName.strip(), fields(values));
+            p = preview.apply(email);
         } catch (CampaignException e) {
             return new Shown(null, null, e.getMessage());
         }
@@ -55,13 +68,22 @@ final class TemplatePreview {
     /** The HTML part alone, for the sandboxed frame. */
     Answer frame(ConsoleRequest r) {
         String template = r.vars().get(0);
+        return frame(r.query(), (email, name) -> templates.preview(template, email, name, fields(r.query())));
+    }
+
+    /** The HTML part of a template's text an editor holds, for the sandboxed frame. */
+    static Answer frame(TemplateSource source, Map<String, String> query) {
+        return frame(query, (email, name) -> Templates.preview(source, email, name, fields(query)));
+    }
+
+    private static Answer frame(Map<String, String> query, BiFunction<String, String, Templates.Preview> preview) {
         Templates.Preview p;
         try {
-            String email = r.query().getOrDefault("email", SAMPLE_EMAIL).strip();
+            String email = query.getOrDefault("email", SAMPLE_EMAIL).strip();
             if (EmailAddress.check(email) instanceof EmailAddress.Invalid invalid) {
                 return text("Sample email: " + invalid.reason());
             }
-            p = templates.preview(template, email, r.query().getOrDefault("name", "").strip(), fields(r.query()));
+            p = preview.apply(email, query.getOrDefault("name", "").strip());
         } catch (CampaignException e) {
             return text(e.getMessage());
         }
@@ -82,7 +104,8 @@ final class TemplatePreview {
         return fields;
     }
 
-    private static Answer text(String message) {
+    /** A frame that shows why there is no preview. */
+    static Answer text(String message) {
         return new Answer.Document("text/plain; charset=utf-8", message + "\n", FRAME_POLICY, true);
     }
 }

@@ -6,7 +6,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.awaitility.Awaitility;
+import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -73,6 +78,48 @@ final class ConsoleBrowser implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Clicks what {@code by} finds and waits for the next page: WebDriver's click may return before the
+     * navigation it starts, and the old page would then answer the next look-up.
+     */
+    static void navigate(ChromeDriver d, By by) throws Exception {
+        WebElement before = d.findElement(By.tagName("html"));
+        d.findElement(by).click();
+        waitFor(() -> {
+            try {
+                before.isEnabled();
+                return false;
+            } catch (StaleElementReferenceException gone) {
+                return true;
+            } catch (WebDriverException e) {
+                // Asked in the middle of the swap, Chromium answers that the node no longer belongs to
+                // the document instead of calling it stale: the old page is gone all the same.
+                if (e.getMessage() != null && e.getMessage().contains("does not belong to the document")) {
+                    return true;
+                }
+                throw e;
+            }
+        });
+    }
+
+    static String text(ChromeDriver d, String id) {
+        return d.findElement(By.id(id)).getText();
+    }
+
+    static String flash(ChromeDriver d) {
+        return d.findElement(By.cssSelector("p.flash")).getText();
+    }
+
+    @FunctionalInterface
+    interface Condition {
+        boolean met() throws Exception;
+    }
+
+    /** Waits for the browser (a download, a navigation), at most 30 s; the clock under test never moves here. */
+    static void waitFor(Condition condition) {
+        Awaitility.await("the browser").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(condition::met);
     }
 
     @Override

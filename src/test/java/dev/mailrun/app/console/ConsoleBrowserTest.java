@@ -1,5 +1,11 @@
 package dev.mailrun.app.console;
 
+import static dev.mailrun.app.console.ConsoleBrowser.flash;
+import static dev.mailrun.app.console.ConsoleBrowser.navigate;
+import static dev.mailrun.app.console.ConsoleBrowser.text;
+import static dev.mailrun.app.console.ConsoleBrowser.waitFor;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import com.sun.net.httpserver.HttpServer;
@@ -13,10 +19,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,12 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
-import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The console in a real browser (headless Chromium through WebDriver), as an operator uses it: log in,
@@ -297,38 +297,6 @@ class ConsoleBrowserTest {
                 .stream().map(WebElement::getText).toList()).isEmpty();
     }
 
-    /**
-     * Clicks what {@code by} finds and waits for the next page: WebDriver's click may return before the
-     * navigation it starts, and the old page would then answer the next look-up.
-     */
-    private static void navigate(ChromeDriver d, By by) throws Exception {
-        WebElement before = d.findElement(By.tagName("html"));
-        d.findElement(by).click();
-        waitFor(() -> {
-            try {
-                before.isEnabled();
-                return false;
-            } catch (StaleElementReferenceException gone) {
-                return true;
-            } catch (WebDriverException e) {
-                // Asked in the middle of the swap, Chromium answers that the node no longer belongs to
-                // the document instead of calling it stale: the old page is gone all the same.
-                if (e.getMessage() != null && e.getMessage().contains("does not belong to the document")) {
-                    return true;
-                }
-                throw e;
-            }
-        });
-    }
-
-    private static String text(ChromeDriver d, String id) {
-        return d.findElement(By.id(id)).getText();
-    }
-
-    private static String flash(ChromeDriver d) {
-        return d.findElement(By.cssSelector("p.flash")).getText();
-    }
-
     private Path csv(int n) throws Exception {
         Path csv = dir.resolve("list-" + n + ".csv");
         try (BufferedWriter w = Files.newBufferedWriter(csv)) {
@@ -338,15 +306,5 @@ class ConsoleBrowserTest {
             }
         }
         return csv;
-    }
-
-    @FunctionalInterface
-    private interface Condition {
-        boolean met() throws Exception;
-    }
-
-    /** Waits for the browser (a download, a navigation), at most 30 s; the clock under test never moves here. */
-    private static void waitFor(Condition condition) {
-        Awaitility.await("the browser").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(condition::met);
     }
 }

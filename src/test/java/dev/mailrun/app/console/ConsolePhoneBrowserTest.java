@@ -28,8 +28,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * The console at a phone's width (390 × 844 CSS pixels) in headless Chromium: no main page is wider
- * than the window — wide tables scroll inside their own box, forms stack, the menu wraps, the charts
- * shrink. Skipped, with one line, where chromium or chromedriver is not installed. With
+ * than the window — wide tables scroll inside their own box, forms stack (the template editor's text
+ * areas too), the menu wraps, the charts shrink. Skipped, with one line, where chromium or chromedriver is not installed. With
  * {@code -Dconsole.screenshots=docs} it saves docs/console-phone-*.png.
  */
 class ConsolePhoneBrowserTest {
@@ -83,7 +83,9 @@ class ConsolePhoneBrowserTest {
             List<String> tooWide = new ArrayList<>();
             for (Map.Entry<String, String> page : Map.of("campaigns", "/console/campaigns", "campaign", "/console/campaigns/" + id,
                     "new-campaign", "/console/campaigns/new?template=newsletter", "suppressions",
-                    "/console/suppressions?address=former%40list.example", "events", "/console/events").entrySet()) {
+                    "/console/suppressions?address=former%40list.example", "events", "/console/events", "templates",
+                    "/console/templates", "template", "/console/templates/newsletter", "send-test", "/console/campaigns/" + id
+                    + "/send-test").entrySet()) {
                 d.get(app.base() + page.getValue());
                 assertThat(d.findElements(By.cssSelector("header.top"))).as("%s: logged in", page.getKey()).hasSize(1);
                 long scroll = ((Number) d.executeScript("return document.documentElement.scrollWidth")).longValue();
