@@ -210,7 +210,7 @@ public final class Services implements AutoCloseable {
     }
 
     public Templates templateCatalogue() {
-        return new Templates(config.templatesDir());
+        return new Templates(config.templatesDir(), Optional.of(contents()));
     }
 
     /** This process's tick-loop heartbeat, which readiness and the metrics read; shared. */

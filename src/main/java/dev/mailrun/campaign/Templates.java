@@ -1,5 +1,6 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.content.Contents;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.mail.template.CompiledTemplate;
 import dev.mailrun.mail.template.LoadResult;
@@ -22,9 +23,10 @@ import java.util.SortedSet;
 import java.util.stream.Stream;
 
 /**
- * The templates under {@code templates.dir}: their names, what each needs of a recipient, and a
- * preview rendered with given fields — the checks of {@code template check}, then a render; the same
- * preview of a stored version.
+ * The templates a campaign may be created from — stored ones and those written under
+ * {@code templates.dir} — their names, what each needs of a recipient, and a preview rendered with
+ * given fields: the checks of {@code template check}, then a render; the same preview of a stored
+ * version. A name means what creating a campaign from it would pin ({@link Contents}).
  */
 public final class Templates {
 
@@ -36,14 +38,35 @@ public final class Templates {
 
     private final Path dir;
     private final TemplateLoader loader;
+    private final Optional<Contents> stored;
 
+    /** The folders under {@code dir} only: what {@code template import} reads. */
     public Templates(Path dir) {
-        this.dir = dir;
-        this.loader = new TemplateLoader(dir);
+        this(dir, Optional.empty());
     }
 
-    /** The template folders, by name. */
+    /** The stored templates and the folders under {@code dir}, each name as {@code contents} resolves it. */
+    public Templates(Path dir, Optional<Contents> stored) {
+        this.dir = dir;
+        this.loader = new TemplateLoader(dir);
+        this.stored = stored;
+    }
+
+    /** The template names, stored or written in a folder, sorted. */
     public List<String> names() {
+        java.util.TreeSet<String> names = new java.util.TreeSet<>(folders());
+        if (stored.isPresent()) {
+            try {
+                stored.get().store().list().forEach(t -> names.add(t.name()));
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException("the stored templates cannot be read: " + e.getMessage(), e);
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /** The template folders under {@code templates.dir}, by name. */
+    public List<String> folders() {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
@@ -58,7 +81,7 @@ public final class Templates {
     /** @throws CampaignException when there is no such template folder */
     public Described describe(String name) {
         requireExists(name);
-        LoadResult result = loader.load(name);
+        LoadResult result = load(name);
         if (result instanceof LoadResult.Loaded loaded) {
             return new Described(name, List.of(), loaded.template().requiredColumns());
         }
@@ -72,11 +95,12 @@ public final class Templates {
      */
     public Preview preview(String name, String email, String recipientName, Map<String, String> fields) {
         requireExists(name);
-        List<TemplateProblem> problems = loader.check(name, MergeFields.available(Set.copyOf(fields.keySet())));
+        Set<String> available = MergeFields.available(Set.copyOf(fields.keySet()));
+        List<TemplateProblem> problems = stored.map(c -> c.check(name, available)).orElseGet(() -> loader.check(name, available));
         if (!problems.isEmpty()) {
             return new Preview(problems, Optional.empty(), Optional.empty());
         }
-        return render(((LoadResult.Loaded) loader.load(name)).template(), email, recipientName, fields);
+        return render(((LoadResult.Loaded) load(name)).template(), email, recipientName, fields);
     }
 
     /**
@@ -107,8 +131,13 @@ public final class Templates {
         return new Preview(List.of(), Optional.empty(), Optional.of(((RenderResult.Rejected) r).reason()));
     }
 
+    /** What creating a campaign from {@code name} would send, compiled. */
+    private LoadResult load(String name) {
+        return stored.map(c -> c.load(name)).orElseGet(() -> loader.load(name));
+    }
+
     private void requireExists(String name) {
-        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}") || !Files.isDirectory(dir.resolve(name))) {
+        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}") || !names().contains(name)) {
             throw new CampaignException("no template named " + name);
         }
     }

@@ -44,7 +44,7 @@ final class StoredTemplateCommands {
         int run(Services s) throws Exception {
             PrintWriter out = out();
             TemplateLoader loader = new TemplateLoader(s.config().templatesDir());
-            List<String> names = name != null ? List.of(name) : new Templates(s.config().templatesDir()).names();
+            List<String> names = name != null ? List.of(name) : new Templates(s.config().templatesDir()).folders();
             if (names.isEmpty()) {
                 throw new UsageException("no template folders under templates.dir (" + s.config().templatesDir() + ")");
             }
