@@ -54,6 +54,16 @@ public final class SubscriberListTable {
         return one(c, "SELECT " + COLUMNS + " FROM subscriber_list WHERE name = ? LOCK IN SHARE MODE", name);
     }
 
+    /** The list {@code id}, read under a shared lock until the transaction ends (an import's batch: held against a delete). */
+    public Optional<Stored> lockShared(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM subscriber_list WHERE id = ? LOCK IN SHARE MODE")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
     /** Every list, by name. */
     public List<Stored> all(Connection c) throws SQLException {
         List<Stored> lists = new ArrayList<>();
