@@ -107,8 +107,11 @@ public final class Attributes {
         if (value instanceof Double d && Double.isFinite(d) || value instanceof Float f && Float.isFinite(f)) {
             return Optional.empty();
         }
-        String what = value == null ? "null" : value instanceof Map<?, ?> ? "an object" : value instanceof Iterable<?>
-                || value.getClass().isArray() ? "an array" : value instanceof Number ? "not a finite number" : "a " + value.getClass().getSimpleName();
+        String what = value == null ? "null"
+                : value instanceof Map<?, ?> ? "an object"
+                : value instanceof Iterable<?> || value.getClass().isArray() ? "an array"
+                : value instanceof Number ? "a number that is not finite"
+                : "a " + value.getClass().getSimpleName();
         return Optional.of("must be a string, a number or true/false, not " + what);
     }
 

@@ -110,8 +110,7 @@ public final class Lists {
     public long delete(String name) throws SQLException {
         return Transactions.inTransaction(dataSource, c -> {
             SubscriberListTable.Stored list = lists.find(c, name == null ? "" : name.strip()).orElseThrow(() -> unknown(name));
-            long members = subscriptions.counts(c).getOrDefault(list.id(), SubscriptionTable.zeros()).values().stream()
-                    .mapToLong(Long::longValue).sum();
+            long members = subscriptions.count(c, list.id());
             lists.delete(c, list.id());
             return members;
         });

@@ -152,6 +152,17 @@ public final class SubscriptionTable {
         return counts;
     }
 
+    /** How many subscriptions the list has, whatever their status. */
+    public long count(Connection c, long listId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM subscription WHERE list_id = ?")) {
+            ps.setLong(1, listId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     /** Every status at 0. */
     public static Map<SubscriptionStatus, Long> zeros() {
         Map<SubscriptionStatus, Long> m = new EnumMap<>(SubscriptionStatus.class);
