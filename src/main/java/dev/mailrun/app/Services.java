@@ -13,6 +13,9 @@ import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
+import dev.mailrun.campaign.audience.Lists;
+import dev.mailrun.campaign.audience.SubscriberImporter;
+import dev.mailrun.campaign.audience.Subscribers;
 import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.content.Contents;
 import dev.mailrun.campaign.content.PinnedTemplates;
@@ -160,6 +163,21 @@ public final class Services implements AutoCloseable {
         RecipientImporter importer = new RecipientImporter(dataSource(), pinnedTemplates(), addressFilter(), clock(),
                 config.imports().settings()).withRecipientFiles(config.content().recipientFiles());
         return metricsIfServed().map(m -> importer.withListener(m.imports())).orElse(importer);
+    }
+
+    /** The audience's lists. */
+    public Lists lists() {
+        return new Lists(dataSource(), clock());
+    }
+
+    /** Subscribers one at a time; an address added passes the recipient import's address filter. */
+    public Subscribers subscribers() {
+        return new Subscribers(dataSource(), clock(), addressFilter());
+    }
+
+    /** Imports into a list, with the recipient import's row limits and address filter. */
+    public SubscriberImporter subscriberImporter() {
+        return new SubscriberImporter(dataSource(), clock(), addressFilter(), config.imports().settings());
     }
 
     public SuppressionImporter suppressionImporter() {

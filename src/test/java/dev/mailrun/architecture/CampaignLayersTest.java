@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
  * package"). The root holds the operator's API and sits on top, beside {@code report} (what status
  * reads: counts, holds, ETA); {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
- * importing, bounce, reply, feedback, unsubscribe, hygiene, suppression, content — do not reach into each other,
- * except bounce into unsubscribe for the signed return paths both of them read, send and report into
+ * importing, audience, bounce, reply, feedback, unsubscribe, hygiene, suppression, content — do not reach into each other,
+ * except bounce into unsubscribe for the signed return paths both of them read, audience into importing
+ * for the reader, row checks and reject reasons every import shares, send and report into
  * variant (an A/B test: where it stands, per-variant figures), and feedback into
  * bounce for the bounce rules and rate breakers that the providers' events share with the bounce
  * mailbox.
@@ -42,6 +43,7 @@ class CampaignLayersTest {
                 .layer("Report").definedBy("dev.mailrun.campaign.report..")
                 .layer("Send").definedBy("dev.mailrun.campaign.send..")
                 .layer("Importing").definedBy("dev.mailrun.campaign.importing..")
+                .layer("Audience").definedBy("dev.mailrun.campaign.audience..")
                 .layer("Attach").definedBy("dev.mailrun.campaign.attach..")
                 .layer("Variant").definedBy("dev.mailrun.campaign.variant..")
                 .layer("Bounce").definedBy("dev.mailrun.campaign.bounce..")
@@ -58,7 +60,8 @@ class CampaignLayersTest {
                 .whereLayer("Api").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Report").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Send").mayOnlyBeAccessedByLayers("Api", "Report")
-                .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api")
+                .whereLayer("Importing").mayOnlyBeAccessedByLayers("Api", "Audience")
+                .whereLayer("Audience").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Attach").mayOnlyBeAccessedByLayers("Api", "Importing", "Send")
                 .whereLayer("Variant").mayOnlyBeAccessedByLayers("Api", "Report", "Send")
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
@@ -70,9 +73,9 @@ class CampaignLayersTest {
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Content").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Variant")
                 .whereLayer("Access").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Bounce", "Reply", "Feedback",
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Audience", "Bounce", "Reply", "Feedback",
                         "Unsubscribe", "Suppression", "Tracking", "Variant", "Content", "Access")
-                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Attach", "Bounce", "Reply", "Feedback",
+                .whereLayer("Model").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Audience", "Attach", "Bounce", "Reply", "Feedback",
                         "Unsubscribe", "Hygiene", "Suppression", "Tracking", "Store", "Variant", "Content", "Access");
     }
 

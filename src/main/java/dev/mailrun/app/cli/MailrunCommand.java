@@ -14,7 +14,8 @@ import picocli.CommandLine.ScopeType;
         versionProvider = VersionProvider.class,
         description = "Bulk email campaign worker: timeboxed, checkpointed sending driven by a task table.",
         subcommands = {DbCommand.class, TemplateCommand.class, CampaignCommand.class, RecipientsCommand.class,
-                SuppressionsCommand.class, EventsCommand.class, TaskCommand.class, WorkerCommand.class, TickCommand.class,
+                SuppressionsCommand.class, ListsCommand.class, SubscribersCommand.class, EventsCommand.class, TaskCommand.class,
+                WorkerCommand.class, TickCommand.class,
                 SendTestCommand.class, ServeCommand.class, DemoCommand.class, ApiTokenCommand.class, AuditCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:usage or configuration error"})

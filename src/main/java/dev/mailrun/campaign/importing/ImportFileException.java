@@ -38,7 +38,8 @@ public final class ImportFileException extends ImportRefusedException {
     private final String reason;
     private final Optional<MissingFields> missing;
 
-    ImportFileException(Path file, String reason) {
+    /** @param reason one line, naming no file */
+    public ImportFileException(Path file, String reason) {
         this(file, reason, Optional.empty());
     }
 

@@ -1,0 +1,25 @@
+package dev.mailrun.campaign.model;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/** A subscriber as a whole: enabled, or blocklisted (mailed by no list, whatever its subscriptions). */
+public enum SubscriberStatus {
+    ENABLED, BLOCKLISTED;
+
+    /** As stored, and as an operator names it: lower case. */
+    public String dbValue() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The value stored or named as {@code value} (case ignored), if it is one. */
+    public static Optional<SubscriberStatus> parse(String value) {
+        return Arrays.stream(values()).filter(v -> v.dbValue().equalsIgnoreCase(value == null ? "" : value.strip())).findFirst();
+    }
+
+    /** A value read from the database, where only {@link #dbValue()}s are written. */
+    public static SubscriberStatus fromDb(String value) {
+        return parse(value).orElseThrow(() -> new IllegalStateException("unknown subscriber status in the database: " + value));
+    }
+}

@@ -1,0 +1,159 @@
+package dev.mailrun.campaign.store.audience;
+
+import dev.mailrun.campaign.model.SubscriberStatus;
+import dev.mailrun.campaign.model.SubscriptionStatus;
+import dev.mailrun.db.SqlTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The subscriber table, one subscriber at a time, and its search. An address is found by its key,
+ * {@code EmailAddress.suppressionKey()}: the whole address lower-cased, as {@code email_key} holds it.
+ * An import's batched statements are {@link SubscriberImports}'.
+ */
+public final class SubscriberTable {
+
+    static final String COLUMNS = "id, email, name, attribs, status, created_at, updated_at";
+
+    /** A subscriber as stored; {@code attribs} the JSON object as the database gives it back. */
+    public record Stored(long id, String email, Optional<String> name, Optional<String> attribs, SubscriberStatus status,
+                         Instant createdAt, Instant updatedAt) {}
+
+    /**
+     * What a search matches, every part optional, and the page: subscribers after {@code afterId} in
+     * id order (a keyset page, which inserts and deletes do not shift).
+     *
+     * @param emailPrefix  the start of the address lower-cased
+     * @param subscription the status of the subscription to {@code listId}; only with a list
+     */
+    public record Query(Optional<String> emailPrefix, Optional<Long> listId, Optional<SubscriberStatus> status,
+                        Optional<SubscriptionStatus> subscription, long afterId, int limit) {
+
+        public Query {
+            if (subscription.isPresent() && listId.isEmpty()) {
+                throw new IllegalArgumentException("a subscription status is searched on a list");
+            }
+        }
+    }
+
+    public Optional<Stored> find(Connection c, String key) throws SQLException {
+        return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE email_key = ?", key);
+    }
+
+    /** The subscriber with this key, its row locked for this transaction (or the gap where it would be). */
+    public Optional<Stored> lock(Connection c, String key) throws SQLException {
+        return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE email_key = ? FOR UPDATE", key);
+    }
+
+    /** Inserts a subscriber; returns its id. An address already there in any case fails with the unique key's error. */
+    public long insert(Connection c, String email, String name, String attribs, SubscriberStatus status, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO subscriber (email, name, attribs, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)""",
+                Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, email);
+            ps.setString(2, name);
+            ps.setString(3, attribs);
+            ps.setString(4, status.dbValue());
+            SqlTime.set(ps, 5, now);
+            SqlTime.set(ps, 6, now);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    /** Replaces the name and attributes (null: none). */
+    public void update(Connection c, long id, String name, String attribs, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE subscriber SET name = ?, attribs = ?, updated_at = ? WHERE id = ?")) {
+            ps.setString(1, name);
+            ps.setString(2, attribs);
+            SqlTime.set(ps, 3, now);
+            ps.setLong(4, id);
+            ps.executeUpdate();
+        }
+    }
+
+    public void setStatus(Connection c, long id, SubscriberStatus status, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE subscriber SET status = ?, updated_at = ? WHERE id = ?")) {
+            ps.setString(1, status.dbValue());
+            SqlTime.set(ps, 2, now);
+            ps.setLong(3, id);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Deletes the subscriber with this key, its subscriptions and history with it (ON DELETE CASCADE); false when there was none. */
+    public boolean delete(Connection c, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM subscriber WHERE email_key = ?")) {
+            ps.setString(1, key);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Up to {@code query.limit()} subscribers matching the query, in id order. On a list the
+     * subscription index (list, status, subscriber) drives the search; otherwise the primary key, or
+     * the status index (status, id).
+     */
+    public List<Stored> search(Connection c, Query query) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT s.id, s.email, s.name, s.attribs, s.status, s.created_at, s.updated_at FROM subscriber s");
+        List<Object> args = new ArrayList<>();
+        if (query.listId().isPresent()) {
+            sql.append(" JOIN subscription m ON m.subscriber_id = s.id AND m.list_id = ?");
+            args.add(query.listId().get());
+            if (query.subscription().isPresent()) {
+                sql.append(" AND m.status = ?");
+                args.add(query.subscription().get().dbValue());
+            }
+        }
+        sql.append(" WHERE s.id > ?");
+        args.add(query.afterId());
+        if (query.emailPrefix().isPresent()) {
+            // '!' escapes LIKE's wildcards, and itself: a backslash would depend on the server's sql_mode.
+            sql.append(" AND s.email_key LIKE ? ESCAPE '!'");
+            args.add(query.emailPrefix().get().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+        }
+        if (query.status().isPresent()) {
+            sql.append(" AND s.status = ?");
+            args.add(query.status().get().dbValue());
+        }
+        sql.append(" ORDER BY s.id LIMIT ?");
+        args.add(query.limit());
+        List<Stored> rows = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            for (int i = 0; i < args.size(); i++) {
+                ps.setObject(i + 1, args.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(row(rs));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static Optional<Stored> one(Connection c, String sql, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    static Stored row(ResultSet rs) throws SQLException {
+        return new Stored(rs.getLong(1), rs.getString(2), Optional.ofNullable(rs.getString(3)), Optional.ofNullable(rs.getString(4)),
+                SubscriberStatus.fromDb(rs.getString(5)), SqlTime.get(rs, 6), SqlTime.get(rs, 7));
+    }
+}
