@@ -1,8 +1,5 @@
 package dev.mailrun.campaign.send.deliver;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
@@ -25,7 +22,6 @@ import dev.mailrun.mail.template.RenderedContent;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
-import java.io.IOException;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +40,6 @@ public final class MessageFactory implements Messages {
      * carries the header {@link dev.mailrun.mail.message.CampaignComposer#TEST_SEND_HEADER}.
      */
     static final String TEST_SUBJECT_PREFIX = "[test] ";
-
-    /** A reader bound to the type once: readValue with a TypeReference resolves the type on every call. */
-    private static final ObjectReader FIELDS = new ObjectMapper().readerFor(new TypeReference<Map<String, String>>() {});
 
     private final Campaign campaign;
     private final CompiledTemplate template;
@@ -129,13 +122,9 @@ public final class MessageFactory implements Messages {
 
     MimeMessage build(Session session, ClaimedRecipient r) throws RejectedMessageException {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
-        Map<String, String> columns = columns(r);
-        if (!campaignFields.isEmpty()) {
-            columns = new java.util.HashMap<>(columns);
-            columns.putAll(campaignFields);
-        }
-        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns,
-                unsubscribeUrl, campaign.name());
+        // A link is signed only for a template that shows it, as the tracking URLs are.
+        Map<String, Object> values = RecipientValues.of(campaign, campaignFields, r, unsubscribeUrl,
+                template.usesWebUrl() ? links.webVersion(campaign.id(), r.id()) : "");
         if (template.tracking().isPresent()) {
             MergeFields.tracked(values, clicks(r.id()),
                     template.tracking().get().opens() ? tracking.open(campaign.id(), r.id()) : "");
@@ -203,17 +192,6 @@ public final class MessageFactory implements Messages {
             return Optional.of(AttachmentPart.attachment(a.filename(), a.contentType(), a.content()));
         } catch (RecipientFiles.FileProblem e) {
             throw new RejectedMessageException(e.getMessage());
-        }
-    }
-
-    private static Map<String, String> columns(ClaimedRecipient r) throws RejectedMessageException {
-        if (r.fieldsJson() == null || r.fieldsJson().isEmpty()) {
-            return Map.of();
-        }
-        try {
-            return FIELDS.readValue(r.fieldsJson());
-        } catch (IOException e) {
-            throw new RejectedMessageException("stored merge fields are not a JSON object of strings");
         }
     }
 }
