@@ -17,7 +17,7 @@ import java.util.Map;
  * is put together, for the message ({@link MessageFactory}) and for its web version alike, so the
  * page shows what the message said.
  */
-final class RecipientValues {
+public final class RecipientValues {
 
     /** A reader bound to the type once: readValue with a TypeReference resolves the type on every call. */
     private static final ObjectReader FIELDS = new ObjectMapper().readerFor(new TypeReference<Map<String, String>>() {});
@@ -30,7 +30,7 @@ final class RecipientValues {
      * @param campaignFields the variant's fields; empty without one
      * @throws RejectedMessageException when the stored fields do not read back
      */
-    static Map<String, Object> of(Campaign campaign, Map<String, String> campaignFields, ClaimedRecipient r,
+    public static Map<String, Object> of(Campaign campaign, Map<String, String> campaignFields, ClaimedRecipient r,
                                          String unsubscribeUrl, String webUrl) throws RejectedMessageException {
         Map<String, String> columns = columns(r);
         if (!campaignFields.isEmpty()) {
