@@ -53,6 +53,8 @@ public final class MessageFactory implements Messages {
     private final TrackingLinks tracking;
     /** Campaign-level merge fields (an A/B variant's); they win over a recipient's column of the same name. */
     private final Map<String, String> campaignFields;
+    /** Whether the template shows {@code web_url}: a link is signed only then, as the tracking URLs are. */
+    private final boolean webUrl;
 
     /**
      * Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each, with the
@@ -68,6 +70,7 @@ public final class MessageFactory implements Messages {
         }
         this.tracking = tracking;
         this.campaignFields = Map.copyOf(campaignFields);
+        this.webUrl = template.usesWebUrl();
         this.recipientFiles = recipientFiles;
         this.dkim = dkim;
         this.campaign = campaign;
@@ -122,9 +125,8 @@ public final class MessageFactory implements Messages {
 
     MimeMessage build(Session session, ClaimedRecipient r) throws RejectedMessageException {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
-        // A link is signed only for a template that shows it, as the tracking URLs are.
         Map<String, Object> values = RecipientValues.of(campaign, campaignFields, r, unsubscribeUrl,
-                template.usesWebUrl() ? links.webVersion(campaign.id(), r.id()) : "");
+                webUrl ? links.webVersion(campaign.id(), r.id()) : "");
         if (template.tracking().isPresent()) {
             MergeFields.tracked(values, clicks(r.id()),
                     template.tracking().get().opens() ? tracking.open(campaign.id(), r.id()) : "");
