@@ -29,6 +29,7 @@ import dev.mailrun.mail.feedback.HttpsFetcher;
 import dev.mailrun.mail.feedback.JdkHttpsFetcher;
 import dev.mailrun.metrics.MailrunMetrics;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ import java.util.Optional;
 
 /**
  * The HTTP endpoint, started from configuration: the public listener on http.bind:http.port (one-click
- * unsubscribe, the webhooks of the enabled email providers, the tracking endpoints when tracking.enabled) and the admin listener on admin.bind:admin.port (metrics, health probes, status page, the HTTP API under /api/v1, the operator console under /console),
+ * unsubscribe, the web versions of messages, the webhooks of the enabled email providers, the tracking endpoints when tracking.enabled) and the admin listener on admin.bind:admin.port (metrics, health probes, status page, the HTTP API under /api/v1, the operator console under /console),
  * each only when its port is set, both on one server. Stopping it takes at most tick.shutdown-grace.
  */
 public final class HttpEndpoint implements AutoCloseable {
@@ -83,6 +84,9 @@ public final class HttpEndpoint implements AutoCloseable {
             List<Route> routes = new ArrayList<>();
             routes.add(PublicRoutes.unsubscribe(new UnsubscribeTokens(key),
                     new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock())));
+            // Web version links exist only where messages are sent, which needs the base URL they are made on.
+            s.config().unsubscribe().baseUrl().ifPresent(base -> routes.add(
+                    PublicRoutes.webVersion(ProductionLinks.webVersions(s), URI.create(base), s.webVersions())));
             routes.addAll(FeedbackRoutes.of(s, fetcher));
             if (s.config().tracking().enabled()) {
                 TrackingTokens tokens = new TrackingTokens(key);

@@ -5,13 +5,14 @@ import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
+import dev.mailrun.campaign.unsubscribe.WebVersionTokens;
 import java.net.URI;
 import java.util.Optional;
 
 /**
- * Signed unsubscribe links on the configured public URL, a mailto (when a mailbox reads the
- * requests) and, when bounce processing is configured, a signed return path so bounces map back to
- * recipients.
+ * Signed unsubscribe and web version links on the configured public URL, a mailto (when a mailbox
+ * reads the requests) and, when bounce processing is configured, a signed return path so bounces map
+ * back to recipients.
  */
 public final class ProductionLinks implements UnsubscribeLinks {
 
@@ -19,6 +20,7 @@ public final class ProductionLinks implements UnsubscribeLinks {
     static final String DEFAULT_MAILTO_LOCAL_PART = "unsubscribe";
 
     private final UnsubscribeTokens tokens;
+    private final WebVersionTokens webVersions;
     private final URI base;
     private final boolean mailboxRead;
     private final Optional<String> mailto;
@@ -30,9 +32,10 @@ public final class ProductionLinks implements UnsubscribeLinks {
      *                    no mailto is advertised
      * @param mailto      {@code unsubscribe.mailto}; empty: {@code unsubscribe@<the message's From domain>}
      */
-    ProductionLinks(UnsubscribeTokens tokens, URI base, boolean mailboxRead, Optional<String> mailto,
-                    Optional<ReturnPaths> returnPaths, Optional<String> returnPathDomain) {
+    ProductionLinks(UnsubscribeTokens tokens, WebVersionTokens webVersions, URI base, boolean mailboxRead,
+                    Optional<String> mailto, Optional<ReturnPaths> returnPaths, Optional<String> returnPathDomain) {
         this.tokens = tokens;
+        this.webVersions = webVersions;
         this.base = base;
         this.mailboxRead = mailboxRead;
         this.mailto = mailto;
@@ -45,13 +48,28 @@ public final class ProductionLinks implements UnsubscribeLinks {
         SigningKey key = SigningKey.of(u.requireSecret().reveal());
         URI base = URI.create(u.requireBaseUrl());
         Optional<String> bounceDomain = services.config().bounce().returnPathDomain();
-        return new ProductionLinks(new UnsubscribeTokens(key), base, services.config().bounce().mailbox().isPresent(),
-                u.mailto(), bounceDomain.map(d -> new ReturnPaths(key)), bounceDomain);
+        return new ProductionLinks(new UnsubscribeTokens(key), webVersions(services), base,
+                services.config().bounce().mailbox().isPresent(), u.mailto(), bounceDomain.map(d -> new ReturnPaths(key)),
+                bounceDomain);
+    }
+
+    /**
+     * The web version tokens of this configuration: made by the send path, checked by the public
+     * listener, both with the services' clock.
+     */
+    static WebVersionTokens webVersions(Services services) {
+        SigningKey key = SigningKey.of(services.config().unsubscribe().requireSecret().reveal());
+        return new WebVersionTokens(key, services.config().webVersion().ttl(), services.clock());
     }
 
     @Override
     public String url(long campaignId, long recipientId, String email) {
         return tokens.url(base, campaignId, recipientId, email).toString();
+    }
+
+    @Override
+    public String webVersion(long campaignId, long recipientId) {
+        return webVersions.url(base, campaignId, recipientId);
     }
 
     @Override

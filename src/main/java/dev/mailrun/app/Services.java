@@ -35,6 +35,7 @@ import dev.mailrun.campaign.reply.ReplyProcessor;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
+import dev.mailrun.campaign.WebVersions;
 import dev.mailrun.campaign.send.deliver.TrackingLinks;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.route.Relays;
@@ -314,6 +315,11 @@ public final class Services implements AutoCloseable {
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
                 metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays(),
                 config.content().recipientFiles(), trackingLinks()));
+    }
+
+    /** The pages behind messages' web version links, over the shared template cache (docs/CONTENT.md). */
+    public WebVersions webVersions() {
+        return new WebVersions(dataSource(), pinnedTemplates(), links.apply(this), config.webVersion().personal());
     }
 
     /** The tracking URLs of tracked campaigns' messages; none while tracking.enabled is off. */

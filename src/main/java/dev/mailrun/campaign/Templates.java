@@ -91,7 +91,7 @@ public final class Templates {
     /**
      * Renders the template for a recipient with {@code email}, {@code name} and the other fields:
      * {@code template check} with those fields first, then the render a real message gets (with a
-     * placeholder unsubscribe link).
+     * placeholder unsubscribe and web version links).
      */
     public Preview preview(String name, String email, String recipientName, Map<String, String> fields) {
         requireExists(name);
@@ -123,7 +123,7 @@ public final class Templates {
     /** The render a real message gets, with a placeholder unsubscribe link. */
     private static Preview render(CompiledTemplate template, String email, String recipientName, Map<String, String> fields) {
         Map<String, Object> values = new HashMap<>(MergeFields.of(email, recipientName, fields,
-                "https://unsubscribe.invalid/preview", "preview"));
+                "https://unsubscribe.invalid/preview", "https://web-version.invalid/preview", "preview"));
         RenderResult r = template.render(values);
         if (r instanceof RenderResult.Rendered rendered) {
             return new Preview(List.of(), Optional.of(rendered.content()), Optional.empty());

@@ -4,17 +4,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
+import dev.mailrun.campaign.unsubscribe.WebVersionTokens;
+import dev.mailrun.testing.SettableClock;
 import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ProductionLinksTest {
 
-    private final UnsubscribeTokens tokens = new UnsubscribeTokens(SigningKey.of("0123456789abcdef0123456789abcdef-test"));
+    private final SigningKey key = SigningKey.of("0123456789abcdef0123456789abcdef-test");
+    private final UnsubscribeTokens tokens = new UnsubscribeTokens(key);
+    private final SettableClock clock = SettableClock.at("2026-11-26T10:00:00Z");
+    private final WebVersionTokens webVersions = new WebVersionTokens(key, Duration.ofDays(30), clock);
     private final URI base = URI.create("https://links.mailer.example");
 
     private ProductionLinks links(boolean mailboxRead, Optional<String> mailto) {
-        return new ProductionLinks(tokens, base, mailboxRead, mailto, Optional.empty(), Optional.empty());
+        return new ProductionLinks(tokens, webVersions, base, mailboxRead, mailto, Optional.empty(), Optional.empty());
+    }
+
+    @Test
+    void the_web_version_link_is_on_the_unsubscribe_base_and_names_its_recipient_until_it_expires() {
+        String link = links(false, Optional.empty()).webVersion(12, 34);
+
+        assertThat(link).startsWith("https://links.mailer.example/w/");
+        String token = link.substring("https://links.mailer.example/w/".length());
+        assertThat(webVersions.verify(token)).contains(new WebVersionTokens.Target(12, 34,
+                Instant.parse("2026-12-26T10:00:00Z")));
     }
 
     @Test

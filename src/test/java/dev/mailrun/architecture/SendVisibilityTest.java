@@ -46,14 +46,15 @@ class SendVisibilityTest {
 
     /**
      * The public types of campaign.send that code outside it uses, by name below {@code campaign.send}:
-     * the task and what wiring it takes (app), the messages a test send builds (campaign), the
-     * configuration's values (app.config), the relays and rates status reads (campaign.report, metrics)
-     * and the listener the metrics implement.
+     * the task and what wiring it takes (app), the messages a test send builds and the values a web
+     * version renders (campaign), the configuration's values (app.config), the relays and rates status
+     * reads (campaign.report, metrics) and the listener the metrics implement.
      */
     static final Set<String> ENTRY_POINTS = Set.of(
             "SendDependencies",
             "SendTask",
             "deliver.MessageFactory",
+            "deliver.RecipientValues",
             "deliver.TrackingLinks",
             "deliver.UnsubscribeLinks",
             "pace.RouteRate",

@@ -15,6 +15,11 @@ public final class FixedLinks implements UnsubscribeLinks {
     }
 
     @Override
+    public String webVersion(long campaignId, long recipientId) {
+        return "https://unsubscribe.sender.example/w/c" + campaignId + "r" + recipientId;
+    }
+
+    @Override
     public Optional<String> mailto(String fromDomain, long campaignId, long recipientId, String email) {
         return Optional.of("mailto:unsubscribe@" + fromDomain + "?subject=c" + campaignId + ".r" + recipientId);
     }

@@ -35,7 +35,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
                             Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking,
-                            RepliesConfig replies) {
+                            RepliesConfig replies, WebVersionConfig webVersion) {
 
     /** @param fallbackHost this worker's host where the machine's name cannot be resolved ({@link TickConfig}) */
     static MailrunConfig from(RawConfig raw, String fallbackHost) {
@@ -83,7 +83,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
         return new MailrunConfig(db, tick, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
                 EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort),
-                RepliesConfig.from(raw, bounce, unsubscribe));
+                RepliesConfig.from(raw, bounce, unsubscribe), WebVersionConfig.from(raw));
     }
 
     private static DailyCap dailyCap(RawConfig raw) {
@@ -215,6 +215,6 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
-                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + "]";
+                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + ", webVersion=" + webVersion + "]";
     }
 }

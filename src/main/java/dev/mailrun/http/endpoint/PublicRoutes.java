@@ -1,17 +1,20 @@
 package dev.mailrun.http.endpoint;
 
+import dev.mailrun.campaign.WebVersions;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.tracking.Tracker;
 import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
+import dev.mailrun.campaign.unsubscribe.WebVersionTokens;
 import dev.mailrun.http.server.Route;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.mail.feedback.FeedbackWebhook;
+import java.net.URI;
 
 /**
  * The routes of the public listener, which recipients' mail programs and the email providers call:
- * one-click unsubscribe, the tracking endpoints, the providers' webhooks.
+ * one-click unsubscribe, the web version of a message, the tracking endpoints, the providers' webhooks.
  */
 public final class PublicRoutes {
 
@@ -20,6 +23,11 @@ public final class PublicRoutes {
     /** One-click unsubscribe, {@code /u/<token>}. */
     public static Route unsubscribe(UnsubscribeTokens tokens, Unsubscriber unsubscriber) {
         return Route.of(UnsubscribeTokens.PATH_PREFIX + "*", limits -> new UnsubscribeHandler(tokens, unsubscriber, limits));
+    }
+
+    /** A message's web version, {@code /w/<token>}, its links made on {@code base} (docs/CONTENT.md). */
+    public static Route webVersion(WebVersionTokens tokens, URI base, WebVersions pages) {
+        return Route.of(WebVersionTokens.PATH_PREFIX + "*", limits -> new WebVersionHandler(tokens, base, pages));
     }
 
     /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}. */

@@ -125,6 +125,11 @@ public final class CompiledTemplate {
         return Set.copyOf(used);
     }
 
+    /** Whether any part reads {@code web_url}: a message of a template that does not needs no link signed. */
+    public boolean usesWebUrl() {
+        return usesByFile.values().stream().anyMatch(uses -> uses.stream().anyMatch(use -> use.name().equals(MergeFields.WEB_URL)));
+    }
+
     /** Every field the subject reads, with or without a default: their values end up in a header. */
     public Set<String> subjectFields() {
         Set<String> used = new LinkedHashSet<>();

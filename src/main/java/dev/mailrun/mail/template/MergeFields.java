@@ -18,10 +18,12 @@ public final class MergeFields {
     static final String EMAIL = "email";
     static final String NAME = "name";
     static final String UNSUBSCRIBE_URL = "unsubscribe_url";
+    /** The recipient's signed link to the message as sent to them, on the public listener. */
+    static final String WEB_URL = "web_url";
     static final String CAMPAIGN = "campaign";
 
     /** Fields present for every recipient, whatever was imported. */
-    static final Set<String> BUILT_IN = Set.of(EMAIL, NAME, UNSUBSCRIBE_URL, CAMPAIGN);
+    static final Set<String> BUILT_IN = Set.of(EMAIL, NAME, UNSUBSCRIBE_URL, WEB_URL, CAMPAIGN);
 
     private MergeFields() {
     }
@@ -36,19 +38,22 @@ public final class MergeFields {
     /**
      * The values for one recipient.
      *
-     * @param name may be empty; it is still defined so templates can test it with {@code {% if name %}}
+     * @param name   may be empty; it is still defined so templates can test it with {@code {% if name %}}
+     * @param webUrl the recipient's web version link ({@code {{ web_url }}})
      */
     public static Map<String, Object> of(String email, String name, Map<String, String> columns,
-                                         String unsubscribeUrl, String campaign) {
+                                         String unsubscribeUrl, String webUrl, String campaign) {
         Objects.requireNonNull(email, "email");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(columns, "columns");
         Objects.requireNonNull(unsubscribeUrl, "unsubscribeUrl");
+        Objects.requireNonNull(webUrl, "webUrl");
         Objects.requireNonNull(campaign, "campaign");
         Map<String, Object> values = new HashMap<>(columns);
         values.put(EMAIL, email);
         values.put(NAME, name);
         values.put(UNSUBSCRIBE_URL, unsubscribeUrl);
+        values.put(WEB_URL, webUrl);
         values.put(CAMPAIGN, campaign);
         return values;
     }

@@ -93,6 +93,18 @@ class RecipientImporterTest {
     }
 
     @Test
+    void columns_named_like_the_links_mailrun_fills_in_are_refused() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "built-in");
+        for (String column : List.of("unsubscribe_url", "Web_URL")) {
+            Path f = csv("built-in.csv", "email," + column + "\na@example.com,x\n");
+            assertThatThrownBy(() -> importer(10).importCsv(id, f, Optional.empty(), n -> {}))
+                    .isInstanceOf(ImportFileException.class)
+                    .hasMessage(f + ": column '" + column + "' clashes with a built-in merge field");
+        }
+        assertThat(count(id)).isZero();
+    }
+
+    @Test
     void a_file_that_is_not_csv_fails_before_importing_anything_even_if_the_damage_is_at_the_end() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "broken");
         StringBuilder content = new StringBuilder("email,name\n");

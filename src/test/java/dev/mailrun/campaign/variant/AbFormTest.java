@@ -65,6 +65,9 @@ class AbFormTest {
         assertThatThrownBy(() -> form(List.of("A", "B:field.email=x"), "20%", null, null, null).parse())
                 .isInstanceOfSatisfying(InvalidFields.class, e -> assertThat(e.problems()).containsExactly(
                         InvalidFields.Problem.about("variants", "B", "field.email is not a merge field a variant may set")));
+        assertThatThrownBy(() -> form(List.of("A", "B:field.web_url=x"), "20%", null, null, null).parse())
+                .isInstanceOfSatisfying(InvalidFields.class, e -> assertThat(e.problems()).containsExactly(
+                        InvalidFields.Problem.about("variants", "B", "field.web_url is not a merge field a variant may set")));
         assertThatThrownBy(() -> form(List.of("A"), "20%", null, null, null).parse())
                 .hasMessage("variants: an A/B test needs at least 2 variants, got 1");
         assertThatThrownBy(() -> form(List.of(), "20%", null, null, null).parse())

@@ -184,7 +184,7 @@ class SevenBitRenderTest {
         LoadResult result = new TemplateLoader(Path.of("templates")).load("welcome");
         CompiledTemplate welcome = ((LoadResult.Loaded) result).template();
         Map<String, Object> values = dev.mailrun.mail.template.MergeFields.of("ann@example.org", "Ann",
-                Map.of(), "https://example.com/u/1?t=abc", "Spring news");
+                Map.of(), "https://example.com/u/1?t=abc", "https://example.com/w/1", "Spring news");
         assertThat(assertSameMessage(welcome, values)).isTrue();
     }
 }

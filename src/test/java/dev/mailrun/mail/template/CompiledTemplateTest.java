@@ -153,4 +153,17 @@ class CompiledTemplateTest {
         assertThat(problems.get(0).message()).contains("'plan'");
         assertThat(template.check(MergeFields.available(Set.of("plan")))).isEmpty();
     }
+
+    @Test
+    void web_url_is_filled_in_by_mailrun_and_never_a_column_recipients_must_have() {
+        TemplateFiles.write(dir, "t", "Hi", "Online: {{ web_url }}\n{{ unsubscribe_url }}\n",
+                "<a href=\"{{ web_url }}\">View in your browser</a>");
+        CompiledTemplate template = TemplateFiles.load(dir, "t");
+
+        assertThat(template.check(MergeFields.available(Set.of()))).isEmpty();
+        assertThat(template.requiredColumns()).isEmpty();
+        assertThat(template.usesWebUrl()).isTrue();
+        TemplateFiles.write(dir, "u", "Hi", "{{ unsubscribe_url }}", "<p>{{ unsubscribe_url }}</p>");
+        assertThat(TemplateFiles.load(dir, "u").usesWebUrl()).isFalse();
+    }
 }

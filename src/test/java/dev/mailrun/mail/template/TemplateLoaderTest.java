@@ -129,7 +129,7 @@ class TemplateLoaderTest {
             assertThat(loader.check(name, MergeFields.available(Set.of()))).as(name).isEmpty();
             CompiledTemplate template = ((LoadResult.Loaded) loader.load(name)).template();
             RenderResult result = template.render(MergeFields.of("ann@example.com", "Ann <3", Map.of(),
-                    "https://example.com/u/abc?x=1&y=2", "Spring"));
+                    "https://example.com/u/abc?x=1&y=2", "https://example.com/w/abc", "Spring"));
             assertThat(result).as(name).isInstanceOf(RenderResult.Rendered.class);
             RenderedContent content = ((RenderResult.Rendered) result).content();
             assertThat(content.html()).as(name).contains("https://example.com/u/abc?x=1&amp;y=2").contains("Ann &lt;3");

@@ -80,7 +80,7 @@ class TrackedHtmlTest {
         TemplateLoader loader = new TemplateLoader(dir);
         CompiledTemplate plain = ((LoadResult.Loaded) loader.load("t")).template();
         CompiledTemplate tracked = ((LoadResult.Loaded) loader.load("t", BOTH)).template();
-        Map<String, Object> values = MergeFields.of("a@b.example", "Ann", Map.of(), "https://u.example/u/T", "c");
+        Map<String, Object> values = MergeFields.of("a@b.example", "Ann", Map.of(), "https://u.example/u/T", "https://u.example/w/T", "c");
 
         String plainHtml = ((RenderResult.Rendered) plain.render(new java.util.HashMap<>(values))).content().html();
         List<String> asked = new ArrayList<>();

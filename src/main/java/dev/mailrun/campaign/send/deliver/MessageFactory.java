@@ -1,8 +1,5 @@
 package dev.mailrun.campaign.send.deliver;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.mailrun.campaign.attach.RecipientFiles;
 import dev.mailrun.campaign.model.Attachment;
 import dev.mailrun.campaign.model.Campaign;
@@ -25,7 +22,6 @@ import dev.mailrun.mail.template.RenderedContent;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
-import java.io.IOException;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.Map;
@@ -45,9 +41,6 @@ public final class MessageFactory implements Messages {
      */
     static final String TEST_SUBJECT_PREFIX = "[test] ";
 
-    /** A reader bound to the type once: readValue with a TypeReference resolves the type on every call. */
-    private static final ObjectReader FIELDS = new ObjectMapper().readerFor(new TypeReference<Map<String, String>>() {});
-
     private final Campaign campaign;
     private final CompiledTemplate template;
     private final CampaignComposer composer;
@@ -60,6 +53,8 @@ public final class MessageFactory implements Messages {
     private final TrackingLinks tracking;
     /** Campaign-level merge fields (an A/B variant's); they win over a recipient's column of the same name. */
     private final Map<String, String> campaignFields;
+    /** Whether the template shows {@code web_url}: a link is signed only then, as the tracking URLs are. */
+    private final boolean webUrl;
 
     /**
      * Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each, with the
@@ -75,6 +70,7 @@ public final class MessageFactory implements Messages {
         }
         this.tracking = tracking;
         this.campaignFields = Map.copyOf(campaignFields);
+        this.webUrl = template.usesWebUrl();
         this.recipientFiles = recipientFiles;
         this.dkim = dkim;
         this.campaign = campaign;
@@ -129,13 +125,8 @@ public final class MessageFactory implements Messages {
 
     MimeMessage build(Session session, ClaimedRecipient r) throws RejectedMessageException {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
-        Map<String, String> columns = columns(r);
-        if (!campaignFields.isEmpty()) {
-            columns = new java.util.HashMap<>(columns);
-            columns.putAll(campaignFields);
-        }
-        Map<String, Object> values = MergeFields.of(r.email(), r.name() == null ? "" : r.name(), columns,
-                unsubscribeUrl, campaign.name());
+        Map<String, Object> values = RecipientValues.of(campaign, campaignFields, r, unsubscribeUrl,
+                webUrl ? links.webVersion(campaign.id(), r.id()) : "");
         if (template.tracking().isPresent()) {
             MergeFields.tracked(values, clicks(r.id()),
                     template.tracking().get().opens() ? tracking.open(campaign.id(), r.id()) : "");
@@ -203,17 +194,6 @@ public final class MessageFactory implements Messages {
             return Optional.of(AttachmentPart.attachment(a.filename(), a.contentType(), a.content()));
         } catch (RecipientFiles.FileProblem e) {
             throw new RejectedMessageException(e.getMessage());
-        }
-    }
-
-    private static Map<String, String> columns(ClaimedRecipient r) throws RejectedMessageException {
-        if (r.fieldsJson() == null || r.fieldsJson().isEmpty()) {
-            return Map.of();
-        }
-        try {
-            return FIELDS.readValue(r.fieldsJson());
-        } catch (IOException e) {
-            throw new RejectedMessageException("stored merge fields are not a JSON object of strings");
         }
     }
 }

@@ -2,7 +2,10 @@ package dev.mailrun.campaign.send.deliver;
 
 import java.util.Optional;
 
-/** The per-recipient addresses a message carries for unsubscribing and for bounces. */
+/**
+ * The per-recipient addresses a message carries: for unsubscribing, for its web version and for
+ * bounces.
+ */
 public interface UnsubscribeLinks {
 
     /** The https one-click URL with a signed token. */
@@ -14,6 +17,12 @@ public interface UnsubscribeLinks {
      * requests sent by mail, so that none is advertised.
      */
     Optional<String> mailto(String fromDomain, long campaignId, long recipientId, String email);
+
+    /**
+     * The signed link to the message as sent to the recipient ({@code {{ web_url }}}), on the same
+     * public URL as {@link #url}; it expires after webversion.ttl.
+     */
+    String webVersion(long campaignId, long recipientId);
 
     /** A VERP envelope sender ({@code bounces+TOKEN@domain}) or empty to use the From address. */
     Optional<String> envelopeFrom(long campaignId, long recipientId, String email);

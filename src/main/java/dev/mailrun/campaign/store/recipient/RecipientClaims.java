@@ -25,6 +25,10 @@ import java.util.Set;
  * except that recipients found on the suppression list become suppressed on the way.
  */
 public final class RecipientClaims {
+
+    /** What a message is built from, read by {@link #row}: a claim's columns, and a web version's. */
+    static final String COLUMNS = "id, email, name, fields, attempts, attachment, attachment_sha256, variant";
+
     private final SuppressionTable suppressions;
     /** {@code " AND variant IS NOT NULL"} while an A/B test sends its test share; empty otherwise. */
     private final String onlyVariants;
@@ -224,8 +228,7 @@ public final class RecipientClaims {
     private void selectWhere(Connection c, String where, long campaignId, Instant now, List<String> domains,
                                     long[] ids, Collection<Long> held, int limit, List<ClaimedRecipient> into)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id, email, name, fields, attempts, attachment, attachment_sha256, variant FROM recipient " + where
-                + " LIMIT ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM recipient " + where + " LIMIT ?")) {
             int i = 1;
             ps.setLong(i++, campaignId);
             if (now != null) {
@@ -244,15 +247,19 @@ public final class RecipientClaims {
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    int read = rs.getInt(8);
-                    Integer variant = rs.wasNull() ? null : read;
-                    into.add(new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5),
-                            rs.getString(6), rs.getString(7), variant));
+                    into.add(row(rs));
                 }
             }
         }
     }
 
+    /** The recipient at the result set's row, selected as {@link #COLUMNS}. */
+    static ClaimedRecipient row(ResultSet rs) throws SQLException {
+        int read = rs.getInt(8);
+        Integer variant = rs.wasNull() ? null : read;
+        return new ClaimedRecipient(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5),
+                rs.getString(6), rs.getString(7), variant);
+    }
 
     /** Claimed rows found on the suppression list become suppressed; returns how many did. */
     private int suppress(Connection c, long campaignId, List<ClaimedRecipient> rows, Instant now) throws SQLException {
