@@ -83,9 +83,11 @@ public final class FilterParser {
             return null;
         }
         String kind = null;
+        // "status" is a condition of its own, and a key of "list" (the subscription's status).
+        boolean onList = node.has("list");
         for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
-            if (CONDITIONS.contains(key)) {
+            if (CONDITIONS.contains(key) && !(onList && key.equals("status"))) {
                 if (kind != null) {
                     problems.add(path + "." + key, "one condition per object: this one has '" + kind + "' already");
                     return null;
