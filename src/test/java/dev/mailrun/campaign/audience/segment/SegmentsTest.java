@@ -296,6 +296,19 @@ class SegmentsTest {
     }
 
     @Test
+    void any_name_the_attribute_rule_allows_names_exactly_that_attribute() throws Exception {
+        Map<String, String> odd = Map.of("a.b", "dot", "a*", "star", "q\"uote", "quote", "back\\slash", "backslash", "ü x", "space");
+        person("ann@example.com", odd);
+        person("bob@example.com", Map.of("a", Map.of("b", 1).toString(), "ab", "dot"));
+        for (Map.Entry<String, String> e : odd.entrySet()) {
+            String name = e.getKey().replace("\\", "\\\\").replace("\"", "\\\"");
+            assertThat(matching("{\"attr\":\"" + name + "\",\"eq\":\"" + e.getValue() + "\"}")).as(e.getKey())
+                    .containsExactly("ann@example.com");
+            assertThat(matching("{\"attr\":\"" + name + "\",\"exists\":false}")).as(e.getKey()).containsExactly("bob@example.com");
+        }
+    }
+
+    @Test
     void the_compiled_filter_is_a_where_clause_with_every_value_a_parameter() throws Exception {
         person("ann@example.com", Map.of("plan", "pro"));
         segments.create("pros", "{\"and\":[{\"attr\":\"plan\",\"eq\":\"pro\"},{\"engaged\":{\"kind\":\"any\",\"days\":30}}]}");
