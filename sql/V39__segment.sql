@@ -6,10 +6,13 @@ CREATE TABLE segment (
     id         BIGINT       NOT NULL AUTO_INCREMENT,
     -- unique whatever the letter case (the table's collation ignores it), as a list's name
     name       VARCHAR(100) NOT NULL,
-    -- the filter as compact JSON; MariaDB keeps JSON as LONGTEXT and checks it with JSON_VALID
-    filter     JSON         NOT NULL,
+    -- the filter as compact JSON, as the operator wrote it. Text, not JSON: MySQL's JSON type would
+    -- give it back with its keys reordered and spaces added; MEDIUMTEXT: FilterParser takes up to
+    -- 1,000,000 characters.
+    filter     MEDIUMTEXT   CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
     created_at DATETIME(3)  NOT NULL,
     updated_at DATETIME(3)  NOT NULL,
     PRIMARY KEY (id),
-    UNIQUE KEY uq_segment_name (name)
+    UNIQUE KEY uq_segment_name (name),
+    CONSTRAINT ck_segment_filter CHECK (JSON_VALID(filter))
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;

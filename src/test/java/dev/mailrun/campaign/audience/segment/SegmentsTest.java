@@ -330,6 +330,15 @@ class SegmentsTest {
     }
 
     @Test
+    void the_table_keeps_the_filter_as_written_and_refuses_text_that_is_not_json() throws Exception {
+        segments.create("s", "{\"attr\":\"zz\",\"eq\":\"x\"}");
+        // as written, key order kept: a JSON column on MySQL would reorder the keys
+        assertThat(segments.get("s").orElseThrow().filter()).isEqualTo("{\"attr\":\"zz\",\"eq\":\"x\"}");
+        assertThatThrownBy(() -> sql("INSERT INTO segment (name, filter, created_at, updated_at) VALUES ('t', 'nope', "
+                + "UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))")).isInstanceOf(java.sql.SQLException.class);
+    }
+
+    @Test
     void a_preview_limit_outside_one_to_a_hundred_is_refused() {
         assertThatThrownBy(() -> segments.preview("{\"status\":\"enabled\"}", 101)).isInstanceOf(InvalidFields.class)
                 .hasMessage("limit: must be from 1 to 100");
