@@ -85,7 +85,7 @@ class SegmentCommandsTest {
     void a_bad_filter_is_one_line_naming_each_bad_part_by_its_path() {
         assertThat(refused("segments", "create", "s", "--filter", "{\"and\":[{\"attr\":\"\",\"eq\":1},{\"list\":\"nope\"}]}").err())
                 .isEqualTo("mailrun: --filter and[0].attr: a name must not be blank\n");
-        assertThat(refused("segments", "count", "--filter", "{\"list\":\"nope\"}").err()).isEqualTo("mailrun: --filter: no list named 'nope'\n");
+        assertThat(refused("segments", "count", "--filter", "{\"list\":\"nope\"}").err()).isEqualTo("mailrun: --filter list: no list named 'nope'\n");
         assertThat(refused("segments", "count", "--filter", "@" + dir.resolve("missing.json")).err()).startsWith("mailrun: --filter: cannot read ");
         assertThat(refused("segments", "show", "x", "--preview", "0").err()).isEqualTo("mailrun: NAME: no segment named 'x'\n");
         assertThat(ok("segments", "list").out()).startsWith("no segments");

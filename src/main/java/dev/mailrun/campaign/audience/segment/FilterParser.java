@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,8 +39,8 @@ public final class FilterParser {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    /** A filter read: the tree, its JSON as stored (compact), and the lists it names (to check they exist). */
-    public record Parsed(SegmentFilter filter, String json, Set<String> lists) {}
+    /** A filter read: the tree, its JSON as stored (compact), and the lists it names by their paths (to check they exist). */
+    public record Parsed(SegmentFilter filter, String json, Map<String, String> lists) {}
 
     private final Problems problems = new Problems();
     private final Leaves leaves = new Leaves(problems);

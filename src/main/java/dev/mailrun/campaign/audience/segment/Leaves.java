@@ -8,6 +8,7 @@ import dev.mailrun.campaign.model.SubscriptionStatus;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,14 +32,14 @@ final class Leaves {
             "any", Set.of("hard", "soft"));
 
     private final FilterParser.Problems problems;
-    private final Set<String> lists = new LinkedHashSet<>();
+    private final Map<String, String> lists = new LinkedHashMap<>();
 
     Leaves(FilterParser.Problems problems) {
         this.problems = problems;
     }
 
-    /** The lists the filter names, as written. */
-    Set<String> lists() {
+    /** The lists the filter names, as written, by the path of each. */
+    Map<String, String> lists() {
         return lists;
     }
 
@@ -193,7 +194,7 @@ final class Leaves {
         if (name.isEmpty()) {
             return null;
         }
-        lists.add(name.get().strip());
+        lists.put(path + ".list", name.get().strip());
         return new SegmentFilter.OnList(name.get().strip(), statuses);
     }
 

@@ -11,6 +11,7 @@ import java.sql.SQLIntegrityConstraintViolationException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -146,13 +147,13 @@ public final class Segments {
         return compiler.compile(FilterParser.parse(existing(c, name).filter()).filter());
     }
 
-    /** The filter read, and every list it names found: an unknown one is a problem of the whole filter. */
+    /** The filter read, and every list it names found: an unknown one is a problem named by its path. */
     private FilterParser.Parsed checked(Connection c, String filter) throws SQLException {
         FilterParser.Parsed parsed = FilterParser.parse(filter);
         List<InvalidFields.Problem> problems = new ArrayList<>();
-        for (String list : parsed.lists()) {
-            if (lists.find(c, list).isEmpty()) {
-                problems.add(new InvalidFields.Problem(FilterParser.FIELD, "no list named '" + list + "'"));
+        for (Map.Entry<String, String> list : parsed.lists().entrySet()) {
+            if (lists.find(c, list.getValue()).isEmpty()) {
+                problems.add(new InvalidFields.Problem(list.getKey(), "no list named '" + list.getValue() + "'"));
             }
         }
         if (!problems.isEmpty()) {

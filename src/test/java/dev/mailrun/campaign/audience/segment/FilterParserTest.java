@@ -34,7 +34,7 @@ class FilterParserTest {
                 new SegmentFilter.Not(new SegmentFilter.Attr("country", new SegmentFilter.In(List.of("DE", "AT")))),
                 new SegmentFilter.Engaged(Set.of("click"), Optional.empty(), Optional.of(90)),
                 new SegmentFilter.Bounced(Set.of("hard"), Optional.empty()))));
-        assertThat(p.lists()).containsExactly("customers");
+        assertThat(p.lists()).containsExactly(java.util.Map.entry("filter.and[1].list", "customers"));
         assertThat(p.json()).doesNotContain(" ").startsWith("{\"and\":[");
     }
 

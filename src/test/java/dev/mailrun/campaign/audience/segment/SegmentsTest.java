@@ -266,7 +266,7 @@ class SegmentsTest {
     @Test
     void an_unknown_list_is_refused_and_a_bad_filter_saves_nothing() throws Exception {
         assertThatThrownBy(() -> segments.create("s", "{\"list\":\"nope\"}")).isInstanceOf(InvalidFields.class)
-                .hasMessage("filter: no list named 'nope'");
+                .hasMessage("filter.list: no list named 'nope'");
         assertThatThrownBy(() -> segments.create("s", "{\"attr\":\"\",\"eq\":1}")).isInstanceOf(InvalidFields.class)
                 .hasMessage("filter.attr: a name must not be blank");
         assertThat(segments.list()).isEmpty();
