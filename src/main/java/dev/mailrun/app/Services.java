@@ -14,6 +14,7 @@ import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
 import dev.mailrun.campaign.audience.Lists;
+import dev.mailrun.campaign.audience.segment.Segments;
 import dev.mailrun.campaign.audience.SubscriberImporter;
 import dev.mailrun.campaign.audience.Subscribers;
 import dev.mailrun.campaign.bounce.BounceApplier;
@@ -169,6 +170,11 @@ public final class Services implements AutoCloseable {
     /** The audience's lists. */
     public Lists lists() {
         return new Lists(dataSource(), clock());
+    }
+
+    /** The audience's segments: saved filters over the subscribers, their counts and previews. */
+    public Segments segments() {
+        return new Segments(dataSource(), clock());
     }
 
     /** Subscribers one at a time; an address added passes the recipient import's address filter. */

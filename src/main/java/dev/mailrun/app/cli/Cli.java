@@ -39,6 +39,9 @@ public final class Cli {
     public int run(String... args) {
         MailrunCommand root = new MailrunCommand(env, clock);
         CommandLine cl = new CommandLine(root);
+        // An argument starting with @ is the argument itself (segments --filter @FILE reads the file as
+        // one JSON value), never picocli's argument file split at whitespace.
+        cl.setExpandAtFiles(false);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
         versionProvider = VersionProvider.class,
         description = "Bulk email campaign worker: timeboxed, checkpointed sending driven by a task table.",
         subcommands = {DbCommand.class, TemplateCommand.class, CampaignCommand.class, RecipientsCommand.class,
-                SuppressionsCommand.class, ListsCommand.class, SubscribersCommand.class, EventsCommand.class, TaskCommand.class,
+                SuppressionsCommand.class, ListsCommand.class, SubscribersCommand.class, SegmentsCommand.class, EventsCommand.class, TaskCommand.class,
                 WorkerCommand.class, TickCommand.class,
                 SendTestCommand.class, ServeCommand.class, DemoCommand.class, ApiTokenCommand.class, AuditCommand.class},
         exitCodeListHeading = "%nExit codes:%n",

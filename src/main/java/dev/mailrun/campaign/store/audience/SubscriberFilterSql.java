@@ -1,0 +1,201 @@
+package dev.mailrun.campaign.store.audience;
+
+import dev.mailrun.db.SqlTime;
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The SQL of a segment's conditions over {@code subscriber s}: one fragment per condition, each a
+ * boolean that is never NULL (so {@code NOT} means "every other subscriber", someone without the
+ * attribute included), and every value — attribute paths too — a bound parameter. The text here
+ * is constant; only the number of placeholders depends on the filter. Valid on MySQL 8 and
+ * MariaDB 10.11 alike (JSON_EXTRACT, JSON_UNQUOTE, JSON_CONTAINS_PATH and REGEXP exist on both).
+ */
+public final class SubscriberFilterSql {
+
+    /**
+     * An attribute's value as text: a string unquoted, a number or true/false as JSON writes it; NULL
+     * when the subscriber has no such attribute. One parameter: the path.
+     */
+    private static final String TEXT = "JSON_UNQUOTE(JSON_EXTRACT(s.attribs, ?))";
+    /**
+     * The text as a number when it is written as one, else NULL. CASE, not a bare CAST: CAST of a
+     * word is 0 with a warning, which strict mode turns into an error in INSERT … SELECT (the
+     * materialisation of a segment into a campaign). DECIMAL(65,30): every value a filter may name.
+     */
+    private static final String NUMBER = "CASE WHEN " + TEXT + " REGEXP '^-?[0-9]{1,35}([.][0-9]{1,30})?$' THEN CAST("
+            + TEXT + " AS DECIMAL(65,30)) END";
+    /** A bound text compared byte for byte, whatever the connection's collation. */
+    private static final String EXACT = "CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin";
+    /** The character escaping % and _ in a LIKE pattern: not a backslash, whose meaning depends on the SQL mode. */
+    private static final char LIKE_ESCAPE = '!';
+
+    private SubscriberFilterSql() {}
+
+    /** A WHERE fragment over {@code subscriber s} and its parameters, in placeholder order. */
+    public record Where(String sql, List<Object> params) {
+
+        public Where {
+            params = Collections.unmodifiableList(new ArrayList<>(params));
+        }
+
+        /** Binds the parameters from {@code first}; returns the next free index. */
+        public int bind(PreparedStatement ps, int first) throws SQLException {
+            int i = first;
+            for (Object p : params) {
+                ps.setObject(i++, p);
+            }
+            return i;
+        }
+    }
+
+    public static Where and(List<Where> parts) {
+        return joined(parts, " AND ");
+    }
+
+    public static Where or(List<Where> parts) {
+        return joined(parts, " OR ");
+    }
+
+    public static Where not(Where part) {
+        return new Where("NOT " + part.sql(), part.params());
+    }
+
+    /** The attribute's text is {@code value}, byte for byte. */
+    public static Where attrEquals(String name, String value) {
+        return new Where("COALESCE(" + TEXT + " = " + EXACT + ", 0) = 1", List.of(path(name), value));
+    }
+
+    /** The attribute's text is one of {@code texts}, byte for byte, or its number one of {@code numbers}. */
+    public static Where attrIn(String name, List<String> texts, List<BigDecimal> numbers) {
+        List<String> tests = new ArrayList<>();
+        List<Object> params = new ArrayList<>();
+        if (!texts.isEmpty()) {
+            tests.add(TEXT + " IN (" + placeholders(texts.size(), EXACT) + ")");
+            params.add(path(name));
+            params.addAll(texts);
+        }
+        if (!numbers.isEmpty()) {
+            tests.add("(" + NUMBER + ") IN (" + placeholders(numbers.size(), "?") + ")");
+            params.add(path(name));
+            params.add(path(name));
+            params.addAll(numbers);
+        }
+        return new Where("COALESCE(" + String.join(" OR ", tests) + ", 0) = 1", params);
+    }
+
+    /** The attribute's text holds {@code text}, letter case ignored, every character as itself (% and _ too). */
+    public static Where attrContains(String name, String text) {
+        String pattern = "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
+        return new Where("COALESCE(CONVERT(" + TEXT + " USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE CONVERT(? USING utf8mb4) "
+                + "COLLATE utf8mb4_unicode_ci ESCAPE '" + LIKE_ESCAPE + "', 0) = 1", List.of(path(name), pattern));
+    }
+
+    /** The attribute is a number (or a text written as one) within the bounds given; at least one bound. */
+    public static Where attrRange(String name, Optional<BigDecimal> gt, Optional<BigDecimal> gte, Optional<BigDecimal> lt,
+                                  Optional<BigDecimal> lte) {
+        List<String> tests = new ArrayList<>();
+        List<Object> params = new ArrayList<>();
+        bound(tests, params, name, " > ", gt);
+        bound(tests, params, name, " >= ", gte);
+        bound(tests, params, name, " < ", lt);
+        bound(tests, params, name, " <= ", lte);
+        if (tests.isEmpty()) {
+            throw new IllegalArgumentException("a range needs a bound");
+        }
+        return new Where("COALESCE(" + String.join(" AND ", tests) + ", 0) = 1", params);
+    }
+
+    /** The subscriber has the attribute, whatever its value. */
+    public static Where attrExists(String name) {
+        return new Where("COALESCE(JSON_CONTAINS_PATH(s.attribs, 'one', ?), 0) = 1", List.of(path(name)));
+    }
+
+    /** A subscription to the list named {@code list} (letter case ignored) in one of {@code statuses}. */
+    public static Where onList(String list, List<String> statuses) {
+        List<Object> params = new ArrayList<>();
+        params.add(list);
+        params.addAll(statuses);
+        return new Where("EXISTS (SELECT 1 FROM subscription sub JOIN subscriber_list l ON l.id = sub.list_id "
+                + "WHERE sub.subscriber_id = s.id AND l.name = ? AND sub.status IN (" + placeholders(statuses.size(), "?") + "))", params);
+    }
+
+    /** The subscriber's own status ({@code enabled}, {@code blocklisted}). */
+    public static Where status(String status) {
+        return new Where("s.status = ?", List.of(status));
+    }
+
+    /**
+     * A human open or click ({@code kinds}: tracking_event.kind) of a send to the subscriber's address
+     * (any letter case: recipient.email_key), in {@code campaign} or any, since {@code since} or ever.
+     * Events recorded without a recipient (tracking.per-recipient=false) name nobody and match no one.
+     */
+    public static Where engaged(List<String> kinds, Optional<Long> campaign, Optional<Instant> since) {
+        List<Object> params = new ArrayList<>(kinds);
+        StringBuilder sql = new StringBuilder("s.email_key IN (SELECT r.email_key FROM tracking_event te "
+                + "JOIN recipient r ON r.id = te.recipient_id WHERE te.class = 'human' AND te.kind IN (")
+                .append(placeholders(kinds.size(), "?")).append(')');
+        campaign.ifPresent(id -> {
+            sql.append(" AND te.campaign_id = ?");
+            params.add(id);
+        });
+        since.ifPresent(at -> {
+            sql.append(" AND te.at >= ?");
+            params.add(SqlTime.literal(at));
+        });
+        return new Where(sql.append(')').toString(), params);
+    }
+
+    /**
+     * A bounce_event of one of {@code kinds} ({@code hard}, {@code soft}, {@code complaint}) for the
+     * subscriber's address, any letter case (bounce_event.address is the send's address as stored),
+     * since {@code since} or ever.
+     */
+    public static Where bounced(List<String> kinds, Optional<Instant> since) {
+        List<Object> params = new ArrayList<>(kinds);
+        StringBuilder sql = new StringBuilder("s.email_key IN (SELECT LOWER(b.address) FROM bounce_event b WHERE b.kind IN (")
+                .append(placeholders(kinds.size(), "?")).append(')');
+        since.ifPresent(at -> {
+            sql.append(" AND b.created_at >= ?");
+            params.add(SqlTime.literal(at));
+        });
+        return new Where(sql.append(')').toString(), params);
+    }
+
+    /**
+     * The JSON path of the attribute {@code name}: a quoted member, so that any name the attribute
+     * rule allows (spaces, dots, quotes) names exactly that member. Bound as a parameter, never spliced.
+     */
+    static String path(String name) {
+        return "$.\"" + name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    private static void bound(List<String> tests, List<Object> params, String name, String op, Optional<BigDecimal> value) {
+        if (value.isPresent()) {
+            tests.add("(" + NUMBER + ")" + op + "?");
+            params.add(path(name));
+            params.add(path(name));
+            params.add(value.get());
+        }
+    }
+
+    private static Where joined(List<Where> parts, String op) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("nothing to join");
+        }
+        List<Object> params = new ArrayList<>();
+        parts.forEach(p -> params.addAll(p.params()));
+        return new Where(parts.stream().map(Where::sql).collect(Collectors.joining(op, "(", ")")), params);
+    }
+
+    private static String placeholders(int n, String each) {
+        return String.join(", ", Collections.nCopies(n, each));
+    }
+}
