@@ -286,7 +286,7 @@ public final class Campaigns {
         return content.move(get(id), template, version, variant, by);
     }
 
-    /** A new draft like the campaign, without its recipients ({@link CampaignClone}); named {@code name} or "… (copy)". */
+    /** A new draft like the campaign (its lists too), without its recipients ({@link CampaignClone}); named {@code name} or "… (copy)". */
     public long cloneOf(long id, Optional<String> name) throws SQLException {
         return new CampaignClone(dataSource, clock).cloneOf(id, name);
     }
@@ -403,10 +403,6 @@ public final class Campaigns {
         if (!moved) {
             throw new CampaignException(transition.refusal(id, get(id).status()));
         }
-    }
-
-    private Instant firstSlot(Instant at) {
-        return slots.first(at);
     }
 
     static String first(List<TemplateProblem> problems) {

@@ -141,6 +141,14 @@ class ListCampaignsTest {
     }
 
     @Test
+    void a_clone_is_sent_to_the_same_lists() throws Exception {
+        long id = CampaignFixtures.campaign(db.dataSource(), "Original");
+        h.campaigns.setLists(id, List.of("news", "offers"));
+
+        assertThat(h.campaigns.lists(h.campaigns.cloneOf(id, Optional.empty()))).containsExactly("news", "offers");
+    }
+
+    @Test
     void a_list_campaign_is_sent_end_to_end_with_the_attributes_as_merge_fields() throws Exception {
         subscribe("ann@example.com", Map.of("company", "Initech", "seats", 12), "news");
         subscribe("bob@example.com", Map.of(), "news");

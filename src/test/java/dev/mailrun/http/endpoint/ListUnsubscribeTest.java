@@ -12,6 +12,7 @@ import dev.mailrun.campaign.model.SubscriptionSource;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.audience.CampaignListTable;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTarget;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.db.Transactions;
@@ -107,6 +108,18 @@ class ListUnsubscribeTest {
 
         assertThat(again.statusCode()).isEqualTo(200);
         assertThat(count("SELECT COUNT(*) FROM subscriber_event WHERE kind = 'unsubscribed'")).isEqualTo(1);
+    }
+
+    @Test
+    void a_request_by_mail_leaves_the_campaigns_list_the_same_way() throws Exception {
+        Unsubscriber.Result result = new Unsubscriber(db.dataSource(), new SuppressionTable(), clock)
+                .unsubscribe(new UnsubscribeTarget(campaign, 1, "ann@example.com"), Unsubscriber.Method.MAILTO);
+
+        assertThat(result).isEqualTo(Unsubscriber.Result.UNSUBSCRIBED);
+        assertThat(subscriptions("ann@example.com")).containsExactly("news unsubscribed", "offers confirmed");
+        assertThat(rows("SELECT detail FROM subscriber_event WHERE kind = 'unsubscribed'"))
+                .containsExactly("mailto from campaign " + campaign);
+        assertThat(count("SELECT COUNT(*) FROM suppression")).isZero();
     }
 
     @Test
