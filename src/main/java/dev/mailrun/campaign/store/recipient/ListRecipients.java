@@ -16,8 +16,9 @@ public final class ListRecipients {
     /**
      * Who is sent: an enabled (not blocklisted) subscriber with a subscription to at least one of the
      * campaign's lists that is confirmed, or unconfirmed on a single opt-in list (a double opt-in
-     * list mails only those who confirmed), and whose address is not suppressed. EXISTS, not a join:
-     * someone on two of the lists is one row. INSERT IGNORE on uq_recipient_email_key leaves out an
+     * list mails only those who confirmed), and whose address is not suppressed. A semi-join (IN), not a
+     * join: someone on two of the lists is one row, and the server may drive it from the lists'
+     * subscription index (list, status, subscriber) rather than read every subscriber. INSERT IGNORE on uq_recipient_email_key leaves out an
      * address the campaign already has (from a CSV import, or an earlier try of this start). The
      * subscriber's name becomes the recipient's, its attributes the merge fields: both are flat JSON
      * objects, and the sender reads numbers and booleans as their text.
@@ -27,11 +28,11 @@ public final class ListRecipients {
             SELECT ?, s.email, s.name, s.attribs, 'pending', ?
             FROM subscriber s
             WHERE s.status = 'enabled'
-              AND EXISTS (SELECT 1 FROM campaign_list cl
-                          JOIN subscription m ON m.list_id = cl.list_id AND m.subscriber_id = s.id
-                          JOIN subscriber_list l ON l.id = cl.list_id
-                          WHERE cl.campaign_id = ?
-                            AND (m.status = 'confirmed' OR (m.status = 'unconfirmed' AND l.optin = 'single')))
+              AND s.id IN (SELECT m.subscriber_id FROM campaign_list cl
+                           JOIN subscriber_list l ON l.id = cl.list_id
+                           JOIN subscription m ON m.list_id = cl.list_id
+                           WHERE cl.campaign_id = ?
+                             AND (m.status = 'confirmed' OR (m.status = 'unconfirmed' AND l.optin = 'single')))
               AND NOT EXISTS (SELECT 1 FROM suppression x WHERE x.address = s.email_key)
             ORDER BY s.id""";
 
