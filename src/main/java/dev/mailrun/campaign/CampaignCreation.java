@@ -36,8 +36,8 @@ import javax.sql.DataSource;
 /**
  * Creating a campaign: its values, its template, its A/B variants' templates, its start and its expiry
  * (both in the future) checked first, every problem reported at once as a field of the domain
- * ({@link InvalidFields}), then the campaign, its route, its files, its tracking, its A/B test and the
- * template versions it pins ({@link Contents}) stored in one transaction.
+ * ({@link InvalidFields}), then the campaign, its route, its lists ({@link CampaignLists}), its files, its
+ * tracking, its A/B test and the template versions it pins ({@link Contents}) stored in one transaction.
  * What the configuration allows it is told ({@link CampaignSetup}): a tracked campaign only while
  * tracking is on, an A/B test picked by replies only while replies are counted. The caller has checked
  * that every relay of a route given as a value is configured (a form's route is checked here).
@@ -56,6 +56,7 @@ final class CampaignCreation {
     private final TrackedLinkTable trackedLinks = new TrackedLinkTable();
     private final AbTable abTests = new AbTable();
     private final ContentPinTable pins = new ContentPinTable();
+    private final CampaignLists targets = new CampaignLists();
 
     CampaignCreation(DataSource dataSource, Contents templates, Clock clock, CampaignSetup setup) {
         this.dataSource = dataSource;
@@ -70,13 +71,14 @@ final class CampaignCreation {
      *
      * @throws InvalidFields every problem found, each with the domain's name of its field
      */
-    long create(CampaignForm form, Relays relays, AbForm abForm, List<Attachment> attachments, Optional<TrackingMode> tracking)
-            throws SQLException {
-        Checked checked = check(form, relays, abForm, tracking);
+    long create(CampaignForm form, Relays relays, AbForm abForm, List<Attachment> attachments, Optional<TrackingMode> tracking,
+                List<String> lists) throws SQLException {
+        Checked checked = check(form, relays, abForm, tracking, lists);
         if (!checked.problems().isEmpty()) {
             throw new InvalidFields(checked.problems());
         }
-        return store(checked.parsed().orElseThrow().campaign(), checked.parsed().get().route(), attachments, tracking, checked.ab());
+        return store(checked.parsed().orElseThrow().campaign(), checked.parsed().get().route(), attachments, tracking, checked.ab(),
+                lists);
     }
 
     /**
@@ -88,9 +90,9 @@ final class CampaignCreation {
      * @throws InvalidFields every problem at once: the form's, and the message's as subject, body, text or layout
      */
     long create(CampaignForm form, Relays relays, AbForm abForm, List<Attachment> attachments, Optional<TrackingMode> tracking,
-                MessageForm message) throws SQLException {
+                MessageForm message, List<String> lists) throws SQLException {
         String name = MessageForm.templateName(form.name() == null ? "" : form.name());
-        Checked checked = check(form.withTemplate(message.layout()), relays, abForm, tracking);
+        Checked checked = check(form.withTemplate(message.layout()), relays, abForm, tracking, lists);
         List<InvalidFields.Problem> problems = new ArrayList<>();
         // The layout's own problems are the composer's to report, once.
         checked.problems().stream().filter(p -> !p.field().equals("template")).forEach(problems::add);
@@ -105,7 +107,7 @@ final class CampaignCreation {
         NewCampaign n = checked.parsed().orElseThrow().campaign();
         NewCampaign own = new NewCampaign(n.name(), name, n.fromAddress(), n.fromName(), n.replyTo(), n.subject(), n.startAt(),
                 n.rateCap(), n.windows(), n.expireAt(), n.headers());
-        return store(own, checked.parsed().get().route(), attachments, tracking, checked.ab());
+        return store(own, checked.parsed().get().route(), attachments, tracking, checked.ab(), lists);
     }
 
     /** The field a problem of a composed message is about: what the operator wrote it in. */
@@ -125,7 +127,7 @@ final class CampaignCreation {
     /** What a form would create, and every problem found (none: it can be created). */
     record Checked(Optional<CampaignForm.Parsed> parsed, Optional<AbTest> ab, List<InvalidFields.Problem> problems) {}
 
-    Checked check(CampaignForm form, Relays relays, AbForm abForm, Optional<TrackingMode> tracking) {
+    Checked check(CampaignForm form, Relays relays, AbForm abForm, Optional<TrackingMode> tracking, List<String> lists) {
         List<InvalidFields.Problem> problems = new ArrayList<>();
         Optional<CampaignForm.Parsed> parsed = collect(problems, () -> Optional.of(form.parse(relays, templates)));
         Optional<AbTest> ab = collect(problems, abForm::parse);
@@ -135,6 +137,7 @@ final class CampaignCreation {
         parsed.ifPresent(p -> problems.addAll(timeProblems(p.campaign())));
         trackingProblem(tracking).ifPresent(problems::add);
         ab.ifPresent(test -> problems.addAll(VariantChecks.problemsAtCreate(templates, test, tracking, setup.repliesCounted())));
+        problems.addAll(listProblems(lists));
         return new Checked(parsed, ab, List.copyOf(problems));
     }
 
@@ -149,11 +152,26 @@ final class CampaignCreation {
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
-        return store(campaign, route, attachments, tracking, ab);
+        return store(campaign, route, attachments, tracking, ab, List.of());
+    }
+
+    /** Each list name that names no list; read again under a lock when the campaign is stored. */
+    private List<InvalidFields.Problem> listProblems(List<String> lists) {
+        if (lists.isEmpty()) {
+            return List.of();
+        }
+        try {
+            Transactions.inTransaction(dataSource, c -> targets.resolve(c, lists));
+            return List.of();
+        } catch (InvalidFields e) {
+            return e.problems();
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read the lists: " + e.getMessage(), e);
+        }
     }
 
     private long store(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
-                       Optional<TrackingMode> tracking, Optional<AbTest> ab) throws SQLException {
+                       Optional<TrackingMode> tracking, Optional<AbTest> ab, List<String> lists) throws SQLException {
         // Text written in templates.dir and never stored is stored first, as its own version: a save
         // is complete on its own, and a campaign that then fails to store leaves only a version behind.
         ContentPin pin = templates.pin(campaign.template(), CREATED);
@@ -171,6 +189,7 @@ final class CampaignCreation {
             long id = store.insert(c, campaign, now);
             pins.pinCampaign(c, id, Optional.empty(), pin, CREATED, now);
             store.setRoute(c, id, route, now);
+            targets.setAtCreation(c, id, lists);
             files.insert(c, id, attachments, now);
             if (tracking.isPresent()) {
                 trackedLinks.setMode(c, id, tracking.get(), now);

@@ -10,6 +10,8 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.audience.CampaignListTable;
+import dev.mailrun.campaign.store.recipient.ListRecipients;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.scheduler.TaskStore;
@@ -23,8 +25,8 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * Starting a draft campaign: everything its messages need is checked before its sending task is
- * scheduled — the settings no worker sends without, its header values, its recipients, its pinned
+ * Starting a draft campaign: a list campaign's subscribers become its recipients, then everything its
+ * messages need is checked before its sending task is scheduled — the settings no worker sends without, its header values, its recipients, its pinned
  * template versions and its A/B variants' against the fields every recipient has — so a campaign never starts
  * into a run that could send nothing.
  */
@@ -39,6 +41,8 @@ final class CampaignStart {
     private final CampaignTable store = new CampaignTable();
     private final AbTable abTests = new AbTable();
     private final RecipientCounts queue = new RecipientCounts();
+    private final CampaignListTable targets = new CampaignListTable();
+    private final ListRecipients listRecipients = new ListRecipients();
 
     CampaignStart(DataSource dataSource, TaskStore tasks, CampaignContent content, Clock clock, TickSlots slots,
                   List<String> missingForSending) {
@@ -67,6 +71,7 @@ final class CampaignStart {
                 campaign.subjectOverride()).or(() -> campaign.headers().refusal()).ifPresent(problem -> {
                     throw new CampaignException("campaign " + id + " cannot start: " + problem);
                 });
+        materialise(id);
         Set<String> columns = commonColumns(id);
         Optional<AbTest> ab = Transactions.inTransaction(dataSource, c -> abTests.find(c, id, false)).map(AbState::test);
         content.problemAtStart(campaign, columns, ab).ifPresent(problem -> {
@@ -97,6 +102,28 @@ final class CampaignStart {
         tasks.scheduleFrom(name, firstRun, now);
         Transactions.inTransaction(dataSource, c -> {
             store.setTask(c, campaign.id(), taskId, clock.instant());
+            return null;
+        });
+    }
+
+    /**
+     * A list campaign's subscribers become its recipients, in one statement ({@link ListRecipients}),
+     * with the campaign row held so its lists cannot change meanwhile. A start that fails a later
+     * check leaves them in the queue; the next start adds only those not there yet.
+     */
+    private void materialise(long id) throws SQLException {
+        Transactions.inTransaction(dataSource, c -> {
+            store.lockExclusive(c, id);
+            List<CampaignListTable.Target> lists = targets.of(c, id);
+            if (lists.isEmpty()) {
+                return null;
+            }
+            long added = listRecipients.materialise(c, id, clock.instant());
+            if (added == 0 && queue.commonFieldNames(c, id).isEmpty()) {
+                throw new CampaignException("campaign " + id + " cannot start: its lists ("
+                        + String.join(", ", lists.stream().map(CampaignListTable.Target::name).toList())
+                        + ") have no one to send to (no confirmed subscription of a subscriber neither blocklisted nor suppressed)");
+            }
             return null;
         });
     }

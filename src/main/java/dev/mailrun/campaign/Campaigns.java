@@ -69,6 +69,7 @@ public final class Campaigns {
     private final Requeues requeues;
     private final CampaignCreation creation;
     private final CampaignStart starts;
+    private final CampaignLists targets = new CampaignLists();
 
     /** A configuration with everything sending needs, tracking on and no replies mailbox read. */
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
@@ -134,19 +135,57 @@ public final class Campaigns {
      */
     public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments,
                        Optional<TrackingMode> tracking) throws SQLException {
-        return creation.create(form, relays, ab, attachments, tracking);
+        return create(form, relays, ab, attachments, tracking, List.of());
+    }
+
+    /**
+     * As above, sent to the subscribers of {@code lists} (named as the operator names them; none: a
+     * campaign of imported recipients only) as well as to any recipients imported into it
+     * (docs/AUDIENCE.md, "Campaigns to lists"). An unknown list is a problem of the field {@code lists}.
+     */
+    public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments,
+                       Optional<TrackingMode> tracking, List<String> lists) throws SQLException {
+        return creation.create(form, relays, ab, attachments, tracking, List.copyOf(lists));
     }
 
     /** As above, for a campaign with its own message placed into a layout ({@link CampaignCreation}). */
     public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments, Optional<TrackingMode> tracking,
                        MessageForm message) throws SQLException {
-        return creation.create(form, relays, ab, attachments, tracking, message);
+        return create(form, relays, ab, attachments, tracking, message, List.of());
+    }
+
+    /** As above, sent to the subscribers of {@code lists} as well. */
+    public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments, Optional<TrackingMode> tracking,
+                       MessageForm message, List<String> lists) throws SQLException {
+        return creation.create(form, relays, ab, attachments, tracking, message, List.copyOf(lists));
     }
 
     /** Every problem {@link #create(CampaignForm, Relays, AbForm, List, Optional)} would find, without creating anything. */
     public List<dev.mailrun.campaign.model.InvalidFields.Problem> problems(CampaignForm form, Relays relays, AbForm ab,
                                                                           Optional<TrackingMode> tracking) {
-        return creation.check(form, relays, ab, tracking).problems();
+        return creation.check(form, relays, ab, tracking, List.of()).problems();
+    }
+
+    /**
+     * Replaces the lists a draft campaign is sent to ({@link CampaignLists}); none: it is sent to its
+     * imported recipients only.
+     *
+     * @throws dev.mailrun.campaign.model.InvalidFields naming {@code lists} for each unknown list
+     * @throws CampaignException when the campaign is not a draft
+     */
+    public List<String> setLists(long id, List<String> lists) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> {
+            targets.change(c, id, List.copyOf(lists));
+            return targets.names(c, id);
+        });
+    }
+
+    /** The names of the lists the campaign is sent to; none for a campaign of imported recipients only. */
+    public List<String> lists(long id) throws SQLException {
+        get(id);
+        try (Connection c = dataSource.getConnection()) {
+            return targets.names(c, id);
+        }
     }
 
     /** The files the campaign's messages carry, without their bytes, in order. */
@@ -247,7 +286,7 @@ public final class Campaigns {
         return content.move(get(id), template, version, variant, by);
     }
 
-    /** A new draft like the campaign, without its recipients ({@link CampaignClone}); named {@code name} or "… (copy)". */
+    /** A new draft like the campaign (its lists too), without its recipients ({@link CampaignClone}); named {@code name} or "… (copy)". */
     public long cloneOf(long id, Optional<String> name) throws SQLException {
         return new CampaignClone(dataSource, clock).cloneOf(id, name);
     }
@@ -364,10 +403,6 @@ public final class Campaigns {
         if (!moved) {
             throw new CampaignException(transition.refusal(id, get(id).status()));
         }
-    }
-
-    private Instant firstSlot(Instant at) {
-        return slots.first(at);
     }
 
     static String first(List<TemplateProblem> problems) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code mailrun campaign clone}: a new draft like a campaign, without its recipients; prints the new id. */
 @Command(name = "clone", mixinStandardHelpOptions = true,
         description = {"Create a draft with a campaign's content (the same stored template versions), settings, route, "
-                + "files, tracking and A/B test; not its recipients, start or expiry. Prints the new id alone on stdout."})
+                + "lists, files, tracking and A/B test; not its recipients, start or expiry. Prints the new id alone on stdout."})
 final class CampaignCloneCommand extends CampaignCommand.CampaignAction {
 
     @Parameters(paramLabel = "ID", description = "The campaign to clone.") long id;

@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class, CampaignCommand.Recount.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class,
-                CampaignContentCommand.class, CampaignCloneCommand.class})
+                CampaignContentCommand.class, CampaignCloneCommand.class, CampaignListsCommand.class})
 final class CampaignCommand extends GroupCommand {
 
     /** Operator mistakes (wrong state, unknown id) are usage errors: exit 2, one line. */
@@ -97,6 +97,10 @@ final class CampaignCommand extends GroupCommand {
         @Option(names = "--track", paramLabel = "clicks|opens,clicks",
                 description = "Track clicks (links rewritten) or opens and clicks (also a 1x1 image); needs tracking.enabled "
                         + "(docs/TRACKING.md). Default: not tracked.") String track;
+        @Option(names = "--list", paramLabel = "NAME",
+                description = "Send to the subscribers of this list (repeatable); at start they become the recipients, "
+                        + "each once, without the unsubscribed, blocklisted, suppressed and unconfirmed of double opt-in "
+                        + "lists (docs/AUDIENCE.md).") List<String> lists;
         @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE;…",
                 description = "An A/B variant (2-5, repeatable): NAME:subject=…;template=…;from-name=…;field.NAME=…; "
                         + "NAME alone is the campaign as created.") List<String> variants;
@@ -126,8 +130,8 @@ final class CampaignCommand extends GroupCommand {
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
             out().println(message.given()
                     ? s.campaigns().create(form, s.config().relays(), ab, files, tracking,
-                            message.form(subject, s.config().content().maxTemplateBytes()))
-                    : s.campaigns().create(form, s.config().relays(), ab, files, tracking));
+                            message.form(subject, s.config().content().maxTemplateBytes()), lists == null ? List.of() : lists)
+                    : s.campaigns().create(form, s.config().relays(), ab, files, tracking, lists == null ? List.of() : lists));
             return Cli.OK;
         }
 

@@ -4,6 +4,7 @@ import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.ListOptIn;
 import dev.mailrun.campaign.model.ListVisibility;
 import dev.mailrun.campaign.model.SubscriptionStatus;
+import dev.mailrun.campaign.store.audience.CampaignListTable;
 import dev.mailrun.campaign.store.audience.SubscriberListTable;
 import dev.mailrun.campaign.store.audience.SubscriptionTable;
 import dev.mailrun.db.Transactions;
@@ -40,6 +41,7 @@ public final class Lists {
     private final Clock clock;
     private final SubscriberListTable lists = new SubscriberListTable();
     private final SubscriptionTable subscriptions = new SubscriptionTable();
+    private final CampaignListTable targets = new CampaignListTable();
 
     public Lists(DataSource dataSource, Clock clock) {
         this.dataSource = dataSource;
@@ -105,11 +107,18 @@ public final class Lists {
      * Deletes the list and its subscriptions; the history of its subscribers keeps its events, naming
      * no list. Returns how many subscriptions went with it.
      *
-     * @throws InvalidFields naming {@code name} when there is no such list
+     * @throws InvalidFields naming {@code name} when there is no such list, or a campaign not yet
+     *                       completed or cancelled is sent to it
      */
     public long delete(String name) throws SQLException {
         return Transactions.inTransaction(dataSource, c -> {
             SubscriberListTable.Stored list = lists.find(c, name == null ? "" : name.strip()).orElseThrow(() -> unknown(name));
+            List<Long> sending = targets.openCampaignsOf(c, list.id(), 5);
+            if (!sending.isEmpty()) {
+                throw InvalidFields.of("name", "list '" + list.name() + "' is the audience of campaign "
+                        + sending.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                        + "; complete, cancel or change " + (sending.size() == 1 ? "it" : "them") + " first");
+            }
             long members = subscriptions.count(c, list.id());
             lists.delete(c, list.id());
             return members;

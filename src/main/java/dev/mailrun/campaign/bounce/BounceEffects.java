@@ -1,12 +1,15 @@
 package dev.mailrun.campaign.bounce;
 
 import dev.mailrun.campaign.model.EmailAddress;
+import dev.mailrun.campaign.model.SubscriberEventKind;
 import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.BounceEventTable;
 import dev.mailrun.campaign.store.MatchedRecipient;
 import dev.mailrun.campaign.store.recipient.BounceAttribution;
 import dev.mailrun.campaign.store.SoftBounceTable;
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.audience.SubscriberEventTable;
+import dev.mailrun.campaign.store.audience.SubscriberTable;
 import dev.mailrun.mail.bounce.BounceReport;
 import dev.mailrun.events.EventOutbox;
 import dev.mailrun.events.EventType;
@@ -16,6 +19,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -30,6 +34,8 @@ import java.util.OptionalLong;
  *       sending or retry. SOFT: count one soft bounce for the address and suppress it at
  *       {@code bounce.soft-limit}. COMPLAINT: suppress the address (complaint). REFUSED (about the sender
  *       or the message, not the address): mark the send failed, suppress nothing.</li>
+ *   <li>Whatever suppresses an address also blocklists its subscriber, if it has one, with a line in
+ *       its history: no list mails it any more, whichever campaign it bounced or complained from.</li>
  * </ol>
  */
 public final class BounceEffects {
@@ -44,6 +50,8 @@ public final class BounceEffects {
     private final BounceEventTable events = new BounceEventTable();
     private final SoftBounceTable softBounces = new SoftBounceTable();
     private final EventOutbox outbox = new EventOutbox();
+    private final SubscriberTable subscribers = new SubscriberTable();
+    private final SubscriberEventTable history = new SubscriberEventTable();
 
     /** @param origin where reports come from, written into suppression sources: {@link #MAILBOX} or a provider ("ses") */
     public BounceEffects(SuppressionTable suppressions, BounceSettings settings, String origin) {
@@ -128,5 +136,10 @@ public final class BounceEffects {
 
     private void suppress(Connection c, String key, SuppressionReason reason, String source, Instant now) throws SQLException {
         suppressions.add(c, List.of(new SuppressionTable.Entry(key, reason, source)), now);
+        Optional<Long> blocklisted = subscribers.blocklist(c, key, now);
+        if (blocklisted.isPresent()) {
+            history.write(c, List.of(new SubscriberEventTable.NewEvent(blocklisted.get(), SubscriberEventKind.BLOCKLISTED, null,
+                    reason.dbValue() + " (" + source + ")")), now);
+        }
     }
 }

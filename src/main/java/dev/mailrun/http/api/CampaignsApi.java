@@ -31,7 +31,7 @@ final class CampaignsApi {
     record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
                       String startAt, Double rate, List<String> windows, String expireAt, String relay, String track,
                       List<String> variants, Integer testShare, String decideAfter, String decide, String pickBy,
-                      Map<String, String> headers, MessageBody message) {}
+                      Map<String, String> headers, MessageBody message, List<String> lists) {}
 
     /** A campaign's own message placed into a layout, as {@code campaign create --layout --body --subject}. */
     record MessageBody(String layout, String subject, String body, String format, String text) {}
@@ -122,11 +122,26 @@ final class CampaignsApi {
                 Strings.optional("expire_at", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
                 headers(b.headers()));
         // Every bad field at once, named by the domain (Failures puts the names in the API's words).
-        long id = b.message() == null ? campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()))
-                : OwnMessages.create(campaigns, form, s.relays(), abForm(b), tracking(b.track()), b.message());
+        List<String> lists = lists(b.lists());
+        long id = b.message() == null ? campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()), lists)
+                : OwnMessages.create(campaigns, form, s.relays(), abForm(b), tracking(b.track()), b.message(), lists);
         Campaign created = campaigns.get(id);
         return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
                 .header("ETag", etag(created));
+    }
+
+    /** The lists a create names, as {@code campaign create --list}; whether each exists, the campaign service checks. */
+    private static List<String> lists(List<String> lists) {
+        if (lists == null) {
+            return List.of();
+        }
+        if (lists.size() > 100) {
+            throw ApiException.invalid("lists", "at most 100 lists, got " + lists.size());
+        }
+        for (int i = 0; i < lists.size(); i++) {
+            Strings.required("lists[" + i + "]", lists.get(i), 100);
+        }
+        return lists;
     }
 
     /** What {@code track} asks for, as {@code campaign create --track}; whether tracking is on, the campaign service checks. */

@@ -27,7 +27,7 @@ final class OwnMessages {
     private OwnMessages() {}
 
     static long create(Campaigns campaigns, CampaignForm form, Relays relays, AbForm ab, Optional<TrackingMode> tracking,
-                       CampaignsApi.MessageBody m) throws SQLException {
+                       CampaignsApi.MessageBody m, List<String> lists) throws SQLException {
         String layout = Strings.required("message.layout", m.layout(), 64);
         if (m.body() == null || m.body().isBlank()) {
             throw ApiException.invalid("message.body", "is required");
@@ -36,7 +36,7 @@ final class OwnMessages {
                 .orElseThrow(() -> ApiException.invalid("message.format", "must be markdown or html, got '" + Shown.of(m.format()) + "'"));
         OwnMessage message = new OwnMessage(m.subject() == null ? "" : m.subject(), m.body(), format, Optional.ofNullable(m.text()));
         try {
-            return campaigns.create(form, relays, ab, List.of(), tracking, new MessageForm(layout, message));
+            return campaigns.create(form, relays, ab, List.of(), tracking, new MessageForm(layout, message), lists);
         } catch (InvalidFields e) {
             throw new InvalidFields(e.problems().stream()
                     .map(p -> MESSAGE_FIELDS.contains(p.field()) ? new InvalidFields.Problem("message." + p.field(), p.item(), p.detail()) : p)

@@ -135,4 +135,19 @@ class AudienceCommandsTest {
         assertThat(refused("subscribers", "search", "--limit", "0").err()).isEqualTo("mailrun: --limit: must be 1-1000, got 0\n");
         assertThat(refused("subscribers", "delete", "x@example.com").err()).isEqualTo("mailrun: no subscriber x@example.com\n");
     }
+
+    @Test
+    void a_campaign_created_with_lists_names_them_and_changes_them_while_draft() throws Exception {
+        ok("lists", "create", "news");
+        ok("lists", "create", "offers");
+        String id = ok("campaign", "create", "--name", "To lists", "--template", "newsletter", "--from", "news@sender.example",
+                "--list", "offers", "--list", "News").out().strip();
+
+        assertThat(ok("campaign", "lists", id).out()).isEqualTo("news\noffers\n");
+        assertThat(ok("campaign", "lists", id, "--list", "offers").out()).isEqualTo("offers\n");
+        assertThat(ok("campaign", "lists", id, "--none").out()).isEmpty();
+        assertThat(refused("campaign", "create", "--name", "Nowhere", "--template", "newsletter", "--from", "news@sender.example",
+                "--list", "nope").err()).isEqualTo("mailrun: --list: no list named 'nope'\n");
+        assertThat(refused("campaign", "lists", id, "--list", "nope").err()).isEqualTo("mailrun: --list: no list named 'nope'\n");
+    }
 }

@@ -92,6 +92,18 @@ public final class SubscriberTable {
         }
     }
 
+    /**
+     * Blocklists the subscriber with this key (the address lower-cased), if there is one and it is not
+     * blocklisted already; returns its id when it changed.
+     */
+    public Optional<Long> blocklist(Connection c, String key, Instant now) throws SQLException {
+        Optional<Stored> found = lock(c, key).filter(s -> s.status() != SubscriberStatus.BLOCKLISTED);
+        if (found.isPresent()) {
+            setStatus(c, found.get().id(), SubscriberStatus.BLOCKLISTED, now);
+        }
+        return found.map(Stored::id);
+    }
+
     /** Deletes the subscriber with this key, its subscriptions and history with it (ON DELETE CASCADE); false when there was none. */
     public boolean delete(Connection c, String key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM subscriber WHERE email_key = ?")) {

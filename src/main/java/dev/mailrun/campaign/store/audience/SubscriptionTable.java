@@ -127,6 +127,38 @@ public final class SubscriptionTable {
         return held;
     }
 
+    /**
+     * Unsubscribes the subscriber from those of {@code listIds} it is subscribed to (not unsubscribed
+     * already), their rows locked first; returns the lists it left, in id order: none when it was on none.
+     */
+    public List<Long> unsubscribe(Connection c, long subscriberId, Collection<Long> listIds, Instant now) throws SQLException {
+        List<Long> left = new ArrayList<>();
+        if (listIds.isEmpty()) {
+            return left;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT list_id FROM subscription WHERE subscriber_id = ? AND list_id IN ("
+                + Sql.placeholders(listIds.size()) + ") AND status <> 'unsubscribed' ORDER BY list_id FOR UPDATE")) {
+            ps.setLong(1, subscriberId);
+            bindIds(ps, 2, listIds);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    left.add(rs.getLong(1));
+                }
+            }
+        }
+        if (left.isEmpty()) {
+            return left;
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE subscription SET status = 'unsubscribed', updated_at = ? "
+                + "WHERE subscriber_id = ? AND list_id IN (" + Sql.placeholders(left.size()) + ")")) {
+            SqlTime.set(ps, 1, now);
+            ps.setLong(2, subscriberId);
+            bindIds(ps, 3, left);
+            ps.executeUpdate();
+        }
+        return left;
+    }
+
     /** Unsubscribes these subscribers from every list they are on, in one statement. */
     public void unsubscribeEverywhere(Connection c, Collection<Long> subscriberIds, Instant now) throws SQLException {
         if (subscriberIds.isEmpty()) {
