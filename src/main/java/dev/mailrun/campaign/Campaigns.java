@@ -101,18 +101,12 @@ public final class Campaigns {
         return create(campaign, Optional.empty());
     }
 
-    /**
-     * Creates a campaign that sends through {@code route} ({@code campaign create --relay}); empty: the
-     * configured default route. The caller has checked that every relay of the route is configured.
-     */
+    /** Through {@code route} (empty: the default route); the caller has checked its relays are configured. */
     public long create(NewCampaign campaign, Optional<RelayRoute> route) throws SQLException {
         return create(campaign, route, List.of());
     }
 
-    /**
-     * Creates a campaign whose messages carry {@code attachments} (read and checked against the
-     * limits by {@code campaign.attach.AttachmentFiles}), stored with it in the same transaction.
-     */
+    /** Carrying {@code attachments} (checked by {@code campaign.attach.AttachmentFiles}), stored in its transaction. */
     public long create(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments) throws SQLException {
         return create(campaign, route, attachments, Optional.empty(), Optional.empty());
     }
@@ -149,12 +143,6 @@ public final class Campaigns {
     }
 
     /** As above, for a campaign with its own message placed into a layout ({@link CampaignCreation}). */
-    public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments, Optional<TrackingMode> tracking,
-                       MessageForm message) throws SQLException {
-        return create(form, relays, ab, attachments, tracking, message, List.of());
-    }
-
-    /** As above, sent to the subscribers of {@code lists} as well. */
     public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments, Optional<TrackingMode> tracking,
                        MessageForm message, List<String> lists) throws SQLException {
         return creation.create(form, relays, ab, attachments, tracking, message, List.copyOf(lists));
