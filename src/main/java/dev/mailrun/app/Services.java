@@ -167,24 +167,11 @@ public final class Services implements AutoCloseable {
         return metricsIfServed().map(m -> importer.withListener(m.imports())).orElse(importer);
     }
 
-    /** The audience's lists. */
-    public Lists lists() {
-        return new Lists(dataSource(), clock());
-    }
-
-    /** The audience's segments: saved filters over the subscribers, their counts and previews. */
-    public Segments segments() {
-        return new Segments(dataSource(), clock());
-    }
-
-    /** Subscribers one at a time; an address added passes the recipient import's address filter. */
-    public Subscribers subscribers() {
-        return new Subscribers(dataSource(), clock(), addressFilter());
-    }
-
-    /** Imports into a list, with the recipient import's row limits and address filter. */
-    public SubscriberImporter subscriberImporter() {
-        return new SubscriberImporter(dataSource(), clock(), addressFilter(), config.imports().settings());
+    /** The audience: lists, segments, subscribers and imports into a list ({@link AudienceServices}). */
+    public AudienceServices audience() {
+        return new AudienceServices(new Lists(dataSource(), clock()), new Segments(dataSource(), clock()),
+                new Subscribers(dataSource(), clock(), addressFilter()),
+                new SubscriberImporter(dataSource(), clock(), addressFilter(), config.imports().settings()));
     }
 
     public SuppressionImporter suppressionImporter() {

@@ -43,7 +43,7 @@ final class ListsCommand extends GroupCommand {
         int run(Services s) throws Exception {
             SubscriberListTable.Stored list;
             try {
-                list = s.lists().create(new Lists.NewList(name, Optional.ofNullable(description),
+                list = s.audience().lists().create(new Lists.NewList(name, Optional.ofNullable(description),
                         isPublic ? ListVisibility.PUBLIC : ListVisibility.PRIVATE, doubleOptIn ? ListOptIn.DOUBLE : ListOptIn.SINGLE));
             } catch (InvalidFields e) {
                 throw PositionalFields.usage(e, NAME);
@@ -59,7 +59,7 @@ final class ListsCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            List<Lists.Summary> lists = s.lists().list();
+            List<Lists.Summary> lists = s.audience().lists().list();
             if (lists.isEmpty()) {
                 out().println("no lists (create one: mailrun lists create NAME)");
                 return Cli.OK;
@@ -87,7 +87,7 @@ final class ListsCommand extends GroupCommand {
         int run(Services s) throws Exception {
             long subscriptions;
             try {
-                subscriptions = s.lists().delete(name);
+                subscriptions = s.audience().lists().delete(name);
             } catch (InvalidFields e) {
                 throw PositionalFields.usage(e, NAME);
             }

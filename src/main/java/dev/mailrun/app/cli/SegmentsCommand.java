@@ -64,8 +64,8 @@ final class SegmentsCommand extends GroupCommand {
         @Override
         int run(Services s) throws Exception {
             try {
-                SegmentTable.Stored seg = s.segments().create(name, filter(filter));
-                out().println("created segment " + seg.name() + ": " + Counted.of(s.segments().count(seg.name()), "subscriber") + " now");
+                SegmentTable.Stored seg = s.audience().segments().create(name, filter(filter));
+                out().println("created segment " + seg.name() + ": " + Counted.of(s.audience().segments().count(seg.name()), "subscriber") + " now");
             } catch (InvalidFields e) {
                 throw usage(e);
             }
@@ -78,7 +78,7 @@ final class SegmentsCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            Segments segments = s.segments();
+            Segments segments = s.audience().segments();
             List<SegmentTable.Stored> all = segments.list();
             if (all.isEmpty()) {
                 out().println("no segments (create one: mailrun segments create NAME --filter JSON)");
@@ -105,7 +105,7 @@ final class SegmentsCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            Segments segments = s.segments();
+            Segments segments = s.audience().segments();
             try {
                 SegmentTable.Stored seg = segments.get(name).orElseThrow(() -> InvalidFields.of("name", "no segment named '" + name.strip() + "'"));
                 List<SubscriberMatches.Match> first = segments.previewSegment(seg.name(), preview);
@@ -132,7 +132,7 @@ final class SegmentsCommand extends GroupCommand {
         @Override
         int run(Services s) throws Exception {
             try {
-                s.segments().delete(name);
+                s.audience().segments().delete(name);
             } catch (InvalidFields e) {
                 throw usage(e);
             }
@@ -150,7 +150,7 @@ final class SegmentsCommand extends GroupCommand {
         @Override
         int run(Services s) throws Exception {
             try {
-                out().println(s.segments().countFilter(filter(filter)));
+                out().println(s.audience().segments().countFilter(filter(filter)));
             } catch (InvalidFields e) {
                 throw usage(e);
             }

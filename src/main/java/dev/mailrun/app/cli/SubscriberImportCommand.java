@@ -40,7 +40,7 @@ final class SubscriberImportCommand extends ContextCommand {
         Progress progress = Progress.on(err(), "import");
         SubscriberImportReport r;
         try {
-            r = s.subscriberImporter().importCsv(list, m, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
+            r = s.audience().importer().importCsv(list, m, file, Optional.ofNullable(rejects), n -> progress.show(n + " rows read"));
         } catch (ImportFileException e) {
             throw new UsageException(e.getMessage());
         } catch (SubscriberImportStoppedException e) {

@@ -52,7 +52,7 @@ final class SubscribersCommand extends GroupCommand {
                     attrs.isEmpty() ? Optional.empty() : Optional.of(attributes(attrs)), lists);
             Subscribers.Upserted u;
             try {
-                u = s.subscribers().upsert(form, SubscriptionSource.OPERATOR);
+                u = s.audience().subscribers().upsert(form, SubscriptionSource.OPERATOR);
             } catch (InvalidFields e) {
                 throw PositionalFields.usage(e, EMAIL);
             }
@@ -85,7 +85,7 @@ final class SubscribersCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            Subscribers.Detail d = found(email, () -> s.subscribers().get(email));
+            Subscribers.Detail d = found(email, () -> s.audience().subscribers().get(email));
             Subscriber sub = d.subscriber();
             out().println(sub.email() + " (id " + sub.id() + "): " + sub.status().dbValue() + ", created " + sub.createdAt()
                     + ", updated " + sub.updatedAt());
@@ -126,7 +126,7 @@ final class SubscribersCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            Subscribers.Page page = s.subscribers().search(new SubscriberSearch(Optional.ofNullable(email), Optional.ofNullable(list),
+            Subscribers.Page page = s.audience().subscribers().search(new SubscriberSearch(Optional.ofNullable(email), Optional.ofNullable(list),
                     Optional.ofNullable(status), limit, after));
             if (page.rows().isEmpty()) {
                 out().println("no subscribers match");
@@ -154,7 +154,7 @@ final class SubscribersCommand extends GroupCommand {
         int run(Services s) throws Exception {
             Subscribers.Blocklisted b;
             try {
-                b = s.subscribers().blocklist(email, SubscriptionSource.OPERATOR);
+                b = s.audience().subscribers().blocklist(email, SubscriptionSource.OPERATOR);
             } catch (InvalidFields e) {
                 throw PositionalFields.usage(e, EMAIL);
             }
@@ -175,7 +175,7 @@ final class SubscribersCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            found(email, () -> s.subscribers().delete(email) ? Optional.of(true) : Optional.empty());
+            found(email, () -> s.audience().subscribers().delete(email) ? Optional.of(true) : Optional.empty());
             out().println("deleted " + email.strip() + " with its subscriptions and history");
             return Cli.OK;
         }
