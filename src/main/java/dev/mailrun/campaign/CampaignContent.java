@@ -58,7 +58,7 @@ final class CampaignContent {
         PinnedTemplates.Pins pinned = contents.pinned().pins(campaign.id());
         List<TemplateProblem> problems = pinned.campaign().isPresent()
                 ? contents.check(pinned.campaign().get(), MergeFields.available(columns))
-                : ((dev.mailrun.mail.template.LoadResult.Invalid) PinnedTemplates.notStored(campaign.template())).problems();
+                : List.of(PinnedTemplates.notStoredProblem(campaign.template()));
         if (!problems.isEmpty()) {
             return Optional.of(problems.size() + " template problem(s), first: " + Campaigns.first(problems)
                     + " (run: mailrun template check " + campaign.template() + ")");

@@ -144,7 +144,12 @@ public final class PinnedTemplates {
 
     /** A never-pinned template's problem: nothing of its name is stored, so no worker can send it. */
     public static LoadResult notStored(String template) {
-        return new LoadResult.Invalid(List.of(new TemplateProblem(template, 0, 0, "template " + template
-                + " is not stored in the database: import it (template import), then resume the campaign")));
+        return new LoadResult.Invalid(List.of(notStoredProblem(template)));
+    }
+
+    /** The one problem of {@link #notStored}. */
+    public static TemplateProblem notStoredProblem(String template) {
+        return new TemplateProblem(template, 0, 0, "template " + template
+                + " is not stored in the database: import it (template import), then resume the campaign");
     }
 }

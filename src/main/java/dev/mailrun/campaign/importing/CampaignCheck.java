@@ -51,7 +51,7 @@ final class CampaignCheck {
         Optional<ContentPin> pin = templates.pins(campaignId).campaign();
         if (pin.isEmpty()) {
             throw new ImportRefusedException("campaign " + campaignId + ": "
-                    + ((LoadResult.Invalid) PinnedTemplates.notStored(campaign.template())).problems().get(0).message());
+                    + PinnedTemplates.notStoredProblem(campaign.template()).message());
         }
         LoadResult loaded = templates.load(pin.get());
         if (loaded instanceof LoadResult.Invalid invalid) {
