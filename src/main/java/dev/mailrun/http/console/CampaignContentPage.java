@@ -22,8 +22,10 @@ import java.util.Optional;
  * {@code /console/campaigns/<id>/content}: moves what a draft, scheduled or paused campaign sends to
  * another stored template version — {@link Campaigns#moveContent}, as {@code campaign content} moves it,
  * recorded with who moved it ({@code console:<token name>}). Choose the template (a GET form: the page
- * then lists its versions, no script), then the version, the latest or one of them. A page of its own,
- * as pausing is: the campaign's page reloads itself while the campaign is scheduled.
+ * then lists its versions, no script), then the version, the latest or one of them. An A/B campaign's
+ * variant moves the same way, chosen beside the template (a variant moves only within its own template:
+ * the domain refuses otherwise). A page of its own, as pausing is: the campaign's page reloads itself
+ * while the campaign is scheduled.
  */
 final class CampaignContentPage {
 
@@ -52,7 +54,7 @@ final class CampaignContentPage {
             return Answer.error(404, e.getMessage() + ".");
         }
         String template = r.param("template").orElse(c.template());
-        return page(r, 200, c, template, r.param("version").orElse(LATEST), Map.of());
+        return page(r, 200, c, template, r.param("version").orElse(LATEST), r.param("variant").orElse(""), Map.of());
     }
 
     Answer move(ConsoleRequest r) throws Exception {
@@ -65,6 +67,7 @@ final class CampaignContentPage {
         }
         String template = r.field("template").orElse("");
         String version = r.field("version").orElse(LATEST);
+        String variant = r.field("variant").orElse("");
         Map<String, String> errors = new LinkedHashMap<>();
         if (store.list().stream().noneMatch(s -> s.name().equals(template))) {
             errors.put("template", template.isEmpty() ? "choose a template" : "no stored template named " + template);
@@ -79,9 +82,10 @@ final class CampaignContentPage {
         }
         if (errors.isEmpty()) {
             try {
-                ContentPin pin = campaigns.moveContent(id, template, v, Optional.empty(), "console:" + r.session().caller().name());
-                r.session().flash(false, "Campaign " + id + " now sends version " + pin.version() + " of template "
-                        + pin.template() + ".");
+                Optional<String> which = variant.isEmpty() ? Optional.empty() : Optional.of(variant);
+                ContentPin pin = campaigns.moveContent(id, template, v, which, "console:" + r.session().caller().name());
+                r.session().flash(false, (which.isPresent() ? "Variant " + variant + " of campaign " : "Campaign ") + id
+                        + " now sends version " + pin.version() + " of template " + pin.template() + ".");
                 return Answer.redirect(ConsoleHandler.PREFIX + "/campaigns/" + id);
             } catch (InvalidFields e) {
                 e.problems().forEach(p -> errors.merge(p.field(), p.reason(), (a, b) -> a + "; " + b));
@@ -90,11 +94,11 @@ final class CampaignContentPage {
                 throw new Refusal("/campaigns/" + id, e.getMessage() + ".");
             }
         }
-        return page(r, 422, c, template, version, errors);
+        return page(r, 422, c, template, version, variant, errors);
     }
 
-    private Answer page(ConsoleRequest r, int status, Campaign c, String template, String version, Map<String, String> errors)
-            throws SQLException {
+    private Answer page(ConsoleRequest r, int status, Campaign c, String template, String version, String variant,
+                        Map<String, String> errors) throws SQLException {
         List<TemplateTable.Stored> stored = store.list();
         Map<String, Object> model = new HashMap<>();
         model.put("c", Map.of("id", c.id(), "name", c.name(), "status", c.status().dbValue()));
@@ -103,7 +107,10 @@ final class CampaignContentPage {
         model.put("template", template);
         model.put("version", version);
         model.put("versions", stored.stream().anyMatch(s -> s.name().equals(template)) ? TemplateHistory.rows(store, template) : List.of());
-        model.put("history", history(campaigns.contentHistory(c.id())));
+        List<ContentPinTable.Change> changes = campaigns.contentHistory(c.id());
+        model.put("history", history(changes));
+        model.put("variants", variants(changes));
+        model.put("variant", variant);
         model.put("errors", errors);
         return new Answer.Page(status, views.render("campaign-content", r.session(), model));
     }
@@ -115,6 +122,11 @@ final class CampaignContentPage {
         return newestFirst.stream().map(ch -> Map.<String, Object>of("at", ch.at().toString(),
                 "variant", ch.variant().orElse("-"), "template", ch.template(),
                 "from", ch.from().map(String::valueOf).orElse("-"), "to", ch.to(), "by", ch.by())).toList();
+    }
+
+    /** The campaign's A/B variants that carry content of their own, by name: each was pinned when the campaign was created. */
+    static List<String> variants(List<ContentPinTable.Change> changes) {
+        return changes.stream().flatMap(ch -> ch.variant().stream()).distinct().sorted().toList();
     }
 
     /** What the campaign sends now: {@code template version N}, from its newest pin; empty before any. */

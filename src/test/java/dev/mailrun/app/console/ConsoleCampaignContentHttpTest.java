@@ -87,6 +87,34 @@ class ConsoleCampaignContentHttpTest {
     }
 
     @Test
+    void an_ab_variant_moves_to_another_version_of_its_own_template_and_only_of_it() throws Exception {
+        storeWeekly();
+        long id = app.campaign("Split", ",\"variants\":[\"A\",\"B:template=weekly\"],\"test_share\":20");
+        String path = "/console/campaigns/" + id;
+        HttpResponse<String> saved = app.post(session, "/console/templates/weekly/save", Map.of("csrf", app.csrf(session, "/console/templates"),
+                "subject", "Week {{ week }}, again\n", "html", "<p>Hi {{ name }} <a href=\"{{ unsubscribe_url }}\">unsubscribe</a></p>\n",
+                "text", "Hi {{ name }}\n{{ unsubscribe_url }}\n", "properties", ""));
+        assertThat(saved.statusCode()).as(saved.body()).isEqualTo(303);
+        String chooser = app.get(session, path + "/content?template=weekly&variant=B").body();
+        assertThat(chooser).contains("<option value=\"B\" selected>variant B</option>",
+                "<input type=\"hidden\" name=\"variant\" value=\"B\">", "<strong id=\"content-variant\">B</strong>",
+                "<option value=\"2\">2: Week {{ week }}, again (saved ");
+        String csrf = app.csrf(session, path);
+        HttpResponse<String> foreign = app.post(session, path + "/content", Map.of("csrf", csrf, "template", "newsletter",
+                "variant", "B"));
+        assertThat(foreign.statusCode()).isEqualTo(422);
+        assertThat(foreign.body()).contains("id=\"template-error\">variant B sends template weekly; a variant moves only to "
+                + "another version of its template</p>");
+        HttpResponse<String> moved = app.post(session, path + "/content", Map.of("csrf", csrf, "template", "weekly",
+                "version", "2", "variant", "B"));
+        assertThat(moved.statusCode()).as(moved.body()).isEqualTo(303);
+        String page = app.get(session, path).body();
+        assertThat(page).contains("Variant B of campaign " + id + " now sends version 2 of template weekly.",
+                "<td>B</td><td>weekly</td><td>1</td><td>2</td><td>console:ops</td></tr>",
+                "<p id=\"content-pin\">Sends newsletter version 1");
+    }
+
+    @Test
     void a_template_or_version_that_is_not_stored_is_named_beside_its_field_and_nothing_moves() throws Exception {
         long id = app.campaign("Spring");
         String path = "/console/campaigns/" + id;
