@@ -3,6 +3,7 @@ package dev.mailrun.http.console;
 import dev.mailrun.campaign.audience.Lists;
 import dev.mailrun.campaign.audience.SubscriberForm;
 import dev.mailrun.campaign.audience.Subscribers;
+import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.SubscriberStatus;
 import dev.mailrun.campaign.model.SubscriptionSource;
@@ -108,7 +109,7 @@ final class SubscriberPage {
     }
 
     private Optional<Subscribers.Detail> find(Optional<String> email) throws SQLException {
-        if (email.isEmpty() || email.get().length() > dev.mailrun.campaign.model.EmailAddress.MAX_ADDRESS_OCTETS) {
+        if (email.isEmpty() || email.get().length() > EmailAddress.MAX_ADDRESS_OCTETS) {
             return Optional.empty();
         }
         try {
