@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * One login: who (the API token's name and scopes, as at login), the CSRF token every form of the
  * session carries, when the session was last used (its idle timeout counts from there), the
  * message the next page shows, the session's last import (its report and rejects file) and last import into
- * a list (its report), and the template
- * text it last previewed (what the preview's frame renders: too large for the frame's URL).
+ * a list (its report), and the template text it last previewed (what the preview's frame renders: too
+ * large for the frame's URL).
  */
 final class ConsoleSession {
 
