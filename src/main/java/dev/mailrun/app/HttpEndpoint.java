@@ -23,6 +23,7 @@ import dev.mailrun.http.server.Route;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.http.api.ApiHandler;
 import dev.mailrun.http.api.ApiServices;
+import dev.mailrun.http.console.ConsoleAudience;
 import dev.mailrun.http.console.ConsoleContent;
 import dev.mailrun.http.console.ConsoleServices;
 import dev.mailrun.mail.feedback.HttpsFetcher;
@@ -109,7 +110,10 @@ public final class HttpEndpoint implements AutoCloseable {
             ApiServices api = apiServices(s);
             ConsoleContent content = new ConsoleContent(s.templateStore(),
                     () -> new dev.mailrun.campaign.TestSend(s.sendHandler().dependencies(), s.clock()));
-            ConsoleServices console = new ConsoleServices(api, content, CONSOLE_IDLE, s.config().admin().console());
+            AudienceServices audience = s.audience();
+            ConsoleAudience people = new ConsoleAudience(audience.lists(), audience.subscribers(), audience.importer(),
+                    audience.segments());
+            ConsoleServices console = new ConsoleServices(api, content, people, CONSOLE_IDLE, s.config().admin().console());
             List<Route> routes = List.of(StatusRoutes.metrics(metrics::scrape),
                     StatusRoutes.probe("/health/live", () -> probe(ready.live())),
                     StatusRoutes.probe("/health/ready", () -> probe(ready.ready())),

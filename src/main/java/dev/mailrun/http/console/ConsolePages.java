@@ -1,13 +1,15 @@
 package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.model.ApiScope;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The console's pages and actions, below {@code /console}: the catalogue, readable as a list. Every
  * GET only reads; every change is a POST, with the scope the same change needs in the API (saving a
  * template: {@code campaigns:write}, the scope that decides what campaigns send). A template's preview
- * is a POST too, as its text is too large for a query; it changes nothing and is not audited.
+ * is a POST too, as its text is too large for a query; it changes nothing and is not audited. The
+ * audience's pages are listed in {@link AudiencePages}.
  */
 final class ConsolePages {
 
@@ -33,7 +35,7 @@ final class ConsolePages {
         TemplateEditor editor = new TemplateEditor(services, views);
         TemplateHistory history = new TemplateHistory(services, views);
         int templateForm = TemplateEditor.maxFormBytes(services.content().templates());
-        return List.of(
+        List<ConsoleRoute> routes = new ArrayList<>(List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
                 ConsoleRoute.post("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, "campaign.create", create::create),
@@ -74,6 +76,8 @@ final class ConsolePages {
                         actions::requeueFailed),
                 ConsoleRoute.post(ID + "/content", ApiScope.CAMPAIGNS_WRITE, "campaign.content", content::move),
                 ConsoleRoute.post(ID + "/clone", ApiScope.CAMPAIGNS_WRITE, "campaign.clone", actions::cloneOf),
-                ConsoleRoute.post(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, "campaign.send-test", sendTest::send));
+                ConsoleRoute.post(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, "campaign.send-test", sendTest::send)));
+        routes.addAll(AudiencePages.routes(services, views));
+        return List.copyOf(routes);
     }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 /**
  * What the console works through: the HTTP API's services (the operator's API in {@code campaign},
  * its tokens, audit trail and settings), the stored templates and the test send ({@link ConsoleContent}),
+ * the audience's lists, subscribers and segments ({@link ConsoleAudience}),
  * the same {@link Authenticator} the API asks, and the sessions.
  * {@code app} makes one and hands its {@link #handler} to the admin listener as {@code /console/*}, and its
  * {@link #sessionCheck()} to the routes a browser may open with a console login ({@code /status}).
@@ -21,19 +22,21 @@ public final class ConsoleServices {
 
     private final ApiServices api;
     private final ConsoleContent content;
+    private final ConsoleAudience audience;
     private final Authenticator authenticator;
     private final ConsoleSessions sessions;
     private final ConsoleProxy proxy;
 
     /** @param idle how long a session lasts without a request */
-    public ConsoleServices(ApiServices api, ConsoleContent content, Duration idle) {
-        this(api, content, idle, ConsoleProxy.NONE);
+    public ConsoleServices(ApiServices api, ConsoleContent content, ConsoleAudience audience, Duration idle) {
+        this(api, content, audience, idle, ConsoleProxy.NONE);
     }
 
     /** @param proxy the reverse proxy in front of the console, if any ({@code console.*}) */
-    public ConsoleServices(ApiServices api, ConsoleContent content, Duration idle, ConsoleProxy proxy) {
+    public ConsoleServices(ApiServices api, ConsoleContent content, ConsoleAudience audience, Duration idle, ConsoleProxy proxy) {
         this.api = api;
         this.content = content;
+        this.audience = audience;
         this.proxy = proxy;
         this.authenticator = new Authenticator(api.tokens(), api.adminToken());
         this.sessions = new ConsoleSessions(api.clock(), idle, LIFETIME.compareTo(idle) < 0 ? idle : LIFETIME, new SecureRandom());
@@ -54,6 +57,10 @@ public final class ConsoleServices {
 
     ConsoleContent content() {
         return content;
+    }
+
+    ConsoleAudience audience() {
+        return audience;
     }
 
     Authenticator authenticator() {

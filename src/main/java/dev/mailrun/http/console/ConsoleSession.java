@@ -1,6 +1,7 @@
 package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.access.ApiTokens;
+import dev.mailrun.campaign.audience.SubscriberImportReport;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.mail.template.TemplateSource;
 import java.time.Instant;
@@ -10,8 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One login: who (the API token's name and scopes, as at login), the CSRF token every form of the
  * session carries, when the session was last used (its idle timeout counts from there), the
- * message the next page shows, the session's last import (its report and rejects file), and the template
- * text it last previewed (what the preview's frame renders: too large for the frame's URL).
+ * message the next page shows, the session's last import (its report and rejects file) and last import into
+ * a list (its report), and the template text it last previewed (what the preview's frame renders: too
+ * large for the frame's URL).
  */
 final class ConsoleSession {
 
@@ -22,6 +24,7 @@ final class ConsoleSession {
     private volatile Instant lastSeen;
     private final AtomicReference<Flash> flash = new AtomicReference<>();
     private final AtomicReference<ImportPage.Done> lastImport = new AtomicReference<>();
+    private final AtomicReference<SubscriberImportReport> lastListImport = new AtomicReference<>();
     private final AtomicReference<TemplateSource> draft = new AtomicReference<>();
 
     /** What the page after a change tells: done, or refused and why (Post/Redirect/Get carries it here). */
@@ -75,6 +78,15 @@ final class ConsoleSession {
     /** Keeps {@code done} as the login session's last import; the one it replaces. */
     ImportPage.Done lastImport(ImportPage.Done done) {
         return lastImport.getAndSet(done);
+    }
+
+    /** The report of this login's last import into a list; null before the first. */
+    SubscriberImportReport lastListImport() {
+        return lastListImport.get();
+    }
+
+    void lastListImport(SubscriberImportReport report) {
+        lastListImport.set(report);
     }
 
     /** The template text this login last previewed, when it is of template {@code name}. */
