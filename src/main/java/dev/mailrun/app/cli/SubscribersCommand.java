@@ -19,9 +19,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "subscribers", mixinStandardHelpOptions = true,
-        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, delete.",
+        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, unblocklist, delete.",
         subcommands = {SubscriberImportCommand.class, SubscribersCommand.Add.class, SubscribersCommand.Show.class,
-                SubscribersCommand.Search.class, SubscribersCommand.Blocklist.class, SubscribersCommand.Delete.class})
+                SubscribersCommand.Search.class, SubscribersCommand.Blocklist.class, SubscribersCommand.Unblocklist.class,
+                SubscribersCommand.Delete.class})
 final class SubscribersCommand extends GroupCommand {
 
     private static final Map<String, String> EMAIL = Map.of("email", "EMAIL");
@@ -162,6 +163,25 @@ final class SubscribersCommand extends GroupCommand {
             out().println(!b.changed() ? who + " was blocklisted already"
                     : b.added() ? "added " + who + " blocklisted"
                     : "blocklisted " + who + ", unsubscribed from " + Counted.of(b.unsubscribed(), "list"));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "unblocklist", mixinStandardHelpOptions = true,
+            description = {"Take an address off the blocklist: lists may mail it again.",
+                    "Its subscriptions stay unsubscribed (blocklisting unsubscribed them; adding it to a list again leaves an "
+                            + "existing subscription as it is), and the suppression list is not touched."})
+    static final class Unblocklist extends ContextCommand {
+
+        @Parameters(paramLabel = "EMAIL", description = "Email address.")
+        String email;
+
+        @Override
+        int run(Services s) throws Exception {
+            Subscribers.Changed c = found(email, () -> s.audience().subscribers().unblocklist(email, SubscriptionSource.OPERATOR));
+            String who = c.subscriber().email();
+            out().println(c.changed() ? "took " + who + " off the blocklist; its subscriptions stay unsubscribed"
+                    : who + " is not blocklisted");
             return Cli.OK;
         }
     }
