@@ -119,6 +119,10 @@ final class SubscribersCommand extends GroupCommand {
                 + "or unsubscribed (the subscription's status).")
         String status;
 
+        @Option(names = "--attr", paramLabel = "NAME=VALUE", description = "Those whose attribute NAME's text is VALUE, byte for byte "
+                + "(a number or true/false as JSON writes it).")
+        String attr;
+
         @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "How many to show, 1-1000 (default 50).")
         int limit;
 
@@ -127,8 +131,22 @@ final class SubscribersCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            Subscribers.Page page = s.audience().subscribers().search(new SubscriberSearch(Optional.ofNullable(email), Optional.ofNullable(list),
-                    Optional.ofNullable(status), limit, after));
+            Optional<Map.Entry<String, String>> attribute = Optional.ofNullable(attr).map(a -> {
+                int eq = a.indexOf('=');
+                if (eq < 0) {
+                    throw new UsageException("--attr '" + a + "': expected NAME=VALUE");
+                }
+                return Map.entry(a.substring(0, eq).strip(), a.substring(eq + 1));
+            });
+            Subscribers.Page page;
+            try {
+                page = s.audience().subscribers().search(new SubscriberSearch(Optional.ofNullable(email), Optional.ofNullable(list),
+                        Optional.ofNullable(status), limit, after, attribute));
+            } catch (InvalidFields e) {
+                // The attribute's name and value are given as one option.
+                throw new UsageException(e.problems().stream().map(p -> (p.field().equals("attribute") || p.field().equals("value")
+                        ? "--attr" : FieldOptions.optionOf(p.field())) + ": " + p.reason()).collect(java.util.stream.Collectors.joining("; ")));
+            }
             if (page.rows().isEmpty()) {
                 out().println("no subscribers match");
                 return Cli.OK;

@@ -76,4 +76,13 @@ class AudienceChangeCommandsTest {
         assertThat(shown).contains("enabled").contains("unsubscribed").contains("unblocklisted");
         assertThat(refused("subscribers", "unblocklist", "bob@example.com").err()).isEqualTo("mailrun: no subscriber bob@example.com\n");
     }
+
+    @Test
+    void a_search_finds_subscribers_by_an_attribute_value() {
+        ok("subscribers", "add", "ann@example.com", "--attr", "plan=pro");
+        ok("subscribers", "add", "bob@example.com", "--attr", "plan=free");
+        String found = ok("subscribers", "search", "--attr", "plan=pro").out();
+        assertThat(found).contains("ann@example.com").doesNotContain("bob@example.com");
+        assertThat(refused("subscribers", "search", "--attr", "=pro").err()).isEqualTo("mailrun: --attr: a name must not be blank\n");
+    }
 }
