@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -145,7 +146,7 @@ final class SubscribersCommand extends GroupCommand {
             } catch (InvalidFields e) {
                 // The attribute's name and value are given as one option.
                 throw new UsageException(e.problems().stream().map(p -> (p.field().equals("attribute") || p.field().equals("value")
-                        ? "--attr" : FieldOptions.optionOf(p.field())) + ": " + p.reason()).collect(java.util.stream.Collectors.joining("; ")));
+                        ? "--attr" : FieldOptions.optionOf(p.field())) + ": " + p.reason()).collect(Collectors.joining("; ")));
             }
             if (page.rows().isEmpty()) {
                 out().println("no subscribers match");

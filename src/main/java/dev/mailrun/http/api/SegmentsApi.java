@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Segments, as {@code mailrun segments} handles them: list, create, read with its count and preview,
@@ -37,7 +38,7 @@ final class SegmentsApi {
                 Operation.read("/segments", ApiScope.AUDIENCE_READ, this::all),
                 Operation.write("POST", "/segments", ApiScope.AUDIENCE_WRITE, Operation.Body.JSON, "segment.create", this::create),
                 // A count changes nothing: it is a POST for its body, and needs only the read scope.
-                new Operation("POST", "/segments/count", ApiScope.AUDIENCE_READ, Operation.Body.JSON, Optional.empty(), java.util.Set.of(),
+                new Operation("POST", "/segments/count", ApiScope.AUDIENCE_READ, Operation.Body.JSON, Optional.empty(), Set.of(),
                         this::count),
                 Operation.read("/segments/{name}", ApiScope.AUDIENCE_READ, this::get).query("preview"),
                 Operation.write("PATCH", "/segments/{name}", ApiScope.AUDIENCE_WRITE, Operation.Body.JSON, "segment.update", this::change),
