@@ -146,7 +146,8 @@ public final class HttpEndpoint implements AutoCloseable {
         return new ApiServices(s.campaigns(), s.reports(), s.importer(), s.campaignExport(), s.suppressions(),
                 s.suppressionImporter(), s.templateCatalogue(), s.templateStore(), () -> testSend(s), s.config().relays(),
                 s.eventLog(), s.apiTokens(), s.apiAudit(), s.idempotencyKeys(), s.config().admin().token(),
-                s.config().admin().api(), s.clock(), s.trackingErasure());
+                s.config().admin().api(), s.clock(), s.trackingErasure(), s.audience().lists(), s.audience().segments(),
+                s.audience().subscribers(), s.audience().importer());
     }
 
     /** A test send as {@code send-test} makes it; a configuration that cannot send refuses it as a campaign's start would. */

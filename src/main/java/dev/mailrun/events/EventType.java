@@ -26,6 +26,11 @@ public enum EventType {
     RELAY_DOWN("relay.down", false),
     RELAY_UP("relay.up", false),
     ENDPOINT_DISABLED("endpoint.disabled", false),
+    SUBSCRIBER_CREATED("subscriber.created", false),
+    SUBSCRIBER_UPDATED("subscriber.updated", false),
+    SUBSCRIPTION_CHANGED("subscription.changed", false),
+    SUBSCRIBER_BLOCKLISTED("subscriber.blocklisted", false),
+    SUBSCRIBER_DELETED("subscriber.deleted", false),
     /** Optional: a sending run's summary. */
     RUN_FINISHED("run.finished", true);
 

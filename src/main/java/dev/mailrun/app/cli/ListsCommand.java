@@ -10,13 +10,14 @@ import dev.mailrun.campaign.store.audience.SubscriberListTable;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "lists", mixinStandardHelpOptions = true,
-        description = "Lists of subscribers (docs/AUDIENCE.md): create, list with their counts, delete.",
-        subcommands = {ListsCommand.Create.class, ListsCommand.ListLists.class, ListsCommand.Delete.class})
+        description = "Lists of subscribers (docs/AUDIENCE.md): create, list with their counts, update, delete.",
+        subcommands = {ListsCommand.Create.class, ListsCommand.ListLists.class, ListsCommand.Update.class, ListsCommand.Delete.class})
 final class ListsCommand extends GroupCommand {
 
     private static final Map<String, String> NAME = Map.of("name", "NAME");
@@ -72,6 +73,61 @@ final class ListsCommand extends GroupCommand {
                         n.get(SubscriptionStatus.UNCONFIRMED), n.get(SubscriptionStatus.CONFIRMED), n.get(SubscriptionStatus.UNSUBSCRIBED),
                         l.list().description().orElse(""));
             }
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "update", mixinStandardHelpOptions = true,
+            description = {"Change a list: its name, description, visibility or opt-in.", "What is not given stays as it is. A "
+                    + "new opt-in applies to new subscriptions; those there already keep their status."})
+    static final class Update extends ContextCommand {
+
+        @Parameters(paramLabel = "NAME", description = "The list's name.")
+        String name;
+
+        @Option(names = "--name", paramLabel = "NEW", description = "A new name (unique whatever the letter case).")
+        String newName;
+
+        @Option(names = "--description", paramLabel = "TEXT", description = "What the list is for (one line; blank removes it).")
+        String description;
+
+        @ArgGroup(exclusive = true)
+        Visibility visibility;
+
+        @ArgGroup(exclusive = true)
+        OptIn optIn;
+
+        static final class Visibility {
+            @Option(names = "--public", required = true, description = "Shown on the public subscription forms.")
+            boolean isPublic;
+
+            @Option(names = "--private", required = true, description = "Only operators add people.")
+            boolean isPrivate;
+        }
+
+        static final class OptIn {
+            @Option(names = "--single-optin", required = true, description = "New subscriptions are confirmed at once.")
+            boolean single;
+
+            @Option(names = "--double-optin", required = true, description = "New subscriptions stay unconfirmed until the person confirms.")
+            boolean isDouble;
+        }
+
+        @Override
+        int run(Services s) throws Exception {
+            SubscriberListTable.Stored list;
+            try {
+                list = s.audience().lists().update(name, new Lists.Changes(Optional.ofNullable(newName), Optional.ofNullable(description),
+                        Optional.ofNullable(visibility).map(v -> v.isPublic ? ListVisibility.PUBLIC : ListVisibility.PRIVATE),
+                        Optional.ofNullable(optIn).map(o -> o.single ? ListOptIn.SINGLE : ListOptIn.DOUBLE)));
+            } catch (InvalidFields e) {
+                if (newName != null && e.problems().stream().anyMatch(p -> p.field().equals("name") && p.detail().startsWith("a list"))) {
+                    throw PositionalFields.usage(e, Map.of());
+                }
+                throw PositionalFields.usage(e, NAME);
+            }
+            out().println("updated list " + list.name() + " (" + list.visibility().dbValue() + ", " + list.optIn().dbValue() + " opt-in)"
+                    + list.description().map(d -> ": " + d).orElse(""));
             return Cli.OK;
         }
     }

@@ -14,14 +14,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "subscribers", mixinStandardHelpOptions = true,
-        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, delete.",
+        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, unblocklist, delete.",
         subcommands = {SubscriberImportCommand.class, SubscribersCommand.Add.class, SubscribersCommand.Show.class,
-                SubscribersCommand.Search.class, SubscribersCommand.Blocklist.class, SubscribersCommand.Delete.class})
+                SubscribersCommand.Search.class, SubscribersCommand.Blocklist.class, SubscribersCommand.Unblocklist.class,
+                SubscribersCommand.Delete.class})
 final class SubscribersCommand extends GroupCommand {
 
     private static final Map<String, String> EMAIL = Map.of("email", "EMAIL");
@@ -118,6 +120,10 @@ final class SubscribersCommand extends GroupCommand {
                 + "or unsubscribed (the subscription's status).")
         String status;
 
+        @Option(names = "--attr", paramLabel = "NAME=VALUE", description = "Those whose attribute NAME's text is VALUE, byte for byte "
+                + "(a number or true/false as JSON writes it).")
+        String attr;
+
         @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "How many to show, 1-1000 (default 50).")
         int limit;
 
@@ -126,8 +132,22 @@ final class SubscribersCommand extends GroupCommand {
 
         @Override
         int run(Services s) throws Exception {
-            Subscribers.Page page = s.audience().subscribers().search(new SubscriberSearch(Optional.ofNullable(email), Optional.ofNullable(list),
-                    Optional.ofNullable(status), limit, after));
+            Optional<Map.Entry<String, String>> attribute = Optional.ofNullable(attr).map(a -> {
+                int eq = a.indexOf('=');
+                if (eq < 0) {
+                    throw new UsageException("--attr '" + a + "': expected NAME=VALUE");
+                }
+                return Map.entry(a.substring(0, eq).strip(), a.substring(eq + 1));
+            });
+            Subscribers.Page page;
+            try {
+                page = s.audience().subscribers().search(new SubscriberSearch(Optional.ofNullable(email), Optional.ofNullable(list),
+                        Optional.ofNullable(status), limit, after, attribute));
+            } catch (InvalidFields e) {
+                // The attribute's name and value are given as one option.
+                throw new UsageException(e.problems().stream().map(p -> (p.field().equals("attribute") || p.field().equals("value")
+                        ? "--attr" : FieldOptions.optionOf(p.field())) + ": " + p.reason()).collect(Collectors.joining("; ")));
+            }
             if (page.rows().isEmpty()) {
                 out().println("no subscribers match");
                 return Cli.OK;
@@ -162,6 +182,25 @@ final class SubscribersCommand extends GroupCommand {
             out().println(!b.changed() ? who + " was blocklisted already"
                     : b.added() ? "added " + who + " blocklisted"
                     : "blocklisted " + who + ", unsubscribed from " + Counted.of(b.unsubscribed(), "list"));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "unblocklist", mixinStandardHelpOptions = true,
+            description = {"Take an address off the blocklist: lists may mail it again.",
+                    "Its subscriptions stay unsubscribed (blocklisting unsubscribed them; adding it to a list again leaves an "
+                            + "existing subscription as it is), and the suppression list is not touched."})
+    static final class Unblocklist extends ContextCommand {
+
+        @Parameters(paramLabel = "EMAIL", description = "Email address.")
+        String email;
+
+        @Override
+        int run(Services s) throws Exception {
+            Subscribers.Changed c = found(email, () -> s.audience().subscribers().unblocklist(email, SubscriptionSource.OPERATOR));
+            String who = c.subscriber().email();
+            out().println(c.changed() ? "took " + who + " off the blocklist; its subscriptions stay unsubscribed"
+                    : who + " is not blocklisted");
             return Cli.OK;
         }
     }

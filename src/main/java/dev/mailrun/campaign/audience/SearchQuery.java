@@ -4,6 +4,7 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.SubscriberStatus;
 import dev.mailrun.campaign.model.SubscriptionStatus;
+import dev.mailrun.campaign.store.audience.SubscriberFilterSql;
 import dev.mailrun.campaign.store.audience.SubscriberTable;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ final class SearchQuery {
     /**
      * The query, asking one row more than the page holds: whether it comes says if there is a next page.
      *
-     * @throws InvalidFields naming {@code email}, {@code list}, {@code status}, {@code limit}, {@code after}
+     * @throws InvalidFields naming {@code email}, {@code list}, {@code status}, {@code limit}, {@code after},
+     *                       {@code attribute}, {@code value}
      */
     static SubscriberTable.Query of(SubscriberSearch s, ListIds lists, int maxPage) throws SQLException {
         List<InvalidFields.Problem> problems = new ArrayList<>();
@@ -58,7 +60,17 @@ final class SearchQuery {
         if (s.after() < 0) {
             problems.add(new InvalidFields.Problem("after", "must be a subscriber id (0 or more), got " + s.after()));
         }
+        Optional<SubscriberFilterSql.Where> attribute = Optional.empty();
+        if (s.attribute().isPresent()) {
+            String name = s.attribute().get().getKey() == null ? "" : s.attribute().get().getKey();
+            String value = s.attribute().get().getValue() == null ? "" : s.attribute().get().getValue();
+            Attributes.nameProblem(name).ifPresent(p -> problems.add(new InvalidFields.Problem("attribute", p)));
+            if (value.length() > SubscriberSearch.MAX_VALUE) {
+                problems.add(new InvalidFields.Problem("value", "is longer than " + SubscriberSearch.MAX_VALUE + " characters"));
+            }
+            attribute = Optional.of(SubscriberFilterSql.attrEquals(name, value));
+        }
         TextFields.throwIfAny(problems);
-        return new SubscriberTable.Query(prefix, listId, status, subscription, s.after(), s.limit() + 1);
+        return new SubscriberTable.Query(prefix, listId, status, subscription, s.after(), s.limit() + 1, attribute);
     }
 }

@@ -51,6 +51,9 @@ public final class Subscribers {
      */
     public record Blocklisted(Subscriber subscriber, boolean added, boolean changed, int unsubscribed) {}
 
+    /** A subscriber after a change, and whether anything changed. */
+    public record Changed(Subscriber subscriber, boolean changed) {}
+
     private final DataSource dataSource;
     private final Clock clock;
     private final AddressFilter filter;
@@ -59,6 +62,7 @@ public final class Subscribers {
     private final SubscriptionTable subscriptions = new SubscriptionTable();
     private final SubscriberEventTable events = new SubscriberEventTable();
     private final SuppressionTable suppressions = new SuppressionTable();
+    private final StatusWrites statuses = new StatusWrites();
 
     /** @param filter the import's extra address check (disposable domains, role addresses), applied to every address added */
     public Subscribers(DataSource dataSource, Clock clock, AddressFilter filter) {
@@ -179,8 +183,16 @@ public final class Subscribers {
 
     /** Deletes the subscriber with this address, its subscriptions and history; false when there is none. */
     public boolean delete(String email) throws SQLException {
+        return delete(email, SubscriptionSource.OPERATOR);
+    }
+
+    /** {@link #delete(String)}, by {@code by} (what the {@code subscriber.deleted} event says). */
+    public boolean delete(String email, SubscriptionSource by) throws SQLException {
         EmailAddress address = address(email);
-        return Transactions.inTransaction(dataSource, c -> subscribers.delete(c, address.suppressionKey()));
+        return Transactions.inTransaction(dataSource, c -> {
+            Optional<SubscriberTable.Stored> existing = subscribers.lock(c, address.suppressionKey());
+            return existing.isPresent() && deleted(c, existing.get(), by);
+        });
     }
 
     /**
@@ -198,24 +210,130 @@ public final class Subscribers {
             }
             List<NewEvent> news = new ArrayList<>();
             long id;
-            List<SubscriptionTable.Held> held = List.of();
+            int unsubscribed = 0;
             if (existing.isEmpty()) {
                 id = subscribers.insert(c, address.value(), null, null, SubscriberStatus.BLOCKLISTED, now);
                 news.add(new NewEvent(id, SubscriberEventKind.CREATED, null, "by " + by.dbValue()));
+                news.add(new NewEvent(id, SubscriberEventKind.BLOCKLISTED, null, "by " + by.dbValue()));
             } else {
                 id = existing.get().id();
-                held = subscriptions.lockHeld(c, List.of(id));
-                subscribers.setStatus(c, id, SubscriberStatus.BLOCKLISTED, now);
-                subscriptions.unsubscribeEverywhere(c, List.of(id), now);
+                unsubscribed = statuses.blocklist(c, id, by, news, now);
             }
-            for (SubscriptionTable.Held h : held) {
-                news.add(new NewEvent(id, SubscriberEventKind.UNSUBSCRIBED, h.listId(), "blocklisted"));
-            }
-            news.add(new NewEvent(id, SubscriberEventKind.BLOCKLISTED, null, "by " + by.dbValue()));
             events.write(c, news, now);
             return new Blocklisted(Subscriber.of(subscribers.find(c, address.suppressionKey()).orElseThrow()), existing.isEmpty(),
-                    true, held.size());
+                    true, unsubscribed);
         });
+    }
+
+    /**
+     * Takes the address off the blocklist ({@link StatusWrites}): its subscriptions stay unsubscribed.
+     * Empty when there is no such subscriber; {@code changed} false when it was not blocklisted.
+     */
+    public Optional<Changed> unblocklist(String email, SubscriptionSource by) throws SQLException {
+        EmailAddress address = address(email);
+        return Transactions.inTransaction(dataSource, c -> {
+            Optional<SubscriberTable.Stored> existing = subscribers.lock(c, address.suppressionKey());
+            if (existing.isEmpty()) {
+                return Optional.<Changed>empty();
+            }
+            return Optional.of(changeStatus(c, existing.get(), SubscriberStatus.ENABLED, by, clock.instant()));
+        });
+    }
+
+    /** The subscriber with this id, its subscriptions and newest history; empty when there is none. */
+    public Optional<Detail> get(long id) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            Optional<SubscriberTable.Stored> row = subscribers.findById(c, id);
+            if (row.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Detail(Subscriber.of(row.get()), subscriptions.ofSubscriber(c, id), events.history(c, id,
+                    HISTORY_SHOWN)));
+        }
+    }
+
+    /**
+     * Changes the subscriber with this id: its name and attributes as {@link #upsert} changes them, and
+     * its status (blocklisting or taking off the blocklist, {@link StatusWrites}). Empty when there is
+     * no such subscriber.
+     *
+     * @throws InvalidFields naming {@code name}, {@code attributes}, {@code status}; nothing changed then
+     */
+    public Optional<Changed> change(long id, SubscriberPatch patch, SubscriptionSource by) throws SQLException {
+        List<InvalidFields.Problem> problems = new ArrayList<>();
+        Optional<Optional<String>> name = patch.name().map(n -> SubscriberNames.checked(n, problems));
+        Optional<Attributes> attributes = Optional.empty();
+        try {
+            attributes = patch.attributes().map(Attributes::of);
+        } catch (InvalidFields e) {
+            problems.addAll(e.problems());
+        }
+        Optional<SubscriberStatus> status = patch.status().map(s -> SubscriberStatus.parse(s).orElseGet(() -> {
+            problems.add(new InvalidFields.Problem("status", "must be enabled or blocklisted, got '" + s.strip() + "'"));
+            return null;
+        }));
+        TextFields.throwIfAny(problems);
+        Optional<Attributes> attrs = attributes;
+        return Transactions.inTransaction(dataSource, c -> {
+            Optional<SubscriberTable.Stored> existing = subscribers.lockById(c, id);
+            if (existing.isEmpty()) {
+                return Optional.<Changed>empty();
+            }
+            Instant now = clock.instant();
+            Subscriber old = Subscriber.of(existing.get());
+            Optional<String> newName = name.orElse(old.name());
+            Attributes newAttributes = attrs.orElse(old.attributes());
+            List<String> changed = new ArrayList<>();
+            if (!newName.equals(old.name())) {
+                changed.add("name");
+            }
+            if (!newAttributes.equals(old.attributes())) {
+                changed.add("attributes");
+            }
+            List<NewEvent> news = new ArrayList<>();
+            if (!changed.isEmpty()) {
+                subscribers.update(c, id, newName.orElse(null), newAttributes.json().orElse(null), now);
+                news.add(new NewEvent(id, SubscriberEventKind.UPDATED, null, String.join(", ", changed) + " by " + by.dbValue()));
+            }
+            events.write(c, news, now);
+            Changed statusChange = status.isPresent() ? changeStatus(c, existing.get(), status.get(), by, now)
+                    : new Changed(old, false);
+            Subscriber after = Subscriber.of(subscribers.findById(c, id).orElseThrow());
+            return Optional.of(new Changed(after, !changed.isEmpty() || statusChange.changed()));
+        });
+    }
+
+    /** Deletes the subscriber with this id, its subscriptions and history; false when there is none. */
+    public boolean delete(long id, SubscriptionSource by) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> {
+            Optional<SubscriberTable.Stored> existing = subscribers.lockById(c, id);
+            return existing.isPresent() && deleted(c, existing.get(), by);
+        });
+    }
+
+    private boolean deleted(Connection c, SubscriberTable.Stored row, SubscriptionSource by) throws SQLException {
+        Instant now = clock.instant();
+        if (!subscribers.deleteById(c, row.id())) {
+            return false;
+        }
+        events.deleted(c, row.id(), row.email(), "by " + by.dbValue(), now);
+        return true;
+    }
+
+    /** Sets the status of a subscriber whose row this transaction locked; what changed. */
+    private Changed changeStatus(Connection c, SubscriberTable.Stored row, SubscriberStatus status, SubscriptionSource by, Instant now)
+            throws SQLException {
+        if (row.status() == status) {
+            return new Changed(Subscriber.of(row), false);
+        }
+        List<NewEvent> news = new ArrayList<>();
+        if (status == SubscriberStatus.BLOCKLISTED) {
+            statuses.blocklist(c, row.id(), by, news, now);
+        } else {
+            statuses.unblocklist(c, row.id(), by, news, now);
+        }
+        events.write(c, news, now);
+        return new Changed(Subscriber.of(subscribers.findById(c, row.id()).orElseThrow()), true);
     }
 
     /** Why the import would reject this address (suppressed, or refused by the filter), or empty. */

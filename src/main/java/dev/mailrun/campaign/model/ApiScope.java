@@ -17,6 +17,8 @@ public enum ApiScope {
     TEMPLATES_WRITE("templates:write"),
     EVENTS_READ("events:read"),
     EVENTS_WRITE("events:write"),
+    AUDIENCE_READ("audience:read"),
+    AUDIENCE_WRITE("audience:write"),
     ADMIN("admin");
 
     private final String text;

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /** What a subscriber's history records. */
 public enum SubscriberEventKind {
-    CREATED, IMPORTED, UPDATED, SUBSCRIBED, CONFIRMED, UNSUBSCRIBED, BLOCKLISTED;
+    CREATED, IMPORTED, UPDATED, SUBSCRIBED, CONFIRMED, UNSUBSCRIBED, BLOCKLISTED, UNBLOCKLISTED;
 
     /** As stored, and as an operator names it: lower case. */
     public String dbValue() {

@@ -48,6 +48,8 @@ public final class ApiHandler extends Handler.Abstract {
     static final String PREFIX = "/api/v1";
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
     private static final int MAX_KEY = 128;
+    /** The other media type an upload ({@link Operation.Body#UPLOAD}) may have: one JSON object a line. */
+    static final String UPLOAD_NDJSON = "application/x-ndjson";
 
     private final ApiServices services;
     private final HttpLimits limits;
@@ -71,6 +73,9 @@ public final class ApiHandler extends Handler.Abstract {
         ops.addAll(new RecipientsApi(services).operations());
         ops.addAll(new SuppressionsApi(services).operations());
         ops.addAll(new EventsApi(services).operations());
+        ops.addAll(new SubscribersApi(services).operations());
+        ops.addAll(new ListsApi(services).operations());
+        ops.addAll(new SegmentsApi(services).operations());
         this.operations = List.copyOf(ops);
         this.runner = new OperationRunner(services);
         this.authFailures = new AuthFailures(services.audit(), services.clock());
@@ -163,14 +168,17 @@ public final class ApiHandler extends Handler.Abstract {
                     }
                 });
             }
-            case CSV -> {
-                requireType(request, "text/csv");
+            case CSV, UPLOAD -> {
+                String type = op.body() == Operation.Body.CSV ? requireType(request, "text/csv")
+                        : requireType(request, "text/csv", UPLOAD_NDJSON);
                 UploadReader.read(request, services.settings().maxUploadBytes(), (outcome, file, sha256, failure) -> {
                     switch (outcome) {
                         case COMPLETE -> {
                             try {
                                 runner.run(request, response, callback, op, new ApiRequest(op.method(), vars, query, caller, ifMatch,
-                                        new byte[0], Optional.of(file)), key, OperationRunner.hash(op.method(), target, sha256));
+                                        new byte[0], Optional.of(file), Optional.of(type)), key,
+                                        OperationRunner.hash(op.method(),
+                                        op.body() == Operation.Body.UPLOAD ? target + " " + type : target, sha256));
                             } finally {
                                 deleteQuietly(file);
                             }
@@ -207,12 +215,17 @@ public final class ApiHandler extends Handler.Abstract {
         return Optional.of(key);
     }
 
-    private static void requireType(Request request, String type) {
+    /** The body's media type when it is one of {@code types} (lower-cased, without parameters); 415 otherwise. */
+    private static String requireType(Request request, String... types) {
         String given = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
         String bare = given == null ? "" : given.split(";", 2)[0].strip();
-        if (!bare.equalsIgnoreCase(type)) {
-            throw new ApiException(415, "Unsupported media type", "send the body as " + type + (given == null ? "" : ", not " + Shown.of(given)));
+        for (String type : types) {
+            if (bare.equalsIgnoreCase(type)) {
+                return type;
+            }
         }
+        throw new ApiException(415, "Unsupported media type", "send the body as " + String.join(" or ", types)
+                + (given == null ? "" : ", not " + Shown.of(given)));
     }
 
     private static String[] segments(String path) {

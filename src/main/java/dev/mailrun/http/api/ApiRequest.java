@@ -8,10 +8,15 @@ import java.util.Optional;
 
 /**
  * One API request as an endpoint sees it: the path's variables, the query, the caller and the body
- * (JSON bytes, or a CSV upload in a temporary file).
+ * (JSON bytes, or an upload in a temporary file with its media type).
  */
 record ApiRequest(String method, Map<String, String> vars, Map<String, List<String>> query, ApiTokens.Caller caller,
-                  Optional<String> ifMatch, byte[] body, Optional<Path> upload) {
+                  Optional<String> ifMatch, byte[] body, Optional<Path> upload, Optional<String> uploadType) {
+
+    ApiRequest(String method, Map<String, String> vars, Map<String, List<String>> query, ApiTokens.Caller caller,
+               Optional<String> ifMatch, byte[] body, Optional<Path> upload) {
+        this(method, vars, query, caller, ifMatch, body, upload, upload.map(u -> "text/csv"));
+    }
 
     /** A path variable (always present: the route matched it). */
     String var(String name) {

@@ -8,6 +8,10 @@ import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.TestSend;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
+import dev.mailrun.campaign.audience.Lists;
+import dev.mailrun.campaign.audience.SubscriberImporter;
+import dev.mailrun.campaign.audience.Subscribers;
+import dev.mailrun.campaign.audience.segment.Segments;
 import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.report.CampaignReports;
@@ -26,11 +30,14 @@ import java.util.function.Supplier;
  * The rules that depend on the configuration (what starting needs, whether tracking is on) are the
  * campaign service's: the API only translates what it refuses. A test send is made when asked for
  * ({@code testSend}): what sending needs (the unsubscribe secret) is checked then, as {@code send-test}
- * checks it, so an API that never sends a test starts without it.
+ * checks it, so an API that never sends a test starts without it. The audience's services (lists,
+ * segments, subscribers, imports into a list) are those {@code lists}, {@code segments} and
+ * {@code subscribers} call.
  */
 public record ApiServices(Campaigns campaigns, CampaignReports reports, RecipientImporter importer, CampaignExport export,
                           SuppressionList suppressions, SuppressionImporter suppressionImporter, Templates templates,
                           TemplateStore templateStore, Supplier<TestSend> testSend,
                           Relays relays, EventLog events, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
                           Optional<Secret> adminToken, ApiSettings settings, Clock clock,
-                          TrackingErasure trackingErasure) {}
+                          TrackingErasure trackingErasure,
+                          Lists lists, Segments segments, Subscribers subscribers, SubscriberImporter subscriberImporter) {}

@@ -15,8 +15,8 @@ import java.util.Set;
 record Operation(String method, String template, ApiScope scope, Body body, Optional<String> audited, Set<String> query,
                  Endpoint endpoint) {
 
-    /** What a request carries. */
-    enum Body { NONE, JSON, CSV }
+    /** What a request carries: UPLOAD is streamed to a file as CSV is, in CSV or NDJSON ({@link ApiRequest#uploadType()}). */
+    enum Body { NONE, JSON, CSV, UPLOAD }
 
     @FunctionalInterface
     interface Endpoint {

@@ -15,12 +15,15 @@ import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.bounce.BounceKind;
 import dev.mailrun.mail.bounce.BounceReport;
+import dev.mailrun.events.EventType;
 import dev.mailrun.testing.SettableClock;
+import dev.mailrun.testing.Subscribed;
 import dev.mailrun.testing.TestDatabase;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,6 +65,18 @@ class BlocklistOnBounceTest {
         assertThat(rows.string("SELECT reason FROM suppression WHERE address = 'ann@example.com'")).isEqualTo("hard_bounce");
         assertThat(rows.string("SELECT detail FROM subscriber_event WHERE kind = 'blocklisted'"))
                 .isEqualTo("hard_bounce (bounce:campaign=" + campaign + " status=5.1.1)");
+    }
+
+    @Test
+    void the_blocklisting_of_a_bounce_is_told_to_the_endpoints_as_subscriber_blocklisted() throws Exception {
+        Subscribed.to(db.dataSource(), Set.of(EventType.SUBSCRIBER_BLOCKLISTED));
+        rows.execute("DELETE FROM event_outbox WHERE type LIKE 'subscri%'");
+        long recipient = rows.recipient(campaign, "Ann@example.com", "sent", null);
+
+        apply(report(BounceKind.HARD, "5.1.1", recipient));
+
+        assertThat(rows.string("SELECT CONCAT(email, ' ', data) FROM event_outbox WHERE type = 'subscriber.blocklisted'"))
+                .endsWith("\"detail\":\"hard_bounce (bounce:campaign=" + campaign + " status=5.1.1)\"}").startsWith("ann@example.com {");
     }
 
     @Test

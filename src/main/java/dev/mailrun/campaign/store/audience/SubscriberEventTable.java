@@ -12,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The subscriber_event table: a subscriber's history, only ever inserted. */
+/**
+ * The subscriber_event table: a subscriber's history, only ever inserted. Every write also writes the
+ * changes' outbox events in the caller's transaction ({@link SubscriberOutbox}).
+ */
 public final class SubscriberEventTable {
 
     /** The most events one insert carries; an import's batch writes a few per row. */
@@ -28,7 +31,12 @@ public final class SubscriberEventTable {
      */
     public record Stored(Instant at, String kind, Optional<String> listName, Optional<String> detail) {}
 
-    /** Writes the events, all at {@code at}, in as few statements as their number allows. */
+    private final SubscriberOutbox outbox = new SubscriberOutbox();
+
+    /**
+     * Writes the events, all at {@code at}, in as few statements as their number allows, and their
+     * outbox events (subscriber.created, subscriber.updated, subscription.changed, subscriber.blocklisted).
+     */
     public void write(Connection c, List<NewEvent> events, Instant at) throws SQLException {
         String literal = SqlTime.literal(at);
         for (int from = 0; from < events.size(); from += ROWS_PER_INSERT) {
@@ -47,6 +55,15 @@ public final class SubscriberEventTable {
                 ps.executeUpdate();
             }
         }
+        outbox.write(c, events, at);
+    }
+
+    /**
+     * The {@code subscriber.deleted} event of a subscriber this transaction deletes (its history goes
+     * with it): {@code detail} says by whom.
+     */
+    public void deleted(Connection c, long subscriberId, String email, String detail, Instant at) throws SQLException {
+        outbox.deleted(c, subscriberId, email, detail, at);
     }
 
     /** The subscriber's newest {@code limit} events, newest first. */

@@ -2,6 +2,7 @@ package dev.mailrun.campaign.store.audience;
 
 import dev.mailrun.campaign.model.SubscriberStatus;
 import dev.mailrun.campaign.model.SubscriptionStatus;
+import dev.mailrun.db.Sql;
 import dev.mailrun.db.SqlTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,7 +11,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,19 +36,64 @@ public final class SubscriberTable {
      *
      * @param emailPrefix  the start of the address lower-cased
      * @param subscription the status of the subscription to {@code listId}; only with a list
+     * @param attribute    a condition on the attributes ({@link SubscriberFilterSql#attrEquals})
      */
     public record Query(Optional<String> emailPrefix, Optional<Long> listId, Optional<SubscriberStatus> status,
-                        Optional<SubscriptionStatus> subscription, long afterId, int limit) {
+                        Optional<SubscriptionStatus> subscription, long afterId, int limit,
+                        Optional<SubscriberFilterSql.Where> attribute) {
 
         public Query {
             if (subscription.isPresent() && listId.isEmpty()) {
                 throw new IllegalArgumentException("a subscription status is searched on a list");
             }
         }
+
+        public Query(Optional<String> emailPrefix, Optional<Long> listId, Optional<SubscriberStatus> status,
+                     Optional<SubscriptionStatus> subscription, long afterId, int limit) {
+            this(emailPrefix, listId, status, subscription, afterId, limit, Optional.empty());
+        }
     }
 
     public Optional<Stored> find(Connection c, String key) throws SQLException {
         return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE email_key = ?", key);
+    }
+
+    public Optional<Stored> findById(Connection c, long id) throws SQLException {
+        return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE id = ?", id);
+    }
+
+    /** The subscriber with this id, its row locked for this transaction. */
+    public Optional<Stored> lockById(Connection c, long id) throws SQLException {
+        return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE id = ? FOR UPDATE", id);
+    }
+
+    /** The addresses of these subscribers, by id, in one statement for up to 1,000 of them (what their events name). */
+    public Map<Long, String> emails(Connection c, Collection<Long> ids) throws SQLException {
+        Map<Long, String> emails = new HashMap<>();
+        List<Long> all = new ArrayList<>(ids);
+        for (int from = 0; from < all.size(); from += 1000) {
+            List<Long> part = all.subList(from, Math.min(all.size(), from + 1000));
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, email FROM subscriber WHERE id IN (" + Sql.placeholders(part.size())
+                    + ")")) {
+                for (int i = 0; i < part.size(); i++) {
+                    ps.setLong(i + 1, part.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        emails.put(rs.getLong(1), rs.getString(2));
+                    }
+                }
+            }
+        }
+        return emails;
+    }
+
+    /** Deletes the subscriber with this id, its subscriptions and history with it; false when there was none. */
+    public boolean deleteById(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM subscriber WHERE id = ?")) {
+            ps.setLong(1, id);
+            return ps.executeUpdate() == 1;
+        }
     }
 
     /** The subscriber with this key, its row locked for this transaction (or the gap where it would be). */
@@ -139,6 +188,10 @@ public final class SubscriberTable {
             sql.append(" AND s.status = ?");
             args.add(query.status().get().dbValue());
         }
+        if (query.attribute().isPresent()) {
+            sql.append(" AND ").append(query.attribute().get().sql());
+            args.addAll(query.attribute().get().params());
+        }
         sql.append(" ORDER BY s.id LIMIT ?");
         args.add(query.limit());
         List<Stored> rows = new ArrayList<>();
@@ -155,9 +208,9 @@ public final class SubscriberTable {
         return rows;
     }
 
-    private static Optional<Stored> one(Connection c, String sql, String key) throws SQLException {
+    private static Optional<Stored> one(Connection c, String sql, Object key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, key);
+            ps.setObject(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(row(rs)) : Optional.empty();
             }

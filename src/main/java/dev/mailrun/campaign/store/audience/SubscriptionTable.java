@@ -195,6 +195,39 @@ public final class SubscriptionTable {
         }
     }
 
+    /** A subscription as it stands: its status, its source and its list's name. */
+    public record State(long subscriberId, long listId, String listName, SubscriptionStatus status, SubscriptionSource source) {}
+
+    /**
+     * The subscriptions of these (subscriber, list) pairs as they stand in this transaction, with their
+     * lists' names: one statement for up to 500 pairs (what the events of an import's batch read).
+     */
+    public List<State> states(Connection c, Collection<Held> pairs) throws SQLException {
+        List<State> states = new ArrayList<>();
+        List<Held> all = new ArrayList<>(pairs);
+        for (int from = 0; from < all.size(); from += 500) {
+            List<Held> part = all.subList(from, Math.min(all.size(), from + 500));
+            String pair = ", (?, ?)";
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT s.subscriber_id, s.list_id, l.name, s.status, s.source
+                    FROM subscription s JOIN subscriber_list l ON l.id = s.list_id
+                    WHERE (s.subscriber_id, s.list_id) IN (""" + pair.substring(2) + pair.repeat(part.size() - 1) + ")")) {
+                int i = 1;
+                for (Held h : part) {
+                    ps.setLong(i++, h.subscriberId());
+                    ps.setLong(i++, h.listId());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        states.add(new State(rs.getLong(1), rs.getLong(2), rs.getString(3), SubscriptionStatus.fromDb(rs.getString(4)),
+                                SubscriptionSource.fromDb(rs.getString(5))));
+                    }
+                }
+            }
+        }
+        return states;
+    }
+
     /** Every status at 0. */
     public static Map<SubscriptionStatus, Long> zeros() {
         Map<SubscriptionStatus, Long> m = new EnumMap<>(SubscriptionStatus.class);
