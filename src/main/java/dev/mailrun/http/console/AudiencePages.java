@@ -10,8 +10,8 @@ import java.util.List;
  */
 final class AudiencePages {
 
-    static final ApiScope READ = ApiScope.CAMPAIGNS_READ;
-    static final ApiScope WRITE = ApiScope.RECIPIENTS_WRITE;
+    static final ApiScope READ = ApiScope.AUDIENCE_READ;
+    static final ApiScope WRITE = ApiScope.AUDIENCE_WRITE;
 
     private AudiencePages() {}
 

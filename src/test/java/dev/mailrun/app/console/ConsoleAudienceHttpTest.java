@@ -228,14 +228,14 @@ class ConsoleAudienceHttpTest {
     void a_token_that_only_reads_sees_no_audience_forms_and_a_forged_change_is_forbidden() throws Exception {
         lists().create(new Lists.NewList("news", Optional.empty(), ListVisibility.PRIVATE, ListOptIn.SINGLE));
         subscriber("a@example.com", null, null, "news");
-        String viewer = console.login(console.token("viewer", ApiScope.CAMPAIGNS_READ));
+        String viewer = console.login(console.token("viewer", ApiScope.AUDIENCE_READ));
         assertThat(console.get(viewer, "/console/lists").body()).contains(">news</a>").doesNotContain("id=\"new-list\"", "/console/lists/delete");
         assertThat(console.get(viewer, "/console/subscriber?email=a%40example.com").body()).contains("<h1>a@example.com</h1>")
                 .doesNotContain("id=\"blocklist\"", "id=\"delete\"");
         String viewerCsrf = console.csrf(viewer, "/console/lists");
         HttpResponse<String> forged = console.post(viewer, "/console/subscriber/blocklist", Map.of("csrf", viewerCsrf, "email", "a@example.com"));
         assertThat(forged.statusCode()).isEqualTo(403);
-        assertThat(forged.body()).contains("recipients:write");
+        assertThat(forged.body()).contains("audience:write");
         HttpResponse<String> noToken = console.post(session, "/console/lists/delete", Map.of("name", "news"));
         assertThat(noToken.statusCode()).as("a change without the form's token").isEqualTo(403);
         assertThat(lists().find("news")).isPresent();
