@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.audience.Lists;
 import dev.mailrun.campaign.audience.SubscriberForm;
+import dev.mailrun.campaign.audience.segment.Segments;
 import dev.mailrun.campaign.audience.Subscribers;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.model.ListOptIn;
@@ -11,6 +12,7 @@ import dev.mailrun.campaign.model.ListVisibility;
 import dev.mailrun.campaign.model.SubscriptionSource;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.audience.CampaignListTable;
+import dev.mailrun.campaign.store.audience.CampaignSegmentTable;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTarget;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
@@ -75,6 +77,8 @@ class ListUnsubscribeTest {
     void lists() throws Exception {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
             s.execute("DELETE FROM campaign_list");
+            s.execute("DELETE FROM campaign_segment");
+            s.execute("DELETE FROM segment");
             s.execute("DELETE FROM subscriber");
             s.execute("DELETE FROM subscriber_list");
             s.execute("DELETE FROM suppression");
@@ -128,6 +132,26 @@ class ListUnsubscribeTest {
 
         assertThat(oneClick(campaign, "ann@example.com").statusCode()).isEqualTo(200);
         assertThat(rows("SELECT CONCAT(address, ' ', reason) FROM suppression")).containsExactly("ann@example.com unsubscribed");
+    }
+
+    @Test
+    void a_segment_campaigns_one_click_leaves_every_list_the_subscriber_is_on_and_suppresses_nothing() throws Exception {
+        long pros = new Segments(db.dataSource(), clock).create("everyone", "{\"status\": \"enabled\"}").id();
+        long toSegment = CampaignFixtures.campaign(db.dataSource(), "To a segment");
+        Transactions.inTransaction(db.dataSource(), c -> {
+            new CampaignSegmentTable().set(c, toSegment, List.of(pros));
+            return null;
+        });
+
+        assertThat(oneClick(toSegment, "ann@example.com").statusCode()).isEqualTo(200);
+
+        assertThat(subscriptions("ann@example.com")).containsExactly("news unsubscribed", "offers unsubscribed");
+        assertThat(count("SELECT COUNT(*) FROM suppression")).isZero();
+        assertThat(rows("SELECT CONCAT(l.name, ' ', e.detail) FROM subscriber_event e JOIN subscriber_list l ON l.id = e.list_id"
+                + " WHERE e.kind = 'unsubscribed' ORDER BY l.name")).containsExactly("news one-click from campaign " + toSegment,
+                        "offers one-click from campaign " + toSegment);
+        assertThat(oneClick(toSegment, "ann@example.com").statusCode()).isEqualTo(200);
+        assertThat(count("SELECT COUNT(*) FROM subscriber_event WHERE kind = 'unsubscribed'")).isEqualTo(2);
     }
 
     private HttpResponse<String> oneClick(long campaignId, String address) throws Exception {
