@@ -154,6 +154,38 @@ class ListUnsubscribeTest {
         assertThat(count("SELECT COUNT(*) FROM subscriber_event WHERE kind = 'unsubscribed'")).isEqualTo(2);
     }
 
+    @Test
+    void the_pages_name_the_lists_left_escaped() throws Exception {
+        long tips = lists.create(new Lists.NewList("Tips & <Tricks>", Optional.empty(), ListVisibility.PRIVATE, ListOptIn.SINGLE)).id();
+        subscribers.upsert(new SubscriberForm("ann@example.com", Optional.empty(), Optional.empty(), List.of("Tips & <Tricks>")),
+                SubscriptionSource.OPERATOR);
+        Transactions.inTransaction(db.dataSource(), c -> {
+            CampaignListTable targets = new CampaignListTable();
+            List<Long> both = new ArrayList<>(targets.of(c, campaign).stream().map(CampaignListTable.Target::listId).toList());
+            both.add(tips);
+            targets.set(c, campaign, both);
+            return null;
+        });
+        String link = base + "/u/" + tokens.token(campaign, 1, "ann@example.com");
+
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(link)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.body()).contains("Stop mail to <strong>ann@example.com</strong> from the lists news, Tips &amp; &lt;Tricks&gt;?");
+        HttpResponse<String> done = oneClick(campaign, "ann@example.com");
+        assertThat(done.body()).contains("You will no longer receive mail from the lists news, Tips &amp; &lt;Tricks&gt;")
+                .doesNotContain("<Tricks>");
+        assertThat(subscriptions("ann@example.com")).containsExactly("news unsubscribed", "offers confirmed", "Tips & <Tricks> unsubscribed");
+    }
+
+    @Test
+    void the_pages_of_a_campaign_of_imported_recipients_still_say_all_mail() throws Exception {
+        long csv = CampaignFixtures.campaign(db.dataSource(), "Imported");
+        String link = base + "/u/" + tokens.token(csv, 1, "bob@example.com");
+
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(link)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.body()).contains("Stop all mail to <strong>bob@example.com</strong>?");
+        assertThat(oneClick(csv, "bob@example.com").body()).contains("<strong>bob@example.com</strong> will receive no more mail from us.");
+    }
+
     private HttpResponse<String> oneClick(long campaignId, String address) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(base + "/u/" + tokens.token(campaignId, 1, address)))
                 .header("Content-Type", "application/x-www-form-urlencoded")
