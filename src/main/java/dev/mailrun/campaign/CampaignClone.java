@@ -10,6 +10,7 @@ import dev.mailrun.campaign.store.AttachmentTable;
 import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.audience.CampaignListTable;
+import dev.mailrun.campaign.store.audience.CampaignSegmentTable;
 import dev.mailrun.campaign.store.ContentPinTable.CampaignPin;
 import dev.mailrun.campaign.store.ContentPinTable.VariantPin;
 import dev.mailrun.campaign.store.TrackedLinkTable;
@@ -22,7 +23,7 @@ import javax.sql.DataSource;
 
 /**
  * A new draft from an existing campaign: its content (the same pinned versions, its own and its
- * variants'), its settings, route, lists, files, tracking and A/B test — not its recipients, its start or its
+ * variants'), its settings, route, lists, segments, files, tracking and A/B test — not its recipients, its start or its
  * expiry (times of the campaign cloned, not of the new one). One transaction: all of it or nothing.
  */
 final class CampaignClone {
@@ -40,6 +41,7 @@ final class CampaignClone {
     private final AbTable abTests = new AbTable();
     private final ContentPinTable pins = new ContentPinTable();
     private final CampaignListTable lists = new CampaignListTable();
+    private final CampaignSegmentTable segments = new CampaignSegmentTable();
 
     CampaignClone(DataSource dataSource, Clock clock) {
         this.dataSource = dataSource;
@@ -62,6 +64,7 @@ final class CampaignClone {
             long clone = campaigns.insert(c, copy, now);
             campaigns.setRoute(c, clone, campaigns.route(c, id), now);
             lists.set(c, clone, lists.of(c, id).stream().map(CampaignListTable.Target::listId).toList());
+            segments.set(c, clone, segments.of(c, id).stream().map(CampaignSegmentTable.Target::segmentId).toList());
             files.insert(c, clone, files.load(c, id), now);
             Optional<dev.mailrun.campaign.model.TrackingMode> mode = tracking.mode(c, id);
             if (mode.isPresent()) {

@@ -57,6 +57,7 @@ final class CampaignCreation {
     private final AbTable abTests = new AbTable();
     private final ContentPinTable pins = new ContentPinTable();
     private final CampaignLists targets = new CampaignLists();
+    private final CampaignSegments segments = new CampaignSegments();
 
     CampaignCreation(DataSource dataSource, Contents templates, Clock clock, CampaignSetup setup) {
         this.dataSource = dataSource;
@@ -72,7 +73,7 @@ final class CampaignCreation {
      * @throws InvalidFields every problem found, each with the domain's name of its field
      */
     long create(CampaignForm form, Relays relays, AbForm abForm, List<Attachment> attachments, Optional<TrackingMode> tracking,
-                List<String> lists) throws SQLException {
+                AudienceNames lists) throws SQLException {
         Checked checked = check(form, relays, abForm, tracking, lists);
         if (!checked.problems().isEmpty()) {
             throw new InvalidFields(checked.problems());
@@ -90,7 +91,7 @@ final class CampaignCreation {
      * @throws InvalidFields every problem at once: the form's, and the message's as subject, body, text or layout
      */
     long create(CampaignForm form, Relays relays, AbForm abForm, List<Attachment> attachments, Optional<TrackingMode> tracking,
-                MessageForm message, List<String> lists) throws SQLException {
+                MessageForm message, AudienceNames lists) throws SQLException {
         String name = MessageForm.templateName(form.name() == null ? "" : form.name());
         Checked checked = check(form.withTemplate(message.layout()), relays, abForm, tracking, lists);
         List<InvalidFields.Problem> problems = new ArrayList<>();
@@ -127,7 +128,7 @@ final class CampaignCreation {
     /** What a form would create, and every problem found (none: it can be created). */
     record Checked(Optional<CampaignForm.Parsed> parsed, Optional<AbTest> ab, List<InvalidFields.Problem> problems) {}
 
-    Checked check(CampaignForm form, Relays relays, AbForm abForm, Optional<TrackingMode> tracking, List<String> lists) {
+    Checked check(CampaignForm form, Relays relays, AbForm abForm, Optional<TrackingMode> tracking, AudienceNames lists) {
         List<InvalidFields.Problem> problems = new ArrayList<>();
         Optional<CampaignForm.Parsed> parsed = collect(problems, () -> Optional.of(form.parse(relays, templates)));
         Optional<AbTest> ab = collect(problems, abForm::parse);
@@ -152,26 +153,40 @@ final class CampaignCreation {
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
-        return store(campaign, route, attachments, tracking, ab, List.of());
+        return store(campaign, route, attachments, tracking, ab, AudienceNames.NONE);
     }
 
-    /** Each list name that names no list; read again under a lock when the campaign is stored. */
-    private List<InvalidFields.Problem> listProblems(List<String> lists) {
-        if (lists.isEmpty()) {
-            return List.of();
-        }
+    /** Each list or segment name that names none; read again under a lock when the campaign is stored. */
+    private List<InvalidFields.Problem> listProblems(AudienceNames audience) {
+        List<InvalidFields.Problem> problems = new ArrayList<>();
         try {
-            Transactions.inTransaction(dataSource, c -> targets.resolve(c, lists));
+            if (!audience.lists().isEmpty()) {
+                problems.addAll(unknown(() -> Transactions.inTransaction(dataSource, c -> targets.resolve(c, audience.lists()))));
+            }
+            if (!audience.segments().isEmpty()) {
+                problems.addAll(unknown(() -> Transactions.inTransaction(dataSource, c -> segments.resolve(c, audience.segments()))));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read the lists and segments: " + e.getMessage(), e);
+        }
+        return problems;
+    }
+
+    private interface Resolve {
+        void run() throws SQLException;
+    }
+
+    private static List<InvalidFields.Problem> unknown(Resolve resolve) throws SQLException {
+        try {
+            resolve.run();
             return List.of();
         } catch (InvalidFields e) {
             return e.problems();
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not read the lists: " + e.getMessage(), e);
         }
     }
 
     private long store(NewCampaign campaign, Optional<RelayRoute> route, List<Attachment> attachments,
-                       Optional<TrackingMode> tracking, Optional<AbTest> ab, List<String> lists) throws SQLException {
+                       Optional<TrackingMode> tracking, Optional<AbTest> ab, AudienceNames lists) throws SQLException {
         // Text written in templates.dir and never stored is stored first, as its own version: a save
         // is complete on its own, and a campaign that then fails to store leaves only a version behind.
         ContentPin pin = templates.pin(campaign.template(), CREATED);
@@ -189,7 +204,8 @@ final class CampaignCreation {
             long id = store.insert(c, campaign, now);
             pins.pinCampaign(c, id, Optional.empty(), pin, CREATED, now);
             store.setRoute(c, id, route, now);
-            targets.setAtCreation(c, id, lists);
+            targets.setAtCreation(c, id, lists.lists());
+            segments.setAtCreation(c, id, lists.segments());
             files.insert(c, id, attachments, now);
             if (tracking.isPresent()) {
                 trackedLinks.setMode(c, id, tracking.get(), now);

@@ -10,8 +10,12 @@ import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.campaign.store.AbTable;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.audience.segment.FilterCompiler;
+import dev.mailrun.campaign.audience.segment.FilterParser;
 import dev.mailrun.campaign.store.audience.CampaignListTable;
-import dev.mailrun.campaign.store.recipient.ListRecipients;
+import dev.mailrun.campaign.store.audience.CampaignSegmentTable;
+import dev.mailrun.campaign.store.audience.SubscriberFilterSql;
+import dev.mailrun.campaign.store.recipient.AudienceRecipients;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.scheduler.TaskStore;
@@ -25,7 +29,7 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * Starting a draft campaign: a list campaign's subscribers become its recipients, then everything its
+ * Starting a draft campaign: the subscribers of its lists and segments become its recipients, then everything its
  * messages need is checked before its sending task is scheduled — the settings no worker sends without, its header values, its recipients, its pinned
  * template versions and its A/B variants' against the fields every recipient has — so a campaign never starts
  * into a run that could send nothing.
@@ -42,7 +46,8 @@ final class CampaignStart {
     private final AbTable abTests = new AbTable();
     private final RecipientCounts queue = new RecipientCounts();
     private final CampaignListTable targets = new CampaignListTable();
-    private final ListRecipients listRecipients = new ListRecipients();
+    private final CampaignSegmentTable segmentTargets = new CampaignSegmentTable();
+    private final AudienceRecipients audience = new AudienceRecipients();
 
     CampaignStart(DataSource dataSource, TaskStore tasks, CampaignContent content, Clock clock, TickSlots slots,
                   List<String> missingForSending) {
@@ -107,25 +112,37 @@ final class CampaignStart {
     }
 
     /**
-     * A list campaign's subscribers become its recipients, in one statement ({@link ListRecipients}),
-     * with the campaign row held so its lists cannot change meanwhile. A start that fails a later
-     * check leaves them in the queue; the next start adds only those not there yet.
+     * The subscribers of the campaign's lists and the members of its segments become its recipients, in
+     * one statement ({@link AudienceRecipients}), with the campaign row held so its lists and segments
+     * cannot change (nor a segment be deleted) meanwhile. Each segment's filter is compiled now, so
+     * "the last N days" ends at the start. A start that fails a later check leaves them in the queue;
+     * the next start adds only those not there yet.
      */
     private void materialise(long id) throws SQLException {
         Transactions.inTransaction(dataSource, c -> {
             store.lockExclusive(c, id);
             List<CampaignListTable.Target> lists = targets.of(c, id);
-            if (lists.isEmpty()) {
+            List<CampaignSegmentTable.Target> segments = segmentTargets.of(c, id);
+            if (lists.isEmpty() && segments.isEmpty()) {
                 return null;
             }
-            long added = listRecipients.materialise(c, id, clock.instant());
+            FilterCompiler compiler = new FilterCompiler(clock);
+            List<SubscriberFilterSql.Where> filters = segments.stream()
+                    .map(g -> compiler.compile(FilterParser.parse(g.filter()).filter()).where()).toList();
+            long added = audience.materialise(c, id, !lists.isEmpty(), filters, clock.instant());
             if (added == 0 && queue.commonFieldNames(c, id).isEmpty()) {
-                throw new CampaignException("campaign " + id + " cannot start: its lists ("
-                        + String.join(", ", lists.stream().map(CampaignListTable.Target::name).toList())
-                        + ") have no one to send to (no confirmed subscription of a subscriber neither blocklisted nor suppressed)");
+                throw new CampaignException("campaign " + id + " cannot start: " + named(lists, segments)
+                        + " no one to send to (no confirmed subscription of a subscriber neither blocklisted nor suppressed)");
             }
             return null;
         });
+    }
+
+    /** "its lists (a, b) have", "its segments (c) have", "its lists (a) and segments (c) have". */
+    private static String named(List<CampaignListTable.Target> lists, List<CampaignSegmentTable.Target> segments) {
+        String l = "lists (" + String.join(", ", lists.stream().map(CampaignListTable.Target::name).toList()) + ")";
+        String g = "segments (" + String.join(", ", segments.stream().map(CampaignSegmentTable.Target::name).toList()) + ")";
+        return "its " + (segments.isEmpty() ? l : lists.isEmpty() ? g : l + " and " + g) + " have";
     }
 
     /** The merge-field columns every recipient of the campaign has; fails when it has none. */

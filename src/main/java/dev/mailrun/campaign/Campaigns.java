@@ -69,7 +69,7 @@ public final class Campaigns {
     private final Requeues requeues;
     private final CampaignCreation creation;
     private final CampaignStart starts;
-    private final CampaignLists targets = new CampaignLists();
+    private final CampaignTargets targets;
 
     /** A configuration with everything sending needs, tracking on and no replies mailbox read. */
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
@@ -94,6 +94,7 @@ public final class Campaigns {
         this.slots = new TickSlots(tickInterval);
         this.requeues = new Requeues(dataSource, clock, this::wakeTask);
         this.creation = new CampaignCreation(dataSource, templates, clock, setup);
+        this.targets = new CampaignTargets(dataSource);
         this.starts = new CampaignStart(dataSource, tasks, content, clock, slots, setup.missingForSending());
     }
 
@@ -129,51 +130,35 @@ public final class Campaigns {
      */
     public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments,
                        Optional<TrackingMode> tracking) throws SQLException {
-        return create(form, relays, ab, attachments, tracking, List.of());
+        return create(form, relays, ab, attachments, tracking, AudienceNames.NONE);
     }
 
     /**
-     * As above, sent to the subscribers of {@code lists} (named as the operator names them; none: a
-     * campaign of imported recipients only) as well as to any recipients imported into it
-     * (docs/AUDIENCE.md, "Campaigns to lists"). An unknown list is a problem of the field {@code lists}.
+     * As above, sent to the subscribers of {@code audience}'s lists and segments (none: a campaign of
+     * imported recipients only) as well as to any recipients imported into it (docs/AUDIENCE.md,
+     * "Campaigns to lists and segments"). An unknown list or segment is a problem of the field
+     * {@code lists} or {@code segments}.
      */
     public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments,
-                       Optional<TrackingMode> tracking, List<String> lists) throws SQLException {
-        return creation.create(form, relays, ab, attachments, tracking, List.copyOf(lists));
+                       Optional<TrackingMode> tracking, AudienceNames audience) throws SQLException {
+        return creation.create(form, relays, ab, attachments, tracking, audience);
     }
 
     /** As above, for a campaign with its own message placed into a layout ({@link CampaignCreation}). */
     public long create(CampaignForm form, Relays relays, AbForm ab, List<Attachment> attachments, Optional<TrackingMode> tracking,
-                       MessageForm message, List<String> lists) throws SQLException {
-        return creation.create(form, relays, ab, attachments, tracking, message, List.copyOf(lists));
+                       MessageForm message, AudienceNames audience) throws SQLException {
+        return creation.create(form, relays, ab, attachments, tracking, message, audience);
     }
 
     /** Every problem {@link #create(CampaignForm, Relays, AbForm, List, Optional)} would find, without creating anything. */
     public List<dev.mailrun.campaign.model.InvalidFields.Problem> problems(CampaignForm form, Relays relays, AbForm ab,
                                                                           Optional<TrackingMode> tracking) {
-        return creation.check(form, relays, ab, tracking, List.of()).problems();
+        return creation.check(form, relays, ab, tracking, AudienceNames.NONE).problems();
     }
 
-    /**
-     * Replaces the lists a draft campaign is sent to ({@link CampaignLists}); none: it is sent to its
-     * imported recipients only.
-     *
-     * @throws dev.mailrun.campaign.model.InvalidFields naming {@code lists} for each unknown list
-     * @throws CampaignException when the campaign is not a draft
-     */
-    public List<String> setLists(long id, List<String> lists) throws SQLException {
-        return Transactions.inTransaction(dataSource, c -> {
-            targets.change(c, id, List.copyOf(lists));
-            return targets.names(c, id);
-        });
-    }
-
-    /** The names of the lists the campaign is sent to; none for a campaign of imported recipients only. */
-    public List<String> lists(long id) throws SQLException {
-        get(id);
-        try (Connection c = dataSource.getConnection()) {
-            return targets.names(c, id);
-        }
+    /** The lists and segments campaigns are sent to: read, and changed while a draft ({@link CampaignTargets}). */
+    public CampaignTargets targets() {
+        return targets;
     }
 
     /** The files the campaign's messages carry, without their bytes, in order. */
@@ -274,7 +259,7 @@ public final class Campaigns {
         return content.move(get(id), template, version, variant, by);
     }
 
-    /** A new draft like the campaign (its lists too), without its recipients ({@link CampaignClone}); named {@code name} or "… (copy)". */
+    /** A new draft like the campaign (its lists and segments too), without its recipients ({@link CampaignClone}); named {@code name} or "… (copy)". */
     public long cloneOf(long id, Optional<String> name) throws SQLException {
         return new CampaignClone(dataSource, clock).cloneOf(id, name);
     }

@@ -50,8 +50,8 @@ final class WorkerProcess implements AutoCloseable {
         return start(name, env, "worker");
     }
 
-    /** Another long-running command ({@code serve}) the same way. */
-    static WorkerProcess start(String name, Map<String, String> env, String command) throws IOException {
+    /** Another command ({@code serve}, {@code campaign start 7}) the same way, its words as separate arguments. */
+    static WorkerProcess start(String name, Map<String, String> env, String... command) throws IOException {
         Path logs = Path.of("target", "fault-logs");
         Files.createDirectories(logs);
         Path log = logs.resolve(name + ".log");
@@ -59,7 +59,8 @@ final class WorkerProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Duser.timezone=Asia/Kolkata",
                 "-cp", System.getProperty("java.class.path"),
-                "dev.mailrun.app.cli.Main", command));
+                "dev.mailrun.app.cli.Main"));
+        commandLine.addAll(List.of(command));
         ProcessBuilder pb = new ProcessBuilder(commandLine).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MAILRUN_"));
         pb.environment().putAll(env);
@@ -78,6 +79,11 @@ final class WorkerProcess implements AutoCloseable {
     void kill9() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Waits for a command to end by itself: its exit code, or -1 when it still ran after {@code seconds}. */
+    int waitFor(long seconds) throws InterruptedException {
+        return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
     }
 
     /** SIGTERM; true when it exited within the wait. */

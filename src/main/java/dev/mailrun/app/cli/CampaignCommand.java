@@ -1,6 +1,7 @@
 package dev.mailrun.app.cli;
 
 import dev.mailrun.app.Services;
+import dev.mailrun.campaign.AudienceNames;
 import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.attach.AttachmentFiles;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Parameters;
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class, CampaignCommand.Recount.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class,
-                CampaignContentCommand.class, CampaignCloneCommand.class, CampaignListsCommand.class})
+                CampaignContentCommand.class, CampaignCloneCommand.class, CampaignListsCommand.class, CampaignSegmentsCommand.class})
 final class CampaignCommand extends GroupCommand {
 
     /** Operator mistakes (wrong state, unknown id) are usage errors: exit 2, one line. */
@@ -101,6 +102,10 @@ final class CampaignCommand extends GroupCommand {
                 description = "Send to the subscribers of this list (repeatable); at start they become the recipients, "
                         + "each once, without the unsubscribed, blocklisted, suppressed and unconfirmed of double opt-in "
                         + "lists (docs/AUDIENCE.md).") List<String> lists;
+        @Option(names = "--segment", paramLabel = "NAME",
+                description = "Send to the subscribers this segment matches at start (repeatable), those holding a confirmed "
+                        + "subscription (or unconfirmed on a single opt-in list), each once with the lists', without the blocklisted "
+                        + "and suppressed (docs/AUDIENCE.md).") List<String> segments;
         @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE;…",
                 description = "An A/B variant (2-5, repeatable): NAME:subject=…;template=…;from-name=…;field.NAME=…; "
                         + "NAME alone is the campaign as created.") List<String> variants;
@@ -130,8 +135,8 @@ final class CampaignCommand extends GroupCommand {
                     .read(attach == null ? List.of() : attach, inline == null ? List.of() : inline);
             out().println(message.given()
                     ? s.campaigns().create(form, s.config().relays(), ab, files, tracking,
-                            message.form(subject, s.config().content().maxTemplateBytes()), lists == null ? List.of() : lists)
-                    : s.campaigns().create(form, s.config().relays(), ab, files, tracking, lists == null ? List.of() : lists));
+                            message.form(subject, s.config().content().maxTemplateBytes()), new AudienceNames(lists, segments))
+                    : s.campaigns().create(form, s.config().relays(), ab, files, tracking, new AudienceNames(lists, segments)));
             return Cli.OK;
         }
 

@@ -23,8 +23,8 @@ final class CampaignListsCommand extends CampaignCommand.CampaignAction {
             throw new UsageException("give --list or --none, not both");
         }
         List<String> names = none || lists != null
-                ? s.campaigns().setLists(id, none ? List.of() : lists)
-                : s.campaigns().lists(id);
+                ? s.campaigns().targets().setLists(id, none ? List.of() : lists)
+                : s.campaigns().targets().lists(id);
         names.forEach(out()::println);
         return Cli.OK;
     }

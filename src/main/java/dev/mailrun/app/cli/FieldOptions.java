@@ -14,7 +14,8 @@ final class FieldOptions {
 
     /** Fields whose option is not their name in kebab case: the repeatable ones, named in the singular. */
     private static final Map<String, String> REPEATED = Map.of("windows", "--window", "headers", "--header",
-            "variants", "--variant", "attachments", "--attach", "attributes", "--attr", "lists", "--list");
+            "variants", "--variant", "attachments", "--attach", "attributes", "--attr", "lists", "--list",
+            "segments", "--segment");
 
     private FieldOptions() {}
 

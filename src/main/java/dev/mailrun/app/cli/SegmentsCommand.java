@@ -123,7 +123,8 @@ final class SegmentsCommand extends GroupCommand {
         }
     }
 
-    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a segment (its subscribers stay).")
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = {"Delete a segment (its subscribers stay).",
+            "Refused while a campaign neither completed nor cancelled is sent to it."})
     static final class Delete extends ContextCommand {
 
         @Parameters(paramLabel = "NAME", description = "The segment's name.")

@@ -4,14 +4,13 @@ import dev.mailrun.campaign.bounce.BounceApplier;
 import dev.mailrun.campaign.bounce.BounceEffects;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.campaign.model.EmailAddress;
-import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.FeedbackEventTable;
 import dev.mailrun.campaign.store.MatchedRecipient;
 import dev.mailrun.campaign.store.recipient.BounceAttribution;
 import dev.mailrun.campaign.store.SuppressionTable;
-import dev.mailrun.events.EventOutbox;
-import dev.mailrun.events.EventType;
-import dev.mailrun.events.OutboxEvent;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeEffect;
+import dev.mailrun.campaign.unsubscribe.UnsubscribeTarget;
+import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.mail.bounce.BounceKind;
 import dev.mailrun.mail.bounce.BounceReport;
 import dev.mailrun.mail.feedback.FeedbackEvent;
@@ -21,7 +20,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -45,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *       address check is what keeps a wrong or altered id from touching another recipient. An event
  *       that traces to nothing is UNMATCHED.</li>
  *   <li>HARD, SOFT, COMPLAINT, REFUSED: {@link BounceEffects} (which also makes a bounce reported both
- *       by the mailbox and by the provider count once). UNSUBSCRIBE: suppress the address (unsubscribed).</li>
+ *       by the mailbox and by the provider count once). UNSUBSCRIBE: what the one-click link does
+ *       ({@link UnsubscribeEffect}): a list campaign's message leaves its lists, a segment campaign's
+ *       every list, any other suppresses the address (unsubscribed).</li>
  * </ol>
  */
 public final class FeedbackApplier {
@@ -65,13 +65,14 @@ public final class FeedbackApplier {
 
     private final SuppressionTable suppressions;
     private final BounceAttribution recipients;
+    private final UnsubscribeEffect unsubscribes;
     private final FeedbackEventTable events = new FeedbackEventTable();
-    private final EventOutbox outbox = new EventOutbox();
     private final Map<Provider, BounceEffects> effects = new EnumMap<>(Provider.class);
 
     public FeedbackApplier(SuppressionTable suppressions, BounceSettings settings) {
         this.suppressions = suppressions;
         this.recipients = new BounceAttribution();
+        this.unsubscribes = new UnsubscribeEffect(suppressions);
         for (Provider p : Provider.values()) {
             effects.put(p, new BounceEffects(suppressions, settings, p.id()));
         }
@@ -106,13 +107,9 @@ public final class FeedbackApplier {
         }
         MatchedRecipient r = traced.get();
         if (e.kind() == FeedbackEvent.Kind.UNSUBSCRIBE) {
-            int added = suppressions.add(c, List.of(new SuppressionTable.Entry(valid.address().suppressionKey(), SuppressionReason.UNSUBSCRIBED,
-                    "unsubscribe:" + e.provider().id() + " campaign=" + r.campaignId())), now);
-            if (added > 0) {
-                // As for the other ways to unsubscribe: the event of the first request for the address.
-                outbox.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUBSCRIBED, r.campaignId(), r.id(), r.email(),
-                        OutboxEvent.fields("method", "provider", "source", e.provider().id()))), now);
-            }
+            // What the one-click link does: a list campaign's message leaves its lists, any other suppresses.
+            unsubscribes.apply(c, new UnsubscribeTarget(r.campaignId(), r.id(), r.email()), Unsubscriber.Method.PROVIDER,
+                    Optional.of(e.provider().id()), now);
             return new Applied(Effect.UNSUBSCRIBED, OptionalLong.of(r.campaignId()));
         }
         BounceApplier.Applied applied = effects.get(e.provider()).apply(c, r, report(e), now);

@@ -1,12 +1,10 @@
 package dev.mailrun.campaign.unsubscribe;
 
-import dev.mailrun.campaign.model.EmailAddress;
-import dev.mailrun.campaign.model.SuppressionReason;
 import dev.mailrun.campaign.store.SuppressionTable;
+import dev.mailrun.campaign.store.audience.CampaignListTable;
+import dev.mailrun.campaign.store.audience.CampaignSegmentTable;
 import dev.mailrun.db.Transactions;
-import dev.mailrun.events.EventOutbox;
-import dev.mailrun.events.EventType;
-import dev.mailrun.events.OutboxEvent;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
@@ -14,39 +12,60 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Carries out a verified unsubscribe request, the one-click link's and the mailto address's alike: a
- * message of a campaign sent to lists unsubscribes from those lists ({@link CampaignListsLeave}); any
- * other puts the address on the suppression list, as does one whose subscriber was deleted since.
+ * Carries out a verified unsubscribe request, the one-click link's and the mailto address's alike, in a
+ * transaction of its own ({@link UnsubscribeEffect}: a message of a campaign sent to lists leaves those
+ * lists, one sent to a segment every list; any other puts the address on the suppression list), and
+ * says what a request for a campaign's message would leave ({@link #scope}), for the page that asks.
  */
 public final class Unsubscriber {
 
     /**
      * What an unsubscribe request achieved. ALREADY_SUPPRESSED: nothing changed, the address being
-     * suppressed already or, for a list campaign, off its lists already.
+     * suppressed already or, for a list or segment campaign, off its lists already.
      */
     public enum Result { UNSUBSCRIBED, ALREADY_SUPPRESSED, INVALID_ADDRESS }
 
-    /** How the request came: the List-Unsubscribe-Post one-click link, or a message to the mailto address. */
+    /** How the request came: the List-Unsubscribe-Post one-click link, a message to the mailto address, a provider's webhook. */
     public enum Method {
-        ONE_CLICK("one-click"), MAILTO("mailto");
+        ONE_CLICK("one-click"), MAILTO("mailto"), PROVIDER("provider");
 
         private final String wireName;
 
         Method(String wireName) {
             this.wireName = wireName;
         }
+
+        String wireName() {
+            return wireName;
+        }
+    }
+
+    /**
+     * What an unsubscribe from a campaign's message leaves: the campaign's lists by name (a campaign sent
+     * to lists only), every list (one sent to a segment), or, neither, mail from the sender at all.
+     */
+    public record Scope(List<String> lists, boolean everyList) {
+
+        public Scope {
+            lists = List.copyOf(lists);
+        }
+
+        /** Neither lists nor every list: the address is suppressed. */
+        public boolean everything() {
+            return lists.isEmpty() && !everyList;
+        }
     }
 
     private final DataSource dataSource;
-    private final SuppressionTable suppressions;
     private final Clock clock;
-    private final EventOutbox events = new EventOutbox();
-    private final CampaignListsLeave lists = new CampaignListsLeave();
+    private final UnsubscribeEffect effect;
+    private final CampaignListTable lists = new CampaignListTable();
+    private final CampaignSegmentTable segments = new CampaignSegmentTable();
 
     public Unsubscriber(DataSource dataSource, SuppressionTable suppressions, Clock clock) {
         this.dataSource = dataSource;
-        this.suppressions = suppressions;
         this.clock = clock;
+        this.effect = new UnsubscribeEffect(suppressions);
     }
 
     /** A one-click request. */
@@ -54,36 +73,16 @@ public final class Unsubscriber {
         return unsubscribe(target, Method.ONE_CLICK);
     }
 
-    /**
-     * Idempotent: a second request for the same address changes nothing and says so. The first
-     * writes its {@code recipient.unsubscribed} event with the suppression, or with the lists left
-     * (the event's {@code lists}), in one transaction.
-     */
+    /** Idempotent: a second request for the same address changes nothing and says so ({@link UnsubscribeEffect}). */
     public Result unsubscribe(UnsubscribeTarget target, Method method) throws SQLException {
-        if (!(EmailAddress.check(target.address()) instanceof EmailAddress.Valid valid)) {
-            return Result.INVALID_ADDRESS;
+        return Transactions.inTransaction(dataSource, c -> effect.apply(c, target, method, Optional.empty(), clock.instant()));
+    }
+
+    /** What a request about a message of campaign {@code campaignId} leaves, read now. */
+    public Scope scope(long campaignId) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            boolean segment = !segments.of(c, campaignId).isEmpty();
+            return new Scope(segment ? List.of() : lists.of(c, campaignId).stream().map(CampaignListTable.Target::name).toList(), segment);
         }
-        SuppressionTable.Entry entry = new SuppressionTable.Entry(valid.address().suppressionKey(),
-                SuppressionReason.UNSUBSCRIBED, "unsubscribe:campaign=" + target.campaignId());
-        int added = Transactions.inTransaction(dataSource, c -> {
-            Optional<CampaignListsLeave.Left> left = lists.leave(c, target.campaignId(), entry.address(), method.wireName,
-                    clock.instant());
-            if (left.isPresent()) {
-                if (!left.get().lists().isEmpty()) {
-                    events.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUBSCRIBED, target.campaignId(),
-                            target.recipientId(), valid.address().value(), OutboxEvent.fields("method", method.wireName,
-                                    "lists", String.join(",", left.get().lists())))), clock.instant());
-                }
-                return left.get().lists().size();
-            }
-            int n = suppressions.add(c, List.of(entry), clock.instant());
-            if (n > 0) {
-                events.write(c, List.of(OutboxEvent.of(EventType.RECIPIENT_UNSUBSCRIBED, target.campaignId(),
-                        target.recipientId(), valid.address().value(), OutboxEvent.fields("method", method.wireName))),
-                        clock.instant());
-            }
-            return n;
-        });
-        return added > 0 ? Result.UNSUBSCRIBED : Result.ALREADY_SUPPRESSED;
     }
 }

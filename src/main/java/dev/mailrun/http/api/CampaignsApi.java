@@ -1,6 +1,7 @@
 package dev.mailrun.http.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.mailrun.campaign.AudienceNames;
 import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.model.AbState;
@@ -31,7 +32,8 @@ final class CampaignsApi {
     record CreateBody(String name, String template, String from, String fromName, String replyTo, String subject,
                       String startAt, Double rate, List<String> windows, String expireAt, String relay, String track,
                       List<String> variants, Integer testShare, String decideAfter, String decide, String pickBy,
-                      Map<String, String> headers, MessageBody message, List<String> lists) {}
+                      Map<String, String> headers, MessageBody message, List<String> lists,
+                      List<String> segments) {}
 
     /** A campaign's own message placed into a layout, as {@code campaign create --layout --body --subject}. */
     record MessageBody(String layout, String subject, String body, String format, String text) {}
@@ -122,7 +124,7 @@ final class CampaignsApi {
                 Strings.optional("expire_at", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
                 headers(b.headers()));
         // Every bad field at once, named by the domain (Failures puts the names in the API's words).
-        List<String> lists = lists(b.lists());
+        AudienceNames lists = new AudienceNames(names("lists", b.lists()), names("segments", b.segments()));
         long id = b.message() == null ? campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()), lists)
                 : OwnMessages.create(campaigns, form, s.relays(), abForm(b), tracking(b.track()), b.message(), lists);
         Campaign created = campaigns.get(id);
@@ -130,18 +132,21 @@ final class CampaignsApi {
                 .header("ETag", etag(created));
     }
 
-    /** The lists a create names, as {@code campaign create --list}; whether each exists, the campaign service checks. */
-    private static List<String> lists(List<String> lists) {
-        if (lists == null) {
+    /**
+     * The lists or segments ({@code field}) a create names, as {@code campaign create --list} and
+     * {@code --segment}; whether each exists, the campaign service checks.
+     */
+    private static List<String> names(String field, List<String> names) {
+        if (names == null) {
             return List.of();
         }
-        if (lists.size() > 100) {
-            throw ApiException.invalid("lists", "at most 100 lists, got " + lists.size());
+        if (names.size() > 100) {
+            throw ApiException.invalid(field, "at most 100 " + field + ", got " + names.size());
         }
-        for (int i = 0; i < lists.size(); i++) {
-            Strings.required("lists[" + i + "]", lists.get(i), 100);
+        for (int i = 0; i < names.size(); i++) {
+            Strings.required(field + "[" + i + "]", names.get(i), 100);
         }
-        return lists;
+        return names;
     }
 
     /** What {@code track} asks for, as {@code campaign create --track}; whether tracking is on, the campaign service checks. */

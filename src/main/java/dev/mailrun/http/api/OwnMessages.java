@@ -1,5 +1,6 @@
 package dev.mailrun.http.api;
 
+import dev.mailrun.campaign.AudienceNames;
 import dev.mailrun.campaign.CampaignForm;
 import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.content.BodyFormat;
@@ -27,7 +28,7 @@ final class OwnMessages {
     private OwnMessages() {}
 
     static long create(Campaigns campaigns, CampaignForm form, Relays relays, AbForm ab, Optional<TrackingMode> tracking,
-                       CampaignsApi.MessageBody m, List<String> lists) throws SQLException {
+                       CampaignsApi.MessageBody m, AudienceNames lists) throws SQLException {
         String layout = Strings.required("message.layout", m.layout(), 64);
         if (m.body() == null || m.body().isBlank()) {
             throw ApiException.invalid("message.body", "is required");

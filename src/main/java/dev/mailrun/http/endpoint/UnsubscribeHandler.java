@@ -72,7 +72,7 @@ final class UnsubscribeHandler extends Handler.Abstract {
             if (target.isEmpty()) {
                 invalidLink(response, callback);
             } else {
-                HtmlResponse.send(response, callback, HttpStatus.OK_200, UnsubscribePages.confirm(target.get().address()));
+                confirm(target.get(), response, callback);
             }
             return true;
         }
@@ -96,6 +96,17 @@ final class UnsubscribeHandler extends Handler.Abstract {
                 "This unsubscribe link is not valid. Please use the link from the message exactly as it is."));
     }
 
+    private void confirm(UnsubscribeTarget target, Response response, Callback callback) {
+        try {
+            HtmlResponse.send(response, callback, HttpStatus.OK_200,
+                    UnsubscribePages.confirm(target.address(), unsubscriber.scope(target.campaignId())));
+        } catch (SQLException | RuntimeException e) {
+            log.error("unsubscribe page campaign={} could not be read", target.campaignId(), e);
+            HtmlResponse.send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500,
+                    Html.error("Please try again", "This page could not be shown just now."));
+        }
+    }
+
     private void unsubscribe(UnsubscribeTarget target, Response response, Callback callback) {
         try {
             Unsubscriber.Result result = unsubscriber.unsubscribe(target);
@@ -105,7 +116,8 @@ final class UnsubscribeHandler extends Handler.Abstract {
                 return;
             }
             log.info("unsubscribe campaign={} recipient={}: {}", target.campaignId(), target.recipientId(), result);
-            HtmlResponse.send(response, callback, HttpStatus.OK_200, UnsubscribePages.done(target.address()));
+            HtmlResponse.send(response, callback, HttpStatus.OK_200,
+                    UnsubscribePages.done(target.address(), unsubscriber.scope(target.campaignId())));
         } catch (SQLException | RuntimeException e) {
             log.error("unsubscribe campaign={} recipient={} could not be stored", target.campaignId(), target.recipientId(), e);
             HtmlResponse.send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500,

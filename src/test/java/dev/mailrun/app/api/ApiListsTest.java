@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A campaign created through the API with the lists it is sent to; an unknown list is 422 naming the
- * field lists, and nothing is created. Every answer is checked against the contract by the harness.
+ * A campaign created through the API with the lists and segments it is sent to; an unknown list or
+ * segment is 422 naming the field lists or segments, and nothing is created. Every answer is checked against the contract by the harness.
  */
 class ApiListsTest {
 
@@ -34,11 +34,13 @@ class ApiListsTest {
     @BeforeEach
     void start() throws Exception {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
-            for (String table : List.of("api_token", "api_audit", "api_idempotency", "campaign", "task", "subscriber_list")) {
+            for (String table : List.of("api_token", "api_audit", "api_idempotency", "campaign", "task", "subscriber_list", "segment")) {
                 s.execute("DELETE FROM " + table);
             }
             s.execute("INSERT INTO subscriber_list (name, visibility, optin, created_at, updated_at)"
                     + " VALUES ('news', 'private', 'single', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))");
+            s.execute("INSERT INTO segment (name, filter, created_at, updated_at)"
+                    + " VALUES ('pros', '{\"attr\":\"plan\",\"eq\":\"pro\"}', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))");
         }
         api = new ApiHarness(WorkerEnv.of(db, 2525), clock);
         token = api.token("ops", ApiScope.ADMIN);
@@ -70,6 +72,24 @@ class ApiListsTest {
         assertThat(json(bad).get("errors").get(0).get("field").asText()).isEqualTo("lists");
         assertThat(json(bad).get("errors").get(0).get("reason").asText()).isEqualTo("no list named 'nope'");
         assertThat(rows("SELECT COUNT(*) FROM campaign")).containsExactly("0");
+    }
+
+    @Test
+    void a_campaign_is_created_with_its_segments_and_an_unknown_one_is_422_naming_segments() throws Exception {
+        HttpResponse<String> created = api.post(token, "/api/v1/campaigns", "{\"name\":\"To pros\",\"template\":\"newsletter\","
+                + "\"from\":\"news@sender.example\",\"lists\":[\"news\"],\"segments\":[\"Pros\"]}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        long id = json(created).get("id").asLong();
+        assertThat(rows("SELECT g.name FROM campaign_segment cs JOIN segment g ON g.id = cs.segment_id WHERE cs.campaign_id = " + id))
+                .containsExactly("pros");
+
+        HttpResponse<String> bad = api.post(token, "/api/v1/campaigns", "{\"name\":\"To nobody\",\"template\":\"newsletter\","
+                + "\"from\":\"news@sender.example\",\"segments\":[\"pros\", \"nope\"]}");
+        assertThat(bad.statusCode()).as(bad.body()).isEqualTo(422);
+        assertThat(json(bad).get("errors")).hasSize(1);
+        assertThat(json(bad).get("errors").get(0).get("field").asText()).isEqualTo("segments");
+        assertThat(json(bad).get("errors").get(0).get("reason").asText()).isEqualTo("no segment named 'nope'");
+        assertThat(rows("SELECT COUNT(*) FROM campaign")).containsExactly("1");
     }
 
     private static List<String> targets(long campaignId) throws Exception {

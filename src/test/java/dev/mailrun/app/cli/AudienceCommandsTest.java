@@ -32,6 +32,8 @@ class AudienceCommandsTest {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
             s.execute("DELETE FROM subscriber");
             s.execute("DELETE FROM subscriber_list");
+            s.execute("DELETE FROM campaign_segment");
+            s.execute("DELETE FROM segment");
         }
     }
 
@@ -149,5 +151,23 @@ class AudienceCommandsTest {
         assertThat(refused("campaign", "create", "--name", "Nowhere", "--template", "newsletter", "--from", "news@sender.example",
                 "--list", "nope").err()).isEqualTo("mailrun: --list: no list named 'nope'\n");
         assertThat(refused("campaign", "lists", id, "--list", "nope").err()).isEqualTo("mailrun: --list: no list named 'nope'\n");
+    }
+
+    @Test
+    void a_campaign_created_with_segments_names_them_and_changes_them_while_draft() throws Exception {
+        ok("segments", "create", "pros", "--filter", "{\"attr\": \"plan\", \"eq\": \"pro\"}");
+        ok("segments", "create", "germans", "--filter", "{\"attr\": \"country\", \"eq\": \"DE\"}");
+        String id = ok("campaign", "create", "--name", "To segments", "--template", "newsletter", "--from", "news@sender.example",
+                "--segment", "pros", "--segment", "Germans").out().strip();
+
+        assertThat(ok("campaign", "segments", id).out()).isEqualTo("germans\npros\n");
+        assertThat(ok("campaign", "segments", id, "--segment", "pros").out()).isEqualTo("pros\n");
+        assertThat(refused("segments", "delete", "pros").err())
+                .isEqualTo("mailrun: NAME: segment 'pros' is the audience of campaign " + id + "; complete, cancel or change it first\n");
+        assertThat(ok("campaign", "segments", id, "--none").out()).isEmpty();
+        assertThat(refused("campaign", "create", "--name", "Nowhere", "--template", "newsletter", "--from", "news@sender.example",
+                "--segment", "nope").err()).isEqualTo("mailrun: --segment: no segment named 'nope'\n");
+        assertThat(refused("campaign", "segments", id, "--segment", "nope").err()).isEqualTo("mailrun: --segment: no segment named 'nope'\n");
+        assertThat(refused("campaign", "segments", id, "--segment", "pros", "--none").err()).contains("give --segment or --none, not both");
     }
 }

@@ -97,7 +97,7 @@ class ListCampaignsTest {
         subscribe("Gus@Example.com", Map.of(), "offers");
         confirm("Gus@example.com", "offers");
         long id = CampaignFixtures.campaign(db.dataSource(), "Both lists");
-        assertThat(h.campaigns.setLists(id, List.of("offers", "News"))).containsExactly("news", "offers");
+        assertThat(h.campaigns.targets().setLists(id, List.of("offers", "News"))).containsExactly("news", "offers");
         // Gus is also imported from a CSV, in other letters: still one recipient.
         sql("INSERT INTO recipient (campaign_id, email, name, status, updated_at) VALUES (" + id
                 + ", 'gus@example.com', 'Gus', 'pending', UTC_TIMESTAMP(3))");
@@ -116,7 +116,7 @@ class ListCampaignsTest {
     void a_list_campaign_with_no_one_to_send_to_is_refused_with_one_line() throws Exception {
         subscribe("cat@example.com", Map.of(), "offers");
         long id = CampaignFixtures.campaign(db.dataSource(), "Nobody");
-        h.campaigns.setLists(id, List.of("offers"));
+        h.campaigns.targets().setLists(id, List.of("offers"));
 
         assertThatThrownBy(() -> h.campaigns.start(id)).isInstanceOf(CampaignException.class)
                 .hasMessage("campaign " + id + " cannot start: its lists (offers) have no one to send to (no confirmed subscription"
@@ -127,14 +127,14 @@ class ListCampaignsTest {
     @Test
     void an_unknown_list_is_refused_naming_the_field_and_lists_change_only_while_draft() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "Unknown");
-        assertThatThrownBy(() -> h.campaigns.setLists(id, List.of("news", "nope"))).isInstanceOf(InvalidFields.class)
+        assertThatThrownBy(() -> h.campaigns.targets().setLists(id, List.of("news", "nope"))).isInstanceOf(InvalidFields.class)
                 .hasMessage("lists: no list named 'nope'");
-        assertThat(h.campaigns.lists(id)).isEmpty();
+        assertThat(h.campaigns.targets().lists(id)).isEmpty();
 
         subscribe("ann@example.com", Map.of(), "news");
-        h.campaigns.setLists(id, List.of("news"));
+        h.campaigns.targets().setLists(id, List.of("news"));
         h.campaigns.start(id);
-        assertThatThrownBy(() -> h.campaigns.setLists(id, List.of())).isInstanceOf(CampaignException.class)
+        assertThatThrownBy(() -> h.campaigns.targets().setLists(id, List.of())).isInstanceOf(CampaignException.class)
                 .hasMessageContaining("only a draft campaign's lists can change");
         assertThatThrownBy(() -> lists.delete("news")).isInstanceOf(InvalidFields.class)
                 .hasMessage("name: list 'news' is the audience of campaign " + id + "; complete, cancel or change it first");
@@ -143,9 +143,9 @@ class ListCampaignsTest {
     @Test
     void a_clone_is_sent_to_the_same_lists() throws Exception {
         long id = CampaignFixtures.campaign(db.dataSource(), "Original");
-        h.campaigns.setLists(id, List.of("news", "offers"));
+        h.campaigns.targets().setLists(id, List.of("news", "offers"));
 
-        assertThat(h.campaigns.lists(h.campaigns.cloneOf(id, Optional.empty()))).containsExactly("news", "offers");
+        assertThat(h.campaigns.targets().lists(h.campaigns.cloneOf(id, Optional.empty()))).containsExactly("news", "offers");
     }
 
     @Test
@@ -153,7 +153,7 @@ class ListCampaignsTest {
         subscribe("ann@example.com", Map.of("company", "Initech", "seats", 12), "news");
         subscribe("bob@example.com", Map.of(), "news");
         long id = CampaignFixtures.campaign(db.dataSource(), "Sent to news");
-        h.campaigns.setLists(id, List.of("news"));
+        h.campaigns.targets().setLists(id, List.of("news"));
 
         h.campaigns.start(id);
         for (int tick = 0; tick < 5 && h.campaigns.get(id).status() != CampaignStatus.COMPLETED; tick++) {

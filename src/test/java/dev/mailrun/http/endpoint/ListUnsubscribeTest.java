@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.audience.Lists;
 import dev.mailrun.campaign.audience.SubscriberForm;
+import dev.mailrun.campaign.audience.segment.Segments;
 import dev.mailrun.campaign.audience.Subscribers;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.model.ListOptIn;
@@ -11,6 +12,7 @@ import dev.mailrun.campaign.model.ListVisibility;
 import dev.mailrun.campaign.model.SubscriptionSource;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.audience.CampaignListTable;
+import dev.mailrun.campaign.store.audience.CampaignSegmentTable;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTarget;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
@@ -75,6 +77,8 @@ class ListUnsubscribeTest {
     void lists() throws Exception {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
             s.execute("DELETE FROM campaign_list");
+            s.execute("DELETE FROM campaign_segment");
+            s.execute("DELETE FROM segment");
             s.execute("DELETE FROM subscriber");
             s.execute("DELETE FROM subscriber_list");
             s.execute("DELETE FROM suppression");
@@ -128,6 +132,58 @@ class ListUnsubscribeTest {
 
         assertThat(oneClick(campaign, "ann@example.com").statusCode()).isEqualTo(200);
         assertThat(rows("SELECT CONCAT(address, ' ', reason) FROM suppression")).containsExactly("ann@example.com unsubscribed");
+    }
+
+    @Test
+    void a_segment_campaigns_one_click_leaves_every_list_the_subscriber_is_on_and_suppresses_nothing() throws Exception {
+        long pros = new Segments(db.dataSource(), clock).create("everyone", "{\"status\": \"enabled\"}").id();
+        long toSegment = CampaignFixtures.campaign(db.dataSource(), "To a segment");
+        Transactions.inTransaction(db.dataSource(), c -> {
+            new CampaignSegmentTable().set(c, toSegment, List.of(pros));
+            return null;
+        });
+
+        assertThat(oneClick(toSegment, "ann@example.com").statusCode()).isEqualTo(200);
+
+        assertThat(subscriptions("ann@example.com")).containsExactly("news unsubscribed", "offers unsubscribed");
+        assertThat(count("SELECT COUNT(*) FROM suppression")).isZero();
+        assertThat(rows("SELECT CONCAT(l.name, ' ', e.detail) FROM subscriber_event e JOIN subscriber_list l ON l.id = e.list_id"
+                + " WHERE e.kind = 'unsubscribed' ORDER BY l.name")).containsExactly("news one-click from campaign " + toSegment,
+                        "offers one-click from campaign " + toSegment);
+        assertThat(oneClick(toSegment, "ann@example.com").statusCode()).isEqualTo(200);
+        assertThat(count("SELECT COUNT(*) FROM subscriber_event WHERE kind = 'unsubscribed'")).isEqualTo(2);
+    }
+
+    @Test
+    void the_pages_name_the_lists_left_escaped() throws Exception {
+        long tips = lists.create(new Lists.NewList("Tips & <Tricks>", Optional.empty(), ListVisibility.PRIVATE, ListOptIn.SINGLE)).id();
+        subscribers.upsert(new SubscriberForm("ann@example.com", Optional.empty(), Optional.empty(), List.of("Tips & <Tricks>")),
+                SubscriptionSource.OPERATOR);
+        Transactions.inTransaction(db.dataSource(), c -> {
+            CampaignListTable targets = new CampaignListTable();
+            List<Long> both = new ArrayList<>(targets.of(c, campaign).stream().map(CampaignListTable.Target::listId).toList());
+            both.add(tips);
+            targets.set(c, campaign, both);
+            return null;
+        });
+        String link = base + "/u/" + tokens.token(campaign, 1, "ann@example.com");
+
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(link)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.body()).contains("Stop mail to <strong>ann@example.com</strong> from the lists news, Tips &amp; &lt;Tricks&gt;?");
+        HttpResponse<String> done = oneClick(campaign, "ann@example.com");
+        assertThat(done.body()).contains("You will no longer receive mail from the lists news, Tips &amp; &lt;Tricks&gt;")
+                .doesNotContain("<Tricks>");
+        assertThat(subscriptions("ann@example.com")).containsExactly("news unsubscribed", "offers confirmed", "Tips & <Tricks> unsubscribed");
+    }
+
+    @Test
+    void the_pages_of_a_campaign_of_imported_recipients_still_say_all_mail() throws Exception {
+        long csv = CampaignFixtures.campaign(db.dataSource(), "Imported");
+        String link = base + "/u/" + tokens.token(csv, 1, "bob@example.com");
+
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(link)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.body()).contains("Stop all mail to <strong>bob@example.com</strong>?");
+        assertThat(oneClick(csv, "bob@example.com").body()).contains("<strong>bob@example.com</strong> will receive no more mail from us.");
     }
 
     private HttpResponse<String> oneClick(long campaignId, String address) throws Exception {

@@ -1,6 +1,7 @@
 package dev.mailrun.campaign.audience.segment;
 
 import dev.mailrun.campaign.model.InvalidFields;
+import dev.mailrun.campaign.store.audience.CampaignSegmentTable;
 import dev.mailrun.campaign.store.audience.SegmentTable;
 import dev.mailrun.campaign.store.audience.SubscriberListTable;
 import dev.mailrun.campaign.store.audience.SubscriberMatches;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -33,6 +35,7 @@ public final class Segments {
     private final SegmentTable segments = new SegmentTable();
     private final SubscriberListTable lists = new SubscriberListTable();
     private final SubscriberMatches matches = new SubscriberMatches();
+    private final CampaignSegmentTable targets = new CampaignSegmentTable();
 
     public Segments(DataSource dataSource, Clock clock) {
         this.dataSource = dataSource;
@@ -81,9 +84,22 @@ public final class Segments {
         }
     }
 
-    /** @throws InvalidFields naming {@code name} when there is no such segment */
+    /**
+     * Deletes the segment, refused while a campaign neither completed nor cancelled is sent to it.
+     *
+     * @throws InvalidFields naming {@code name} when there is no such segment, or a campaign targets it
+     */
     public void delete(String name) throws SQLException {
-        Transactions.inTransaction(dataSource, c -> segments.delete(c, existing(c, name).id()));
+        Transactions.inTransaction(dataSource, c -> {
+            SegmentTable.Stored segment = existing(c, name);
+            List<Long> sending = targets.openCampaignsOf(c, segment.id(), 5);
+            if (!sending.isEmpty()) {
+                throw InvalidFields.of("name", "segment '" + segment.name() + "' is the audience of campaign "
+                        + sending.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                        + "; complete, cancel or change " + (sending.size() == 1 ? "it" : "them") + " first");
+            }
+            return segments.delete(c, segment.id());
+        });
     }
 
     /** Every segment, by name. */

@@ -45,6 +45,16 @@ public final class SegmentTable {
         }
     }
 
+    /** The segment named {@code name}, read under a shared lock until the transaction ends (held against a delete). */
+    public Optional<Stored> lockShared(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM segment WHERE name = ? LOCK IN SHARE MODE")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
     /** Every segment, by name. */
     public List<Stored> all(Connection c) throws SQLException {
         List<Stored> segments = new ArrayList<>();
