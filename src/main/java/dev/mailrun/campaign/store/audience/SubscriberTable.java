@@ -47,6 +47,16 @@ public final class SubscriberTable {
         return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE email_key = ?", key);
     }
 
+    /** The subscriber {@code id}, its row locked for this transaction. */
+    public Optional<Stored> lock(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM subscriber WHERE id = ? FOR UPDATE")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
     /** The subscriber with this key, its row locked for this transaction (or the gap where it would be). */
     public Optional<Stored> lock(Connection c, String key) throws SQLException {
         return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE email_key = ? FOR UPDATE", key);
