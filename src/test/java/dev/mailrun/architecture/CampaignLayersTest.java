@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * reads: counts, holds, ETA); {@code model} (values) and
  * {@code store} (one class per table) are shared by every feature; the features — send,
  * importing, audience, bounce, reply, feedback, unsubscribe, hygiene, suppression, content — do not reach into each other,
- * except bounce into unsubscribe for the signed return paths both of them read, audience into importing
+ * except bounce into unsubscribe for the signed return paths both of them read, audience's sign-ups
+ * into unsubscribe (their forms and links are signed as the other links are) and content (the
+ * confirmation message is a stored template), audience into importing
  * for the reader, row checks and reject reasons every import shares, send and report into
  * variant (an A/B test: where it stands, per-variant figures), and feedback into
  * bounce for the bounce rules and rate breakers that the providers' events share with the bounce
@@ -67,11 +69,11 @@ class CampaignLayersTest {
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
                 .whereLayer("Reply").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce")
+                .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce", "Audience")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Content").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Variant")
+                .whereLayer("Content").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Variant", "Audience")
                 .whereLayer("Access").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Audience", "Bounce", "Reply", "Feedback",
                         "Unsubscribe", "Suppression", "Tracking", "Variant", "Content", "Access")
