@@ -19,10 +19,10 @@ import java.util.regex.Pattern;
  */
 public record PageLook(Optional<URI> logo, String accent, String text, Optional<String> footer) {
 
+    private static final Pattern COLOUR = Pattern.compile("#[0-9a-fA-F]{6}");
     public static final int MAX_FOOTER = 300;
     public static final int MAX_LOGO_URL = 2000;
     public static final PageLook DEFAULTS = new PageLook(Optional.empty(), "#1d4ed8", "#111827", Optional.empty());
-    private static final Pattern COLOUR = Pattern.compile("#[0-9a-fA-F]{6}");
 
     public PageLook {
         logo.ifPresent(PageLook::checkLogo);
