@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "lists", mixinStandardHelpOptions = true,
         description = "Lists of subscribers (docs/AUDIENCE.md): create, list with their counts, delete.",
-        subcommands = {ListsCommand.Create.class, ListsCommand.ListLists.class, ListsCommand.Delete.class})
+        subcommands = {ListsCommand.Create.class, ListsCommand.ListLists.class, ListsCommand.Delete.class,
+                ListLanguageCommand.class})
 final class ListsCommand extends GroupCommand {
 
     private static final Map<String, String> NAME = Map.of("name", "NAME");

@@ -211,7 +211,7 @@ public final class ConfigKeys {
         key("signup.confirm-template", "signup-confirm", "The content store's template of the confirmation message; signup-confirm, when neither stored nor in templates.dir, is the one shipped with mailrun.");
         key("signup.welcome-template", "", "The template of a welcome message sent when a subscription is confirmed; empty: none.");
         key("signup.confirm-ttl", "3d", span(Duration.ofMinutes(10), Duration.ofDays(30)), "How long a confirmation link works; carried in the signed link.");
-        key("signup.wording-version", "1", "The version of the form's consent wording, recorded with each consent from a form; raise it when the wording changes.");
+        key("signup.wording-version", "v1", "The version of the form's consent wording, recorded with each consent from a form; raise it when the wording changes.");
         key("signup.store-ip", "false", "true: a form's client address (behind tracking.trusted-proxies) is kept with its consent; false: never stored.");
         key("signup.min-fill-time", "3s", span(Duration.ZERO, Duration.ofMinutes(10)), "A hosted form sent sooner than this after it was shown is taken for a bot's: answered as usual, nothing done.");
         key("signup.form-max-age", "1d", span(Duration.ofMinutes(1), Duration.ofDays(30)), "A hosted form older than this is refused with a page asking to reload it.");
