@@ -89,6 +89,7 @@ public final class HttpEndpoint implements AutoCloseable {
             s.config().unsubscribe().baseUrl().ifPresent(base -> routes.add(
                     PublicRoutes.webVersion(ProductionLinks.webVersions(s), URI.create(base), s.webVersions())));
             routes.addAll(FeedbackRoutes.of(s, fetcher));
+            routes.addAll(SignupRoutes.of(s, key));
             if (s.config().tracking().enabled()) {
                 TrackingTokens tokens = new TrackingTokens(key);
                 Tracker tracker = s.tracker();

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
  * {@code store} (one class per table) are shared by every feature; the features — send,
  * importing, audience, bounce, reply, feedback, unsubscribe, hygiene, suppression, content — do not reach into each other,
  * except bounce into unsubscribe for the signed return paths both of them read, feedback into unsubscribe
- * for what a provider's unsubscribe event does (the one-click link's effect), audience into importing
+ * for what a provider's unsubscribe event does (the one-click link's effect), audience's sign-ups
+ * into unsubscribe (their forms and links are signed as the other links are) and content (the
+ * confirmation message is a stored template), audience into importing
  * for the reader, row checks and reject reasons every import shares, send and report into
  * variant (an A/B test: where it stands, per-variant figures), and feedback into
  * bounce for the bounce rules and rate breakers that the providers' events share with the bounce
@@ -68,11 +70,11 @@ class CampaignLayersTest {
                 .whereLayer("Bounce").mayOnlyBeAccessedByLayers("Feedback")
                 .whereLayer("Reply").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Feedback").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce", "Feedback")
+                .whereLayer("Unsubscribe").mayOnlyBeAccessedByLayers("Api", "Bounce", "Feedback", "Audience")
                 .whereLayer("Hygiene").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Suppression").mayOnlyBeAccessedByLayers("Api")
                 .whereLayer("Tracking").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Content").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Variant")
+                .whereLayer("Content").mayOnlyBeAccessedByLayers("Api", "Send", "Importing", "Variant", "Audience")
                 .whereLayer("Access").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Api", "Report", "Send", "Importing", "Audience", "Bounce", "Reply", "Feedback",
                         "Unsubscribe", "Suppression", "Tracking", "Variant", "Content", "Access")

@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "lists", mixinStandardHelpOptions = true,
-        description = "Lists of subscribers (docs/AUDIENCE.md): create, list with their counts, update, delete.",
-        subcommands = {ListsCommand.Create.class, ListsCommand.ListLists.class, ListsCommand.Update.class, ListsCommand.Delete.class})
+        description = "Lists of subscribers (docs/AUDIENCE.md): create, list with their counts, update, delete, language.",
+        subcommands = {ListsCommand.Create.class, ListsCommand.ListLists.class, ListsCommand.Update.class, ListsCommand.Delete.class,
+                ListLanguageCommand.class})
 final class ListsCommand extends GroupCommand {
 
     private static final Map<String, String> NAME = Map.of("name", "NAME");

@@ -35,7 +35,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
                             Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking,
-                            RepliesConfig replies, WebVersionConfig webVersion) {
+                            RepliesConfig replies, WebVersionConfig webVersion, SignupConfig signup) {
 
     /** @param fallbackHost this worker's host where the machine's name cannot be resolved ({@link TickConfig}) */
     static MailrunConfig from(RawConfig raw, String fallbackHost) {
@@ -70,6 +70,10 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
                 raw.optional("unsubscribe.base-url"),
                 raw.optional("unsubscribe.mailto"),
                 httpPort);
+        if (raw.bool("signup.enabled") && (unsubscribe.baseUrl().isEmpty() || unsubscribe.secret().isEmpty())) {
+            throw ConfigException.invalid("signup.enabled", "needs unsubscribe.base-url (confirmation links are made on it)"
+                    + " and unsubscribe.secret (it signs the forms and links)");
+        }
         BounceConfig bounce = bounce(raw);
         if (unsubscribe.mailto().isPresent() && bounce.mailbox().isEmpty()) {
             // Requests sent to an address no task reads would be lost; without a mailbox no mailto is advertised.
@@ -83,7 +87,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
         return new MailrunConfig(db, tick, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
                 EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort),
-                RepliesConfig.from(raw, bounce, unsubscribe), WebVersionConfig.from(raw));
+                RepliesConfig.from(raw, bounce, unsubscribe), WebVersionConfig.from(raw), SignupConfig.from(raw));
     }
 
     private static DailyCap dailyCap(RawConfig raw) {
@@ -215,6 +219,6 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
-                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + ", webVersion=" + webVersion + "]";
+                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + ", webVersion=" + webVersion + ", signup=" + signup + "]";
     }
 }

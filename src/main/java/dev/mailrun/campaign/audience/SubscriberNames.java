@@ -9,14 +9,14 @@ import java.util.Optional;
  * A subscriber's name: at most {@value #MAX_CHARS} characters and fit for a header, as a recipient's
  * name is (it becomes the To display name when a list is sent to).
  */
-final class SubscriberNames {
+public final class SubscriberNames {
 
     static final int MAX_CHARS = 200;
 
     private SubscriberNames() {}
 
     /** The name stripped, empty when blank; a problem of {@code name} added when it cannot be one. */
-    static Optional<String> checked(String name, List<InvalidFields.Problem> problems) {
+    public static Optional<String> checked(String name, List<InvalidFields.Problem> problems) {
         String s = name == null ? "" : name.strip();
         if (s.isEmpty()) {
             return Optional.empty();

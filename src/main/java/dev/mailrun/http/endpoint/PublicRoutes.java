@@ -1,12 +1,16 @@
 package dev.mailrun.http.endpoint;
 
 import dev.mailrun.campaign.WebVersions;
+import dev.mailrun.campaign.audience.signup.SignupGuard;
+import dev.mailrun.campaign.audience.signup.Signups;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.tracking.Tracker;
+import dev.mailrun.campaign.unsubscribe.SignupTokens;
 import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.campaign.unsubscribe.WebVersionTokens;
+import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.server.Route;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.mail.feedback.FeedbackWebhook;
@@ -38,6 +42,19 @@ public final class PublicRoutes {
     /** The open endpoint, {@code /o/<token>.gif} (docs/TRACKING.md), behind {@code proxies}. */
     public static Route trackedOpens(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
         return Route.of(TrackingTokens.OPEN_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies));
+    }
+
+    /**
+     * The sign-up forms, {@code /subscribe} and {@code /subscribe/<list>} (docs/SIGNUP.md), in
+     * {@code shell}, the client found behind {@code proxies} for its rate.
+     */
+    public static Route signup(Signups signups, SignupGuard guard, PublicPage shell, TrustedProxies proxies) {
+        return Route.of(SignupHandler.PREFIX + "/*", limits -> new SignupHandler(signups, guard, new SignupPages(shell), proxies, limits));
+    }
+
+    /** A sign-up's confirmation link, {@code /confirm/<token>}. */
+    public static Route confirm(Signups signups, PublicPage shell) {
+        return Route.of(SignupTokens.CONFIRM_PREFIX + "*", limits -> new ConfirmHandler(signups, new SignupPages(shell), limits));
     }
 
     /** An email provider's webhook, {@code /feedback/<provider>}. */
