@@ -19,9 +19,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "subscribers", mixinStandardHelpOptions = true,
-        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, delete.",
+        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, delete, erase.",
         subcommands = {SubscriberImportCommand.class, SubscribersCommand.Add.class, SubscribersCommand.Show.class,
-                SubscribersCommand.Search.class, SubscribersCommand.Blocklist.class, SubscribersCommand.Delete.class})
+                SubscribersCommand.Search.class, SubscribersCommand.Blocklist.class, SubscribersCommand.Delete.class,
+                SubscriberEraseCommand.class})
 final class SubscribersCommand extends GroupCommand {
 
     private static final Map<String, String> EMAIL = Map.of("email", "EMAIL");

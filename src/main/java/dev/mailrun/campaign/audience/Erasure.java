@@ -95,6 +95,17 @@ public final class Erasure {
         return Transactions.inTransaction(dataSource, c -> erase(c, key, via, actor, clock.instant()));
     }
 
+    /** Erases the subscriber with this id as {@link #erase(String, Via, String)} does its address; empty when there is none. */
+    public Optional<Erased> eraseSubscriber(long id, Via via, String actor) throws SQLException {
+        return Transactions.inTransaction(dataSource, c -> {
+            Optional<SubscriberTable.Stored> s = subscribers.lockById(c, id);
+            if (s.isEmpty()) {
+                return Optional.<Erased>empty();
+            }
+            return Optional.of(erase(c, s.get().email().toLowerCase(Locale.ROOT), via, actor, clock.instant()));
+        });
+    }
+
     private Erased erase(Connection c, String key, Via via, String actor, Instant now) throws SQLException {
         Optional<Long> subscriber = subscribers.lock(c, key).map(SubscriberTable.Stored::id);
         List<Long> rows = recipients.lock(c, key);
@@ -111,8 +122,7 @@ public final class Erasure {
         erased.add(c, key, now);
         audit.insert(c, new ErasureAuditTable.Entry(now, via.dbValue(), actor, subscriber, rows.size(), opens));
         events.write(c, List.of(OutboxEvent.of(EventType.SUBSCRIBER_ERASED, null, null, null,
-                subscriber.isPresent() ? OutboxEvent.fields("subscriber_id", subscriber.get(), "via", via.dbValue())
-                        : OutboxEvent.fields("via", via.dbValue()))), now);
+                OutboxEvent.fields("subscriber_id", subscriber.orElse(null), "via", via.dbValue()))), now);
         return new Erased(subscriber, rows.size(), opens);
     }
 

@@ -8,6 +8,7 @@ import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.TestSend;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
+import dev.mailrun.campaign.audience.Erasure;
 import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.report.CampaignReports;
@@ -33,4 +34,4 @@ public record ApiServices(Campaigns campaigns, CampaignReports reports, Recipien
                           TemplateStore templateStore, Supplier<TestSend> testSend,
                           Relays relays, EventLog events, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
                           Optional<Secret> adminToken, ApiSettings settings, Clock clock,
-                          TrackingErasure trackingErasure) {}
+                          TrackingErasure trackingErasure, Erasure erasure) {}

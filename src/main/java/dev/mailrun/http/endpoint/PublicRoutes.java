@@ -3,6 +3,7 @@ package dev.mailrun.http.endpoint;
 import dev.mailrun.campaign.WebVersions;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.tracking.Tracker;
+import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
 import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
@@ -14,7 +15,7 @@ import java.net.URI;
 
 /**
  * The routes of the public listener, which recipients' mail programs and the email providers call:
- * one-click unsubscribe, the web version of a message, the tracking endpoints, the providers' webhooks.
+ * one-click unsubscribe, the web version of a message, the preference centre, the tracking endpoints, the providers' webhooks.
  */
 public final class PublicRoutes {
 
@@ -28,6 +29,11 @@ public final class PublicRoutes {
     /** A message's web version, {@code /w/<token>}, its links made on {@code base} (docs/CONTENT.md). */
     public static Route webVersion(WebVersionTokens tokens, URI base, WebVersions pages) {
         return Route.of(WebVersionTokens.PATH_PREFIX + "*", limits -> new WebVersionHandler(tokens, base, pages));
+    }
+
+    /** The preference centre, {@code /p/<token>}, and the erasure's confirmation, {@code /p/erase/<token>} (docs/PREFERENCES.md). */
+    public static Route preferences(PreferenceCentre centre) {
+        return Route.of(PreferenceTokens.PATH_PREFIX + "*", limits -> new PreferenceHandler(centre, limits));
     }
 
     /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}. */

@@ -52,6 +52,16 @@ public final class SubscriberTable {
         return one(c, "SELECT " + COLUMNS + " FROM subscriber WHERE email_key = ? FOR UPDATE", key);
     }
 
+    /** The subscriber with this id, its row locked for this transaction. */
+    public Optional<Stored> lockById(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM subscriber WHERE id = ? FOR UPDATE")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
     /** Inserts a subscriber; returns its id. An address already there in any case fails with the unique key's error. */
     public long insert(Connection c, String email, String name, String attribs, SubscriberStatus status, Instant now)
             throws SQLException {
