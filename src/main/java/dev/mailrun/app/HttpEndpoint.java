@@ -88,6 +88,8 @@ public final class HttpEndpoint implements AutoCloseable {
             // Web version links exist only where messages are sent, which needs the base URL they are made on.
             s.config().unsubscribe().baseUrl().ifPresent(base -> routes.add(
                     PublicRoutes.webVersion(ProductionLinks.webVersions(s), URI.create(base), s.webVersions())));
+            // The preference centre's links are made where messages are sent to lists, on the same base URL.
+            s.config().unsubscribe().baseUrl().ifPresent(base -> routes.add(PublicRoutes.preferences(PreferenceWiring.centre(s, base))));
             routes.addAll(FeedbackRoutes.of(s, fetcher));
             routes.addAll(SignupRoutes.of(s, key));
             if (s.config().tracking().enabled()) {
@@ -148,7 +150,7 @@ public final class HttpEndpoint implements AutoCloseable {
                 s.suppressionImporter(), s.templateCatalogue(), s.templateStore(), () -> testSend(s), s.config().relays(),
                 s.eventLog(), s.apiTokens(), s.apiAudit(), s.idempotencyKeys(), s.config().admin().token(),
                 s.config().admin().api(), s.clock(), s.trackingErasure(), s.audience().lists(), s.audience().segments(),
-                s.audience().subscribers(), s.audience().importer());
+                s.audience().subscribers(), s.audience().importer(), PreferenceWiring.erasure(s));
     }
 
     /** A test send as {@code send-test} makes it; a configuration that cannot send refuses it as a campaign's start would. */

@@ -2,6 +2,7 @@ package dev.mailrun.app;
 
 import dev.mailrun.app.config.UnsubscribeConfig;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
+import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
 import dev.mailrun.campaign.unsubscribe.ReturnPaths;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
@@ -10,7 +11,7 @@ import java.net.URI;
 import java.util.Optional;
 
 /**
- * Signed unsubscribe and web version links on the configured public URL, a mailto (when a mailbox
+ * Signed unsubscribe, web version and preference centre links on the configured public URL, a mailto (when a mailbox
  * reads the requests) and, when bounce processing is configured, a signed return path so bounces map
  * back to recipients.
  */
@@ -21,6 +22,7 @@ public final class ProductionLinks implements UnsubscribeLinks {
 
     private final UnsubscribeTokens tokens;
     private final WebVersionTokens webVersions;
+    private final PreferenceTokens preferences;
     private final URI base;
     private final boolean mailboxRead;
     private final Optional<String> mailto;
@@ -32,10 +34,12 @@ public final class ProductionLinks implements UnsubscribeLinks {
      *                    no mailto is advertised
      * @param mailto      {@code unsubscribe.mailto}; empty: {@code unsubscribe@<the message's From domain>}
      */
-    ProductionLinks(UnsubscribeTokens tokens, WebVersionTokens webVersions, URI base, boolean mailboxRead,
-                    Optional<String> mailto, Optional<ReturnPaths> returnPaths, Optional<String> returnPathDomain) {
+    ProductionLinks(UnsubscribeTokens tokens, WebVersionTokens webVersions, PreferenceTokens preferences, URI base,
+                    boolean mailboxRead, Optional<String> mailto, Optional<ReturnPaths> returnPaths,
+                    Optional<String> returnPathDomain) {
         this.tokens = tokens;
         this.webVersions = webVersions;
+        this.preferences = preferences;
         this.base = base;
         this.mailboxRead = mailboxRead;
         this.mailto = mailto;
@@ -48,7 +52,7 @@ public final class ProductionLinks implements UnsubscribeLinks {
         SigningKey key = SigningKey.of(u.requireSecret().reveal());
         URI base = URI.create(u.requireBaseUrl());
         Optional<String> bounceDomain = services.config().bounce().returnPathDomain();
-        return new ProductionLinks(new UnsubscribeTokens(key), webVersions(services), base,
+        return new ProductionLinks(new UnsubscribeTokens(key), webVersions(services), new PreferenceTokens(key, services.clock()), base,
                 services.config().bounce().mailbox().isPresent(), u.mailto(), bounceDomain.map(d -> new ReturnPaths(key)),
                 bounceDomain);
     }
@@ -70,6 +74,11 @@ public final class ProductionLinks implements UnsubscribeLinks {
     @Override
     public String webVersion(long campaignId, long recipientId) {
         return webVersions.url(base, campaignId, recipientId);
+    }
+
+    @Override
+    public Optional<String> preferences(long campaignId, String email) {
+        return Optional.of(preferences.link(base, campaignId, email));
     }
 
     @Override

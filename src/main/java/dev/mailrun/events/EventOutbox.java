@@ -66,4 +66,12 @@ public final class EventOutbox {
             throw new IllegalArgumentException("event " + e.type().wireName() + " has a field JSON cannot hold", x);
         }
     }
+
+    /**
+     * An erasure (docs/ERASURE.md), in the caller's transaction: the events about the address whose
+     * lower-cased form is {@code emailKey} lose their address and fields, delivered or not. Returns how many.
+     */
+    public int erase(Connection c, String emailKey) throws SQLException {
+        return table.erase(c, emailKey);
+    }
 }

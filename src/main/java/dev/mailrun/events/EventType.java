@@ -32,7 +32,9 @@ public enum EventType {
     SUBSCRIBER_BLOCKLISTED("subscriber.blocklisted", false),
     SUBSCRIBER_DELETED("subscriber.deleted", false),
     /** Optional: a sending run's summary. */
-    RUN_FINISHED("run.finished", true);
+    RUN_FINISHED("run.finished", true),
+    /** A person's data erased (docs/ERASURE.md): carries no address, only the subscriber's id and the way it came. */
+    SUBSCRIBER_ERASED("subscriber.erased", false);
 
     private final String wireName;
     private final boolean optional;

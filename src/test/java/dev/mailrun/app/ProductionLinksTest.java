@@ -2,6 +2,7 @@ package dev.mailrun.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.WebVersionTokens;
@@ -21,7 +22,7 @@ class ProductionLinksTest {
     private final URI base = URI.create("https://links.mailer.example");
 
     private ProductionLinks links(boolean mailboxRead, Optional<String> mailto) {
-        return new ProductionLinks(tokens, webVersions, base, mailboxRead, mailto, Optional.empty(), Optional.empty());
+        return new ProductionLinks(tokens, webVersions, new PreferenceTokens(key, clock), base, mailboxRead, mailto, Optional.empty(), Optional.empty());
     }
 
     @Test

@@ -20,10 +20,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "subscribers", mixinStandardHelpOptions = true,
-        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, unblocklist, delete, consent.",
+        description = "Subscribers (docs/AUDIENCE.md): import into a list, add, show, search, blocklist, unblocklist, delete, erase, consent.",
         subcommands = {SubscriberImportCommand.class, SubscribersCommand.Add.class, SubscribersCommand.Show.class,
                 SubscribersCommand.Search.class, SubscribersCommand.Blocklist.class, SubscribersCommand.Unblocklist.class,
-                SubscribersCommand.Delete.class, ConsentCommand.class})
+                SubscribersCommand.Delete.class, SubscriberEraseCommand.class, ConsentCommand.class})
 final class SubscribersCommand extends GroupCommand {
 
     private static final Map<String, String> EMAIL = Map.of("email", "EMAIL");

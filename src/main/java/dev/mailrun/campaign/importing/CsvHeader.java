@@ -19,7 +19,7 @@ record CsvHeader(List<String> columns, String emailColumn, Optional<String> name
                  Optional<String> attachmentColumn) {
 
     /** Merge fields every recipient gets from mailrun itself; a column may not replace them. */
-    private static final Set<String> BUILT_IN_FIELDS = Set.of("unsubscribe_url", "web_url", "campaign");
+    private static final Set<String> BUILT_IN_FIELDS = Set.of("unsubscribe_url", "web_url", "campaign", "preferences_url");
 
     CsvHeader {
         columns = List.copyOf(columns);

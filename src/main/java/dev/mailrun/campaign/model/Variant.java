@@ -23,7 +23,8 @@ public record Variant(String name, Optional<String> subject, Optional<String> te
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,20}");
     private static final Pattern FIELD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
     /** Merge fields every recipient has already; a variant may not replace them. */
-    private static final java.util.Set<String> BUILT_IN = java.util.Set.of("email", "name", "unsubscribe_url", "web_url", "campaign");
+    private static final java.util.Set<String> BUILT_IN = java.util.Set.of("email", "name", "unsubscribe_url", "web_url", "campaign",
+            "preferences_url");
 
     /** @throws InvalidFields naming the field {@code variants} and, when it can be read, the variant */
     public Variant {

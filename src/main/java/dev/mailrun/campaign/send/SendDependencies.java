@@ -17,6 +17,7 @@ import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.SendSettings;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.AttachmentTable;
+import dev.mailrun.campaign.store.audience.CampaignListTable;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.AttachmentPart;
@@ -47,10 +48,12 @@ public record SendDependencies(DataSource dataSource, PinnedTemplates templates,
      */
     public MessageFactory messages(Campaign campaign, CompiledTemplate template, Clock clock) throws SQLException {
         List<Attachment> attachments;
+        boolean toLists;
         try (Connection c = dataSource.getConnection()) {
             attachments = new AttachmentTable().load(c, campaign.id());
+            toLists = !new CampaignListTable().of(c, campaign.id()).isEmpty();
         }
-        return factory(campaign, template, MessageFactory.encode(attachments), java.util.Map.of(), clock);
+        return factory(campaign, template, MessageFactory.encode(attachments), java.util.Map.of(), toLists, clock);
     }
 
     /**
@@ -61,22 +64,24 @@ public record SendDependencies(DataSource dataSource, PinnedTemplates templates,
     Messages variantMessages(Campaign campaign, List<CompiledTemplate> compiled, AbState ab, Clock clock)
             throws SQLException {
         List<Attachment> attachments;
+        boolean toLists;
         try (Connection c = dataSource.getConnection()) {
             attachments = new AttachmentTable().load(c, campaign.id());
+            toLists = !new CampaignListTable().of(c, campaign.id()).isEmpty();
         }
         List<AttachmentPart> parts = MessageFactory.encode(attachments);
         List<MessageFactory> factories = new java.util.ArrayList<>();
         for (int i = 0; i < compiled.size(); i++) {
             Variant v = ab.test().variant(i);
-            factories.add(factory(campaign.as(v), compiled.get(i), parts, v.fields(), clock));
+            factories.add(factory(campaign.as(v), compiled.get(i), parts, v.fields(), toLists, clock));
         }
         return new VariantMessages(factories, ab.winner());
     }
 
     private MessageFactory factory(Campaign campaign, CompiledTemplate template, List<AttachmentPart> parts,
-                                   java.util.Map<String, String> fields, Clock clock) {
+                                   java.util.Map<String, String> fields, boolean toLists, Clock clock) {
         return new MessageFactory(campaign, template, new MessageComposer(clock),
                 new MessageIds(EmailAddress.of(campaign.fromAddress()).domain(), messageIdKey), links, dkim,
-                parts, recipientFiles, tracking, fields);
+                parts, recipientFiles, tracking, fields, toLists);
     }
 }

@@ -47,4 +47,19 @@ public final class ApiAuditTable {
             }
         }
     }
+
+    /**
+     * An erasure (docs/ERASURE.md): entries naming the address (letter case ignored) keep who, what and
+     * when, their target and detail replaced by {@code (erased)}. Reads the whole table: erasures are rare.
+     */
+    public void erase(Connection c, String emailKey) throws SQLException {
+        String like = "%" + emailKey.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE api_audit SET target = '(erased)', detail = NULL
+                WHERE LOWER(target) LIKE ? ESCAPE '!' OR LOWER(detail) LIKE ? ESCAPE '!'""")) {
+            ps.setString(1, like);
+            ps.setString(2, like);
+            ps.executeUpdate();
+        }
+    }
 }

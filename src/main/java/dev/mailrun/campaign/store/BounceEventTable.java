@@ -35,4 +35,19 @@ public final class BounceEventTable {
             return ps.executeUpdate() > 0;
         }
     }
+
+    /** An erasure (docs/ERASURE.md): the address and diagnostic of these sends' bounces replaced; the rows, and so the rates, stay. */
+    public void erase(Connection c, java.util.List<Long> recipientIds) throws SQLException {
+        if (recipientIds.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE bounce_event SET address = CONCAT('erased-', recipient_id, '@"
+                + SuppressionTable.ERASED_DOMAIN + "'), diagnostic = NULL WHERE recipient_id IN ("
+                + Sql.placeholders(recipientIds.size()) + ")")) {
+            for (int i = 0; i < recipientIds.size(); i++) {
+                ps.setLong(i + 1, recipientIds.get(i));
+            }
+            ps.executeUpdate();
+        }
+    }
 }

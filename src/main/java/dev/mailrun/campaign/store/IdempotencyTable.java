@@ -76,4 +76,17 @@ public final class IdempotencyTable {
             return ps.executeUpdate();
         }
     }
+
+    /**
+     * An erasure (docs/ERASURE.md): stored answers (kept 24 hours) naming the address, letter case
+     * ignored, deleted; a retry of one is then carried out again.
+     */
+    public void erase(Connection c, String emailKey) throws SQLException {
+        String like = "%" + emailKey.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
+        try (PreparedStatement ps = c.prepareStatement(
+                "DELETE FROM api_idempotency WHERE LOWER(CONVERT(body USING utf8mb4)) LIKE ? ESCAPE '!'")) {
+            ps.setString(1, like);
+            ps.executeUpdate();
+        }
+    }
 }

@@ -32,4 +32,12 @@ public final class SoftBounceTable {
             }
         }
     }
+
+    /** An erasure (docs/ERASURE.md): the address's count deleted. */
+    public void erase(Connection c, String suppressionKey) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM soft_bounce WHERE address = ?")) {
+            ps.setString(1, suppressionKey);
+            ps.executeUpdate();
+        }
+    }
 }

@@ -46,4 +46,12 @@ public final class SuppressionRemovalTable {
             }
         }
     }
+
+    /** An erasure (docs/ERASURE.md): the address's removals deleted with it. */
+    public void erase(Connection c, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM suppression_removal WHERE address = ?")) {
+            ps.setString(1, key);
+            ps.executeUpdate();
+        }
+    }
 }

@@ -26,6 +26,12 @@ import java.util.Set;
  */
 public final class SuppressionTable {
 
+    /**
+     * The domain of the placeholder an erased recipient's address becomes ({@code erased-<id>@erased.invalid}):
+     * reserved (RFC 2606), never mailed, always suppressed.
+     */
+    public static final String ERASED_DOMAIN = "erased.invalid";
+
     private final EventOutbox events = new EventOutbox();
 
     public record Entry(String address, SuppressionReason reason, String source) {}
@@ -85,17 +91,32 @@ public final class SuppressionTable {
         }
     }
 
-    /** Which of these suppression keys are suppressed: one statement for the whole set. */
+    /**
+     * Which of these suppression keys are suppressed: on the suppression list, erased (their hash in
+     * {@code erased_address}, docs/ERASURE.md), or an erased recipient's placeholder
+     * ({@link #ERASED_DOMAIN}). One statement for the whole set; the hashes are made by the database
+     * from the installation's salt ({@code erasure_key}), so no caller needs it.
+     */
     public Set<String> suppressedAmong(Connection c, Collection<String> keys) throws SQLException {
         Set<String> found = new HashSet<>();
         if (keys.isEmpty()) {
             return found;
         }
         List<String> list = List.copyOf(keys);
+        for (String key : list) {
+            if (key.endsWith("@" + ERASED_DOMAIN)) {
+                found.add(key);
+            }
+        }
+        String each = " UNION ALL SELECT ?";
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT address FROM suppression WHERE address IN (" + Sql.placeholders(list.size()) + ")")) {
+                "SELECT address FROM suppression WHERE address IN (" + Sql.placeholders(list.size()) + ")"
+                        + " UNION SELECT k.a FROM (SELECT ? AS a" + each.repeat(list.size() - 1) + ") k"
+                        + " JOIN erasure_key e ON e.id = 1"
+                        + " JOIN erased_address x ON x.address_hash = UNHEX(SHA2(CONCAT(e.salt_hex, k.a), 256))")) {
             for (int i = 0; i < list.size(); i++) {
                 ps.setString(i + 1, list.get(i));
+                ps.setString(list.size() + i + 1, list.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -120,4 +120,16 @@ public final class OutboxTable {
             return new long[] {ps.executeUpdate(), pending};
         }
     }
+
+    /**
+     * An erasure: the events about the address (letter case ignored) keep their type, ids and time,
+     * their address and fields removed. Reads the whole outbox: erasures are rare. Returns how many.
+     */
+    public int erase(Connection c, String emailKey) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE event_outbox SET email = NULL, data = NULL WHERE LOWER(email) = ?")) {
+            ps.setString(1, emailKey);
+            return ps.executeUpdate();
+        }
+    }
 }

@@ -72,6 +72,7 @@ public final class ApiHandler extends Handler.Abstract {
         ops.addAll(new TestSendApi(services).operations());
         ops.addAll(new RecipientsApi(services).operations());
         ops.addAll(new SuppressionsApi(services).operations());
+        ops.addAll(new SubscriberEraseApi(services).operations());
         ops.addAll(new EventsApi(services).operations());
         ops.addAll(new SubscribersApi(services).operations());
         ops.addAll(new ListsApi(services).operations());

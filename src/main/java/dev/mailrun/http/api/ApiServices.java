@@ -1,13 +1,14 @@
 package dev.mailrun.http.api;
 
-import dev.mailrun.campaign.access.ApiAudit;
-import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.CampaignExport;
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.access.IdempotencyKeys;
-import dev.mailrun.campaign.TestSend;
 import dev.mailrun.campaign.Templates;
+import dev.mailrun.campaign.TestSend;
 import dev.mailrun.campaign.TrackingErasure;
+import dev.mailrun.campaign.access.ApiAudit;
+import dev.mailrun.campaign.access.ApiTokens;
+import dev.mailrun.campaign.access.IdempotencyKeys;
+import dev.mailrun.campaign.audience.Erasure;
 import dev.mailrun.campaign.audience.Lists;
 import dev.mailrun.campaign.audience.SubscriberImporter;
 import dev.mailrun.campaign.audience.Subscribers;
@@ -40,4 +41,5 @@ public record ApiServices(Campaigns campaigns, CampaignReports reports, Recipien
                           Relays relays, EventLog events, ApiTokens tokens, ApiAudit audit, IdempotencyKeys idempotency,
                           Optional<Secret> adminToken, ApiSettings settings, Clock clock,
                           TrackingErasure trackingErasure,
-                          Lists lists, Segments segments, Subscribers subscribers, SubscriberImporter subscriberImporter) {}
+                          Lists lists, Segments segments, Subscribers subscribers, SubscriberImporter subscriberImporter,
+                          Erasure erasure) {}

@@ -30,6 +30,7 @@ final class ConsolePages {
         ImportPage imports = new ImportPage(services, views);
         SuppressionsPage suppressions = new SuppressionsPage(services, views);
         AuditPage audit = new AuditPage(services, views);
+        ErasePage erase = new ErasePage(services, views);
         EventsPage events = new EventsPage(services, views);
         TemplatesPage templates = new TemplatesPage(services, views);
         TemplateEditor editor = new TemplateEditor(services, views);
@@ -59,6 +60,8 @@ final class ConsolePages {
                 ConsoleRoute.get(ID + "/import/rejects", ApiScope.RECIPIENTS_WRITE, imports::rejects),
                 ConsoleRoute.get("/suppressions", ApiScope.SUPPRESSIONS_READ, suppressions::show),
                 ConsoleRoute.get("/audit", ApiScope.ADMIN, audit::show),
+                ConsoleRoute.get("/erase", ApiScope.ADMIN, erase::show),
+                ConsoleRoute.post("/erase", ApiScope.ADMIN, "subscriber.erase", erase::erase),
                 ConsoleRoute.get("/events", ApiScope.EVENTS_READ, events::show),
                 ConsoleRoute.post("/events/replay", ApiScope.EVENTS_WRITE, "events.replay", events::replay),
                 ConsoleRoute.post("/events/discard", ApiScope.EVENTS_WRITE, "events.discard", events::discard),

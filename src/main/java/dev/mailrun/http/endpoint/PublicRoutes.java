@@ -5,6 +5,7 @@ import dev.mailrun.campaign.audience.signup.SignupGuard;
 import dev.mailrun.campaign.audience.signup.Signups;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.tracking.Tracker;
+import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
 import dev.mailrun.campaign.unsubscribe.SignupTokens;
 import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
@@ -18,7 +19,7 @@ import java.net.URI;
 
 /**
  * The routes of the public listener, which recipients' mail programs and the email providers call:
- * one-click unsubscribe, the web version of a message, the tracking endpoints, the providers' webhooks.
+ * one-click unsubscribe, the web version of a message, the preference centre, the tracking endpoints, the providers' webhooks.
  */
 public final class PublicRoutes {
 
@@ -32,6 +33,11 @@ public final class PublicRoutes {
     /** A message's web version, {@code /w/<token>}, its links made on {@code base} (docs/CONTENT.md). */
     public static Route webVersion(WebVersionTokens tokens, URI base, WebVersions pages) {
         return Route.of(WebVersionTokens.PATH_PREFIX + "*", limits -> new WebVersionHandler(tokens, base, pages));
+    }
+
+    /** The preference centre, {@code /p/<token>}, and the erasure's confirmation, {@code /p/erase/<token>} (docs/PREFERENCES.md). */
+    public static Route preferences(PreferenceCentre centre) {
+        return Route.of(PreferenceTokens.PATH_PREFIX + "*", limits -> new PreferenceHandler(centre, limits));
     }
 
     /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}. */

@@ -130,6 +130,12 @@ public final class CompiledTemplate {
         return usesByFile.values().stream().anyMatch(uses -> uses.stream().anyMatch(use -> use.name().equals(MergeFields.WEB_URL)));
     }
 
+    /** Whether any part reads {@code preferences_url}: a message of a template that does not needs no link signed. */
+    public boolean usesPreferencesUrl() {
+        return usesByFile.values().stream()
+                .anyMatch(uses -> uses.stream().anyMatch(use -> use.name().equals(MergeFields.PREFERENCES_URL)));
+    }
+
     /** Every field the subject reads, with or without a default: their values end up in a header. */
     public Set<String> subjectFields() {
         Set<String> used = new LinkedHashSet<>();

@@ -21,9 +21,14 @@ public final class MergeFields {
     /** The recipient's signed link to the message as sent to them, on the public listener. */
     static final String WEB_URL = "web_url";
     static final String CAMPAIGN = "campaign";
+    /**
+     * The recipient's signed link to the preference centre (docs/PREFERENCES.md): set for a message of a
+     * campaign sent to lists, empty text otherwise (imported recipients, test sends, web versions).
+     */
+    static final String PREFERENCES_URL = "preferences_url";
 
     /** Fields present for every recipient, whatever was imported. */
-    static final Set<String> BUILT_IN = Set.of(EMAIL, NAME, UNSUBSCRIBE_URL, WEB_URL, CAMPAIGN);
+    static final Set<String> BUILT_IN = Set.of(EMAIL, NAME, UNSUBSCRIBE_URL, WEB_URL, CAMPAIGN, PREFERENCES_URL);
 
     private MergeFields() {
     }
@@ -55,6 +60,13 @@ public final class MergeFields {
         values.put(UNSUBSCRIBE_URL, unsubscribeUrl);
         values.put(WEB_URL, webUrl);
         values.put(CAMPAIGN, campaign);
+        values.put(PREFERENCES_URL, "");
+        return values;
+    }
+
+    /** {@code values} with the recipient's preference centre link ({@code {{ preferences_url }}}), which {@link #of} leaves empty. */
+    public static Map<String, Object> withPreferences(Map<String, Object> values, String preferencesUrl) {
+        values.put(PREFERENCES_URL, Objects.requireNonNull(preferencesUrl, "preferencesUrl"));
         return values;
     }
 

@@ -55,6 +55,11 @@ public final class MessageFactory implements Messages {
     private final Map<String, String> campaignFields;
     /** Whether the template shows {@code web_url}: a link is signed only then, as the tracking URLs are. */
     private final boolean webUrl;
+    /**
+     * Whether the template shows {@code preferences_url} and the campaign is sent to lists: its
+     * recipients are subscribers then, and only then is a link signed (docs/PREFERENCES.md).
+     */
+    private final boolean preferencesUrl;
 
     /**
      * Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each, with the
@@ -65,12 +70,21 @@ public final class MessageFactory implements Messages {
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
                           RecipientFiles recipientFiles, TrackingLinks tracking, Map<String, String> campaignFields) {
+        this(campaign, template, composer, messageIds, links, dkim, attachments, recipientFiles, tracking, campaignFields, false);
+    }
+
+    /** As above; {@code toLists}: the campaign is sent to lists, so its messages carry a preference centre link when the template asks. */
+    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
+                          UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
+                          RecipientFiles recipientFiles, TrackingLinks tracking, Map<String, String> campaignFields,
+                          boolean toLists) {
         if (template.tracking().isPresent() && !tracking.enabled()) {
             throw new IllegalArgumentException("template " + template.name() + " is tracked but tracking is not enabled");
         }
         this.tracking = tracking;
         this.campaignFields = Map.copyOf(campaignFields);
         this.webUrl = template.usesWebUrl();
+        this.preferencesUrl = toLists && template.usesPreferencesUrl();
         this.recipientFiles = recipientFiles;
         this.dkim = dkim;
         this.campaign = campaign;
@@ -127,6 +141,9 @@ public final class MessageFactory implements Messages {
         String unsubscribeUrl = links.url(campaign.id(), r.id(), r.email());
         Map<String, Object> values = RecipientValues.of(campaign, campaignFields, r, unsubscribeUrl,
                 webUrl ? links.webVersion(campaign.id(), r.id()) : "");
+        if (preferencesUrl && r.id() != SendIds.TEST_RECIPIENT) {
+            links.preferences(campaign.id(), r.email()).ifPresent(url -> MergeFields.withPreferences(values, url));
+        }
         if (template.tracking().isPresent()) {
             MergeFields.tracked(values, clicks(r.id()),
                     template.tracking().get().opens() ? tracking.open(campaign.id(), r.id()) : "");

@@ -24,6 +24,14 @@ public interface UnsubscribeLinks {
      */
     String webVersion(long campaignId, long recipientId);
 
+    /**
+     * The signed link to the recipient's preference centre ({@code {{ preferences_url }}},
+     * docs/PREFERENCES.md), on the same public URL as {@link #url}; empty where none is served.
+     */
+    default Optional<String> preferences(long campaignId, String email) {
+        return Optional.empty();
+    }
+
     /** A VERP envelope sender ({@code bounces+TOKEN@domain}) or empty to use the From address. */
     Optional<String> envelopeFrom(long campaignId, long recipientId, String email);
 }

@@ -1,0 +1,239 @@
+package dev.mailrun.http.endpoint;
+
+import dev.mailrun.campaign.audience.Erasure;
+import dev.mailrun.campaign.audience.ErasureRequests;
+import dev.mailrun.campaign.audience.Preferences;
+import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
+import dev.mailrun.campaign.unsubscribe.PreferenceTokens.Kind;
+import dev.mailrun.http.server.BodyReader;
+import dev.mailrun.http.server.Html;
+import dev.mailrun.http.server.HttpLimits;
+import dev.mailrun.http.server.NotFoundHandler;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The preference centre (docs/PREFERENCES.md): {@code /p/<token>} and the erasure's confirmation,
+ * {@code /p/erase/<token>}.
+ *
+ * <ul>
+ *   <li>GET (and HEAD) shows a page and never changes anything: mail scanners fetch every link.</li>
+ *   <li>POST carries out the action its button names ({@code save}, {@code leave-all}, {@code download},
+ *       {@code erase}) once the body is read whole, the path's token is genuine, and the form's signed token
+ *       ({@code csrf}, {@link Kind#FORM}) was made for the same address and campaign and has not expired.</li>
+ *   <li>A forged, altered or expired token of either kind gets 400 and a page saying nothing changed; a
+ *       malformed form 400; a list not offered 400; a body too large 413, too slow 408; any other path
+ *       404, any other method 405.</li>
+ * </ul>
+ */
+final class PreferenceHandler extends Handler.Abstract {
+
+    private static final Logger log = LoggerFactory.getLogger(PreferenceHandler.class);
+    /** Nothing but the page's own inline style; forms post only here; no base, no framing. */
+    static final String POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; "
+            + "frame-ancestors 'none'";
+
+    private final PreferenceCentre centre;
+    private final PreferenceTokens tokens;
+    private final HttpLimits limits;
+
+    PreferenceHandler(PreferenceCentre centre, HttpLimits limits) {
+        this.centre = centre;
+        this.tokens = centre.tokens();
+        this.limits = limits;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        String path = request.getHttpURI().getPath();
+        boolean erase = path != null && path.startsWith(PreferenceTokens.ERASE_PREFIX);
+        String prefix = erase ? PreferenceTokens.ERASE_PREFIX : PreferenceTokens.PATH_PREFIX;
+        if (path == null || !path.startsWith(prefix) || path.length() == prefix.length() || path.indexOf('/', prefix.length()) >= 0) {
+            NotFoundHandler.send(response, callback);
+            return true;
+        }
+        PreferenceTexts t = PreferenceTexts.forHeader(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));
+        String method = request.getMethod();
+        boolean show = HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method);
+        if (!show && !HttpMethod.POST.is(method)) {
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST");
+            send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, PreferencePages.message(t, "badForm"));
+            return true;
+        }
+        Kind kind = erase ? Kind.ERASE : Kind.LINK;
+        String token = path.substring(prefix.length());
+        if (show) {
+            Optional<PreferenceTokens.Target> target = tokens.verify(kind, token);
+            if (target.isEmpty()) {
+                send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "invalid"));
+            } else {
+                guarded(t, response, callback, () -> erase ? PreferencePages.confirmErasure(t, target.get().address(), csrf(target.get()))
+                        : centrePage(t, target.get(), Optional.empty()));
+            }
+            return true;
+        }
+        BodyReader.collect(request, limits.maxBodyBytes(), limits.bodyTimeout(), (outcome, body, failure) -> {
+            switch (outcome) {
+                case COMPLETE -> post(t, kind, token, body, response, callback);
+                case TOO_LARGE -> sendAndClose(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, PreferencePages.message(t, "tooLarge"));
+                case TIMED_OUT -> sendAndClose(response, callback, HttpStatus.REQUEST_TIMEOUT_408, PreferencePages.message(t, "timeout"));
+                case BROKEN -> callback.failed(failure);
+            }
+        });
+        return true;
+    }
+
+    private void post(PreferenceTexts t, Kind kind, String token, byte[] body, Response response, Callback callback) {
+        Optional<PreferenceTokens.Target> target = tokens.verify(kind, token);
+        if (target.isEmpty()) {
+            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "invalid"));
+            return;
+        }
+        PreferenceForm form;
+        try {
+            form = PreferenceForm.parse(body);
+        } catch (IllegalArgumentException e) {
+            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "badForm"));
+            return;
+        }
+        if (!form.csrf().flatMap(c -> tokens.verify(Kind.FORM, c)).filter(target.get()::equals).isPresent()) {
+            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "expired"));
+            return;
+        }
+        PreferenceTokens.Target who = target.get();
+        String action = form.action().orElse("");
+        log.info("preference centre: {} from campaign {}", kind == Kind.ERASE ? "erasure confirmed" : action, who.campaignId());
+        if (kind == Kind.ERASE) {
+            if (!action.equals("erase")) {
+                send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "badForm"));
+                return;
+            }
+            guarded(t, response, callback, () -> {
+                centre.erasure().erase(who.address(), Erasure.Via.PREFERENCES, "self");
+                return PreferencePages.erased(t);
+            });
+            return;
+        }
+        switch (action) {
+            case "save" -> guarded(t, response, callback, () -> {
+                try {
+                    Optional<Preferences.Changed> changed = centre.preferences().choose(who.address(), form.lists());
+                    boolean any = changed.isPresent() && !(changed.get().joined().isEmpty() && changed.get().left().isEmpty());
+                    return centrePage(t, who, Optional.of(t.get(any ? "saved" : "saved.nothing")));
+                } catch (Preferences.UnknownList e) {
+                    throw new Refused("unknownList");
+                }
+            });
+            case "leave-all" -> guarded(t, response, callback, () -> {
+                centre.preferences().leaveAll(who.address());
+                return centrePage(t, who, Optional.of(t.get("leftAll")));
+            });
+            case "download" -> download(t, who, response, callback);
+            case "erase" -> guarded(t, response, callback, () -> {
+                String link = tokens.eraseLink(centre.base(), who.campaignId(), who.address());
+                ErasureRequests.Result result = centre.requests().request(who.campaignId(), who.address(), t.get("mail.subject"),
+                        t.get("mail.text", who.address(), link).replace("\\n", "\n"));
+                String a = Html.escape(who.address());
+                String note = switch (result) {
+                    case SENT -> t.get("erase.sent", a);
+                    case TOO_SOON -> t.get("erase.tooSoon", a);
+                    case NO_SENDER -> t.get("erase.noSender");
+                };
+                return centrePage(t, who, Optional.of(note));
+            });
+            default -> send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "badForm"));
+        }
+    }
+
+    private String centrePage(PreferenceTexts t, PreferenceTokens.Target who, Optional<String> note) throws SQLException {
+        return PreferencePages.centre(t, who.address(), centre.preferences().view(who.address()), csrf(who), note);
+    }
+
+    private String csrf(PreferenceTokens.Target who) {
+        return tokens.token(Kind.FORM, who.campaignId(), who.address());
+    }
+
+    private void download(PreferenceTexts t, PreferenceTokens.Target who, Response response, Callback callback) {
+        Optional<String> json;
+        try {
+            json = centre.data().export(who.address());
+        } catch (SQLException | RuntimeException e) {
+            log.error("preference centre: the data of a subscriber could not be read", e);
+            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, PreferencePages.message(t, "failed"));
+            return;
+        }
+        if (json.isEmpty()) {
+            guarded(t, response, callback, () -> centrePage(t, who, Optional.empty()));
+            return;
+        }
+        byte[] bytes = json.get().getBytes(StandardCharsets.UTF_8);
+        response.setStatus(HttpStatus.OK_200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
+        response.getHeaders().put(HttpHeader.CONTENT_DISPOSITION, "attachment; filename=\"my-data.json\"");
+        common(response, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** A page made by {@code page}: a {@link Refused} is its 400 page, a failure the 500 page; nothing changed either way. */
+    private void guarded(PreferenceTexts t, Response response, Callback callback, PageWork page) {
+        try {
+            send(response, callback, HttpStatus.OK_200, page.make());
+        } catch (Refused r) {
+            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, r.key));
+        } catch (SQLException | IOException | RuntimeException e) {
+            log.error("preference centre: a request could not be carried out", e);
+            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, PreferencePages.message(t, "failed"));
+        }
+    }
+
+    @FunctionalInterface
+    private interface PageWork {
+        String make() throws SQLException, IOException, Refused;
+    }
+
+    /** A request refused with the page of {@code key}. */
+    private static final class Refused extends Exception {
+        private final String key;
+
+        Refused(String key) {
+            super(key, null, false, false);
+            this.key = key;
+        }
+    }
+
+    static void send(Response response, Callback callback, int status, String html) {
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
+        common(response, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    private static void sendAndClose(Response response, Callback callback, int status, String html) {
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
+        send(response, callback, status, html);
+    }
+
+    private static void common(Response response, int length) {
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        response.getHeaders().put("X-Content-Type-Options", "nosniff");
+        // The token is in the URL: never hand it to another site.
+        response.getHeaders().put("Referrer-Policy", "no-referrer");
+        response.getHeaders().put("X-Robots-Tag", "noindex");
+        response.getHeaders().put("Content-Security-Policy", POLICY);
+    }
+}
