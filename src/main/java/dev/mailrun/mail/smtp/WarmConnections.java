@@ -42,6 +42,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WarmConnections implements AutoCloseable {
 
+    /** {@code smtp.keep-warm} by default: above the most {@code tick.safety-margin} is by default (15 s). */
+    public static final Duration DEFAULT_KEEP_WARM = Duration.ofSeconds(20);
+
     /** How often sessions nobody took are looked for. */
     static final Duration SWEEP = Duration.ofSeconds(1);
 
