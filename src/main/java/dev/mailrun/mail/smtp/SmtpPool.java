@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>Each connection has its own thread and transport, opened on first use and reused for
- *       many messages and batches ({@link PoolConnections}).</li>
+ *       many messages and batches ({@link PoolConnections}); with {@link WarmConnections} on, first
+ *       use takes over a session the last pool to this relay left open, and closing leaves this
+ *       pool's for the next.</li>
  *   <li>Threads take the next item of the newest batch under one lock ({@link BatchCursor}), so items
  *       are handed out in order while the slow SMTP conversations run in parallel; a connection that
  *       finishes a batch's last message goes on with the next batch, and connections join as the
