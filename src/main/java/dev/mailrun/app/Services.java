@@ -318,10 +318,7 @@ public final class Services implements AutoCloseable {
 
     /** The SMTP sessions kept open from one run to the next (smtp.keep-warm); shared, closed by {@link #close()}. */
     synchronized WarmConnections warmConnections() {
-        if (warm == null) {
-            warm = WarmConnections.keptFor(config.smtpKeepWarm(), clock());
-        }
-        return warm;
+        return warm != null ? warm : (warm = WarmConnections.keptFor(config.smtpKeepWarm(), clock()));
     }
 
     /** The pages behind messages' web version links, over the shared template cache (docs/CONTENT.md). */
