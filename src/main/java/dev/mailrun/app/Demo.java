@@ -219,7 +219,8 @@ public final class Demo {
                 "127.0.0.1", new AdminConfig(Optional.of(freePort()), "127.0.0.1", Optional.empty()), c.bounce(),
                 Optional.empty(), c.imports(), c.log(), FeedbackConfig.NONE, Relays.single(Relays.DEFAULT, smtp),
                 // The demo sends to its own sink: no event endpoints, tracking or replies mailbox of the operator's.
-                EventsSettings.NONE, ContentConfig.DEFAULTS, TrackingConfig.OFF, RepliesConfig.NONE, c.webVersion(), c.signup());
+                EventsSettings.NONE, ContentConfig.DEFAULTS, TrackingConfig.OFF, RepliesConfig.NONE, c.webVersion(), c.signup(),
+                c.smtpKeepWarm());
         return base.with(demo);
     }
 

@@ -57,6 +57,7 @@ import dev.mailrun.events.DeliveryListener;
 import dev.mailrun.events.Dispatcher;
 import dev.mailrun.events.EventLog;
 import dev.mailrun.events.delivery.WebhookClient;
+import dev.mailrun.mail.smtp.WarmConnections;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
@@ -98,6 +99,7 @@ public final class Services implements AutoCloseable {
     private WebhookClient webhooks;      // guarded by this
     private Campaigns campaigns;         // guarded by this
     private PinnedTemplates pinnedTemplates; // guarded by this
+    private WarmConnections warm;        // guarded by this
 
     /**
      * @param links builds the unsubscribe links; production uses signed links from the configured
@@ -283,6 +285,10 @@ public final class Services implements AutoCloseable {
             metrics.close();
             metrics = null;
         }
+        if (warm != null) {
+            warm.close();
+            warm = null;
+        }
     }
 
     private AddressFilter addressFilter() {
@@ -307,7 +313,12 @@ public final class Services implements AutoCloseable {
                 links.apply(this), config.send(), SecureRandom::new, config.dkim().map(DkimSigner::new),
                 new Timing(clock(), System::nanoTime, Sleeper.onClock(clock())),
                 metricsIfServed().map(MailrunMetrics::sends).orElse(SendEvents.NONE), config.relays(),
-                config.content().recipientFiles(), trackingLinks()));
+                config.content().recipientFiles(), trackingLinks(), warmConnections()));
+    }
+
+    /** The SMTP sessions kept open from one run to the next (smtp.keep-warm); shared, closed by {@link #close()}. */
+    synchronized WarmConnections warmConnections() {
+        return warm != null ? warm : (warm = WarmConnections.keptFor(config.smtpKeepWarm(), clock()));
     }
 
     /** The pages behind messages' web version links, over the shared template cache (docs/CONTENT.md). */

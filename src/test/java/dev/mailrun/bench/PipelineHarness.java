@@ -7,6 +7,7 @@ import dev.mailrun.campaign.send.SendTask;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
+import dev.mailrun.mail.smtp.WarmConnections;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.HandlerRegistry;
 import dev.mailrun.scheduler.Scheduler;
@@ -34,6 +35,8 @@ public final class PipelineHarness implements AutoCloseable {
     public final Scheduler scheduler;
     public final Campaigns campaigns;
     public final TaskStore tasks;
+    /** The SMTP sessions kept from one run to the next, as a worker keeps them by default. */
+    public final WarmConnections warm;
 
     public PipelineHarness(DataSource ds, Clock clock, int smtpPort, int connections, Duration interval,
                            OneRelaySettings settings, SchedulerConfig schedulerConfig) {
@@ -43,9 +46,10 @@ public final class PipelineHarness implements AutoCloseable {
     public PipelineHarness(DataSource ds, Clock clock, SmtpSettings smtp, Duration interval,
                            OneRelaySettings settings, SchedulerConfig schedulerConfig) {
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
-        SendTask handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates,
+        warm = WarmConnections.keptFor(WarmConnections.DEFAULT_KEEP_WARM, clock);
+        SendTask handler = new SendTask(SendDependenciesFixtures.withWarm(SendDependenciesFixtures.oneRelay(ds, templates,
                 smtp, MESSAGE_ID_KEY, new FixedLinks(),
-                settings, () -> new Random(42), TestTiming.realTime(clock)));
+                settings, () -> new Random(42), TestTiming.realTime(clock)), warm));
         scheduler = new Scheduler(ds, HandlerRegistry.of(handler), schedulerConfig, clock);
         tasks = new TaskStore(ds);
         campaigns = new Campaigns(ds, tasks, templates, clock, interval);
@@ -70,5 +74,6 @@ public final class PipelineHarness implements AutoCloseable {
     @Override
     public void close() {
         scheduler.close();
+        warm.close();
     }
 }

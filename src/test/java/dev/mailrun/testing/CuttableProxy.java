@@ -44,6 +44,14 @@ public final class CuttableProxy implements AutoCloseable {
         sockets.clear();
     }
 
+    /** Closes every connection and goes on accepting new ones: the server ended its sessions. */
+    public synchronized void dropConnections() {
+        for (Socket s : sockets) {
+            closeQuietly(s);
+        }
+        sockets.clear();
+    }
+
     /** Accepts again, on the same port. */
     public synchronized void restore() throws IOException {
         ServerSocket s = new ServerSocket();

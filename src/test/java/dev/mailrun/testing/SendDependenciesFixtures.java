@@ -13,6 +13,7 @@ import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.smtp.SmtpSettings;
+import dev.mailrun.mail.smtp.WarmConnections;
 import dev.mailrun.mail.template.TemplateLoader;
 import java.time.Clock;
 import java.util.Optional;
@@ -45,7 +46,7 @@ public final class SendDependenciesFixtures {
                                             Supplier<RandomGenerator> random, Optional<DkimSigner> dkim, Timing timing,
                                             SendEvents events, RecipientFiles recipientFiles) {
         return new SendDependencies(dataSource, new PinnedTemplates(dataSource, Clock.systemUTC()), messageIdKey, links, settings.send(), random, dkim, timing,
-                events, settings.relays(smtp), recipientFiles, TrackingLinks.NONE);
+                events, settings.relays(smtp), recipientFiles, TrackingLinks.NONE, WarmConnections.off());
     }
 
     /**
@@ -56,7 +57,13 @@ public final class SendDependenciesFixtures {
                                           Timing timing, Relays relays) {
         return new SendDependencies(dataSource, new PinnedTemplates(dataSource, Clock.systemUTC()), Secret.of("message-id-key-for-tests-0123456789"),
                 new FixedLinks(), settings, () -> new Random(42), Optional.empty(), timing, SendEvents.NONE, relays,
-                RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE);
+                RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE, WarmConnections.off());
+    }
+
+    /** {@code deps} keeping SMTP sessions open from one run to the next in {@code warm}, as the worker does. */
+    public static SendDependencies withWarm(SendDependencies d, WarmConnections warm) {
+        return new SendDependencies(d.dataSource(), d.templates(), d.messageIdKey(), d.links(), d.settings(), d.random(),
+                d.dkim(), d.timing(), d.events(), d.relays(), d.recipientFiles(), d.tracking(), warm);
     }
 
     /** With one relay (as {@link #oneRelay}), without DKIM signing and telling nobody what the sending path does. */

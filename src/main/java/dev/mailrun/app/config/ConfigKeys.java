@@ -86,6 +86,7 @@ public final class ConfigKeys {
         key("smtp.read-timeout", "30s", SMTP_TIMEOUT, "SMTP read timeout.");
         key("smtp.write-timeout", "30s", SMTP_TIMEOUT, "SMTP write timeout: a write to the relay blocked longer fails the message as transient (checked every 20 ms).");
         key("smtp.helo-name", "localhost", "Name sent in EHLO/HELO; set it to this host's public name.");
+        key("smtp.keep-warm", "20s", span(Duration.ZERO, Duration.ofMinutes(10)), "How long a worker keeps a run's open SMTP connections for its next run to the same relay (the same settings) to take over, instead of connecting again; those nobody took by then are closed. Longer than tick.safety-margin, so that the next slot's run finds them; 0: off (docs/MAIL.md, \"Connections\").");
         section("Several relays", "The relays smtp.relays names and the default route through them (docs/RELAYS.md).");
         key("smtp.relays", "", "Named relays, comma-separated, in the order of the default route (docs/RELAYS.md); default names the relay of the smtp.* keys above; empty: that one alone.");
         key("smtp.weight", "0", WEIGHT, "Weight of the relay default in the default route; 0: only in place of a relay that is down (all 0: the first relay of smtp.relays takes everything).");

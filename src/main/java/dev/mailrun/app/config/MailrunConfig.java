@@ -17,6 +17,7 @@ import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import java.nio.file.Path;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
@@ -35,7 +36,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
                             UnsubscribeConfig unsubscribe, String httpBind, AdminConfig admin, BounceConfig bounce,
                             Optional<DkimSettings> dkim, ImportConfig imports, LogConfig log, FeedbackConfig feedback,
                             Relays relays, EventsSettings events, ContentConfig content, TrackingConfig tracking,
-                            RepliesConfig replies, WebVersionConfig webVersion, SignupConfig signup) {
+                            RepliesConfig replies, WebVersionConfig webVersion, SignupConfig signup, Duration smtpKeepWarm) {
 
     /** @param fallbackHost this worker's host where the machine's name cannot be resolved ({@link TickConfig}) */
     static MailrunConfig from(RawConfig raw, String fallbackHost) {
@@ -87,7 +88,8 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
         return new MailrunConfig(db, tick, send, Path.of(raw.string("templates.dir")), unsubscribe,
                 httpBind, admin(raw, unsubscribe.httpPort()), bounce, dkim(raw), imports(raw), log, feedback, relays,
                 EventsConfig.from(raw), ContentConfig.from(raw), TrackingConfig.from(raw, httpPort),
-                RepliesConfig.from(raw, bounce, unsubscribe), WebVersionConfig.from(raw), SignupConfig.from(raw));
+                RepliesConfig.from(raw, bounce, unsubscribe), WebVersionConfig.from(raw), SignupConfig.from(raw),
+                raw.duration("smtp.keep-warm"));
     }
 
     private static DailyCap dailyCap(RawConfig raw) {
@@ -219,6 +221,7 @@ public record MailrunConfig(DbConfig db, TickConfig tick, SendSettings send, Pat
     public String toString() {
         return "MailrunConfig[db=" + db + ", tick=" + tick + ", send=" + send + ", templatesDir="
                 + templatesDir + ", unsubscribe=" + unsubscribe + ", httpBind=" + httpBind + ", admin=" + admin + ", bounce=" + bounce + ", dkim=" + dkim
-                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + ", webVersion=" + webVersion + ", signup=" + signup + "]";
+                + ", imports=" + imports + ", log=" + log + ", feedback=" + feedback + ", relays=" + relays + ", replies=" + replies + ", webVersion=" + webVersion
+                + ", signup=" + signup + ", smtpKeepWarm=" + smtpKeepWarm + "]";
     }
 }

@@ -23,6 +23,7 @@ import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.AttachmentPart;
 import dev.mailrun.mail.message.MessageComposer;
 import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.WarmConnections;
 import dev.mailrun.mail.template.CompiledTemplate;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -36,11 +37,13 @@ import javax.sql.DataSource;
 /**
  * What the task needs from the outside world; built once by the application, through this canonical
  * constructor (tests: {@code dev.mailrun.testing.SendDependenciesFixtures}).
+ *
+ * @param warm the worker's SMTP sessions kept open from one run to the next ({@code smtp.keep-warm})
  */
 public record SendDependencies(DataSource dataSource, PinnedTemplates templates, Secret messageIdKey,
                            UnsubscribeLinks links, SendSettings settings, Supplier<RandomGenerator> random,
                            Optional<DkimSigner> dkim, Timing timing, SendEvents events, Relays relays,
-                           RecipientFiles recipientFiles, TrackingLinks tracking) {
+                           RecipientFiles recipientFiles, TrackingLinks tracking, WarmConnections warm) {
 
     /**
      * The messages of {@code campaign}, built as every run builds them: with its attachments read

@@ -102,7 +102,7 @@ final class SendRun {
         this.startCounters = stored;
         this.pacing = Pacing.forRoute(run.settings(), relays, run.campaign().rateCap().orElse(0.0), run.clock());
         this.seconds = new RunSeconds(id, run.clock(), deps.timing().nanoTime(), cpu);
-        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing, quota, seconds);
+        this.route = new RouteSender(run, relayRoute, relays, deps.timing(), pacing, quota, seconds, deps.warm());
         this.checkpoint = new Checkpoint(run.ctx(), rules.countersAtStart(stored));
         this.flushThread = new FlushThread(id);
         RetryPolicy retry = new RetryPolicy(run.settings().maxAttempts(), run.settings().retryBase(), deps.random().get());

@@ -84,6 +84,11 @@ final class ConnectionCrew {
         return current == null || current.retired ? 0 : current.cursor().unpacedLeft();
     }
 
+    /** True when no connection is at work: no message is on the wire. */
+    synchronized boolean idle() {
+        return busy.isEmpty();
+    }
+
     synchronized boolean busy(SmtpConnection connection) {
         return busy.contains(connection);
     }

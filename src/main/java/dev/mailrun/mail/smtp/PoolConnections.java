@@ -88,6 +88,18 @@ final class PoolConnections {
         return all.stream().mapToInt(SmtpConnection::timesOpened).sum();
     }
 
+    /** Sessions taken over from an earlier pool, summed over all connections. */
+    int timesAdopted() {
+        return all.stream().mapToInt(SmtpConnection::timesAdopted).sum();
+    }
+
+    /** The open sessions, handed over: their connections are closed without ending them. */
+    List<OpenTransport> detachAll() {
+        List<OpenTransport> open = new ArrayList<>();
+        all.forEach(c -> c.detach().ifPresent(open::add));
+        return open;
+    }
+
     void closeAll() {
         all.forEach(SmtpConnection::close);
     }

@@ -33,29 +33,54 @@ final class SmtpConnection implements AutoCloseable {
     private final PoolEvents events;
     private final WriteDeadlines writeDeadlines;
     private final LongSupplier nanoTime;
+    private final WarmConnections warm;
     private volatile StampedTransport transport;
     private TrackedSockets sockets;
     private int opened;
+    private int adopted;
     private Session session;
     private volatile boolean cut;
     private double averageNanos = -1;
     private long lastUsedNanos;
 
-    /** @param writeDeadlines watches this connection's writes and deadlines; shared by the pool's connections */
-    SmtpConnection(SmtpSettings settings, PoolEvents events, WriteDeadlines writeDeadlines, LongSupplier nanoTime) {
+    /**
+     * @param writeDeadlines watches this connection's writes and deadlines; shared by the pool's connections
+     * @param warm           where a session an earlier pool left open is taken over from, before connecting
+     */
+    SmtpConnection(SmtpSettings settings, PoolEvents events, WriteDeadlines writeDeadlines, LongSupplier nanoTime,
+                   WarmConnections warm) {
         this.settings = settings;
         this.events = events;
         this.writeDeadlines = writeDeadlines;
         this.nanoTime = nanoTime;
+        this.warm = warm;
     }
 
-    /** Connects unless already connected; gives up (closing the socket) when {@code remaining} runs out. */
+    SmtpConnection(SmtpSettings settings, PoolEvents events, WriteDeadlines writeDeadlines, LongSupplier nanoTime) {
+        this(settings, events, writeDeadlines, nanoTime, WarmConnections.off());
+    }
+
+    /**
+     * Connects unless already connected: takes over a session an earlier run's pool left open to
+     * this relay if one is usable ({@link WarmConnections}), else opens one, giving up (closing the
+     * socket) when {@code remaining} runs out.
+     */
     void ensureOpen(Duration remaining) throws MessagingException {
         if (transport != null) {
             return;
         }
         close();
         cut = false;
+        Optional<OpenTransport> kept = warm.adopt(settings);
+        if (kept.isPresent()) {
+            transport = kept.get().transport();
+            sockets = kept.get().sockets();
+            session = kept.get().session();
+            adopted++;
+            lastUsedNanos = nanoTime.getAsLong();
+            events.connectionOpened();
+            return;
+        }
         TrackedSockets fresh = new TrackedSockets();
         Properties properties = properties(settings, ConnectionTimeouts.within(settings, remaining));
         properties.put(WRITE_TIMEOUT_EXECUTOR, writeDeadlines);
@@ -152,6 +177,27 @@ final class SmtpConnection implements AutoCloseable {
     /** How many times this connection was (re)opened; for tests and logs. */
     int timesOpened() {
         return opened;
+    }
+
+    /** How many times this connection took over a session an earlier pool left open; for tests and logs. */
+    int timesAdopted() {
+        return adopted;
+    }
+
+    /**
+     * Hands over the open session, if any, for the next pool to take: this connection is then closed
+     * without ending it. Empty when it is closed or its last message was cut at the deadline.
+     */
+    Optional<OpenTransport> detach() {
+        StampedTransport current = transport;
+        if (current == null || cut) {
+            return Optional.empty();
+        }
+        OpenTransport open = new OpenTransport(current, sockets, session);
+        transport = null;
+        sockets = null;
+        events.connectionClosed();
+        return Optional.of(open);
     }
 
     /** Closes the transport, ignoring errors: it is being discarded either way. */

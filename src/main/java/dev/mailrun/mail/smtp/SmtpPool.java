@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>Each connection has its own thread and transport, opened on first use and reused for
- *       many messages and batches ({@link PoolConnections}).</li>
+ *       many messages and batches ({@link PoolConnections}); with {@link WarmConnections} on, first
+ *       use takes over a session the last pool to this relay left open, and closing leaves this
+ *       pool's for the next.</li>
  *   <li>Threads take the next item of the newest batch under one lock ({@link BatchCursor}), so items
  *       are handed out in order while the slow SMTP conversations run in parallel; a connection that
  *       finishes a batch's last message goes on with the next batch, and connections join as the
@@ -53,6 +55,9 @@ public final class SmtpPool implements AutoCloseable {
     private final PoolConnections connections;
     private final ExecutorService threads;
     private final WriteDeadlines writeDeadlines;
+    private final boolean ownWriteDeadlines;
+    private final SmtpSettings settings;
+    private final WarmConnections warm;
     private final ConnectionSizer sizer;
     private final MessageAttempt attempt;
     private final Permits permits;
@@ -66,22 +71,39 @@ public final class SmtpPool implements AutoCloseable {
 
     /** @param events told of permit waits and of connections opened and closed */
     public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock, PoolEvents events) {
-        this(settings, limiter, clock, events, System::nanoTime);
+        this(settings, limiter, clock, events, WarmConnections.off());
+    }
+
+    /**
+     * @param warm where the pool takes over sessions an earlier pool to this relay left open, with
+     *             the time per message it measured, and where it leaves its own when it closes
+     */
+    public SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock, PoolEvents events, WarmConnections warm) {
+        this(settings, limiter, clock, events, warm, System::nanoTime);
     }
 
     /** @param nanoTime what message times and idle connections are measured with */
     SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock, PoolEvents events,
              LongSupplier nanoTime) {
+        this(settings, limiter, clock, events, WarmConnections.off(), nanoTime);
+    }
+
+    SmtpPool(SmtpSettings settings, SendRateLimiter limiter, Clock clock, PoolEvents events, WarmConnections warm,
+             LongSupplier nanoTime) {
         Objects.requireNonNull(nanoTime, "nanoTime");
-        Objects.requireNonNull(settings, "settings");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.warm = Objects.requireNonNull(warm, "warm");
         Objects.requireNonNull(clock, "clock");
         this.events = Objects.requireNonNull(events, "events");
         this.limiter = Objects.requireNonNull(limiter, "limiter");
         this.compositionSession = Session.getInstance(SmtpConnection.properties(settings,
                 ConnectionTimeouts.within(settings, Duration.ofDays(1))));
-        this.writeDeadlines = WriteDeadlines.watched("smtp-write-deadlines");
+        // A session parked for the next pool keeps the write deadlines it was opened with: the worker's.
+        this.ownWriteDeadlines = !warm.on();
+        this.writeDeadlines = ownWriteDeadlines ? WriteDeadlines.watched("smtp-write-deadlines") : warm.writeDeadlines();
         this.sizer = new ConnectionSizer(settings.connections(), settings.maxConnections());
-        this.connections = new PoolConnections(() -> new SmtpConnection(settings, events, writeDeadlines, nanoTime));
+        warm.perMessage(settings).ifPresent(this::expect);
+        this.connections = new PoolConnections(() -> new SmtpConnection(settings, events, writeDeadlines, nanoTime, warm));
         this.permits = new Permits(limiter, events, this::grow);
         this.attempt = new MessageAttempt(settings, compositionSession, permits, sizer, events, clock, connections::open);
         // Threads are made as connections are first used: a pool that never grows keeps its start count.
@@ -250,12 +272,29 @@ public final class SmtpPool implements AutoCloseable {
         }
     }
 
+    /** Sessions an earlier pool left open that this pool's connections took over. */
+    int connectionsAdopted() {
+        synchronized (batchLock) {
+            return connections.timesAdopted();
+        }
+    }
+
+    /**
+     * Closes the pool. With {@link WarmConnections} on and no message on the wire, its open sessions
+     * and its time per message are left there for the next pool to this relay; the rest is closed.
+     */
     @Override
     public void close() {
         synchronized (batchLock) {
             threads.shutdownNow();
+            if (warm.on() && crew.idle()) {
+                connections.detachAll().forEach(session -> warm.park(settings, session));
+                sizer.perMessage().ifPresent(d -> warm.measured(settings, d));
+            }
             connections.closeAll();
-            writeDeadlines.shutdownNow();
+            if (ownWriteDeadlines) {
+                writeDeadlines.shutdownNow();
+            }
         }
     }
 

@@ -63,6 +63,43 @@ final class TrackedSockets extends SocketFactory {
         }
     }
 
+    /**
+     * True when the last socket made is open and nothing has come on it: a read of 1 ms times out.
+     * False when the peer closed it (end of stream), sent something unasked (a 421 on an idle
+     * session), or the socket failed. Called between messages only, on a socket no one reads: a byte
+     * read here is lost to the session, which is then discarded anyway. The socket's own read
+     * timeout is put back.
+     */
+    boolean quiet() {
+        Socket socket = last;
+        if (socket == null || socket.isClosed() || !socket.isConnected() || socket.isInputShutdown()) {
+            return false;
+        }
+        int timeout;
+        try {
+            timeout = socket.getSoTimeout();
+        } catch (IOException e) {
+            return false;
+        }
+        try {
+            socket.setSoTimeout(1);
+            // End of stream, or a byte nobody asked for: either way the session is over.
+            socket.getInputStream().read();
+            return false;
+        } catch (java.net.SocketTimeoutException e) {
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        } finally {
+            try {
+                socket.setSoTimeout(timeout);
+            } catch (IOException e) {
+                // A socket whose timeout cannot be set back is closed: the next use fails and reconnects.
+                closeNow();
+            }
+        }
+    }
+
     private static IOException unconnectedOnly() {
         // The mail API asks for an unconnected socket and connects it with its own timeout.
         return new IOException("only unconnected sockets are made here");

@@ -8,6 +8,7 @@ import dev.mailrun.campaign.send.route.Relay;
 import dev.mailrun.campaign.send.scope.RunScope;
 import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.mail.smtp.SmtpPool;
+import dev.mailrun.mail.smtp.WarmConnections;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,19 +17,20 @@ import java.util.Map;
 
 /**
  * The lanes of a run's route, in route order: each relay's pool, rate and share set up together,
- * joined and renewed together, and closed together at the end of the run.
+ * joined and renewed together, and closed together at the end of the run. A pool takes over the
+ * sessions the last run to its relay left open, and leaves its own for the next ({@link WarmConnections}).
  */
 final class Lanes implements AutoCloseable {
 
     private final List<Lane> lanes;
 
-    Lanes(RunScope run, List<Relay> relays, Timing timing, Pacing pacing) {
+    Lanes(RunScope run, List<Relay> relays, Timing timing, Pacing pacing, WarmConnections warm) {
         List<Lane> made = new ArrayList<>();
         for (Relay relay : relays) {
             RelayRate rate = pacing.relay(relay.name());
             RelayConnections connections = new RelayConnections(relay.name());
             SmtpPool pool = new SmtpPool(relay.smtp(), rate.limiter(), run.clock(),
-                    new LanePoolEvents(run.events(), relay.name(), connections));
+                    new LanePoolEvents(run.events(), relay.name(), connections), warm);
             connections.attach(pool::limitConnections);
             // The route's first relay also holds the domain groups' shares and syncs the adapted rates.
             RelayShare share = new RelayShare(run, relay.name(), rate, timing, pacing, made.isEmpty(), connections);
@@ -97,7 +99,7 @@ final class Lanes implements AutoCloseable {
         return lanes.stream().map(Lane::connections).toList();
     }
 
-    /** Closes the pools and gives back the relay shares. */
+    /** Closes the pools (leaving their open sessions for the next run) and gives back the relay shares. */
     @Override
     public void close() {
         for (Lane lane : lanes) {

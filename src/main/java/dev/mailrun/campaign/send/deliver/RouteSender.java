@@ -18,6 +18,7 @@ import dev.mailrun.campaign.send.scope.Timing;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.send.pace.RelayConnections;
 import dev.mailrun.mail.smtp.SendResult;
+import dev.mailrun.mail.smtp.WarmConnections;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,9 +80,12 @@ public final class RouteSender implements AutoCloseable {
     private final DailyQuota quota;
     private final RunSeconds seconds;
 
-    /** @param seconds told of every message that reached a relay and of every wait for in-flight marks */
+    /**
+     * @param seconds told of every message that reached a relay and of every wait for in-flight marks
+     * @param warm    where each relay's pool takes over the sessions the last run left open, and leaves its own
+     */
     public RouteSender(RunScope run, RelayRoute route, List<Relay> relays, Timing timing, Pacing pacing, DailyQuota quota,
-                       RunSeconds seconds) {
+                       RunSeconds seconds, WarmConnections warm) {
         this.seconds = seconds;
         this.pacing = pacing;
         this.quota = quota;
@@ -92,7 +96,7 @@ public final class RouteSender implements AutoCloseable {
         relays.forEach(r -> configs.put(r.name(), RelayFingerprint.of(r.smtp())));
         this.health = new RelayHealth(run.tables().dataSource(), run.clock(), run.runToken(), configs,
                 (relay, downUntil, reason) -> events.relayState(relay, downUntil));
-        this.lanes = new Lanes(run, relays, timing, pacing);
+        this.lanes = new Lanes(run, relays, timing, pacing, warm);
         this.deal = new BatchDeal(lanes, health, quota);
         pacing.routed(weights.clone());
         this.threads = Executors.newCachedThreadPool(r -> {
