@@ -2,11 +2,13 @@ package dev.mailrun.campaign.audience;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mailrun.campaign.audience.segment.Segments;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportSettings;
 import dev.mailrun.campaign.model.ListOptIn;
 import dev.mailrun.campaign.model.ListVisibility;
 import dev.mailrun.campaign.model.SubscriptionSource;
+import dev.mailrun.campaign.store.audience.SubscriberAttributeTable;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.math.BigDecimal;
@@ -67,7 +69,7 @@ class SubscriberAttributeIndexTest {
         assertThat(rows("a@example.com")).containsExactly(
                 "code=-12.5 #-12.5",
                 "plan=pro",
-                "say \"hi\" \\ ü=Ünï ",
+                "say \"hi\" \\ ü=Ünï",
                 "seats=3.50 #3.5",
                 "vip=true");
 
@@ -111,11 +113,27 @@ class SubscriberAttributeIndexTest {
         return f;
     }
 
+    @Test
+    void texts_longer_than_the_index_holds_and_trailing_spaces_compare_as_over_the_json() throws Exception {
+        String longText = "x".repeat(SubscriberAttributeTable.INDEXED_TEXT) + "y";
+        subscribers.upsert(new SubscriberForm("long@example.com", Optional.empty(), Optional.of(Map.of("bio", longText)), List.of()),
+                SubscriptionSource.OPERATOR);
+        subscribers.upsert(new SubscriberForm("pad@example.com", Optional.empty(),
+                Optional.of(Map.of("bio", "x".repeat(SubscriberAttributeTable.INDEXED_TEXT) + "   ")), List.of()), SubscriptionSource.OPERATOR);
+        Segments segments = new Segments(db.dataSource(), clock);
+
+        assertThat(segments.countFilter("{\"attr\": \"bio\", \"eq\": \"" + longText + "\"}")).isEqualTo(1);
+        assertThat(segments.countFilter("{\"attr\": \"bio\", \"in\": [\"" + longText + "\", \"" + "x".repeat(190) + "\"]}"))
+                .as("utf8mb4_bin ignores trailing spaces, over the JSON as here").isEqualTo(2);
+        assertThat(segments.countFilter("{\"attr\": \"bio\", \"eq\": \"" + longText + "  \"}")).isEqualTo(1);
+        assertThat(segments.countFilter("{\"not\": {\"attr\": \"bio\", \"eq\": \"" + longText + "\"}}")).isEqualTo(1);
+    }
+
     /** The subscriber's rows as {@code name=text} and, with a number, {@code  #number}, in name order (bytes). */
     private List<String> rows(String email) throws Exception {
         List<String> rows = new ArrayList<>();
         try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement("""
-                SELECT a.name, a.text_value, a.num_value FROM subscriber_attribute a JOIN subscriber s ON s.id = a.subscriber_id
+                SELECT a.name, COALESCE(a.text_value, a.text_long), a.num_value FROM subscriber_attribute a JOIN subscriber s ON s.id = a.subscriber_id
                 WHERE s.email_key = ? ORDER BY a.name""")) {
             ps.setString(1, email);
             try (ResultSet rs = ps.executeQuery()) {

@@ -10,20 +10,31 @@ import java.util.Collection;
  * The subscriber_attribute table: each subscriber's attributes as rows (name, text, number), which
  * serve a segment's attribute conditions from an index ({@link SubscriberFilterSql}). The rows are
  * derived from {@code subscriber.attribs} by the database, with the filters' own expressions (the
- * text is {@code JSON_UNQUOTE(JSON_EXTRACT(…))}, the number that text when written as a decimal), so a
+ * text is {@code JSON_UNQUOTE(JSON_EXTRACT(…))}, the number that text when written as a decimal; see
+ * V42's migration for the columns), so a
  * condition read here matches exactly whom it matches over the JSON. Whoever writes {@code attribs}
  * calls {@link #index} for those subscribers in the same transaction; deleting a subscriber deletes
  * its rows (ON DELETE CASCADE).
  */
 public final class SubscriberAttributeTable {
 
+    /**
+     * The longest text (without trailing spaces) kept whole in the index ({@code text_value}); a
+     * longer one is in {@code text_long}. Trailing spaces never count: the filters compare texts
+     * with utf8mb4_bin, which ignores them.
+     */
+    public static final int INDEXED_TEXT = 190;
+
     /** How many subscribers one statement derives; an import's batch may hold more. */
     private static final int IDS_PER_STATEMENT = 1_000;
 
     /** The subscribers' attributes as rows: the statement of V42's migration, over the ids bound. */
     private static final String DERIVE = """
-            INSERT INTO subscriber_attribute (subscriber_id, name, text_value, num_value)
-            SELECT v.id, v.name, v.t, CASE WHEN v.t REGEXP '^-?[0-9]{1,35}([.][0-9]{1,30})?$' THEN CAST(v.t AS DECIMAL(65,30)) END
+            INSERT INTO subscriber_attribute (subscriber_id, name, text_value, text_long, num_value)
+            SELECT v.id, v.name,
+                   CASE WHEN CHAR_LENGTH(TRIM(TRAILING ' ' FROM v.t)) <= 190 THEN TRIM(TRAILING ' ' FROM v.t) END,
+                   CASE WHEN CHAR_LENGTH(TRIM(TRAILING ' ' FROM v.t)) > 190 THEN v.t END,
+                   CASE WHEN v.t REGEXP '^-?[0-9]{1,35}([.][0-9]{1,30})?$' THEN CAST(v.t AS DECIMAL(65,30)) END
             FROM (SELECT s.id, k.name, JSON_UNQUOTE(JSON_EXTRACT(s.attribs, CONCAT('$."',
                          REPLACE(REPLACE(k.name, CHAR(92 USING utf8mb4), CONCAT(CHAR(92 USING utf8mb4), CHAR(92 USING utf8mb4))),
                                  '"', CONCAT(CHAR(92 USING utf8mb4), '"')), '"'))) AS t

@@ -67,19 +67,25 @@ public final class SubscriberFilterSql {
 
     /** The attribute's text is {@code value}, byte for byte. */
     public static Where attrEquals(String name, String value) {
-        return attribute(name, "a.text_value = " + EXACT, List.of(value));
+        return attrIn(name, List.of(value), List.of());
     }
 
     /** The attribute's text is one of {@code texts}, byte for byte, or its number one of {@code numbers}. */
     public static Where attrIn(String name, List<String> texts, List<BigDecimal> numbers) {
         List<String> tests = new ArrayList<>();
         List<Object> params = new ArrayList<>();
-        if (!texts.isEmpty()) {
-            tests.add("a.text_value IN (" + placeholders(texts.size(), EXACT) + ")");
-            params.addAll(texts);
+        List<String> indexed = texts.stream().filter(SubscriberFilterSql::indexed).toList();
+        List<String> longer = texts.stream().filter(t -> !indexed(t)).toList();
+        if (!indexed.isEmpty()) {
+            tests.add("a.text_value " + oneOf(indexed.size(), EXACT));
+            params.addAll(indexed);
+        }
+        if (!longer.isEmpty()) {
+            tests.add("a.text_long " + oneOf(longer.size(), EXACT));
+            params.addAll(longer);
         }
         if (!numbers.isEmpty()) {
-            tests.add("a.num_value IN (" + placeholders(numbers.size(), "?") + ")");
+            tests.add("a.num_value " + oneOf(numbers.size(), "?"));
             params.addAll(numbers);
         }
         return attribute(name, tests.size() == 1 ? tests.get(0) : "(" + String.join(" OR ", tests) + ")", params);
@@ -197,6 +203,24 @@ public final class SubscriberFilterSql {
         List<Object> params = new ArrayList<>();
         parts.forEach(p -> params.addAll(p.params()));
         return new Where(parts.stream().map(Where::sql).collect(Collectors.joining(op, "(", ")")), params);
+    }
+
+    /**
+     * Whether a text equal to {@code text} is in {@code text_value} (else in {@code text_long}): at
+     * most {@link SubscriberAttributeTable#INDEXED_TEXT} characters without its trailing spaces,
+     * which the comparison (utf8mb4_bin) ignores, as the rows' derivation does.
+     */
+    private static boolean indexed(String text) {
+        int end = text.length();
+        while (end > 0 && text.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return text.codePointCount(0, end) <= SubscriberAttributeTable.INDEXED_TEXT;
+    }
+
+    /** {@code = X} for one, {@code IN (X, …)} for more: the index's ref for a single value. */
+    private static String oneOf(int n, String each) {
+        return n == 1 ? "= " + each : "IN (" + placeholders(n, each) + ")";
     }
 
     private static String placeholders(int n, String each) {
