@@ -97,9 +97,9 @@ public final class SubscriberImports {
     /**
      * Stamps these subscribers with the import and their lines, and replaces what {@code replace}
      * says: a name the file gives (a blank one leaves the stored name), the attributes. One statement:
-     * the rows' values are a derived table the update joins (replaced attributes' rows follow them,
-     * {@link SubscriberAttributeTable}) (the rows differ in line, name and
+     * the rows' values are a derived table the update joins (the rows differ in line, name and
      * attributes, and VALUES() is deprecated on MySQL 8 while its row alias is unknown to MariaDB).
+     * Replaced attributes' rows ({@link SubscriberAttributeTable}) are written again after it.
      */
     public void update(Connection c, List<Change> rows, Replace replace, String importId, Instant now) throws SQLException {
         if (rows.isEmpty()) {
