@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds once, then runs one benchmark: bench/run.sh NAME [--arg value ...]
-# Names: throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api, tracking. See docs/BENCHMARKS.md.
+# Names: throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api, tracking, audience. See docs/BENCHMARKS.md.
 # BENCH_JAVA_OPTS adds JVM options (e.g. a flight recording); BENCH_SKIP_BUILD=1 reuses the last build.
 # throughput --against REV [--rounds 3]: alternates an earlier build's runs with this tree's (bench/against.sh).
 set -euo pipefail
@@ -31,7 +31,8 @@ case "$name" in
   events)       class=EventsBenchmark ;;
   api)          class=ApiBenchmark ;;
   tracking)     class=TrackingBenchmark ;;
-  *) echo "unknown benchmark '$name' (throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api, tracking)" >&2; exit 2 ;;
+  audience)     class=AudienceBenchmark ;;
+  *) echo "unknown benchmark '$name' (throughput, latency, rate, scale, db-cost, build-cost, timebox-runs, timebox, allowance, events, api, tracking, audience)" >&2; exit 2 ;;
 esac
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f target/cp.txt ]; then

@@ -13,8 +13,8 @@ import java.util.Map;
  */
 final class ImportBatch {
 
-    static final int MAX_ROWS = 500;
-    static final long MAX_BYTES = 1L << 20;
+    static final int MAX_ROWS = 5_000;
+    static final long MAX_BYTES = 4L << 20;
     /** The columns of a row besides address, name and attributes: ids, import id, line, times, framing. */
     private static final int ROW_OVERHEAD = 128;
 

@@ -150,8 +150,9 @@ final class ImportWriter {
                     members.add(new Member(r, f, ours));
                 }
             }
-            news.addAll(members.stream().filter(Member::created)
-                    .map(m -> new NewEvent(m.found().id(), SubscriberEventKind.IMPORTED, null, where(m))).toList());
+            List<Member> created = members.stream().filter(Member::created).toList();
+            subscribers.indexInserted(c, created.stream().filter(m -> m.row().fieldsJson() != null).map(m -> m.found().id()).toList());
+            news.addAll(created.stream().map(m -> new NewEvent(m.found().id(), SubscriberEventKind.IMPORTED, null, where(m))).toList());
             return members;
         }
 

@@ -145,21 +145,23 @@ class SubscriberImporterTest {
     @Test
     void a_repeat_of_an_address_from_an_earlier_batch_is_a_duplicate_naming_the_first_line_and_memory_keeps_no_addresses() throws Exception {
         Path f = dir.resolve("many.csv");
+        int people = 2 * ImportBatch.MAX_ROWS + 200;
         try (BufferedWriter w = Files.newBufferedWriter(f)) {
             w.write("email\n");
-            for (int i = 0; i < 1200; i++) {
+            for (int i = 0; i < people; i++) {
                 w.write("p" + i + "@example.com\n");
             }
-            w.write("P0@example.com\n");   // line 1202: a repeat of line 2, two batches later
-            w.write("p0@example.com\n");   // line 1203: a repeat of the repeat, in the same batch
+            w.write("P0@example.com\n");   // a repeat of line 2, two batches later
+            w.write("p0@example.com\n");   // a repeat of the repeat, in the same batch
         }
         List<Long> progress = new ArrayList<>();
         SubscriberImportReport r = importer.importCsv("news", ImportMode.ADD, f, Optional.empty(), progress::add);
-        assertThat(r.imported()).isEqualTo(1200);
+        assertThat(r.imported()).isEqualTo(people);
         assertThat(r.firstRejects()).extracting(RejectedRow::line, RejectedRow::detail).containsExactly(
-                tuple(1202L, "first at line 2"), tuple(1203L, "first at line 2"));
-        assertThat(progress).as("after each batch of 500, and at the end").containsExactly(500L, 1000L, 1202L);
-        assertThat(count("SELECT COUNT(*) FROM subscription")).isEqualTo(1200);
+                tuple(people + 2L, "first at line 2"), tuple(people + 3L, "first at line 2"));
+        assertThat(progress).as("after each full batch, and at the end")
+                .containsExactly((long) ImportBatch.MAX_ROWS, 2L * ImportBatch.MAX_ROWS, people + 2L);
+        assertThat(count("SELECT COUNT(*) FROM subscription")).isEqualTo(people);
     }
 
     @Test

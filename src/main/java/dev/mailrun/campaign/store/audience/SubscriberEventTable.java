@@ -19,7 +19,7 @@ import java.util.Optional;
 public final class SubscriberEventTable {
 
     /** The most events one insert carries; an import's batch writes a few per row. */
-    private static final int ROWS_PER_INSERT = 1_000;
+    private static final int ROWS_PER_INSERT = 2_500;
     private static final int MAX_DETAIL = 500;
 
     /** An event to write; {@code listId} the list it is about, or null. */

@@ -15,23 +15,20 @@ import java.util.stream.Collectors;
  * The SQL of a segment's conditions over {@code subscriber s}: one fragment per condition, each a
  * boolean that is never NULL (so {@code NOT} means "every other subscriber", someone without the
  * attribute included), and every value — attribute paths too — a bound parameter. The text here
- * is constant; only the number of placeholders depends on the filter. Valid on MySQL 8 and
- * MariaDB 10.11 alike (JSON_EXTRACT, JSON_UNQUOTE, JSON_CONTAINS_PATH and REGEXP exist on both).
+ * is constant; only the number of placeholders depends on the filter. Attribute conditions but
+ * {@code contains} are semi-joins over {@code subscriber_attribute}'s indexes. Valid on MySQL 8 and
+ * MariaDB 10.11 alike (JSON_EXTRACT, JSON_UNQUOTE and JSON_TABLE exist on both).
  */
 public final class SubscriberFilterSql {
 
     /**
      * An attribute's value as text: a string unquoted, a number or true/false as JSON writes it; NULL
-     * when the subscriber has no such attribute. One parameter: the path.
+     * when the subscriber has no such attribute. One parameter: the path. Only {@code contains} reads
+     * the JSON; the other attribute conditions read the rows {@link SubscriberAttributeTable} derives
+     * with this same expression (its {@code text_value}, and {@code num_value}: the text as
+     * DECIMAL(65,30) when written as a decimal).
      */
     private static final String TEXT = "JSON_UNQUOTE(JSON_EXTRACT(s.attribs, ?))";
-    /**
-     * The text as a number when it is written as one, else NULL. CASE, not a bare CAST: CAST of a
-     * word is 0 with a warning, which strict mode turns into an error in INSERT … SELECT (the
-     * materialisation of a segment into a campaign). DECIMAL(65,30): every value a filter may name.
-     */
-    private static final String NUMBER = "CASE WHEN " + TEXT + " REGEXP '^-?[0-9]{1,35}([.][0-9]{1,30})?$' THEN CAST("
-            + TEXT + " AS DECIMAL(65,30)) END";
     /** A bound text compared byte for byte, whatever the connection's collation. */
     private static final String EXACT = "CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin";
     /** The character escaping % and _ in a LIKE pattern: not a backslash, whose meaning depends on the SQL mode. */
@@ -70,25 +67,28 @@ public final class SubscriberFilterSql {
 
     /** The attribute's text is {@code value}, byte for byte. */
     public static Where attrEquals(String name, String value) {
-        return new Where("COALESCE(" + TEXT + " = " + EXACT + ", 0) = 1", List.of(path(name), value));
+        return attrIn(name, List.of(value), List.of());
     }
 
     /** The attribute's text is one of {@code texts}, byte for byte, or its number one of {@code numbers}. */
     public static Where attrIn(String name, List<String> texts, List<BigDecimal> numbers) {
         List<String> tests = new ArrayList<>();
         List<Object> params = new ArrayList<>();
-        if (!texts.isEmpty()) {
-            tests.add(TEXT + " IN (" + placeholders(texts.size(), EXACT) + ")");
-            params.add(path(name));
-            params.addAll(texts);
+        List<String> indexed = texts.stream().filter(SubscriberFilterSql::indexed).toList();
+        List<String> longer = texts.stream().filter(t -> !indexed(t)).toList();
+        if (!indexed.isEmpty()) {
+            tests.add("a.text_value " + oneOf(indexed.size(), EXACT));
+            params.addAll(indexed);
+        }
+        if (!longer.isEmpty()) {
+            tests.add("a.text_long " + oneOf(longer.size(), EXACT));
+            params.addAll(longer);
         }
         if (!numbers.isEmpty()) {
-            tests.add("(" + NUMBER + ") IN (" + placeholders(numbers.size(), "?") + ")");
-            params.add(path(name));
-            params.add(path(name));
+            tests.add("a.num_value " + oneOf(numbers.size(), "?"));
             params.addAll(numbers);
         }
-        return new Where("COALESCE(" + String.join(" OR ", tests) + ", 0) = 1", params);
+        return attribute(name, tests.size() == 1 ? tests.get(0) : "(" + String.join(" OR ", tests) + ")", params);
     }
 
     /** The attribute's text holds {@code text}, letter case ignored, every character as itself (% and _ too). */
@@ -103,19 +103,19 @@ public final class SubscriberFilterSql {
                                   Optional<BigDecimal> lte) {
         List<String> tests = new ArrayList<>();
         List<Object> params = new ArrayList<>();
-        bound(tests, params, name, " > ", gt);
-        bound(tests, params, name, " >= ", gte);
-        bound(tests, params, name, " < ", lt);
-        bound(tests, params, name, " <= ", lte);
+        bound(tests, params, " > ", gt);
+        bound(tests, params, " >= ", gte);
+        bound(tests, params, " < ", lt);
+        bound(tests, params, " <= ", lte);
         if (tests.isEmpty()) {
             throw new IllegalArgumentException("a range needs a bound");
         }
-        return new Where("COALESCE(" + String.join(" AND ", tests) + ", 0) = 1", params);
+        return attribute(name, String.join(" AND ", tests), params);
     }
 
     /** The subscriber has the attribute, whatever its value. */
     public static Where attrExists(String name) {
-        return new Where("COALESCE(JSON_CONTAINS_PATH(s.attribs, 'one', ?), 0) = 1", List.of(path(name)));
+        return new Where("s.id IN (SELECT a.subscriber_id FROM subscriber_attribute a WHERE a.name = ?)", List.of(name));
     }
 
     /** A subscription to the list named {@code list} (letter case ignored) in one of {@code statuses}. */
@@ -177,13 +177,23 @@ public final class SubscriberFilterSql {
         return "$.\"" + name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
-    private static void bound(List<String> tests, List<Object> params, String name, String op, Optional<BigDecimal> value) {
+    private static void bound(List<String> tests, List<Object> params, String op, Optional<BigDecimal> value) {
         if (value.isPresent()) {
-            tests.add("(" + NUMBER + ")" + op + "?");
-            params.add(path(name));
-            params.add(path(name));
+            tests.add("a.num_value" + op + "?");
             params.add(value.get());
         }
+    }
+
+    /**
+     * The subscribers with an attribute row named {@code name} that passes {@code test} (over
+     * {@code subscriber_attribute a}, its parameters {@code params}): a semi-join the server runs from
+     * the attribute's index. Never NULL: subscriber_id is never NULL.
+     */
+    private static Where attribute(String name, String test, List<Object> params) {
+        List<Object> all = new ArrayList<>();
+        all.add(name);
+        all.addAll(params);
+        return new Where("s.id IN (SELECT a.subscriber_id FROM subscriber_attribute a WHERE a.name = ? AND " + test + ")", all);
     }
 
     private static Where joined(List<Where> parts, String op) {
@@ -193,6 +203,24 @@ public final class SubscriberFilterSql {
         List<Object> params = new ArrayList<>();
         parts.forEach(p -> params.addAll(p.params()));
         return new Where(parts.stream().map(Where::sql).collect(Collectors.joining(op, "(", ")")), params);
+    }
+
+    /**
+     * Whether a text equal to {@code text} is in {@code text_value} (else in {@code text_long}): at
+     * most {@link SubscriberAttributeTable#INDEXED_TEXT} characters without its trailing spaces,
+     * which the comparison (utf8mb4_bin) ignores, as the rows' derivation does.
+     */
+    private static boolean indexed(String text) {
+        int end = text.length();
+        while (end > 0 && text.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return text.codePointCount(0, end) <= SubscriberAttributeTable.INDEXED_TEXT;
+    }
+
+    /** {@code = X} for one, {@code IN (X, …)} for more: the index's ref for a single value. */
+    private static String oneOf(int n, String each) {
+        return n == 1 ? "= " + each : "IN (" + placeholders(n, each) + ")";
     }
 
     private static String placeholders(int n, String each) {

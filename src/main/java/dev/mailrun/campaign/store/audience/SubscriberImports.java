@@ -22,6 +22,8 @@ import java.util.Optional;
  */
 public final class SubscriberImports {
 
+    private final SubscriberAttributeTable attributes = new SubscriberAttributeTable();
+
     /** A subscriber found by its key: its id, status, and the import and line that last read it. */
     public record Found(long id, SubscriberStatus status, Optional<String> importId, long importLine) {
 
@@ -97,6 +99,7 @@ public final class SubscriberImports {
      * says: a name the file gives (a blank one leaves the stored name), the attributes. One statement:
      * the rows' values are a derived table the update joins (the rows differ in line, name and
      * attributes, and VALUES() is deprecated on MySQL 8 while its row alias is unknown to MariaDB).
+     * Replaced attributes' rows ({@link SubscriberAttributeTable}) are written again after it.
      */
     public void update(Connection c, List<Change> rows, Replace replace, String importId, Instant now) throws SQLException {
         if (rows.isEmpty()) {
@@ -123,6 +126,14 @@ public final class SubscriberImports {
             }
             ps.executeUpdate();
         }
+        if (attribs) {
+            attributes.index(c, rows.stream().map(Change::id).toList(), false);
+        }
+    }
+
+    /** Writes the rows of the attributes of subscribers {@link #insert} inserted ({@link SubscriberAttributeTable}). */
+    public void indexInserted(Connection c, Collection<Long> ids) throws SQLException {
+        attributes.index(c, ids, true);
     }
 
     /** Blocklists these subscribers, in one statement. */

@@ -20,11 +20,14 @@ import java.util.Optional;
 /**
  * The subscriber table, one subscriber at a time, and its search. An address is found by its key,
  * {@code EmailAddress.suppressionKey()}: the whole address lower-cased, as {@code email_key} holds it.
- * An import's batched statements are {@link SubscriberImports}'.
+ * An import's batched statements are {@link SubscriberImports}'. Writing the attributes writes their
+ * rows ({@link SubscriberAttributeTable}) in the same transaction.
  */
 public final class SubscriberTable {
 
     static final String COLUMNS = "id, email, name, attribs, status, created_at, updated_at";
+
+    private final SubscriberAttributeTable attributes = new SubscriberAttributeTable();
 
     /** A subscriber as stored; {@code attribs} the JSON object as the database gives it back. */
     public record Stored(long id, String email, Optional<String> name, Optional<String> attribs, SubscriberStatus status,
@@ -114,14 +117,19 @@ public final class SubscriberTable {
             SqlTime.set(ps, 5, now);
             SqlTime.set(ps, 6, now);
             ps.executeUpdate();
+            long id;
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
-                return keys.getLong(1);
+                id = keys.getLong(1);
             }
+            if (attribs != null) {
+                attributes.index(c, List.of(id), true);
+            }
+            return id;
         }
     }
 
-    /** Replaces the name and attributes (null: none). */
+    /** Replaces the name and attributes (null: none), the attributes' rows with them. */
     public void update(Connection c, long id, String name, String attribs, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE subscriber SET name = ?, attribs = ?, updated_at = ? WHERE id = ?")) {
             ps.setString(1, name);
@@ -130,6 +138,7 @@ public final class SubscriberTable {
             ps.setLong(4, id);
             ps.executeUpdate();
         }
+        attributes.index(c, List.of(id), false);
     }
 
     public void setStatus(Connection c, long id, SubscriberStatus status, Instant now) throws SQLException {
