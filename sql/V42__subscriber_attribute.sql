@@ -36,7 +36,7 @@ SELECT v.id, v.name,
        CASE WHEN CHAR_LENGTH(TRIM(TRAILING ' ' FROM v.t)) > 190 THEN v.t END,
        CASE WHEN v.t REGEXP '^-?[0-9]{1,35}([.][0-9]{1,30})?$' THEN CAST(v.t AS DECIMAL(65,30)) END
 FROM (SELECT s.id, k.name, JSON_UNQUOTE(JSON_EXTRACT(s.attribs, CONCAT('$."',
-             REPLACE(REPLACE(k.name, CHAR(92 USING utf8mb4), CONCAT(CHAR(92 USING utf8mb4), CHAR(92 USING utf8mb4))),
+             REPLACE(REPLACE(k.name COLLATE utf8mb4_bin, CHAR(92 USING utf8mb4), CONCAT(CHAR(92 USING utf8mb4), CHAR(92 USING utf8mb4))),
                      '"', CONCAT(CHAR(92 USING utf8mb4), '"')), '"'))) AS t
       FROM subscriber s,
            JSON_TABLE(JSON_KEYS(s.attribs), '$[*]' COLUMNS (name VARCHAR(64) CHARACTER SET utf8mb4 PATH '$')) AS k

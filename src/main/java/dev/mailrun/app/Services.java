@@ -1,42 +1,39 @@
 package dev.mailrun.app;
 
 import dev.mailrun.app.config.BounceConfig;
-import dev.mailrun.app.config.ImportConfig;
 import dev.mailrun.app.config.MailrunConfig;
 import dev.mailrun.app.config.TrackingConfig;
-import dev.mailrun.campaign.access.ApiAudit;
-import dev.mailrun.campaign.access.ApiTokens;
 import dev.mailrun.campaign.CampaignExport;
-import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.CampaignSetup;
+import dev.mailrun.campaign.CampaignStates;
 import dev.mailrun.campaign.Campaigns;
-import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.TrackingErasure;
+import dev.mailrun.campaign.WebVersions;
+import dev.mailrun.campaign.access.ApiAudit;
+import dev.mailrun.campaign.access.ApiTokens;
+import dev.mailrun.campaign.access.IdempotencyKeys;
 import dev.mailrun.campaign.audience.Lists;
-import dev.mailrun.campaign.audience.segment.Segments;
 import dev.mailrun.campaign.audience.SubscriberImporter;
 import dev.mailrun.campaign.audience.Subscribers;
+import dev.mailrun.campaign.audience.segment.Segments;
 import dev.mailrun.campaign.bounce.BounceApplier;
-import dev.mailrun.campaign.content.Contents;
-import dev.mailrun.campaign.content.PinnedTemplates;
-import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.bounce.BounceProcessor;
 import dev.mailrun.campaign.bounce.BounceRateBreaker;
 import dev.mailrun.campaign.bounce.BounceSettings;
 import dev.mailrun.campaign.bounce.ComplaintRateBreaker;
 import dev.mailrun.campaign.bounce.TooFastDelays;
+import dev.mailrun.campaign.content.Contents;
+import dev.mailrun.campaign.content.PinnedTemplates;
+import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.feedback.FeedbackApplier;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
-import dev.mailrun.campaign.hygiene.AddressHygiene;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.RecipientImporter;
-import dev.mailrun.campaign.importing.RecipientRejectReason;
 import dev.mailrun.campaign.reply.ReplyProcessor;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendDependencies;
 import dev.mailrun.campaign.send.SendTask;
-import dev.mailrun.campaign.WebVersions;
 import dev.mailrun.campaign.send.deliver.TrackingLinks;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.send.route.Relays;
@@ -57,12 +54,12 @@ import dev.mailrun.events.DeliveryListener;
 import dev.mailrun.events.Dispatcher;
 import dev.mailrun.events.EventLog;
 import dev.mailrun.events.delivery.WebhookClient;
-import dev.mailrun.mail.smtp.WarmConnections;
 import dev.mailrun.mail.Secret;
 import dev.mailrun.mail.bounce.BounceMailbox;
 import dev.mailrun.mail.bounce.BounceParser;
 import dev.mailrun.mail.dkim.DkimSigner;
 import dev.mailrun.mail.message.MessageIds;
+import dev.mailrun.mail.smtp.WarmConnections;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.metrics.MailrunMetrics;
 import dev.mailrun.scheduler.HandlerRegistry;
@@ -292,15 +289,7 @@ public final class Services implements AutoCloseable {
     }
 
     private AddressFilter addressFilter() {
-        ImportConfig c = config.imports();
-        if (!c.rejectDisposable() && !c.rejectRole()) {
-            return AddressFilter.none();
-        }
-        AddressHygiene hygiene = AddressHygiene.withBundledLists(c.rejectDisposable(), c.rejectRole(), c.disposableList());
-        // The detail says what matched: the reason's label already says which rule.
-        return address -> hygiene.rejectReason(address).map(reason -> AddressHygiene.DISPOSABLE.equals(reason)
-                ? new AddressFilter.Rejection(RecipientRejectReason.DISPOSABLE_DOMAIN, "domain " + address.domain() + " is on the disposable-mail list")
-                : new AddressFilter.Rejection(RecipientRejectReason.ROLE_ADDRESS, "local part " + address.localPart() + " names a role, not a person"));
+        return AddressFilters.from(config.imports());
     }
 
     /** The Message-ID signing key is derived from the unsubscribe secret, so one secret covers both. */
