@@ -43,7 +43,7 @@ final class SampleMessages {
                 attachmentBytes == 0 ? java.util.List.of() : MessageFactory.encode(java.util.List.of(
                         dev.mailrun.campaign.model.Attachment.of("programme.pdf", "application/pdf", random(attachmentBytes)))),
                 dev.mailrun.campaign.attach.RecipientFiles.none(dev.mailrun.campaign.attach.AttachmentLimits.DEFAULTS),
-                dev.mailrun.campaign.send.deliver.TrackingLinks.NONE, java.util.Map.of());
+                dev.mailrun.campaign.send.deliver.TrackingLinks.NONE, java.util.Map.of(), false);
     }
 
     private static byte[] random(int n) {

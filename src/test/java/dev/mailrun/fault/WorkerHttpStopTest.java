@@ -72,7 +72,7 @@ class WorkerHttpStopTest {
 
                 assertThat(exited).isTrue();
                 assertThat(millis).as(log).isLessThan(GRACE.toMillis());
-                assertThat(log).contains("HTTP endpoint on 127.0.0.1:" + port + " /u/*, /w/* stopped");
+                assertThat(log).contains("HTTP endpoint on 127.0.0.1:" + port + " /u/*, /w/*, /p/* stopped");
                 return log;
             }
         } finally {

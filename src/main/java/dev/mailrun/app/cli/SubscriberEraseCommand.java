@@ -9,9 +9,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code subscribers erase EMAIL}: a person's data erased (docs/ERASURE.md), audited under the OS user's name. */
 @Command(name = "erase", mixinStandardHelpOptions = true,
-        description = {"Erase a person (docs/ERASURE.md): their subscriber, subscriptions, history, opens and clicks, and their",
-                "address wherever it is kept; past campaigns keep their counts. A one-way hash of the address stays, so no",
-                "later import, sign-up or send reaches it. Cannot be undone."})
+        description = {"Erase a person (docs/ERASURE.md): their subscriber, subscriptions, history, opens and clicks, and their "
+                + "address wherever it is kept; past campaigns keep their counts. A one-way hash of the address stays, so no "
+                + "later import, sign-up or send reaches it. Cannot be undone."})
 final class SubscriberEraseCommand extends ContextCommand {
 
     @Parameters(paramLabel = "EMAIL", description = "Email address, any letter case.")

@@ -76,7 +76,7 @@ class TrackingOffBytesTest {
         assertThat(now.tracking()).isEmpty();
         MessageFactory old = new MessageFactory(campaign, before, new MessageComposer(clock),
                 new MessageIds("sender.example", Secret.of("message-id-key-for-tests-0123456789")), new FixedLinks(),
-                Optional.empty(), List.of(), RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE, Map.of());
+                Optional.empty(), List.of(), RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE, Map.of(), false);
         MessageFactory current = deps.messages(campaign, now, clock);
 
         ClaimedRecipient r = new ClaimedRecipient(7, "ann@list.example", "Ann", "{\"company\": \"ACME\"}", 0);

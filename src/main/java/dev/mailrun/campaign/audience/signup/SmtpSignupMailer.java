@@ -61,7 +61,7 @@ public final class SmtpSignupMailer implements SignupMailer {
     public void confirmation(String address, Optional<String> name, List<String> lists, String language, String url, Instant expires) {
         SignupTexts t = new SignupTexts(language);
         String listNames = String.join(", ", lists);
-        Map<String, Object> values = values(address, name, lists, t);
+        Map<String, Object> values = model(address, name, lists, t);
         values.put("subject_line", t.text("mail.confirm.subject", listNames));
         values.put("greeting", name.map(n -> t.text("mail.confirm.greeting.name", n)).orElse(t.text("mail.confirm.greeting")));
         values.put("intro", t.text("mail.confirm.body", address, listNames));
@@ -74,10 +74,10 @@ public final class SmtpSignupMailer implements SignupMailer {
 
     @Override
     public void welcome(String address, Optional<String> name, List<String> lists, String language, String template) {
-        send(template(template), address, name, values(address, name, lists, new SignupTexts(language)));
+        send(template(template), address, name, model(address, name, lists, new SignupTexts(language)));
     }
 
-    private static Map<String, Object> values(String address, Optional<String> name, List<String> lists, SignupTexts t) {
+    private static Map<String, Object> model(String address, Optional<String> name, List<String> lists, SignupTexts t) {
         Map<String, Object> values = new HashMap<>();
         values.put("email", address);
         values.put("name", name.orElse(""));

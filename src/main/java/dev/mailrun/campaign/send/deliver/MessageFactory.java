@@ -65,15 +65,9 @@ public final class MessageFactory implements Messages {
      * Messages that carry {@code attachments}, encoded once ({@link #encode}) and copied into each, with the
      * tracking URLs a template loaded for tracking asks for ({@link CompiledTemplate#tracking()};
      * a template loaded without tracking never reads them), and the campaign-level fields of an A/B
-     * variant ({@code campaign} then carries the variant's subject and From name).
+     * variant ({@code campaign} then carries the variant's subject and From name). {@code toLists}: the campaign
+     * is sent to lists, so its messages carry a preference centre link when the template asks.
      */
-    public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
-                          UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
-                          RecipientFiles recipientFiles, TrackingLinks tracking, Map<String, String> campaignFields) {
-        this(campaign, template, composer, messageIds, links, dkim, attachments, recipientFiles, tracking, campaignFields, false);
-    }
-
-    /** As above; {@code toLists}: the campaign is sent to lists, so its messages carry a preference centre link when the template asks. */
     public MessageFactory(Campaign campaign, CompiledTemplate template, MessageComposer composer, MessageIds messageIds,
                           UnsubscribeLinks links, Optional<DkimSigner> dkim, List<AttachmentPart> attachments,
                           RecipientFiles recipientFiles, TrackingLinks tracking, Map<String, String> campaignFields,

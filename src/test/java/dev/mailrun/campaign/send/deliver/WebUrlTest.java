@@ -99,7 +99,7 @@ class WebUrlTest {
                 clock.instant(), clock.instant());
         return new MessageFactory(campaign, template, new MessageComposer(clock),
                 new MessageIds("sender.example", Secret.of("message-id-key-for-tests-0123456789")), links, Optional.empty(),
-                List.of(), RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE, Map.of());
+                List.of(), RecipientFiles.none(AttachmentLimits.DEFAULTS), TrackingLinks.NONE, Map.of(), false);
     }
 
     private static String raw(MessageFactory factory, ClaimedRecipient r) throws Exception {
