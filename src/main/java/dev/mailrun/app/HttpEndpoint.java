@@ -18,6 +18,7 @@ import dev.mailrun.health.Readiness;
 import dev.mailrun.http.server.HttpLimits;
 import dev.mailrun.http.server.HttpServer;
 import dev.mailrun.http.server.Listener;
+import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.status.Probe;
 import dev.mailrun.http.server.Route;
 import dev.mailrun.http.server.TrustedProxies;
@@ -83,15 +84,18 @@ public final class HttpEndpoint implements AutoCloseable {
         s.config().unsubscribe().httpPort().ifPresent(port -> {
             SigningKey key = SigningKey.of(s.config().unsubscribe().requireSecret().reveal());
             List<Route> routes = new ArrayList<>();
+            // One shell for every page a person sees here, so the operator's look (pages.*) is everywhere.
+            PublicPage shell = new PublicPage(s.config().signup().look());
             routes.add(PublicRoutes.unsubscribe(new UnsubscribeTokens(key),
-                    new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock())));
+                    new Unsubscriber(s.dataSource(), new SuppressionTable(), s.clock()), shell, s.config().signup().language()));
             // Web version links exist only where messages are sent, which needs the base URL they are made on.
             s.config().unsubscribe().baseUrl().ifPresent(base -> routes.add(
-                    PublicRoutes.webVersion(ProductionLinks.webVersions(s), URI.create(base), s.webVersions())));
+                    PublicRoutes.webVersion(ProductionLinks.webVersions(s), URI.create(base), s.webVersions(), shell)));
             // The preference centre's links are made where messages are sent to lists, on the same base URL.
-            s.config().unsubscribe().baseUrl().ifPresent(base -> routes.add(PublicRoutes.preferences(PreferenceWiring.centre(s, base))));
+            s.config().unsubscribe().baseUrl().ifPresent(base -> routes.add(
+                    PublicRoutes.preferences(PreferenceWiring.centre(s, base), shell)));
             routes.addAll(FeedbackRoutes.of(s, fetcher));
-            routes.addAll(SignupRoutes.of(s, key));
+            routes.addAll(SignupRoutes.of(s, key, shell));
             if (s.config().tracking().enabled()) {
                 TrackingTokens tokens = new TrackingTokens(key);
                 Tracker tracker = s.tracker();

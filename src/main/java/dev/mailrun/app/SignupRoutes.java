@@ -16,13 +16,13 @@ import java.util.List;
 /**
  * The sign-up routes of the public listener ({@code /subscribe}, {@code /confirm/<token>}), when
  * {@code signup.enabled}: forms and links signed with the unsubscribe secret, links made on the
- * unsubscribe base URL, messages sent through the first relay.
+ * unsubscribe base URL, messages sent through the first relay, pages in the listener's one shell.
  */
 final class SignupRoutes {
 
     private SignupRoutes() {}
 
-    static List<Route> of(Services s, SigningKey key) {
+    static List<Route> of(Services s, SigningKey key, PublicPage shell) {
         SignupConfig c = s.config().signup();
         if (!c.enabled()) {
             return List.of();
@@ -33,7 +33,6 @@ final class SignupRoutes {
         SignupTokens tokens = new SignupTokens(key, c.confirmTtl(), s.clock());
         SmtpSignupMailer mailer = new SmtpSignupMailer(s.contents(), s.config().relays().first().smtp(), settings, s.clock());
         Signups signups = new Signups(s.dataSource(), s.clock(), settings, tokens, mailer);
-        PublicPage shell = new PublicPage(c.look());
         return List.of(PublicRoutes.signup(signups, new SignupGuard(tokens, c.guard(), s.clock()), shell,
                         s.config().tracking().trustedProxies()),
                 PublicRoutes.confirm(signups, shell));

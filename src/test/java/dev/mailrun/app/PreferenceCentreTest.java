@@ -18,6 +18,8 @@ import dev.mailrun.http.endpoint.PublicRoutes;
 import dev.mailrun.http.server.HttpLimits;
 import dev.mailrun.http.server.HttpServer;
 import dev.mailrun.http.server.Listener;
+import dev.mailrun.http.server.PageLook;
+import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.testing.PersonEverywhere;
@@ -59,6 +61,7 @@ class PreferenceCentreTest {
     private final SigningKey key = SigningKey.of("0123456789abcdef0123456789abcdef-test");
     private final SettableClock clock = SettableClock.at("2026-12-01T10:00:00Z");
     private final PreferenceTokens tokens = new PreferenceTokens(key, clock);
+    private final PublicPage shell = new PublicPage(PageLook.DEFAULTS);
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     private HttpServer server;
     private String base;
@@ -72,7 +75,7 @@ class PreferenceCentreTest {
         PreferenceCentre centre = new PreferenceCentre(tokens, new Preferences(db.dataSource(), clock), new PersonalData(db.dataSource()),
                 new ErasureRequests(db.dataSource(), new SmtpConfirmationMail(smtp, clock), clock),
                 new Erasure(db.dataSource(), clock, new SecureRandom()), URI.create(PUBLIC_BASE));
-        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of(PublicRoutes.preferences(centre)))),
+        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of(PublicRoutes.preferences(centre, shell)))),
                 Duration.ofSeconds(2), HttpLimits.DEFAULTS);
         base = "http://127.0.0.1:" + server.port();
     }
@@ -87,8 +90,9 @@ class PreferenceCentreTest {
         HttpResponse<String> page = get(link(), "en");
 
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValue(
-                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValue(shell.contentSecurityPolicy());
+        assertThat(shell.contentSecurityPolicy()).startsWith("default-src 'none'; style-src 'sha256-").contains("form-action 'self'",
+                "base-uri 'none'", "frame-ancestors 'none'").doesNotContain("unsafe-inline");
         assertThat(page.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
         assertThat(page.body()).contains("<html lang=\"en\">", "name=\"viewport\"", "Weekly news", "<label for=\"list-")
                 .contains(PersonEverywhere.EMAIL).doesNotContain("<script");

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "language", mixinStandardHelpOptions = true,
-        description = "Sets the language (en, de) of a list's sign-up pages and confirmation message; without LANG, signup.language.")
+        description = "Sets the language (en, de) of a list's sign-up and unsubscribe pages and confirmation message; without LANG, signup.language.")
 final class ListLanguageCommand extends ContextCommand {
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The list.")

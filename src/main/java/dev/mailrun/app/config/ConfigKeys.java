@@ -220,7 +220,7 @@ public final class ConfigKeys {
         key("signup.address-limit", "3", Range.whole(0, 1_000_000), "Sign-ups of one email address per signup.limit-window; more answer 429 and send nothing. 0: no limit.");
         key("signup.limit-window", "1h", span(Duration.ofSeconds(1), Duration.ofDays(1)), "The window both sign-up rates are counted over.");
         key("signup.external-forms", "false", "true: POST /subscribe is taken without the hosted form's token, from a form on the operator's own site (no minimum fill time then); false: only the hosted forms.");
-        section("Public pages", "How the pages people see on the public listener look (sign-up, confirmation).");
+        section("Public pages", "How every page people see on the public listener looks: sign-up, confirmation, the preference centre, one-click unsubscribe.");
         key("pages.logo-url", "", "An https URL of a logo shown above each page; the only thing a page loads from elsewhere. Empty: none.");
         key("pages.accent-colour", "#1d4ed8", "Buttons, links and focus outlines, #rrggbb.");
         key("pages.text-colour", "#111827", "The text, #rrggbb.");

@@ -43,8 +43,10 @@ public final class Unsubscriber {
     /**
      * What an unsubscribe from a campaign's message leaves: the campaign's lists by name (a campaign sent
      * to lists only), every list (one sent to a segment), or, neither, mail from the sender at all.
+     * {@code language}: the pages' language of the first of those lists that has its own; empty where
+     * none has, or no list is named.
      */
-    public record Scope(List<String> lists, boolean everyList) {
+    public record Scope(List<String> lists, boolean everyList, Optional<String> language) {
 
         public Scope {
             lists = List.copyOf(lists);
@@ -81,8 +83,12 @@ public final class Unsubscriber {
     /** What a request about a message of campaign {@code campaignId} leaves, read now. */
     public Scope scope(long campaignId) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            boolean segment = !segments.of(c, campaignId).isEmpty();
-            return new Scope(segment ? List.of() : lists.of(c, campaignId).stream().map(CampaignListTable.Target::name).toList(), segment);
+            if (!segments.of(c, campaignId).isEmpty()) {
+                return new Scope(List.of(), true, Optional.empty());
+            }
+            List<CampaignListTable.Target> targets = lists.of(c, campaignId);
+            return new Scope(targets.stream().map(CampaignListTable.Target::name).toList(), false,
+                    targets.stream().map(CampaignListTable.Target::language).flatMap(Optional::stream).findFirst());
         }
     }
 }

@@ -9,13 +9,13 @@ import dev.mailrun.http.server.BodyReader;
 import dev.mailrun.http.server.Html;
 import dev.mailrun.http.server.HttpLimits;
 import dev.mailrun.http.server.NotFoundHandler;
+import dev.mailrun.http.server.PageTexts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Handler;
@@ -38,21 +38,23 @@ import org.slf4j.LoggerFactory;
  *       malformed form 400; a list not offered 400; a body too large 413, too slow 408; any other path
  *       404, any other method 405.</li>
  * </ul>
+ *
+ * <p>Every page is in the public page shell, in the language the reader's browser asks for: a person
+ * may be on lists of either language, so no list speaks for them here.
  */
 final class PreferenceHandler extends Handler.Abstract {
 
     private static final Logger log = LoggerFactory.getLogger(PreferenceHandler.class);
-    /** Nothing but the page's own inline style; forms post only here; no base, no framing. */
-    static final String POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; "
-            + "frame-ancestors 'none'";
 
     private final PreferenceCentre centre;
     private final PreferenceTokens tokens;
+    private final PreferencePages pages;
     private final HttpLimits limits;
 
-    PreferenceHandler(PreferenceCentre centre, HttpLimits limits) {
+    PreferenceHandler(PreferenceCentre centre, PreferencePages pages, HttpLimits limits) {
         this.centre = centre;
         this.tokens = centre.tokens();
+        this.pages = pages;
         this.limits = limits;
     }
 
@@ -65,12 +67,12 @@ final class PreferenceHandler extends Handler.Abstract {
             NotFoundHandler.send(response, callback);
             return true;
         }
-        PreferenceTexts t = PreferenceTexts.forHeader(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));
+        PageTexts t = PageTexts.forAcceptLanguage(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));
         String method = request.getMethod();
         boolean show = HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method);
         if (!show && !HttpMethod.POST.is(method)) {
             response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST");
-            send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, PreferencePages.message(t, "badForm"));
+            send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, pages.message(t, "bad-form"));
             return true;
         }
         Kind kind = erase ? Kind.ERASE : Kind.LINK;
@@ -78,9 +80,9 @@ final class PreferenceHandler extends Handler.Abstract {
         if (show) {
             Optional<PreferenceTokens.Target> target = tokens.verify(kind, token);
             if (target.isEmpty()) {
-                send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "invalid"));
+                send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(t, "invalid"));
             } else {
-                guarded(t, response, callback, () -> erase ? PreferencePages.confirmErasure(t, target.get().address(), csrf(target.get()))
+                guarded(t, response, callback, () -> erase ? pages.confirmErasure(t, target.get().address(), csrf(target.get()))
                         : centrePage(t, target.get(), Optional.empty()));
             }
             return true;
@@ -88,29 +90,29 @@ final class PreferenceHandler extends Handler.Abstract {
         BodyReader.collect(request, limits.maxBodyBytes(), limits.bodyTimeout(), (outcome, body, failure) -> {
             switch (outcome) {
                 case COMPLETE -> post(t, kind, token, body, response, callback);
-                case TOO_LARGE -> sendAndClose(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, PreferencePages.message(t, "tooLarge"));
-                case TIMED_OUT -> sendAndClose(response, callback, HttpStatus.REQUEST_TIMEOUT_408, PreferencePages.message(t, "timeout"));
+                case TOO_LARGE -> sendAndClose(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, pages.message(t, "too-large"));
+                case TIMED_OUT -> sendAndClose(response, callback, HttpStatus.REQUEST_TIMEOUT_408, pages.message(t, "timeout"));
                 case BROKEN -> callback.failed(failure);
             }
         });
         return true;
     }
 
-    private void post(PreferenceTexts t, Kind kind, String token, byte[] body, Response response, Callback callback) {
+    private void post(PageTexts t, Kind kind, String token, byte[] body, Response response, Callback callback) {
         Optional<PreferenceTokens.Target> target = tokens.verify(kind, token);
         if (target.isEmpty()) {
-            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "invalid"));
+            send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(t, "invalid"));
             return;
         }
         PreferenceForm form;
         try {
             form = PreferenceForm.parse(body);
         } catch (IllegalArgumentException e) {
-            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "badForm"));
+            send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(t, "bad-form"));
             return;
         }
         if (!form.csrf().flatMap(c -> tokens.verify(Kind.FORM, c)).filter(target.get()::equals).isPresent()) {
-            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "expired"));
+            send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(t, "expired"));
             return;
         }
         PreferenceTokens.Target who = target.get();
@@ -118,12 +120,12 @@ final class PreferenceHandler extends Handler.Abstract {
         log.info("preference centre: {} from campaign {}", kind == Kind.ERASE ? "erasure confirmed" : action, who.campaignId());
         if (kind == Kind.ERASE) {
             if (!action.equals("erase")) {
-                send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "badForm"));
+                send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(t, "bad-form"));
                 return;
             }
             guarded(t, response, callback, () -> {
                 centre.erasure().erase(who.address(), Erasure.Via.PREFERENCES, "self");
-                return PreferencePages.erased(t);
+                return pages.erased(t);
             });
             return;
         }
@@ -132,47 +134,47 @@ final class PreferenceHandler extends Handler.Abstract {
                 try {
                     Optional<Preferences.Changed> changed = centre.preferences().choose(who.address(), form.lists());
                     boolean any = changed.isPresent() && !(changed.get().joined().isEmpty() && changed.get().left().isEmpty());
-                    return centrePage(t, who, Optional.of(t.get(any ? "saved" : "saved.nothing")));
+                    return centrePage(t, who, Optional.of(t.html(any ? "prefs.saved" : "prefs.saved.nothing")));
                 } catch (Preferences.UnknownList e) {
-                    throw new Refused("unknownList");
+                    throw new Refused("unknown-list");
                 }
             });
             case "leave-all" -> guarded(t, response, callback, () -> {
                 centre.preferences().leaveAll(who.address());
-                return centrePage(t, who, Optional.of(t.get("leftAll")));
+                return centrePage(t, who, Optional.of(t.html("prefs.left-all")));
             });
             case "download" -> download(t, who, response, callback);
             case "erase" -> guarded(t, response, callback, () -> {
                 String link = tokens.eraseLink(centre.base(), who.campaignId(), who.address());
-                ErasureRequests.Result result = centre.requests().request(who.campaignId(), who.address(), t.get("mail.subject"),
-                        t.get("mail.text", who.address(), link).replace("\\n", "\n"));
+                ErasureRequests.Result result = centre.requests().request(who.campaignId(), who.address(), t.text("prefs.mail.subject"),
+                        t.text("prefs.mail.text", who.address(), link));
                 String a = Html.escape(who.address());
                 String note = switch (result) {
-                    case SENT -> t.get("erase.sent", a);
-                    case TOO_SOON -> t.get("erase.tooSoon", a);
-                    case NO_SENDER -> t.get("erase.noSender");
+                    case SENT -> t.markup("prefs.erase.sent", a);
+                    case TOO_SOON -> t.markup("prefs.erase.too-soon", a);
+                    case NO_SENDER -> t.html("prefs.erase.no-sender");
                 };
                 return centrePage(t, who, Optional.of(note));
             });
-            default -> send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, "badForm"));
+            default -> send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(t, "bad-form"));
         }
     }
 
-    private String centrePage(PreferenceTexts t, PreferenceTokens.Target who, Optional<String> note) throws SQLException {
-        return PreferencePages.centre(t, who.address(), centre.preferences().view(who.address()), csrf(who), note);
+    private String centrePage(PageTexts t, PreferenceTokens.Target who, Optional<String> note) throws SQLException {
+        return pages.centre(t, who.address(), centre.preferences().view(who.address()), csrf(who), note);
     }
 
     private String csrf(PreferenceTokens.Target who) {
         return tokens.token(Kind.FORM, who.campaignId(), who.address());
     }
 
-    private void download(PreferenceTexts t, PreferenceTokens.Target who, Response response, Callback callback) {
+    private void download(PageTexts t, PreferenceTokens.Target who, Response response, Callback callback) {
         Optional<String> json;
         try {
             json = centre.data().export(who.address());
         } catch (SQLException | RuntimeException e) {
             log.error("preference centre: the data of a subscriber could not be read", e);
-            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, PreferencePages.message(t, "failed"));
+            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, pages.message(t, "failed"));
             return;
         }
         if (json.isEmpty()) {
@@ -183,19 +185,24 @@ final class PreferenceHandler extends Handler.Abstract {
         response.setStatus(HttpStatus.OK_200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
         response.getHeaders().put(HttpHeader.CONTENT_DISPOSITION, "attachment; filename=\"my-data.json\"");
-        common(response, bytes.length);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        response.getHeaders().put("X-Content-Type-Options", "nosniff");
+        // The token is in the URL: never hand it to another site.
+        response.getHeaders().put("Referrer-Policy", "no-referrer");
+        response.getHeaders().put("Content-Security-Policy", pages.shell().contentSecurityPolicy());
         response.write(true, ByteBuffer.wrap(bytes), callback);
     }
 
     /** A page made by {@code page}: a {@link Refused} is its 400 page, a failure the 500 page; nothing changed either way. */
-    private void guarded(PreferenceTexts t, Response response, Callback callback, PageWork page) {
+    private void guarded(PageTexts t, Response response, Callback callback, PageWork page) {
         try {
             send(response, callback, HttpStatus.OK_200, page.make());
         } catch (Refused r) {
-            send(response, callback, HttpStatus.BAD_REQUEST_400, PreferencePages.message(t, r.key));
+            send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(t, r.key));
         } catch (SQLException | IOException | RuntimeException e) {
             log.error("preference centre: a request could not be carried out", e);
-            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, PreferencePages.message(t, "failed"));
+            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, pages.message(t, "failed"));
         }
     }
 
@@ -214,26 +221,11 @@ final class PreferenceHandler extends Handler.Abstract {
         }
     }
 
-    static void send(Response response, Callback callback, int status, String html) {
-        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
-        response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
-        common(response, bytes.length);
-        response.write(true, ByteBuffer.wrap(bytes), callback);
+    private void send(Response response, Callback callback, int status, String html) {
+        pages.shell().send(response, callback, status, html);
     }
 
-    private static void sendAndClose(Response response, Callback callback, int status, String html) {
-        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
-        send(response, callback, status, html);
-    }
-
-    private static void common(Response response, int length) {
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
-        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-        response.getHeaders().put("X-Content-Type-Options", "nosniff");
-        // The token is in the URL: never hand it to another site.
-        response.getHeaders().put("Referrer-Policy", "no-referrer");
-        response.getHeaders().put("X-Robots-Tag", "noindex");
-        response.getHeaders().put("Content-Security-Policy", POLICY);
+    private void sendAndClose(Response response, Callback callback, int status, String html) {
+        pages.shell().sendAndClose(response, callback, status, html);
     }
 }

@@ -19,25 +19,34 @@ import java.net.URI;
 
 /**
  * The routes of the public listener, which recipients' mail programs and the email providers call:
- * one-click unsubscribe, the web version of a message, the preference centre, the tracking endpoints, the providers' webhooks.
+ * one-click unsubscribe, the web version of a message, the preference centre, the sign-up forms, the
+ * tracking endpoints, the providers' webhooks. Every page a person sees is made in the one
+ * {@link PublicPage} handed in here (the operator's look, one style sheet, one policy).
  */
 public final class PublicRoutes {
 
     private PublicRoutes() {}
 
-    /** One-click unsubscribe, {@code /u/<token>}. */
-    public static Route unsubscribe(UnsubscribeTokens tokens, Unsubscriber unsubscriber) {
-        return Route.of(UnsubscribeTokens.PATH_PREFIX + "*", limits -> new UnsubscribeHandler(tokens, unsubscriber, limits));
+    /**
+     * One-click unsubscribe, {@code /u/<token>}, its pages in {@code shell}, in the language of the
+     * campaign's lists ({@code listLanguage} for a list without its own) or else the reader's.
+     */
+    public static Route unsubscribe(UnsubscribeTokens tokens, Unsubscriber unsubscriber, PublicPage shell, String listLanguage) {
+        return Route.of(UnsubscribeTokens.PATH_PREFIX + "*",
+                limits -> new UnsubscribeHandler(tokens, unsubscriber, new UnsubscribePages(shell), listLanguage, limits));
     }
 
-    /** A message's web version, {@code /w/<token>}, its links made on {@code base} (docs/CONTENT.md). */
-    public static Route webVersion(WebVersionTokens tokens, URI base, WebVersions pages) {
-        return Route.of(WebVersionTokens.PATH_PREFIX + "*", limits -> new WebVersionHandler(tokens, base, pages));
+    /** A message's web version, {@code /w/<token>}, its links made on {@code base} (docs/CONTENT.md), its error pages in {@code shell}. */
+    public static Route webVersion(WebVersionTokens tokens, URI base, WebVersions pages, PublicPage shell) {
+        return Route.of(WebVersionTokens.PATH_PREFIX + "*", limits -> new WebVersionHandler(tokens, base, pages, shell));
     }
 
-    /** The preference centre, {@code /p/<token>}, and the erasure's confirmation, {@code /p/erase/<token>} (docs/PREFERENCES.md). */
-    public static Route preferences(PreferenceCentre centre) {
-        return Route.of(PreferenceTokens.PATH_PREFIX + "*", limits -> new PreferenceHandler(centre, limits));
+    /**
+     * The preference centre, {@code /p/<token>}, and the erasure's confirmation, {@code /p/erase/<token>}
+     * (docs/PREFERENCES.md), in {@code shell}.
+     */
+    public static Route preferences(PreferenceCentre centre, PublicPage shell) {
+        return Route.of(PreferenceTokens.PATH_PREFIX + "*", limits -> new PreferenceHandler(centre, new PreferencePages(shell), limits));
     }
 
     /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}. */

@@ -4,10 +4,9 @@ import dev.mailrun.campaign.unsubscribe.UnsubscribeTarget;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.http.server.BodyReader;
-import dev.mailrun.http.server.Html;
-import dev.mailrun.http.server.HtmlResponse;
 import dev.mailrun.http.server.HttpLimits;
 import dev.mailrun.http.server.NotFoundHandler;
+import dev.mailrun.http.server.PageTexts;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -34,6 +33,10 @@ import org.slf4j.LoggerFactory;
  *   <li>A malformed, tampered or forged token gets 400 and changes nothing; any other path 404;
  *       any other method 405; a POST body too large 413 and too slow 408, whatever its token.</li>
  * </ul>
+ *
+ * <p>Every page is in the public page shell. The question and the answer are in the language of the
+ * campaign's lists (the first that has its own, else {@code signup.language}); for a campaign sent to no
+ * list, and for a page before the token is read, in the language the reader's browser asks for.
  */
 final class UnsubscribeHandler extends Handler.Abstract {
 
@@ -42,11 +45,17 @@ final class UnsubscribeHandler extends Handler.Abstract {
 
     private final UnsubscribeTokens tokens;
     private final Unsubscriber unsubscriber;
+    private final UnsubscribePages pages;
+    private final String listLanguage;
     private final HttpLimits limits;
 
-    UnsubscribeHandler(UnsubscribeTokens tokens, Unsubscriber unsubscriber, HttpLimits limits) {
+    /** @param listLanguage the language of a list without its own (en, de) */
+    UnsubscribeHandler(UnsubscribeTokens tokens, Unsubscriber unsubscriber, UnsubscribePages pages, String listLanguage,
+                       HttpLimits limits) {
         this.tokens = tokens;
         this.unsubscriber = unsubscriber;
+        this.pages = pages;
+        this.listLanguage = listLanguage;
         this.limits = limits;
     }
 
@@ -58,70 +67,71 @@ final class UnsubscribeHandler extends Handler.Abstract {
             NotFoundHandler.send(response, callback);
             return true;
         }
+        PageTexts reader = PageTexts.forAcceptLanguage(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));
         String method = request.getMethod();
         boolean show = HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method);
         if (!show && !HttpMethod.POST.is(method)) {
             response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST");
-            HtmlResponse.send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405,
-                    Html.error("Method not allowed", "Use the link or the button in the message."));
+            send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, pages.message(reader, "unsubscribe.method"));
             return true;
         }
         String token = path.substring(PREFIX.length());
         if (show) {
             Optional<UnsubscribeTarget> target = tokens.verify(token);
             if (target.isEmpty()) {
-                invalidLink(response, callback);
+                send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(reader, "unsubscribe.invalid"));
             } else {
-                confirm(target.get(), response, callback);
+                confirm(target.get(), reader, response, callback);
             }
             return true;
         }
         // The body's limits come first, whatever the token: a body too large is 413 on every path.
         BodyReader.read(request, limits.maxBodyBytes(), limits.bodyTimeout(), (outcome, failure) -> {
             switch (outcome) {
-                case COMPLETE -> tokens.verify(token).ifPresentOrElse(target -> unsubscribe(target, response, callback),
-                        () -> invalidLink(response, callback));
-                case TOO_LARGE -> HtmlResponse.sendAndClose(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413,
-                        Html.error("Request too large", "Use the button in the message."));
-                case TIMED_OUT -> HtmlResponse.sendAndClose(response, callback, HttpStatus.REQUEST_TIMEOUT_408,
-                        Html.error("Request timed out", "Please try again."));
+                case COMPLETE -> tokens.verify(token).ifPresentOrElse(target -> unsubscribe(target, reader, response, callback),
+                        () -> send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(reader, "unsubscribe.invalid")));
+                case TOO_LARGE -> pages.shell().sendAndClose(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413,
+                        pages.message(reader, "unsubscribe.too-large"));
+                case TIMED_OUT -> pages.shell().sendAndClose(response, callback, HttpStatus.REQUEST_TIMEOUT_408,
+                        pages.message(reader, "page.too-slow"));
                 case BROKEN -> callback.failed(failure);
             }
         });
         return true;
     }
 
-    private static void invalidLink(Response response, Callback callback) {
-        HtmlResponse.send(response, callback, HttpStatus.BAD_REQUEST_400, Html.error("Invalid link",
-                "This unsubscribe link is not valid. Please use the link from the message exactly as it is."));
-    }
-
-    private void confirm(UnsubscribeTarget target, Response response, Callback callback) {
+    private void confirm(UnsubscribeTarget target, PageTexts reader, Response response, Callback callback) {
         try {
-            HtmlResponse.send(response, callback, HttpStatus.OK_200,
-                    UnsubscribePages.confirm(target.address(), unsubscriber.scope(target.campaignId())));
+            Unsubscriber.Scope scope = unsubscriber.scope(target.campaignId());
+            send(response, callback, HttpStatus.OK_200, pages.confirm(texts(scope, reader), target.address(), scope));
         } catch (SQLException | RuntimeException e) {
             log.error("unsubscribe page campaign={} could not be read", target.campaignId(), e);
-            HtmlResponse.send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500,
-                    Html.error("Please try again", "This page could not be shown just now."));
+            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, pages.message(reader, "page.unavailable"));
         }
     }
 
-    private void unsubscribe(UnsubscribeTarget target, Response response, Callback callback) {
+    private void unsubscribe(UnsubscribeTarget target, PageTexts reader, Response response, Callback callback) {
         try {
             Unsubscriber.Result result = unsubscriber.unsubscribe(target);
             if (result == Unsubscriber.Result.INVALID_ADDRESS) {
-                HtmlResponse.send(response, callback, HttpStatus.BAD_REQUEST_400,
-                        Html.error("Invalid link", "This unsubscribe link does not name a valid address."));
+                send(response, callback, HttpStatus.BAD_REQUEST_400, pages.message(reader, "unsubscribe.invalid-address"));
                 return;
             }
             log.info("unsubscribe campaign={} recipient={}: {}", target.campaignId(), target.recipientId(), result);
-            HtmlResponse.send(response, callback, HttpStatus.OK_200,
-                    UnsubscribePages.done(target.address(), unsubscriber.scope(target.campaignId())));
+            Unsubscriber.Scope scope = unsubscriber.scope(target.campaignId());
+            send(response, callback, HttpStatus.OK_200, pages.done(texts(scope, reader), target.address(), scope));
         } catch (SQLException | RuntimeException e) {
             log.error("unsubscribe campaign={} recipient={} could not be stored", target.campaignId(), target.recipientId(), e);
-            HtmlResponse.send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500,
-                    Html.error("Please try again", "Your request could not be recorded just now."));
+            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, pages.message(reader, "page.retry"));
         }
+    }
+
+    /** The lists' language where the campaign names lists; else the reader's. */
+    private PageTexts texts(Unsubscriber.Scope scope, PageTexts reader) {
+        return scope.lists().isEmpty() ? reader : PageTexts.of(scope.language().orElse(listLanguage));
+    }
+
+    private void send(Response response, Callback callback, int status, String html) {
+        pages.shell().send(response, callback, status, html);
     }
 }

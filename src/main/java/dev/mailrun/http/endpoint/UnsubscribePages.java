@@ -2,44 +2,64 @@ package dev.mailrun.http.endpoint;
 
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.http.server.Html;
+import dev.mailrun.http.server.PageTexts;
+import dev.mailrun.http.server.PublicPage;
 import java.util.stream.Collectors;
 
 /**
- * The pages one-click unsubscribe shows a person who opens the link: the question, and the answer,
- * each saying what the request leaves ({@link Unsubscriber.Scope}): the lists of a campaign sent to
- * lists, by name; every list, for one sent to a segment; else all mail.
+ * The pages one-click unsubscribe shows a person who opens the link, in the public page shell: the
+ * question, and the answer, each saying what the request leaves ({@link Unsubscriber.Scope}): the lists
+ * of a campaign sent to lists, by name; every list, for one sent to a segment; else all mail.
  */
 final class UnsubscribePages {
 
-    private UnsubscribePages() {}
+    private final PublicPage shell;
 
-    /** The form has no action: it posts back to the very URL shown, whatever prefix a proxy added. */
-    static String confirm(String address, Unsubscriber.Scope scope) {
-        String question = scope.everything() ? "Stop all mail to <strong>%s</strong>?".formatted(Html.escape(address))
-                : "Stop mail to <strong>%s</strong> from %s?".formatted(Html.escape(address), what(scope));
-        return Html.page("Unsubscribe", """
-                <p>%s</p>
-                <form method="post">
-                  <input type="hidden" name="List-Unsubscribe" value="One-Click">
-                  <button type="submit">Unsubscribe</button>
-                </form>""".formatted(question));
+    UnsubscribePages(PublicPage shell) {
+        this.shell = shell;
     }
 
-    static String done(String address, Unsubscriber.Scope scope) {
+    PublicPage shell() {
+        return shell;
+    }
+
+    /**
+     * The question and its button. The form has no action: it posts back to the very URL shown, whatever
+     * prefix a proxy added; its hidden field makes the button's POST the same as a mail program's
+     * RFC 8058 one-click POST.
+     */
+    String confirm(PageTexts t, String address, Unsubscriber.Scope scope) {
+        String body = "<p>" + t.markup("unsubscribe.ask." + kind(scope), Html.strong(address), names(scope)) + "</p>\n"
+                + "<form method=\"post\">\n"
+                + "  <input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">\n"
+                + "  <button type=\"submit\">" + t.html("unsubscribe.button") + "</button>\n"
+                + "</form>";
+        return shell.render(t, t.text("unsubscribe.title"), body);
+    }
+
+    String done(PageTexts t, String address, Unsubscriber.Scope scope) {
+        return shell.render(t, t.text("unsubscribe.done.title"),
+                "<p>" + t.markup("unsubscribe.done." + kind(scope), Html.strong(address), names(scope)) + "</p>");
+    }
+
+    /** A page titled by {@code key}.title saying {@code key}.body. */
+    String message(PageTexts t, String key) {
+        return shell.message(t, t.text(key + ".title"), t.text(key + ".body"));
+    }
+
+    /** Which sentence fits: all mail, every list, one list or several. */
+    private static String kind(Unsubscriber.Scope scope) {
         if (scope.everything()) {
-            return Html.page("Unsubscribed", "<p><strong>%s</strong> will receive no more mail from us.</p>"
-                    .formatted(Html.escape(address)));
+            return "everything";
         }
-        return Html.page("Unsubscribed", "<p>You will no longer receive mail from %s at <strong>%s</strong>.</p>"
-                .formatted(what(scope), Html.escape(address)));
+        if (scope.everyList()) {
+            return "every-list";
+        }
+        return scope.lists().size() == 1 ? "list" : "lists";
     }
 
-    /** "the lists News, Offers", "the list News", or "any of our lists"; every name escaped. */
-    private static String what(Unsubscriber.Scope scope) {
-        if (scope.everyList()) {
-            return "any of our lists";
-        }
-        return (scope.lists().size() == 1 ? "the list " : "the lists ")
-                + scope.lists().stream().map(Html::escape).collect(Collectors.joining(", "));
+    /** The lists' names, each escaped: "News, Offers". */
+    private static String names(Unsubscriber.Scope scope) {
+        return scope.lists().stream().map(Html::escape).collect(Collectors.joining(", "));
     }
 }

@@ -2,9 +2,9 @@ package dev.mailrun.http.endpoint;
 
 import dev.mailrun.campaign.WebVersions;
 import dev.mailrun.campaign.unsubscribe.WebVersionTokens;
-import dev.mailrun.http.server.Html;
-import dev.mailrun.http.server.HtmlResponse;
 import dev.mailrun.http.server.NotFoundHandler;
+import dev.mailrun.http.server.PageTexts;
+import dev.mailrun.http.server.PublicPage;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * <p>The page is the operator's HTML, served on the operator's domain: its policy lets no script run,
  * nothing load but images over https (and inline ones), nothing be posted or framed; no referrer leaks
  * the token to the sites it links to; nothing caches or indexes a page that holds a person's data.
+ * The pages that say why no message is shown (405, 500) are mailrun's own, in the public page shell and
+ * the language the reader's browser asks for.
  */
 final class WebVersionHandler extends Handler.Abstract {
 
@@ -45,12 +47,14 @@ final class WebVersionHandler extends Handler.Abstract {
     private final WebVersionTokens tokens;
     private final String base;
     private final WebVersions pages;
+    private final PublicPage shell;
 
     /** @param base the public URL the links are made on (unsubscribe.base-url, normalised) */
-    WebVersionHandler(WebVersionTokens tokens, URI base, WebVersions pages) {
+    WebVersionHandler(WebVersionTokens tokens, URI base, WebVersions pages, PublicPage shell) {
         this.tokens = tokens;
         this.base = base.toString();
         this.pages = pages;
+        this.shell = shell;
     }
 
     @Override
@@ -58,8 +62,7 @@ final class WebVersionHandler extends Handler.Abstract {
         String method = request.getMethod();
         if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
             response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
-            HtmlResponse.send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405,
-                    Html.error("Method not allowed", "Use the link in the message."));
+            notice(request, response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, "web.method");
             return true;
         }
         String path = request.getHttpURI().getPath();
@@ -75,8 +78,7 @@ final class WebVersionHandler extends Handler.Abstract {
             page = pages.page(t.campaignId(), t.recipientId(), base + path);
         } catch (SQLException | RuntimeException e) {
             log.error("web version of campaign {} recipient {} could not be read", t.campaignId(), t.recipientId(), e);
-            HtmlResponse.send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500,
-                    Html.error("Please try again", "This page could not be shown just now."));
+            notice(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, "page.unavailable");
             return true;
         }
         if (page.isEmpty()) {
@@ -88,6 +90,12 @@ final class WebVersionHandler extends Handler.Abstract {
         headers(response.getHeaders(), bytes.length);
         response.write(true, ByteBuffer.wrap(bytes), callback);
         return true;
+    }
+
+    /** mailrun's own page titled {@code key}.title saying {@code key}.body, in the reader's language. */
+    private void notice(Request request, Response response, Callback callback, int status, String key) {
+        PageTexts t = PageTexts.forAcceptLanguage(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));
+        shell.send(response, callback, status, shell.message(t, t.text(key + ".title"), t.text(key + ".body")));
     }
 
     private static void headers(HttpFields.Mutable headers, int length) {

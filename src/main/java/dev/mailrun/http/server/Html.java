@@ -1,8 +1,10 @@
 package dev.mailrun.http.server;
 
 /**
- * The escaper every page uses, and the one page shape the public endpoints and the error pages share:
- * small, self-contained, no scripts, no external resources.
+ * The escaper every page uses, and the bare page of the answers a listener gives before any route's
+ * shell applies (Jetty's refusals, an unknown path, the tracking endpoints' rare errors): small,
+ * self-contained, no scripts, no external resources, no configuration. The pages a person is meant to
+ * read are {@link PublicPage}'s.
  */
 public final class Html {
 
@@ -22,6 +24,11 @@ public final class Html {
             }
         }
         return sb.toString();
+    }
+
+    /** {@code text} escaped and set in bold: a page's address or name the sentence is about. */
+    public static String strong(String text) {
+        return "<strong>" + escape(text) + "</strong>";
     }
 
     /** A page that says what went wrong in one sentence. */

@@ -8,8 +8,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * The shell of the pages people see on the public listener (sign-up, confirmation, preferences):
- * the operator's look ({@link PageLook}), the page's language ({@link PageTexts}), readable on a
+ * The one shell of the pages people see on the public listener (sign-up, confirmation, the preference
+ * centre, one-click unsubscribe, their error pages): the operator's look ({@link PageLook}), the page's language ({@link PageTexts}), readable on a
  * phone, usable by keyboard, with a strict Content-Security-Policy: no script at all, the one style
  * sheet inline and allowed by its hash, images only from the logo's origin, forms posting only
  * back to this server.
@@ -77,17 +77,24 @@ public final class PublicPage {
                 main{max-width:34em;margin:0 auto;padding:1.5em 1em}\
                 .logo{max-width:100%%;max-height:4em;display:block;margin-bottom:1em}\
                 h1{font-size:1.5rem;margin:.2em 0 .8em}\
+                h2{font-size:1.15rem;margin:2em 0 .5em}\
+                p,label,strong{overflow-wrap:anywhere}\
                 a{color:%1$s}\
                 label{display:block;font-weight:600;margin:1em 0 .3em}\
                 input[type=email],input[type=text]{width:100%%;font:inherit;padding:.55em;border:1px solid #6b7280;border-radius:4px}\
                 fieldset{border:1px solid #d1d5db;border-radius:4px;margin:1em 0;padding:.5em 1em}\
                 fieldset label{display:flex;gap:.5em;align-items:flex-start;font-weight:400;margin:.4em 0}\
-                input[type=checkbox]{width:1.2em;height:1.2em;margin-top:.2em}\
+                input[type=checkbox]{width:1.2em;height:1.2em;margin-top:.2em;flex:none}\
+                .choice{display:flex;gap:.6em;align-items:flex-start;padding:.3em 0}\
+                .choice label{display:block;font-weight:400;margin:0}\
+                .choice small{display:block;font-size:.9rem;color:#4b5563}\
                 button{font:inherit;font-weight:600;margin-top:1.2em;padding:.6em 1.4em;border:0;border-radius:4px;\
-                background:%1$s;color:#fff;cursor:pointer}\
+                background:%1$s;color:#fff;cursor:pointer;max-width:100%%}\
+                button.danger{background:#b91c1c}\
                 :focus-visible{outline:3px solid %1$s;outline-offset:2px}\
                 .error{border-left:4px solid #b91c1c;padding:.3em .8em;color:#7f1d1d;background:#fef2f2}\
                 .hint{font-size:.9rem;color:#4b5563}\
+                .note{border-left:4px solid %1$s;padding:.3em .8em;background:#f3f4f6}\
                 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}\
                 footer{margin-top:2.5em;padding-top:1em;border-top:1px solid #e5e7eb;font-size:.85rem;color:#4b5563}\
                 """.formatted(look.accent(), look.text());

@@ -21,6 +21,8 @@ import dev.mailrun.db.Transactions;
 import dev.mailrun.http.server.HttpLimits;
 import dev.mailrun.http.server.HttpServer;
 import dev.mailrun.http.server.Listener;
+import dev.mailrun.http.server.PageLook;
+import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -63,7 +65,7 @@ class ListUnsubscribeTest {
     @BeforeAll
     static void start() throws Exception {
         Unsubscriber unsubscriber = new Unsubscriber(db.dataSource(), new SuppressionTable(), clock);
-        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of(PublicRoutes.unsubscribe(tokens, unsubscriber)))),
+        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of(PublicRoutes.unsubscribe(tokens, unsubscriber, new PublicPage(PageLook.DEFAULTS), "en")))),
                 Duration.ofSeconds(2), HttpLimits.DEFAULTS);
         base = "http://127.0.0.1:" + server.port();
     }

@@ -9,6 +9,8 @@ import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.http.server.HttpLimits;
 import dev.mailrun.http.server.HttpServer;
 import dev.mailrun.http.server.Listener;
+import dev.mailrun.http.server.PageLook;
+import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.server.RawHttp;
 import dev.mailrun.http.server.Warnings;
 import dev.mailrun.testing.SettableClock;
@@ -38,6 +40,7 @@ class UnsubscribeHandlerTest {
 
     private static final UnsubscribeTokens tokens =
             new UnsubscribeTokens(SigningKey.of("0123456789abcdef0123456789abcdef-test"));
+    private static final PublicPage shell = new PublicPage(PageLook.DEFAULTS);
     private static HttpServer server;
     private static String base;
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
@@ -46,7 +49,7 @@ class UnsubscribeHandlerTest {
     static void start() throws Exception {
         Unsubscriber unsubscriber = new Unsubscriber(db.dataSource(), new SuppressionTable(),
                 SettableClock.at("2025-03-01T10:00:00Z"));
-        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of(PublicRoutes.unsubscribe(tokens, unsubscriber)))),
+        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of(PublicRoutes.unsubscribe(tokens, unsubscriber, shell, "en")))),
                 Duration.ofSeconds(2), HttpLimits.DEFAULTS);
         base = "http://127.0.0.1:" + server.port();
     }
@@ -69,7 +72,9 @@ class UnsubscribeHandlerTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
-        assertThat(response.body()).contains("Ann@Example.com").contains("<form method=\"post\"");
+        assertThat(response.headers().firstValue("Content-Security-Policy")).hasValue(shell.contentSecurityPolicy());
+        assertThat(response.body()).contains("Ann@Example.com").contains("<form method=\"post\"")
+                .contains("<input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">");
         assertThat(response.headers().firstValue("Set-Cookie")).isEmpty();
         assertThat(suppressionCount()).isZero();
     }
@@ -81,6 +86,7 @@ class UnsubscribeHandlerTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains("will receive no more mail");
+        assertThat(response.headers().firstValue("Content-Security-Policy")).hasValue(shell.contentSecurityPolicy());
         assertThat(response.headers().firstValue("Location")).isEmpty();
         assertThat(suppression("ann@example.com")).isEqualTo("unsubscribed unsubscribe:campaign=12");
     }

@@ -64,7 +64,7 @@ class HttpServerFuzzTest {
         List<String> warnings;
 
         try (HttpServer server = HttpServer.start(HttpSettings.of("127.0.0.1", 0, Duration.ofSeconds(2)),
-                List.of(PublicRoutes.unsubscribe(tokens, unsubscriber)));
+                List.of(PublicRoutes.unsubscribe(tokens, unsubscriber, new PublicPage(PageLook.DEFAULTS), "en")));
              Warnings captured = new Warnings()) {
             int port = server.port();
             ExecutorService slowWriters = Executors.newFixedThreadPool(8);

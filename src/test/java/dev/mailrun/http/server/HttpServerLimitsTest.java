@@ -57,7 +57,7 @@ class HttpServerLimitsTest {
     private static HttpServer start(HttpSettings settings) throws IOException {
         Unsubscriber unsubscriber = new Unsubscriber(db.dataSource(), new SuppressionTable(),
                 SettableClock.at("2025-03-01T10:00:00Z"));
-        return HttpServer.start(settings, List.of(PublicRoutes.unsubscribe(tokens, unsubscriber)));
+        return HttpServer.start(settings, List.of(PublicRoutes.unsubscribe(tokens, unsubscriber, new PublicPage(PageLook.DEFAULTS), "en")));
     }
 
     private static HttpLimits withTimeouts(Duration head, Duration body) {

@@ -7,12 +7,13 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /** The campaign_list table: which lists a campaign is sent to. */
 public final class CampaignListTable {
 
-    /** A list a campaign targets, by id and name. */
-    public record Target(long listId, String name) {}
+    /** A list a campaign targets, by id and name, with its pages' own language (empty: the configured one). */
+    public record Target(long listId, String name, Optional<String> language) {}
 
     /** Replaces the campaign's lists with {@code listIds} (none: it targets no list). */
     public void set(Connection c, long campaignId, Collection<Long> listIds) throws SQLException {
@@ -39,12 +40,12 @@ public final class CampaignListTable {
     public List<Target> of(Connection c, long campaignId) throws SQLException {
         List<Target> targets = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT l.id, l.name FROM campaign_list cl JOIN subscriber_list l ON l.id = cl.list_id
+                SELECT l.id, l.name, l.language FROM campaign_list cl JOIN subscriber_list l ON l.id = cl.list_id
                 WHERE cl.campaign_id = ? ORDER BY l.name""")) {
             ps.setLong(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    targets.add(new Target(rs.getLong(1), rs.getString(2)));
+                    targets.add(new Target(rs.getLong(1), rs.getString(2), Optional.ofNullable(rs.getString(3))));
                 }
             }
         }

@@ -54,7 +54,7 @@ public final class PublicListTable {
         }
     }
 
-    /** Sets the language of the list's pages and confirmation message; empty: the configured default. */
+    /** Sets the language of the list's pages (sign-up, unsubscribe) and confirmation message; empty: the configured default. */
     public boolean setLanguage(Connection c, String name, Optional<String> language) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE subscriber_list SET language = ? WHERE name = ?")) {
             ps.setString(1, language.orElse(null));
