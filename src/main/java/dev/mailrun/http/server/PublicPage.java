@@ -77,6 +77,7 @@ public final class PublicPage {
                 main{max-width:34em;margin:0 auto;padding:1.5em 1em}\
                 .logo{max-width:100%%;max-height:4em;display:block;margin-bottom:1em}\
                 h1{font-size:1.5rem;margin:.2em 0 .8em}\
+                h1,p{overflow-wrap:anywhere}\
                 a{color:%1$s}\
                 label{display:block;font-weight:600;margin:1em 0 .3em}\
                 input[type=email],input[type=text]{width:100%%;font:inherit;padding:.55em;border:1px solid #6b7280;border-radius:4px}\
