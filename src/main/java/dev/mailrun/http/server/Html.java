@@ -44,7 +44,7 @@ public final class Html {
                 <meta name="viewport" content="width=device-width, initial-scale=1">
                 <meta name="robots" content="noindex">
                 <title>%s</title></head>
-                <body style="font-family: sans-serif; max-width: 32em; margin: 3em auto;">
+                <body style="font-family: sans-serif; max-width: 32em; margin: 3em auto; overflow-wrap: anywhere;">
                 <h1>%s</h1>
                 %s
                 </body></html>

@@ -78,7 +78,7 @@ public final class PublicPage {
                 .logo{max-width:100%%;max-height:4em;display:block;margin-bottom:1em}\
                 h1{font-size:1.5rem;margin:.2em 0 .8em}\
                 h2{font-size:1.15rem;margin:2em 0 .5em}\
-                p,label,strong{overflow-wrap:anywhere}\
+                h1,p,label,strong{overflow-wrap:anywhere}\
                 a{color:%1$s}\
                 label{display:block;font-weight:600;margin:1em 0 .3em}\
                 input[type=email],input[type=text]{width:100%%;font:inherit;padding:.55em;border:1px solid #6b7280;border-radius:4px}\

@@ -1,11 +1,12 @@
 package dev.mailrun.app.console;
 
-import static dev.mailrun.app.console.ConsoleBrowser.flash;
-import static dev.mailrun.app.console.ConsoleBrowser.navigate;
-import static dev.mailrun.app.console.ConsoleBrowser.text;
+import static dev.mailrun.testing.ConsoleBrowser.flash;
+import static dev.mailrun.testing.ConsoleBrowser.navigate;
+import static dev.mailrun.testing.ConsoleBrowser.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.testing.ConsoleBrowser;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;

@@ -1,13 +1,14 @@
 package dev.mailrun.app.console;
 
-import static dev.mailrun.app.console.ConsoleBrowser.flash;
-import static dev.mailrun.app.console.ConsoleBrowser.navigate;
-import static dev.mailrun.app.console.ConsoleBrowser.text;
+import static dev.mailrun.testing.ConsoleBrowser.flash;
+import static dev.mailrun.testing.ConsoleBrowser.navigate;
+import static dev.mailrun.testing.ConsoleBrowser.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.model.ApiScope;
+import dev.mailrun.testing.ConsoleBrowser;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;

@@ -6,6 +6,7 @@ import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.testing.ConsoleBrowser;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;

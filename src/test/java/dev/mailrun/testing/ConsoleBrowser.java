@@ -1,4 +1,4 @@
-package dev.mailrun.app.console;
+package dev.mailrun.testing;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -19,29 +19,30 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * Headless Chromium driven through WebDriver: the system's {@code chromium} and {@code chromedriver}
  * (Debian's chromium and chromium-driver), never a downloaded driver — both paths are given, so
- * Selenium Manager has nothing to look up. Absent either, the browser tests skip with one line.
+ * Selenium Manager has nothing to look up. Absent either, the browser tests skip with one line. The
+ * console's browser tests and the public pages' ({@code PublicPagesBrowserTest}) share it.
  */
-final class ConsoleBrowser implements AutoCloseable {
+public final class ConsoleBrowser implements AutoCloseable {
 
-    static final String SCREENSHOTS = "console.screenshots";
+    public static final String SCREENSHOTS = "console.screenshots";
     /** A host name the browser resolves to 127.0.0.1: another site than the console's, on this machine. */
-    static final String OTHER_SITE = "evil.test";
+    public static final String OTHER_SITE = "evil.test";
 
-    final ChromeDriver driver;
+    public final ChromeDriver driver;
 
     private ConsoleBrowser(ChromeDriver driver) {
         this.driver = driver;
     }
 
     /** The browser and its driver, when both are installed. */
-    static Optional<String[]> installed() {
+    public static Optional<String[]> installed() {
         Optional<String> browser = onPath("chromium", "chromium-browser", "google-chrome");
         Optional<String> chromedriver = onPath("chromedriver");
         return browser.isPresent() && chromedriver.isPresent()
                 ? Optional.of(new String[] {browser.get(), chromedriver.get()}) : Optional.empty();
     }
 
-    static ConsoleBrowser start(String[] installed, Path profile, Path downloads) {
+    public static ConsoleBrowser start(String[] installed, Path profile, Path downloads) {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(installed[0]);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -58,7 +59,7 @@ final class ConsoleBrowser implements AutoCloseable {
     }
 
     /** With {@code -Dconsole.screenshots=<dir>}, saves the page as {@code <dir>/console-<name>.png}. */
-    void screenshot(String name) throws Exception {
+    public void screenshot(String name) throws Exception {
         String dir = System.getProperty(SCREENSHOTS);
         if (dir == null || dir.isBlank()) {
             return;
@@ -84,9 +85,14 @@ final class ConsoleBrowser implements AutoCloseable {
      * Clicks what {@code by} finds and waits for the next page: WebDriver's click may return before the
      * navigation it starts, and the old page would then answer the next look-up.
      */
-    static void navigate(ChromeDriver d, By by) throws Exception {
+    public static void navigate(ChromeDriver d, By by) throws Exception {
+        navigate(d, () -> d.findElement(by).click());
+    }
+
+    /** As {@link #navigate(ChromeDriver, By)}, the navigation started by {@code action} (a key pressed, a form submitted). */
+    public static void navigate(ChromeDriver d, Runnable action) throws Exception {
         WebElement before = d.findElement(By.tagName("html"));
-        d.findElement(by).click();
+        action.run();
         waitFor(() -> {
             try {
                 before.isEnabled();
@@ -104,21 +110,21 @@ final class ConsoleBrowser implements AutoCloseable {
         });
     }
 
-    static String text(ChromeDriver d, String id) {
+    public static String text(ChromeDriver d, String id) {
         return d.findElement(By.id(id)).getText();
     }
 
-    static String flash(ChromeDriver d) {
+    public static String flash(ChromeDriver d) {
         return d.findElement(By.cssSelector("p.flash")).getText();
     }
 
     @FunctionalInterface
-    interface Condition {
+    public interface Condition {
         boolean met() throws Exception;
     }
 
     /** Waits for the browser (a download, a navigation), at most 30 s; the clock under test never moves here. */
-    static void waitFor(Condition condition) {
+    public static void waitFor(Condition condition) {
         Awaitility.await("the browser").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(condition::met);
     }
 
