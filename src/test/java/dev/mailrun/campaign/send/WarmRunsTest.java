@@ -43,8 +43,8 @@ class WarmRunsTest {
     @RegisterExtension
     static final TestDatabase db = new TestDatabase();
 
-    private static final Duration INTERVAL = Duration.ofSeconds(5);
-    private static final Duration KEEP_WARM = Duration.ofSeconds(20);
+    private static final Duration INTERVAL = Duration.ofSeconds(3);
+    private static final Duration KEEP_WARM = Duration.ofSeconds(10);
     private static final Instant SLOT = Instant.parse("2026-11-21T10:00:00Z");
 
     @Test
@@ -62,7 +62,7 @@ class WarmRunsTest {
     void a_run_starting_later_than_keep_warm_after_the_last_one_connects_again() throws Exception {
         try (ScriptedSmtpServer smtp = ScriptedSmtpServer.builder().start()) {
             // The first run ends by its deadline, a second before the next slot: its session was parked
-            // 21 s before this slot.
+            // 13 s before this slot.
             List<TaskRun> runs = twoRuns(smtp, INTERVAL.multipliedBy(5), KEEP_WARM);
 
             assertThat(runs).hasSize(2).allSatisfy(r -> assertThat(r.summary().orElseThrow().path("sent").asLong()).isPositive());
