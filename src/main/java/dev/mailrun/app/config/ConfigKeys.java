@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * Every key mailrun understands, each with its one description, in sections. {@link ConfigReference}
  * renders docs/CONFIGURATION.md's key reference and {@code mailrun.properties.example} from them (a
- * test fails when either committed file differs).
+ * test fails when either committed file differs). It is one piece on purpose: a key is one line of
+ * this table, and the table's order is the reference's order, which split files would scatter.
  */
 public final class ConfigKeys {
 
