@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -151,7 +152,9 @@ final class ImportWriter {
                 }
             }
             List<Member> created = members.stream().filter(Member::created).toList();
-            subscribers.indexInserted(c, created.stream().filter(m -> m.row().fieldsJson() != null).map(m -> m.found().id()).toList());
+            Map<Long, String> attribs = new LinkedHashMap<>();
+            created.stream().filter(m -> m.row().fieldsJson() != null).forEach(m -> attribs.put(m.found().id(), m.row().fieldsJson()));
+            subscribers.indexInserted(c, attribs);
             news.addAll(created.stream().map(m -> new NewEvent(m.found().id(), SubscriberEventKind.IMPORTED, null, where(m))).toList());
             return members;
         }

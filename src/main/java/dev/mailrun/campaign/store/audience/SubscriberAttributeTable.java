@@ -13,8 +13,9 @@ import java.util.Collection;
  * text is {@code JSON_UNQUOTE(JSON_EXTRACT(…))}, the number that text when written as a decimal; see
  * V42's migration for the columns), so a
  * condition read here matches exactly whom it matches over the JSON. Whoever writes {@code attribs}
- * calls {@link #index} for those subscribers in the same transaction; deleting a subscriber deletes
- * its rows (ON DELETE CASCADE).
+ * calls {@link #index} for those subscribers in the same transaction (an import, whose attributes are
+ * all texts, calls {@link TextAttributeRows}, which derives the same rows without the database);
+ * deleting a subscriber deletes its rows (ON DELETE CASCADE).
  */
 public final class SubscriberAttributeTable {
 
@@ -42,6 +43,17 @@ public final class SubscriberAttributeTable {
                        JSON_TABLE(JSON_KEYS(s.attribs), '$[*]' COLUMNS (name VARCHAR(64) CHARACTER SET utf8mb4 PATH '$')) AS k
                   WHERE s.attribs IS NOT NULL AND s.id IN (%s)) v""";
 
+    private static final String DELETE = "DELETE FROM subscriber_attribute WHERE subscriber_id IN (%s)";
+
+    /** Deletes these subscribers' rows. */
+    static void delete(Connection c, Collection<Long> subscriberIds) throws SQLException {
+        Long[] ids = subscriberIds.toArray(Long[]::new);
+        for (int from = 0; from < ids.length; from += IDS_PER_STATEMENT) {
+            int n = Math.min(IDS_PER_STATEMENT, ids.length - from);
+            run(c, DELETE.formatted(Sql.placeholders(n)), ids, from, n);
+        }
+    }
+
     /**
      * Makes the rows of these subscribers what their stored attributes say now: their old rows
      * deleted, unless {@code fresh} (subscribers inserted in this transaction, which have none).
@@ -51,7 +63,7 @@ public final class SubscriberAttributeTable {
         for (int from = 0; from < ids.length; from += IDS_PER_STATEMENT) {
             int n = Math.min(IDS_PER_STATEMENT, ids.length - from);
             if (!fresh) {
-                run(c, "DELETE FROM subscriber_attribute WHERE subscriber_id IN (" + Sql.placeholders(n) + ")", ids, from, n);
+                run(c, DELETE.formatted(Sql.placeholders(n)), ids, from, n);
             }
             run(c, DERIVE.formatted(Sql.placeholders(n)), ids, from, n);
         }

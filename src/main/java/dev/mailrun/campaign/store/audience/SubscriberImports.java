@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +23,7 @@ import java.util.Optional;
  */
 public final class SubscriberImports {
 
-    private final SubscriberAttributeTable attributes = new SubscriberAttributeTable();
+    private final TextAttributeRows attributes = new TextAttributeRows();
 
     /** A subscriber found by its key: its id, status, and the import and line that last read it. */
     public record Found(long id, SubscriberStatus status, Optional<String> importId, long importLine) {
@@ -99,7 +100,8 @@ public final class SubscriberImports {
      * says: a name the file gives (a blank one leaves the stored name), the attributes. One statement:
      * the rows' values are a derived table the update joins (the rows differ in line, name and
      * attributes, and VALUES() is deprecated on MySQL 8 while its row alias is unknown to MariaDB).
-     * Replaced attributes' rows ({@link SubscriberAttributeTable}) are written again after it.
+     * Replaced attributes' rows ({@link TextAttributeRows}: an import's attributes are texts) are
+     * written again after it.
      */
     public void update(Connection c, List<Change> rows, Replace replace, String importId, Instant now) throws SQLException {
         if (rows.isEmpty()) {
@@ -127,13 +129,18 @@ public final class SubscriberImports {
             ps.executeUpdate();
         }
         if (attribs) {
-            attributes.index(c, rows.stream().map(Change::id).toList(), false);
+            Map<Long, String> replaced = new LinkedHashMap<>();
+            rows.forEach(r -> replaced.put(r.id(), r.attribs()));
+            attributes.replace(c, replaced);
         }
     }
 
-    /** Writes the rows of the attributes of subscribers {@link #insert} inserted ({@link SubscriberAttributeTable}). */
-    public void indexInserted(Connection c, Collection<Long> ids) throws SQLException {
-        attributes.index(c, ids, true);
+    /**
+     * Writes the attribute rows of subscribers {@link #insert} inserted ({@link TextAttributeRows}):
+     * id → the attributes inserted with it, a JSON object of texts.
+     */
+    public void indexInserted(Connection c, Map<Long, String> attribs) throws SQLException {
+        attributes.insert(c, attribs);
     }
 
     /** Blocklists these subscribers, in one statement. */
