@@ -101,10 +101,11 @@ public final class HttpEndpoint implements AutoCloseable {
                 Tracker tracker = s.tracker();
                 tracker.flusher().start();
                 TrustedProxies proxies = s.config().tracking().trustedProxies();
-                routes.add(PublicRoutes.trackedClicks(tokens, tracker, proxies));
-                routes.add(PublicRoutes.trackedOpens(tokens, tracker, proxies));
+                routes.add(PublicRoutes.trackedClicks(tokens, tracker, proxies, shell));
+                routes.add(PublicRoutes.trackedOpens(tokens, tracker, proxies, shell));
             }
-            listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, routes));
+            // The listener's own error answers (an unknown path, a refused request) are in the same shell.
+            listeners.add(Listener.open(PUBLIC, s.config().httpBind(), port, routes).withPages(shell));
         });
         Readiness readiness = null;
         if (s.config().admin().port().isPresent()) {

@@ -73,7 +73,14 @@ class AdminListenerTest {
                 assertThat(get(admin, path, Optional.of(TOKEN + "x")).statusCode()).as("wrong token").isEqualTo(401);
                 assertThat(get(admin, path, Optional.of(TOKEN)).statusCode()).as("admin " + path).isIn(200, 503);
             }
-            assertThat(get(admin, "/u/anything", Optional.of(TOKEN)).statusCode()).as("unsubscribe on admin").isEqualTo(404);
+            HttpResponse<String> adminMissing = get(admin, "/u/anything", Optional.of(TOKEN));
+            assertThat(adminMissing.statusCode()).as("unsubscribe on admin").isEqualTo(404);
+            // The public listener's 404 is in the public pages' shell; the admin listener's stays the bare page.
+            HttpResponse<String> publicMissing = get(pub, "/metrics", Optional.empty());
+            assertThat(publicMissing.body()).contains("<h1>Page not found</h1>", "<main>");
+            assertThat(publicMissing.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp ->
+                    assertThat(csp).startsWith("default-src 'none'; style-src 'sha256-"));
+            assertThat(adminMissing.body()).contains("<h1>Not found</h1>").doesNotContain("<main>");
             assertThat(get(pub, "/u/not-a-token", Optional.empty()).statusCode()).as("unsubscribe stays public").isEqualTo(400);
             HttpResponse<String> status = get(admin, "/status", Optional.of(TOKEN));
             assertThat(status.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp ->

@@ -18,9 +18,14 @@ import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.audience.PublicListTable;
+import dev.mailrun.campaign.tracking.MachineList;
+import dev.mailrun.campaign.tracking.Tracker;
+import dev.mailrun.campaign.tracking.TrackingListener;
+import dev.mailrun.campaign.tracking.TrackingSettings;
 import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.SignupTokens;
+import dev.mailrun.campaign.unsubscribe.TrackingTokens;
 import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.http.endpoint.PreferenceCentre;
@@ -30,6 +35,7 @@ import dev.mailrun.http.server.HttpServer;
 import dev.mailrun.http.server.Listener;
 import dev.mailrun.http.server.PageLook;
 import dev.mailrun.http.server.PublicPage;
+import dev.mailrun.http.server.RawHttp;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.mail.message.Mailbox;
 import dev.mailrun.mail.smtp.SmtpSettings;
@@ -44,14 +50,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.assertj.core.api.AbstractStringAssert;
@@ -59,13 +68,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import javax.sql.DataSource;
 
 /**
  * Every kind of page a person sees on the public listener — the sign-up form and its answer, the
  * confirmation page, the preference centre, one-click unsubscribe's question and answer, their error
  * pages — comes out of the one shell: the operator's logo and footer, the shell's policy; and the
- * preference centre and unsubscribe speak German to a German reader or for a German list. Real sockets,
- * the real database, a real SMTP server for the confirmation message.
+ * preference centre and unsubscribe speak German to a German reader or for a German list. So do the
+ * listener's own error answers: an unknown path, a wrong method, the tracking endpoints' 503 while the
+ * database is down, and what Jetty refuses before any route (a URI too long, a malformed request line).
+ * Real sockets, the real database, a real SMTP server for the confirmation message.
  */
 class PublicPagesTest {
 
@@ -81,6 +93,7 @@ class PublicPagesTest {
     private final SettableClock clock = SettableClock.at("2026-12-01T10:00:00Z");
     private final PreferenceTokens preferenceTokens = new PreferenceTokens(key, clock);
     private final UnsubscribeTokens unsubscribeTokens = new UnsubscribeTokens(key);
+    private final TrackingTokens trackingTokens = new TrackingTokens(key);
     private final PublicPage shell = new PublicPage(new PageLook(PageLook.logoOf(LOGO), "#0f766e", "#1f2937",
             Optional.of("Shop & Co, 1 Main Street")));
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
@@ -112,9 +125,18 @@ class PublicPagesTest {
                 new ErasureRequests(ds, new SmtpConfirmationMail(smtp, clock), clock), new Erasure(ds, clock, new SecureRandom()),
                 URI.create("https://links.shop.example"));
         Unsubscriber unsubscriber = new Unsubscriber(ds, new SuppressionTable(), clock);
+        // The tracking endpoints read a database that is down: every genuine token gets 503.
+        DataSource down = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    throw new SQLException("database down");
+                });
+        Tracker tracker = new Tracker(down, clock, new TrackingSettings(URI.create("https://t.example"), true, Duration.ofDays(1),
+                Duration.ofSeconds(10), Set.of(), 100), MachineList.shipped(), TrackingListener.NONE);
         server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", port, List.of(
                         PublicRoutes.signup(signups, guard, shell, TrustedProxies.NONE), PublicRoutes.confirm(signups, shell),
-                        PublicRoutes.preferences(centre, shell), PublicRoutes.unsubscribe(unsubscribeTokens, unsubscriber, shell, "en")))),
+                        PublicRoutes.preferences(centre, shell), PublicRoutes.unsubscribe(unsubscribeTokens, unsubscriber, shell, "en"),
+                        PublicRoutes.trackedClicks(trackingTokens, tracker, TrustedProxies.NONE, shell),
+                        PublicRoutes.trackedOpens(trackingTokens, tracker, TrustedProxies.NONE, shell))).withPages(shell)),
                 Duration.ofSeconds(2), HttpLimits.DEFAULTS);
     }
 
@@ -185,6 +207,63 @@ class PublicPagesTest {
                 "Keine E-Mails der Listen news, staff mehr an <strong>" + PersonEverywhere.EMAIL + "</strong> senden?");
         inShell(post(unsubscribe, "List-Unsubscribe=One-Click"), 200)
                 .contains("Sie erhalten an <strong>" + PersonEverywhere.EMAIL + "</strong> keine E-Mails der Listen news, staff mehr.");
+    }
+
+    @Test
+    void the_listeners_own_error_answers_are_in_the_shell_in_the_readers_language() throws Exception {
+        inShell(get("/no-such-page", "en"), 404).contains("<html lang=\"en\">", "Page not found", "Check the link you followed");
+        inShell(get("/no-such-page", "de-DE,de;q=0.9"), 404).contains("<html lang=\"de\">", "Seite nicht gefunden",
+                "Prüfen Sie den Link");
+        inShell(get("/u/abc/def", "de"), 404).contains("Seite nicht gefunden");
+        inShell(get("/p/", "en"), 404).contains("Page not found");
+
+        // The tracking endpoints: an unknown token, a wrong method, the database down.
+        inShell(get("/c/forged-token", "en"), 404).contains("Page not found");
+        HttpResponse<String> delete = http.send(HttpRequest.newBuilder(URI.create(base + "/c/forged-token"))
+                .header("Accept-Language", "de").DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        inShell(delete, 405).contains("Methode nicht erlaubt");
+        assertThat(delete.headers().firstValue("Allow")).hasValue("GET, HEAD");
+        String click = "/c/" + trackingTokens.clickToken(person.campaign, 1, 0);
+        inShell(get(click, "en"), 503).contains("Please try again", "We cannot answer just now.");
+        inShell(get(click, "de"), 503).contains("Bitte versuchen Sie es erneut");
+        HttpResponse<String> head = http.send(HttpRequest.newBuilder(URI.create(base + click)).method("HEAD",
+                HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(head.statusCode()).isEqualTo(503);
+        assertThat(head.body()).isEmpty();
+    }
+
+    @Test
+    void what_jetty_refuses_before_any_route_is_in_the_shell_too_and_echoes_nothing() throws Exception {
+        String echo = "zz-echo-me-zz";
+        String tooLong = RawHttp.exchange(server.port(), "GET /" + echo + "x".repeat(HttpLimits.DEFAULTS.maxHeaderBytes())
+                + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        rawInShell(tooLong, 414).contains("Address too long", "copied whole").doesNotContain(echo);
+
+        String malformed = RawHttp.exchange(server.port(), "GET /u/" + echo + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "no colon " + echo + "\r\n\r\n");
+        rawInShell(malformed, 400).contains("Bad request").doesNotContain(echo);
+        rawInShell(RawHttp.exchange(server.port(), "GARBAGE " + echo + "\r\n\r\n"), 505)
+                .contains("HTTP version not supported").doesNotContain(echo);
+
+        String ambiguous = RawHttp.exchange(server.port(), "GET /%2e%2e/u/" + echo + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "Accept-Language: de\r\n\r\n");
+        // Jetty refuses it from the request line and hands the error page a request without headers: English.
+        rawInShell(ambiguous, 400).contains("<html lang=\"en\">", "Bad request").doesNotContain(echo);
+    }
+
+    /** A raw answer: its status, the shell's headers and policy, the operator's look; closed after it. */
+    private AbstractStringAssert<?> rawInShell(String response, int status) {
+        assertThat(RawHttp.status(response)).as(response).isEqualTo(status);
+        int end = response.indexOf("\r\n\r\n");
+        String headers = response.substring(0, end);
+        assertThat(headers).containsIgnoringCase("Content-Type: text/html; charset=utf-8")
+                .contains("Content-Security-Policy: " + shell.contentSecurityPolicy(), "X-Content-Type-Options: nosniff")
+                .containsIgnoringCase("Connection: close");
+        // RawHttp reads bytes as ISO-8859-1; the page is UTF-8.
+        return assertThat(new String(response.substring(end + 4).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8))
+                .contains("<img class=\"logo\" src=\"" + LOGO + "\" alt=\"\">", "<footer>Shop &amp; Co, 1 Main Street</footer>",
+                        "color:#1f2937")
+                .doesNotContain("<script", "style=\"").doesNotContainIgnoringCase("jetty");
     }
 
     /** The page's status, the shell's policy, the operator's logo and footer; its body to check further. */

@@ -124,14 +124,14 @@ class WebVersionEndToEndTest {
             assertThat(request(links.get("bob@list.example"), "HEAD").statusCode()).isEqualTo(200);
             assertThat(request(links.get("bob@list.example"), "POST").statusCode()).isEqualTo(405);
 
-            // Altered anywhere, forged, another recipient's ids, a path below the token: the one plain 404.
+            // Altered anywhere, forged, another recipient's ids, a path below the token: the one 404 page.
             String link = links.get("ann@list.example");
             String token = link.substring(link.lastIndexOf('/') + 1);
             for (int i : new int[] {0, token.length() / 2, token.length() - 1}) {
                 String altered = token.substring(0, i) + (token.charAt(i) == 'A' ? 'B' : 'A') + token.substring(i + 1);
                 HttpResponse<String> refused = get("https://unsubscribe.sender.example/w/" + altered);
                 assertThat(refused.statusCode()).as("altered at %d", i).isEqualTo(404);
-                assertThat(refused.body()).contains("Not found").doesNotContain("Ann");
+                assertThat(refused.body()).contains("Page not found").doesNotContain("Ann");
             }
             WebVersionTokens forger = new WebVersionTokens(SigningKey.of("not-the-secret-not-the-secret-not-the-secret"),
                     Duration.ofDays(30), clock);

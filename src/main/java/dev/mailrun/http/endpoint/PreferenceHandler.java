@@ -8,7 +8,6 @@ import dev.mailrun.campaign.unsubscribe.PreferenceTokens.Kind;
 import dev.mailrun.http.server.BodyReader;
 import dev.mailrun.http.server.Html;
 import dev.mailrun.http.server.HttpLimits;
-import dev.mailrun.http.server.NotFoundHandler;
 import dev.mailrun.http.server.PageTexts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -64,7 +63,7 @@ final class PreferenceHandler extends Handler.Abstract {
         boolean erase = path != null && path.startsWith(PreferenceTokens.ERASE_PREFIX);
         String prefix = erase ? PreferenceTokens.ERASE_PREFIX : PreferenceTokens.PATH_PREFIX;
         if (path == null || !path.startsWith(prefix) || path.length() == prefix.length() || path.indexOf('/', prefix.length()) >= 0) {
-            NotFoundHandler.send(response, callback);
+            pages.shell().sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
             return true;
         }
         PageTexts t = PageTexts.forAcceptLanguage(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));

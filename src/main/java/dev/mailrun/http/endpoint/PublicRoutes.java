@@ -49,14 +49,14 @@ public final class PublicRoutes {
         return Route.of(PreferenceTokens.PATH_PREFIX + "*", limits -> new PreferenceHandler(centre, new PreferencePages(shell), limits));
     }
 
-    /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}. */
-    public static Route trackedClicks(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
-        return Route.of(TrackingTokens.CLICK_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies));
+    /** The click endpoint, {@code /c/<token>} (docs/TRACKING.md), behind {@code proxies}, its error pages in {@code shell}. */
+    public static Route trackedClicks(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies, PublicPage shell) {
+        return Route.of(TrackingTokens.CLICK_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies, shell));
     }
 
-    /** The open endpoint, {@code /o/<token>.gif} (docs/TRACKING.md), behind {@code proxies}. */
-    public static Route trackedOpens(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
-        return Route.of(TrackingTokens.OPEN_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies));
+    /** The open endpoint, {@code /o/<token>.gif} (docs/TRACKING.md), behind {@code proxies}, its error pages in {@code shell}. */
+    public static Route trackedOpens(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies, PublicPage shell) {
+        return Route.of(TrackingTokens.OPEN_PREFIX + "*", limits -> new TrackingHandler(tokens, tracker, proxies, shell));
     }
 
     /**

@@ -2,9 +2,7 @@ package dev.mailrun.http.endpoint;
 
 import dev.mailrun.campaign.tracking.Tracker;
 import dev.mailrun.campaign.unsubscribe.TrackingTokens;
-import dev.mailrun.http.server.Html;
-import dev.mailrun.http.server.HtmlResponse;
-import dev.mailrun.http.server.NotFoundHandler;
+import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.server.TrustedProxies;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -27,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * URL for the token's link, and nowhere else) and {@code /o/<token>.gif} (an open: a 1×1 GIF).
  * GET and HEAD only. A token that is malformed, forged or altered, or names a campaign, link or
  * recipient that is not tracked, gets 404 and records nothing. The request thread reads at most
- * one row and writes nothing ({@link Tracker}).
+ * one row and writes nothing ({@link Tracker}). Its error pages (404, 405, 503 when the database cannot
+ * answer) are in the public page shell; the pixel and the redirect carry no page.
  */
 final class TrackingHandler extends Handler.Abstract {
 
@@ -42,11 +41,13 @@ final class TrackingHandler extends Handler.Abstract {
     private final TrackingTokens tokens;
     private final Tracker tracker;
     private final TrustedProxies proxies;
+    private final PublicPage shell;
 
-    TrackingHandler(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies) {
+    TrackingHandler(TrackingTokens tokens, Tracker tracker, TrustedProxies proxies, PublicPage shell) {
         this.tokens = tokens;
         this.tracker = tracker;
         this.proxies = proxies;
+        this.shell = shell;
     }
 
     @Override
@@ -55,14 +56,13 @@ final class TrackingHandler extends Handler.Abstract {
         boolean head = HttpMethod.HEAD.is(method);
         if (!head && !HttpMethod.GET.is(method)) {
             response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
-            HtmlResponse.send(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405,
-                    Html.error("Method not allowed", "Use the link in the message."));
+            shell.sendError(request, response, callback, HttpStatus.METHOD_NOT_ALLOWED_405);
             return true;
         }
         String path = request.getHttpURI().getPath();
         Optional<TrackingTokens.Target> target = target(path);
         if (target.isEmpty()) {
-            NotFoundHandler.send(response, callback);
+            shell.sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
             return true;
         }
         TrackingTokens.Target t = target.get();
@@ -71,7 +71,7 @@ final class TrackingHandler extends Handler.Abstract {
             if (t.click()) {
                 Optional<String> url = tracker.click(t.campaignId(), t.recipientId(), t.linkIndex(), shape);
                 if (url.isEmpty()) {
-                    NotFoundHandler.send(response, callback);
+                    shell.sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
                     return true;
                 }
                 response.setStatus(HttpStatus.FOUND_302);
@@ -81,7 +81,7 @@ final class TrackingHandler extends Handler.Abstract {
                 response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 0);
                 response.write(true, null, callback);
             } else if (!tracker.open(t.campaignId(), t.recipientId(), shape)) {
-                NotFoundHandler.send(response, callback);
+                shell.sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
             } else {
                 response.setStatus(HttpStatus.OK_200);
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "image/gif");
@@ -91,8 +91,7 @@ final class TrackingHandler extends Handler.Abstract {
             }
         } catch (SQLException | RuntimeException e) {
             log.warn("tracking request for campaign={} could not be answered: {}", t.campaignId(), e.toString());
-            HtmlResponse.send(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503,
-                    Html.error("Please try again", "This link cannot be followed just now."));
+            shell.sendError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
         }
         return true;
     }

@@ -5,7 +5,6 @@ import dev.mailrun.campaign.unsubscribe.UnsubscribeTokens;
 import dev.mailrun.campaign.unsubscribe.Unsubscriber;
 import dev.mailrun.http.server.BodyReader;
 import dev.mailrun.http.server.HttpLimits;
-import dev.mailrun.http.server.NotFoundHandler;
 import dev.mailrun.http.server.PageTexts;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -64,7 +63,7 @@ final class UnsubscribeHandler extends Handler.Abstract {
         String path = request.getHttpURI().getPath();
         if (path == null || !path.startsWith(PREFIX) || path.length() == PREFIX.length()
                 || path.indexOf('/', PREFIX.length()) >= 0) {
-            NotFoundHandler.send(response, callback);
+            pages.shell().sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
             return true;
         }
         PageTexts reader = PageTexts.forAcceptLanguage(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));

@@ -2,7 +2,6 @@ package dev.mailrun.http.endpoint;
 
 import dev.mailrun.campaign.WebVersions;
 import dev.mailrun.campaign.unsubscribe.WebVersionTokens;
-import dev.mailrun.http.server.NotFoundHandler;
 import dev.mailrun.http.server.PageTexts;
 import dev.mailrun.http.server.PublicPage;
 import java.net.URI;
@@ -24,14 +23,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The web version endpoint, {@code /w/<token>} (docs/CONTENT.md, "Web version"): GET (and HEAD) shows
  * the message the token's recipient was sent. A token that is malformed, altered, forged or expired,
- * or names a campaign or recipient that is gone, gets the one plain 404 every unknown path gets, so
+ * or names a campaign or recipient that is gone, gets the one 404 page every unknown path gets, so
  * the answer says nothing of why. Any other method gets 405.
  *
  * <p>The page is the operator's HTML, served on the operator's domain: its policy lets no script run,
  * nothing load but images over https (and inline ones), nothing be posted or framed; no referrer leaks
  * the token to the sites it links to; nothing caches or indexes a page that holds a person's data.
- * The pages that say why no message is shown (405, 500) are mailrun's own, in the public page shell and
- * the language the reader's browser asks for.
+ * The pages that say why no message is shown (404, 405, 500) are mailrun's own, in the public page shell
+ * and the language the reader's browser asks for.
  */
 final class WebVersionHandler extends Handler.Abstract {
 
@@ -69,7 +68,7 @@ final class WebVersionHandler extends Handler.Abstract {
         Optional<WebVersionTokens.Target> target = path != null && path.startsWith(PREFIX)
                 && path.indexOf('/', PREFIX.length()) < 0 ? tokens.verify(path.substring(PREFIX.length())) : Optional.empty();
         if (target.isEmpty()) {
-            NotFoundHandler.send(response, callback);
+            shell.sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
             return true;
         }
         WebVersionTokens.Target t = target.get();
@@ -82,7 +81,7 @@ final class WebVersionHandler extends Handler.Abstract {
             return true;
         }
         if (page.isEmpty()) {
-            NotFoundHandler.send(response, callback);
+            shell.sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
             return true;
         }
         byte[] bytes = page.get().getBytes(StandardCharsets.UTF_8);

@@ -1,10 +1,10 @@
 package dev.mailrun.http.server;
 
 /**
- * The escaper every page uses, and the bare page of the answers a listener gives before any route's
- * shell applies (Jetty's refusals, an unknown path, the tracking endpoints' rare errors): small,
- * self-contained, no scripts, no external resources, no configuration. The pages a person is meant to
- * read are {@link PublicPage}'s.
+ * The escaper every page uses, and the bare page of the error answers of a listener without a page
+ * shell (the admin listener's unknown paths and Jetty's refusals there): small, self-contained, no
+ * scripts, no external resources, no configuration. The pages a person is meant to read, the public
+ * listener's error answers among them, are {@link PublicPage}'s.
  */
 public final class Html {
 

@@ -3,12 +3,14 @@ package dev.mailrun.http.server;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -34,6 +36,7 @@ import org.slf4j.LoggerFactory;
  *     └ GracefulHandler    counts requests in flight; on stop, lets them finish and answers new ones 503
  *        └ per listener: OnListener (its connector only) → PathMappingsHandler: each route's handler
  *                         [behind BearerTokenCheck, unless the route authenticates itself], "/" → [BearerTokenCheck →] 404
+ * ErrorPages (Jetty's error handler): refusals, failures, 503 while stopping; in the listener's page shell when it has one
  * QueuedThreadPool (maxThreads, shared)
  * </pre>
  *
@@ -86,6 +89,7 @@ public final class HttpServer implements AutoCloseable {
         http.setSendXPoweredBy(false);
         Map<String, ServerConnector> connectors = new LinkedHashMap<>();
         List<Handler> perListener = new ArrayList<>();
+        Map<Connector, PublicPage> shells = new HashMap<>();
         for (Listener listener : listeners) {
             if (connectors.containsKey(listener.name())) {
                 throw new IllegalArgumentException("two listeners named " + listener.name());
@@ -105,16 +109,17 @@ public final class HttpServer implements AutoCloseable {
                 Handler h = route.handler(limits);
                 mappings.addMapping(PathSpec.from(route.pathSpec()), route.ownAuthentication() ? h : guarded(listener, h, route.sessions()));
             }
-            mappings.addMapping(PathSpec.from("/"), guarded(listener, new NotFoundHandler(), Optional.empty()));
+            mappings.addMapping(PathSpec.from("/"), guarded(listener, new NotFoundHandler(listener.pages()), Optional.empty()));
             perListener.add(new OnListener(connector, mappings));
+            listener.pages().ifPresent(shell -> shells.put(connector, shell));
         }
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connectors.values().toArray(new ServerConnector[0])));
-        perListener.add(new NotFoundHandler());
+        perListener.add(new NotFoundHandler(Optional.empty()));
         RequestHeadDeadline headDeadline = new RequestHeadDeadline(scheduler, limits.headTimeout(),
                 new GracefulHandler(new Handler.Sequence(perListener)));
         connectors.values().forEach(c -> c.addEventListener(headDeadline));
         server.setHandler(headDeadline);
-        server.setErrorHandler(new ErrorPages());
+        server.setErrorHandler(new ErrorPages(shells));
         // Jetty waits this long for requests in flight, then gives its threads at least as long again
         // (at least 1 s) to end: together within stopTimeout for a budget of 2 s or more.
         server.setStopTimeout(Math.max(1, stopTimeout.toMillis() / 2));

@@ -15,8 +15,12 @@ import java.util.Optional;
  * @param port        0 picks a free one
  * @param bearerToken when present, every request on this listener must carry
  *                    {@code Authorization: Bearer <token>}; without it: 401
+ * @param pages       the shell of the listener's own error answers (an unknown path, a request the
+ *                    server refuses before a route sees it, a route that fails), in the reader's
+ *                    language; empty: mailrun's bare page
  */
-public record Listener(String name, String bindAddress, int port, List<Route> routes, Optional<Secret> bearerToken) {
+public record Listener(String name, String bindAddress, int port, List<Route> routes, Optional<Secret> bearerToken,
+                       Optional<PublicPage> pages) {
 
     public Listener {
         Objects.requireNonNull(name, "name");
@@ -28,6 +32,17 @@ public record Listener(String name, String bindAddress, int port, List<Route> ro
         }
         routes = List.copyOf(routes);
         Objects.requireNonNull(bearerToken, "bearerToken");
+        Objects.requireNonNull(pages, "pages");
+    }
+
+    /** A listener whose error answers are mailrun's bare page. */
+    public Listener(String name, String bindAddress, int port, List<Route> routes, Optional<Secret> bearerToken) {
+        this(name, bindAddress, port, routes, bearerToken, Optional.empty());
+    }
+
+    /** This listener with its error answers in {@code shell}. */
+    public Listener withPages(PublicPage shell) {
+        return new Listener(name, bindAddress, port, routes, bearerToken, Optional.of(shell));
     }
 
     public static Listener open(String name, String bindAddress, int port, List<Route> routes) {

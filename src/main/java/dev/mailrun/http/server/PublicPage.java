@@ -4,17 +4,24 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.Set;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
  * The one shell of the pages people see on the public listener (sign-up, confirmation, the preference
- * centre, one-click unsubscribe, their error pages): the operator's look ({@link PageLook}), the page's language ({@link PageTexts}), readable on a
- * phone, usable by keyboard, with a strict Content-Security-Policy: no script at all, the one style
+ * centre, one-click unsubscribe, their error pages, and the listener's own error answers: an unknown
+ * path, a request Jetty refuses): the operator's look ({@link PageLook}), the page's language
+ * ({@link PageTexts}), readable on a phone, usable by keyboard, with a strict Content-Security-Policy: no script at all, the one style
  * sheet inline and allowed by its hash, images only from the logo's origin, forms posting only
  * back to this server.
  */
 public final class PublicPage {
+
+    /** The statuses with words of their own ({@code error.<status>.*}); any other is {@code error.4xx} or {@code error.5xx}. */
+    private static final Set<Integer> WORDED = Set.of(400, 404, 405, 408, 413, 414, 431, 500, 503, 505);
 
     private final PageLook look;
     private final String css;
@@ -57,6 +64,22 @@ public final class PublicPage {
     /** A page that says, in one sentence, what happened or what to change. */
     public String message(PageTexts texts, String title, String sentence) {
         return render(texts, title, "<p>" + Html.escape(sentence) + "</p>");
+    }
+
+    /** The page of an error answer: what happened and what to do, in {@code texts}' language. */
+    public String error(PageTexts texts, int status) {
+        String key = "error." + (WORDED.contains(status) ? Integer.toString(status) : status < 500 ? "4xx" : "5xx");
+        return message(texts, texts.text(key + ".title"), texts.text(key + ".body"));
+    }
+
+    /** Sends the error page of {@code status} in the language the request's {@code Accept-Language} prefers. */
+    public void sendError(Request request, Response response, Callback callback, int status) {
+        send(response, callback, status, error(reader(request), status));
+    }
+
+    /** The texts in the language the request's {@code Accept-Language} prefers (English when it names none we have). */
+    public static PageTexts reader(Request request) {
+        return PageTexts.forAcceptLanguage(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));
     }
 
     /** Sends a rendered page with this shell's headers. */

@@ -16,6 +16,8 @@ import dev.mailrun.db.Transactions;
 import dev.mailrun.http.server.HttpLimits;
 import dev.mailrun.http.server.HttpServer;
 import dev.mailrun.http.server.Listener;
+import dev.mailrun.http.server.PageLook;
+import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.testing.CampaignFixtures;
 import dev.mailrun.testing.SettableClock;
@@ -94,7 +96,7 @@ class TrackingClientAddressTest {
         TrackingTokens tokens = new TrackingTokens(SigningKey.of(SECRET));
         classes.clear();
         try (HttpServer server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0,
-                List.of(PublicRoutes.trackedOpens(tokens, tracker, TrustedProxies.parse(trusted))))), Duration.ofSeconds(2),
+                List.of(PublicRoutes.trackedOpens(tokens, tracker, TrustedProxies.parse(trusted), new PublicPage(PageLook.DEFAULTS))))), Duration.ofSeconds(2),
                 HttpLimits.DEFAULTS)) {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/o/"
                     + tokens.openToken(campaign, recipient) + ".gif")).header("User-Agent", CHROME);

@@ -8,8 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Requests Jetty refuses before any route sees them get mailrun's own minimal page: UTF-8, the
- * headers of mailrun's other pages, no echo of the request and nothing of Jetty's own page.
+ * Requests Jetty refuses before any route sees them get mailrun's own minimal page on a listener
+ * without a page shell (the admin one): UTF-8, the headers of mailrun's other pages, no echo of the
+ * request and nothing of Jetty's own page. The public listener's, in its shell: PublicPagesTest.
  */
 class ErrorPagesTest {
 
@@ -41,6 +42,8 @@ class ErrorPagesTest {
                         .containsIgnoringCase("Cache-Control: no-store");
                 assertThat(response).as(request).doesNotContain(ECHO).doesNotContainIgnoringCase("jetty")
                         .doesNotContain("HTTP ERROR").contains("<meta charset=\"utf-8\">");
+                assertThat(head).as("a listener without a page shell: the bare page, " + request)
+                        .contains("Content-Security-Policy: " + HtmlResponse.CSP);
             }
         }
     }
