@@ -6,12 +6,11 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import dev.mailrun.csv.RejectCounts;
 import dev.mailrun.csv.RejectReason;
 import dev.mailrun.csv.RejectedRow;
+import dev.mailrun.testing.MainClasses;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,9 +34,7 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importMainClasses() {
-        main = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.mailrun");
+        main = MainClasses.all();
     }
 
     @Test

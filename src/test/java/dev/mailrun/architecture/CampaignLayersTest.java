@@ -11,6 +11,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures;
 import dev.mailrun.campaign.importing.violation.ImporterReachingIntoSend;
 import dev.mailrun.campaign.store.violation.TableReachingIntoReports;
+import dev.mailrun.testing.MainClasses;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,9 +36,7 @@ class CampaignLayersTest {
 
     @BeforeAll
     static void importMainClasses() {
-        main = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.mailrun.campaign");
+        main = MainClasses.in("dev.mailrun.campaign");
     }
 
     static Architectures.LayeredArchitecture campaignLayers() {

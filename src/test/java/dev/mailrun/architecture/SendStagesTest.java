@@ -13,6 +13,7 @@ import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import dev.mailrun.campaign.send.deliver.violation.DeliverySettingARate;
 import dev.mailrun.campaign.send.pace.violation.PaceReachingIntoRecording;
 import dev.mailrun.mail.smtp.SendRateLimiter;
+import dev.mailrun.testing.MainClasses;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,9 +30,7 @@ class SendStagesTest {
 
     @BeforeAll
     static void importMainClasses() {
-        main = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.mailrun.campaign.send");
+        main = MainClasses.in("dev.mailrun.campaign.send");
     }
 
     static Architectures.LayeredArchitecture stages() {

@@ -3,15 +3,12 @@ package dev.mailrun.mail;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import dev.mailrun.testing.MainClasses;
 import org.junit.jupiter.api.Test;
 
 class MailPackageArchitectureTest {
 
-    private final JavaClasses mail = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.mailrun.mail");
+    private final JavaClasses mail = MainClasses.in("dev.mailrun.mail");
 
     @Test
     void the_mail_package_uses_neither_jdbc_nor_any_other_mailrun_package() {
