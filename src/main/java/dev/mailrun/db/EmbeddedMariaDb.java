@@ -36,6 +36,19 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     /** Starts the server under {@code dir}, or attaches to the one already running there. */
     public static EmbeddedMariaDb startOrAttach(Path dir) {
+        return startOrAttach(dir, dir.resolve("db"));
+    }
+
+    /** Whether a server started under {@code dir} is running (and would be attached to). */
+    public static boolean runningIn(Path dir) {
+        return readPort(dir.resolve("port")).filter(EmbeddedMariaDb::accepts).isPresent();
+    }
+
+    /**
+     * As {@link #startOrAttach(Path)}, the data kept in {@code dataDir} instead of under {@code dir}
+     * (the test suite keeps its throwaway data in memory).
+     */
+    public static EmbeddedMariaDb startOrAttach(Path dir, Path dataDir) {
         Path portFile = dir.resolve("port");
         Optional<Integer> running = readPort(portFile).filter(EmbeddedMariaDb::accepts);
         if (running.isPresent()) {
@@ -48,7 +61,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                     .setPort(port)
                     .setBaseDir(dir.resolve("base").toFile())
-                    .setDataDir(dir.resolve("db").toFile())
+                    .setDataDir(dataDir.toFile())
                     .setTmpDir(dir.resolve("tmp").toString())
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                     .setDefaultCharacterSet("utf8mb4");
@@ -61,11 +74,16 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             DB db = KeepingDb.create(config.build());
             db.start();
             Files.writeString(portFile, Integer.toString(port), StandardCharsets.US_ASCII);
-            log.info("Started the embedded MariaDB on port {} with data in {}", port, dir.resolve("db"));
+            log.info("Started the embedded MariaDB on port {} with data in {}", port, dataDir);
             return new EmbeddedMariaDb(port, db);
         } catch (IOException e) {
             throw new IllegalStateException("could not start the embedded MariaDB in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Whether this process started the server (and stops it on {@link #close()}), rather than attached to one. */
+    public boolean started() {
+        return db != null;
     }
 
     public int port() {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * A clean, migrated database for one test class, on a real MariaDB.
  *
- * <p>By default the server is an embedded MariaDB started once per test JVM. With
+ * <p>By default the server is an embedded MariaDB started once per test JVM, its data in memory where
+ * the machine allows ({@link InMemoryDataDir}). With
  * {@code MAILRUN_TEST_DB_URL} set (e.g. {@code jdbc:mysql://127.0.0.1:3306/test}, user from
  * {@code MAILRUN_TEST_DB_USER}, default root, password from {@code MAILRUN_TEST_DB_PASSWORD},
  * default empty) that server is used instead. Each test class gets its own freshly created database,
@@ -160,8 +161,18 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
                 String password = Optional.ofNullable(System.getenv("MAILRUN_TEST_DB_PASSWORD")).orElse("");
                 return new Server(withoutDatabase(url), user, password, true);
             }
-            EmbeddedMariaDb embedded = EmbeddedMariaDb.startOrAttach(Path.of("target", "embedded-test-db").toAbsolutePath());
-            Runtime.getRuntime().addShutdownHook(new Thread(embedded::close, "embedded-test-db-stop"));
+            Path dir = Path.of("target", "embedded-test-db").toAbsolutePath();
+            Optional<Path> memory = InMemoryDataDir.forServer(dir);
+            if (memory.isPresent() && !EmbeddedMariaDb.runningIn(dir)) {
+                InMemoryDataDir.delete(memory.get());   // a killed run's: the server it belonged to is gone
+            }
+            EmbeddedMariaDb embedded = EmbeddedMariaDb.startOrAttach(dir, memory.orElse(dir.resolve("db")));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                embedded.close();
+                if (embedded.started()) {
+                    memory.ifPresent(InMemoryDataDir::delete);
+                }
+            }, "embedded-test-db-stop"));
             return new Server(embedded.serverUrl(), "root", "", false);
         }
 
