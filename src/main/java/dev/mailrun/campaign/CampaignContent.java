@@ -93,20 +93,9 @@ final class CampaignContent {
      */
     ContentPin move(Campaign campaign, String template, Optional<Integer> version, Optional<String> variant, String by)
             throws SQLException {
-        String who = by == null ? "" : by.strip();
-        if (who.isEmpty() || who.length() > MAX_BY || who.chars().anyMatch(Character::isISOControl)) {
-            throw InvalidFields.of("by", "who moves a campaign's content must be one line of 1-" + MAX_BY + " characters");
-        }
+        String who = who(by);
+        requireMovable(campaign);
         long id = campaign.id();
-        CampaignStatus status = campaign.status();
-        if (status == CampaignStatus.RUNNING || status.isFinal()) {
-            throw new CampaignException("campaign " + id + " is " + status.dbValue() + "; what it sends changes only while it "
-                    + "is a draft, scheduled or paused");
-        }
-        if (status == CampaignStatus.PAUSED && tasks.find(SendTask.taskName(id)).flatMap(Task::liveRun).isPresent()) {
-            throw new CampaignException("campaign " + id + " is paused but its last run is still ending; move its content "
-                    + "once no run holds it");
-        }
         ContentPin pin = version.isPresent() ? stored(template, version.get()) : latest(template, who);
         Instant now = clock.instant();
         Transactions.inTransaction(dataSource, c -> {
@@ -126,6 +115,38 @@ final class CampaignContent {
             return null;
         });
         return pin;
+    }
+
+    /**
+     * Who changes a campaign's content, stripped: one line of 1-{@value #MAX_BY} characters.
+     *
+     * @throws InvalidFields (field {@code by}) otherwise
+     */
+    static String who(String by) {
+        String who = by == null ? "" : by.strip();
+        if (who.isEmpty() || who.length() > MAX_BY || who.chars().anyMatch(Character::isISOControl)) {
+            throw InvalidFields.of("by", "who moves a campaign's content must be one line of 1-" + MAX_BY + " characters");
+        }
+        return who;
+    }
+
+    /**
+     * Refuses a change of what the campaign sends unless it is a draft, scheduled, or paused with no run
+     * holding it: what a running campaign sends never changes.
+     *
+     * @throws CampaignException naming why not
+     */
+    void requireMovable(Campaign campaign) throws SQLException {
+        long id = campaign.id();
+        CampaignStatus status = campaign.status();
+        if (status == CampaignStatus.RUNNING || status.isFinal()) {
+            throw new CampaignException("campaign " + id + " is " + status.dbValue() + "; what it sends changes only while it "
+                    + "is a draft, scheduled or paused");
+        }
+        if (status == CampaignStatus.PAUSED && tasks.find(SendTask.taskName(id)).flatMap(Task::liveRun).isPresent()) {
+            throw new CampaignException("campaign " + id + " is paused but its last run is still ending; move its content "
+                    + "once no run holds it");
+        }
     }
 
     /** What {@code template} pins now; a name that resolves to nothing usable is a bad field, as a bad version is. */

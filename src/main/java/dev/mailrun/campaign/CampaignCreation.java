@@ -99,7 +99,7 @@ final class CampaignCreation {
         checked.problems().stream().filter(p -> !p.field().equals("template")).forEach(problems::add);
         OwnMessageComposer.Composition composition = templates.compose(name, message);
         if (composition instanceof OwnMessageComposer.Composition.Refused refused) {
-            refused.problems().forEach(p -> problems.add(new InvalidFields.Problem(messageField(name, p), p.toString())));
+            refused.problems().forEach(p -> problems.add(new InvalidFields.Problem(message.fieldOf(name, p), p.toString())));
         }
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
@@ -109,20 +109,6 @@ final class CampaignCreation {
         NewCampaign own = new NewCampaign(n.name(), name, n.fromAddress(), n.fromName(), n.replyTo(), n.subject(), n.startAt(),
                 n.rateCap(), n.windows(), n.expireAt(), n.headers());
         return store(own, checked.parsed().get().route(), attachments, tracking, checked.ab(), lists);
-    }
-
-    /** The field a problem of a composed message is about: what the operator wrote it in. */
-    private static String messageField(String name, dev.mailrun.mail.template.TemplateProblem problem) {
-        String file = problem.file();
-        if (file.startsWith("layout ")) {
-            return "layout";
-        }
-        for (String part : List.of("subject", "text", "body")) {
-            if (file.equals(name + "/" + part)) {
-                return part;
-            }
-        }
-        return "body";
     }
 
     /** What a form would create, and every problem found (none: it can be created). */

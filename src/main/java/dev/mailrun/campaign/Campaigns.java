@@ -70,6 +70,7 @@ public final class Campaigns {
     private final CampaignCreation creation;
     private final CampaignStart starts;
     private final CampaignTargets targets;
+    private final CampaignMessages messages;
 
     /** A configuration with everything sending needs, tracking on and no replies mailbox read. */
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
@@ -95,6 +96,7 @@ public final class Campaigns {
         this.requeues = new Requeues(dataSource, clock, this::wakeTask);
         this.creation = new CampaignCreation(dataSource, templates, clock, setup);
         this.targets = new CampaignTargets(dataSource);
+        this.messages = new CampaignMessages(dataSource, templates, content);
         this.starts = new CampaignStart(dataSource, tasks, content, clock, slots, setup.missingForSending());
     }
 
@@ -159,6 +161,11 @@ public final class Campaigns {
     /** The lists and segments campaigns are sent to: read, and changed while a draft ({@link CampaignTargets}). */
     public CampaignTargets targets() {
         return targets;
+    }
+
+    /** A campaign's own message written, or rewritten, while what it sends may change ({@link CampaignMessages}). */
+    public CampaignMessages messages() {
+        return messages;
     }
 
     /** The files the campaign's messages carry, without their bytes, in order. */

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * multipart/alternative message whose HTML part is the rendered Markdown and whose text part is read
  * out of it, links listed, merge tags filled; SpamAssassin's local rules score it at most 1.0 (skipped
  * with one line where spamassassin is absent). Bad input is refused with one line per field, nothing
- * stored.
+ * stored. `campaign message` writes a draft's own message after its creation.
  */
 class OwnMessageCampaignTest {
 
@@ -142,6 +142,34 @@ class OwnMessageCampaignTest {
                 "--body", body.toString(), "--subject", "Hi", "--from", "news@sender.example");
         assertThat(both.exitCode()).isEqualTo(2);
         assertThat(both.err()).contains("give --template, or --layout with --body");
+    }
+
+    @Test
+    void campaign_message_writes_a_drafts_own_message_and_names_a_field_its_recipients_lack() throws Exception {
+        CliHarness cli = new CliHarness(env(), SettableClock.steppingAtSlotStart(WorkerEnv.TICK));
+        CliHarness.Result created = cli.run("campaign", "create", "--name", "Weekly 52", "--template", "frame", "--from",
+                "news@sender.example");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        String id = created.out().strip();
+        // The layout sent as it is needs a content field: the import brings it, not a company.
+        Path csv = Files.writeString(dir.resolve("list.csv"), "email,name,content\nann@list.example,Ann,-\n");
+        CliHarness.Result imported = cli.run("recipients", "import", "--campaign", id, csv.toString());
+        assertThat(imported.exitCode()).as(imported.err()).isZero();
+
+        Path lacking = Files.writeString(dir.resolve("lacking.md"), "Hello {{ company }}\n");
+        CliHarness.Result refused = cli.run("campaign", "message", id, "--layout", "frame", "--body", lacking.toString(),
+                "--subject", "Week 52");
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err().lines()).allSatisfy(l -> assertThat(l).startsWith("mailrun: --body: weekly-52/body."))
+                .anySatisfy(l -> assertThat(l).contains("unknown field 'company': recipients do not have it"));
+        assertThat(cli.run("template", "list").out()).doesNotContain("weekly-52");
+
+        Path body = Files.writeString(dir.resolve("week52.md"), BODY);
+        CliHarness.Result written = cli.run("campaign", "message", id, "--layout", "frame", "--body", body.toString(),
+                "--subject", "Week 52", "--by", "maria");
+        assertThat(written.exitCode()).as(written.err()).isZero();
+        assertThat(written.out()).isEqualTo("campaign " + id + " now sends its own message, weekly-52@1\n");
+        assertThat(cli.run("campaign", "content", id).out()).contains("weekly-52@1 (was 1)  by maria");
     }
 
     private Map<String, String> env() throws Exception {

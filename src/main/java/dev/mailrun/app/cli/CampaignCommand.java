@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class, CampaignCommand.Recount.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class,
-                CampaignContentCommand.class, CampaignCloneCommand.class, CampaignListsCommand.class, CampaignSegmentsCommand.class})
+                CampaignContentCommand.class, CampaignMessageCommand.class, CampaignCloneCommand.class, CampaignListsCommand.class, CampaignSegmentsCommand.class})
 final class CampaignCommand extends GroupCommand {
 
     /** Operator mistakes (wrong state, unknown id) are usage errors: exit 2, one line. */

@@ -136,7 +136,7 @@ public final class Contents {
      * compiled; or every problem, an unknown layout among them. Nothing is stored.
      */
     public OwnMessageComposer.Composition compose(String name, MessageForm form) throws SQLException {
-        Resolved layout = resolve(form.layout());
+        Resolved layout = form.layout().equals(name) ? itself(name) : resolve(form.layout());
         TemplateSource source;
         if (layout instanceof Resolved.Stored s) {
             source = TemplateStore.source(store.version(s.pin().template(), Optional.of(s.pin().version())));
@@ -154,6 +154,12 @@ public final class Contents {
             return new OwnMessageComposer.Composition.Refused(problems);
         }
         return new OwnMessageComposer(store.maxBytes()).compose(name, form.message(), source);
+    }
+
+    /** A layout named as the message's own template: storing the message would replace the layout it is placed into. */
+    private static Resolved itself(String name) {
+        return new Resolved.Missing(List.of(new TemplateProblem(name, 0, 0,
+                "the message is stored as template " + name + ", so its layout must be another template")));
     }
 
     /**

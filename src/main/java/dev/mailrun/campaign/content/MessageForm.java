@@ -1,5 +1,7 @@
 package dev.mailrun.campaign.content;
 
+import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.mail.template.TemplateProblem;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -16,6 +18,26 @@ public record MessageForm(String layout, OwnMessage message) {
     public MessageForm {
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(message, "message");
+    }
+
+    /**
+     * The field of this form a problem of its composition as the template {@code name} is about, as every
+     * interface names it: {@code layout}, {@code subject}, {@code text} (only when a text was given: else
+     * the text part is read out of the body), or {@code body} — the body's own problems, and those of the
+     * composed template that no other field wrote (its size, a field recipients lack in the layout's HTML).
+     */
+    public String fieldOf(String name, TemplateProblem problem) {
+        String file = problem.file();
+        if (file.startsWith("layout ")) {
+            return "layout";
+        }
+        if (file.equals(name + "/subject") || file.equals(name + "/" + TemplateLoader.SUBJECT)) {
+            return "subject";
+        }
+        if (message.text().isPresent() && (file.equals(name + "/text") || file.equals(name + "/" + TemplateLoader.TEXT))) {
+            return "text";
+        }
+        return "body";
     }
 
     /**

@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * What a campaign sends, as {@code campaign content} and {@code campaign clone}: the stored template
- * versions it pins with every pin and move, a move to another version, and a new draft like it.
+ * versions it pins with every pin and move, a move to another version, its own message written, and a
+ * new draft like it.
  */
 final class CampaignContentApi {
 
@@ -33,8 +34,17 @@ final class CampaignContentApi {
                 Operation.read("/campaigns/{id}/content", ApiScope.CAMPAIGNS_READ, r -> ApiResponse.json(200, content(r.id("id")))),
                 Operation.write("PUT", "/campaigns/{id}/content", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.content",
                         this::move),
+                Operation.write("PUT", "/campaigns/{id}/message", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.message",
+                        this::message),
                 Operation.write("POST", "/campaigns/{id}/clone", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.clone",
                         this::cloneOf));
+    }
+
+    /** Writes a draft, scheduled or paused campaign's own message ({@link OwnMessages#write}); the content as moved. */
+    private ApiResponse message(ApiRequest r) throws Exception {
+        long id = r.id("id");
+        OwnMessages.write(campaigns, id, r.json(CampaignsApi.MessageBody.class), TemplatesApi.by(r));
+        return ApiResponse.json(200, content(id));
     }
 
     /** Moves a draft, scheduled or paused campaign (or a variant's own template) to another stored version. */

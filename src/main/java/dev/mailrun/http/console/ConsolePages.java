@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * The console's pages and actions, below {@code /console}: the catalogue, readable as a list. Every
  * GET only reads; every change is a POST, with the scope the same change needs in the API (saving a
- * template: {@code campaigns:write}, the scope that decides what campaigns send). A template's preview
- * is a POST too, as its text is too large for a query; it changes nothing and is not audited. The
- * audience's pages are listed in {@link AudiencePages}.
+ * template: {@code campaigns:write}, the scope that decides what campaigns send). A template's preview,
+ * and a campaign's own message's, is a POST too, as its text is too large for a query; it changes
+ * nothing and is not audited. The audience's pages are listed in {@link AudiencePages}.
  */
 final class ConsolePages {
 
@@ -23,6 +23,7 @@ final class ConsolePages {
         CampaignPage detail = new CampaignPage(services, views);
         CampaignActions actions = new CampaignActions(services, views);
         CampaignContentPage content = new CampaignContentPage(services, views);
+        CampaignMessagePage message = new CampaignMessagePage(services, views);
         SendTestPage sendTest = new SendTestPage(services, views);
         CampaignFiles files = new CampaignFiles(services);
         TemplatePreview preview = new TemplatePreview(services);
@@ -36,10 +37,11 @@ final class ConsolePages {
         TemplateEditor editor = new TemplateEditor(services, views);
         TemplateHistory history = new TemplateHistory(services, views);
         int templateForm = TemplateEditor.maxFormBytes(services.content().templates());
+        int messageForm = CampaignMessagePage.maxFormBytes(services.content().templates());
         List<ConsoleRoute> routes = new ArrayList<>(List.of(
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
-                ConsoleRoute.post("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, "campaign.create", create::create),
+                ConsoleRoute.post("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, "campaign.create", messageForm, create::create),
                 ConsoleRoute.get(TEMPLATE + "/preview", ApiScope.TEMPLATES_READ, preview::frame),
                 ConsoleRoute.get("/templates", ApiScope.TEMPLATES_READ, templates::show),
                 ConsoleRoute.get(TEMPLATE, ApiScope.TEMPLATES_READ, editor::show),
@@ -54,6 +56,9 @@ final class ConsolePages {
                 ConsoleRoute.get(ID + "/pause", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "pause")),
                 ConsoleRoute.get(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, r -> actions.ask(r, "requeue-failed")),
                 ConsoleRoute.get(ID + "/content", ApiScope.CAMPAIGNS_WRITE, content::show),
+                ConsoleRoute.get(ID + "/message", ApiScope.CAMPAIGNS_WRITE, message::show),
+                ConsoleRoute.reading(ID + "/message/preview", ApiScope.TEMPLATES_READ, messageForm, message::preview),
+                ConsoleRoute.get(ID + "/message/frame", ApiScope.TEMPLATES_READ, message::frame),
                 ConsoleRoute.get(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, sendTest::show),
                 ConsoleRoute.get(ID + "/import", ApiScope.RECIPIENTS_WRITE, imports::show),
                 ConsoleRoute.post(ID + "/import", ApiScope.RECIPIENTS_WRITE, "recipients.import", imports::upload),
@@ -78,6 +83,7 @@ final class ConsolePages {
                 ConsoleRoute.post(ID + "/requeue-failed", ApiScope.CAMPAIGNS_WRITE, "campaign.requeue-failed",
                         actions::requeueFailed),
                 ConsoleRoute.post(ID + "/content", ApiScope.CAMPAIGNS_WRITE, "campaign.content", content::move),
+                ConsoleRoute.post(ID + "/message", ApiScope.CAMPAIGNS_WRITE, "campaign.message", messageForm, message::save),
                 ConsoleRoute.post(ID + "/clone", ApiScope.CAMPAIGNS_WRITE, "campaign.clone", actions::cloneOf),
                 ConsoleRoute.post(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, "campaign.send-test", sendTest::send)));
         routes.addAll(AudiencePages.routes(services, views));

@@ -1,7 +1,11 @@
 package dev.mailrun.http.console;
 
+import dev.mailrun.campaign.AudienceNames;
 import dev.mailrun.campaign.CampaignForm;
+import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.Templates;
+import dev.mailrun.campaign.content.MessageForm;
+import dev.mailrun.campaign.content.OwnMessageComposer;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.InvalidFields;
@@ -20,7 +24,9 @@ import java.util.stream.Collectors;
  * {@code /console/campaigns/new}: choose a template, see the fields it needs, preview it with sample
  * values ({@link TemplatePreview}), and create the campaign. The values are checked by
  * {@link CampaignForm}, the one check {@code campaign create} and the API run, and each of its messages
- * is shown next to its field.
+ * is shown next to its field. With {@code own=1} the template is the layout of the campaign's own
+ * message, written on the same form ({@link MessageFields}) and created as the API creates one with a
+ * {@code message}; its preview is the draft's message page, once it exists.
  */
 final class NewCampaignPage {
 
@@ -31,7 +37,8 @@ final class NewCampaignPage {
             Map.entry("from", "From address"), Map.entry("fromName", "From name"), Map.entry("replyTo", "Reply-To"),
             Map.entry("subject", "Subject"), Map.entry("rate", "Rate"), Map.entry("relay", "Route"),
             Map.entry("windows", "Send windows"), Map.entry("startAt", "Start at"), Map.entry("expireAt", "Expire at"),
-            Map.entry("headers", "Headers"));
+            Map.entry("headers", "Headers"), Map.entry("layout", "Layout"), Map.entry("format", "Body format"),
+            Map.entry("body", "Body"), Map.entry("text", "Text part"));
 
     private final ConsoleServices services;
     private final Views views;
@@ -51,9 +58,11 @@ final class NewCampaignPage {
     Answer create(ConsoleRequest r) throws Exception {
         Map<String, String> values = r.form();
         Map<String, String> errors = new LinkedHashMap<>();
+        boolean own = isOwn(values);
+        // An own message's subject is the message's, whose limit the domain checks (998 characters).
         LIMITS.forEach((field, max) -> {
             String v = values.getOrDefault(field, "");
-            if (v.length() > max) {
+            if (v.length() > max && !(own && field.equals("subject"))) {
                 errors.put(field, "at most " + max + " characters");
             }
         });
@@ -74,23 +83,41 @@ final class NewCampaignPage {
         } catch (InvalidFields e) {
             e.problems().forEach(p -> errors.put(p.field(), p.reason()));
         }
+        Optional<MessageForm> message = Optional.empty();
+        if (own) {
+            Map<String, String> fields = new HashMap<>(values);
+            fields.put("layout", values.getOrDefault("template", ""));
+            MessageFields.Read read = MessageFields.read(fields);
+            errors.putAll(read.errors());
+            message = read.form();
+        }
         // The domain checks every field, so that the page shows all that is wrong in one round; a field
         // this page already found wrong (too long, not a number) keeps its own message.
         CampaignForm form = new CampaignForm(r.field("name").orElse(""), r.field("template").orElse(""), r.field("from"),
-                r.field("fromName"), r.field("replyTo"), r.field("subject"), r.field("startAt"), rate, windows,
-                r.field("expireAt"), r.field("relay"), headers);
+                r.field("fromName"), r.field("replyTo"), own ? Optional.empty() : r.field("subject"), r.field("startAt"), rate,
+                windows, r.field("expireAt"), r.field("relay"), headers);
         List<InvalidFields.Problem> problems = new ArrayList<>();
         long id = 0;
+        Campaigns campaigns = services.api().campaigns();
         if (errors.isEmpty()) {
             try {
-                id = services.api().campaigns().create(form, services.api().relays(), AbForm.none(), List.of(), Optional.empty());
+                id = message.isPresent()
+                        ? campaigns.create(form, services.api().relays(), AbForm.none(), List.of(), Optional.empty(), message.get(),
+                                AudienceNames.NONE)
+                        : campaigns.create(form, services.api().relays(), AbForm.none(), List.of(), Optional.empty());
             } catch (InvalidFields e) {
                 problems.addAll(e.problems());
             }
         } else {
-            problems.addAll(services.api().campaigns().problems(form, services.api().relays(), AbForm.none(), Optional.empty()));
+            // The layout's own problems are the message's to report, once the rest is right.
+            campaigns.problems(form, services.api().relays(), AbForm.none(), Optional.empty()).stream()
+                    .filter(p -> !own || !p.field().equals("template")).forEach(problems::add);
         }
         problems.forEach(p -> errors.merge(p.field(), p.reason(), (a, b) -> a.equals(b) ? a : a + "; " + b));
+        if (own && errors.containsKey("layout")) {
+            // The layout is the template this page chose: its problems are shown where the template is.
+            errors.merge("template", errors.remove("layout"), (a, b) -> a.equals(b) ? a : a + "; " + b);
+        }
         if (!errors.isEmpty()) {
             return page(r, 422, values, errors);
         }
@@ -102,15 +129,15 @@ final class NewCampaignPage {
         Templates templates = services.api().templates();
         Map<String, Object> model = new HashMap<>();
         String template = values.getOrDefault("template", "").strip();
+        boolean own = isOwn(values);
         model.put("templates", templates.names());
         model.put("template", template);
-        Map<String, String> filled = new HashMap<>(values);
+        model.put("own", own);
+        model.put("maxSubject", OwnMessageComposer.MAX_SUBJECT_CHARS);
+        Map<String, String> filled = MessageFields.values(values);
         for (String field : LIMITS.keySet()) {
             filled.putIfAbsent(field, "");
         }
-        filled.putIfAbsent("sampleEmail", "");
-        filled.putIfAbsent("sampleName", "");
-        filled.putIfAbsent("sampleFields", "");
         model.put("values", filled);
         model.put("errors", errors);
         model.put("errorSummary", errors.entrySet().stream().map(e -> LABELS.getOrDefault(e.getKey(), e.getKey()) + ": " + e.getValue())
@@ -124,7 +151,8 @@ final class NewCampaignPage {
                 Templates.Described d = templates.describe(template);
                 columns.addAll(SampleRecipient.columns(d.requiredColumns(), values));
                 model.put("templateProblems", d.problems().stream().map(Object::toString).toList());
-                if (r.session().may(dev.mailrun.campaign.model.ApiScope.TEMPLATES_READ) && d.problems().isEmpty()) {
+                // A layout's preview would ask for its {{ content }}: an own message is previewed on the draft's message page.
+                if (r.session().may(dev.mailrun.campaign.model.ApiScope.TEMPLATES_READ) && d.problems().isEmpty() && !own) {
                     Map<String, String> sample = SampleRecipient.fields(values, columns);
                     TemplatePreview.Shown shown = preview.render(template, SampleRecipient.email(values),
                             values.getOrDefault("sampleName", ""), sample);
@@ -143,6 +171,11 @@ final class NewCampaignPage {
             }
         }
         return new Answer.Page(status, views.render("new-campaign", r.session(), model));
+    }
+
+    /** Whether the form writes the campaign's own message into the chosen template as its layout. */
+    private static boolean isOwn(Map<String, String> values) {
+        return "1".equals(values.get("own"));
     }
 
     private static Map<String, Integer> limits() {

@@ -110,6 +110,44 @@ class ApiContentTest {
     }
 
     @Test
+    void a_drafts_own_message_is_written_and_pinned_and_a_problem_is_422_naming_its_member_with_nothing_stored() {
+        ObjectNode layout = ApiHarness.JSON.createObjectNode().put("name", "frame").put("subject", "Frame")
+                .put("text", "{{ content }}\nUnsubscribe: {{ unsubscribe_url }}\n")
+                .put("html", "<div>{{ content }}</div><p><a href=\"{{ unsubscribe_url }}\">Unsubscribe</a></p>\n");
+        assertThat(api.post(token, "/api/v1/templates", layout.toString()).statusCode()).isEqualTo(201);
+        save("spring", "Spring v1");
+        HttpResponse<String> created = api.post(token, "/api/v1/campaigns",
+                "{\"name\":\"Weekly 52\",\"template\":\"spring\",\"from\":\"news@sender.example\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = json(created).get("id").asText();
+        String path = "/api/v1/campaigns/" + id + "/message";
+
+        HttpResponse<String> broken = api.call(token, "PUT", path, "application/json",
+                "{\"layout\":\"frame\",\"subject\":\"\",\"format\":\"markdown\",\"body\":\"Hello {{ name\\n\"}");
+        assertThat(broken.statusCode()).as(broken.body()).isEqualTo(422);
+        assertThat(fields(broken)).containsExactlyInAnyOrder("subject", "body");
+        assertThat(api.get(token, "/api/v1/templates/weekly-52").statusCode()).as("nothing stored").isEqualTo(404);
+
+        HttpResponse<String> written = api.call(token, "PUT", path, "application/json",
+                "{\"layout\":\"frame\",\"subject\":\"Spring news\",\"format\":\"markdown\",\"body\":\"## Spring\\n\\nHello {{ name }}\"}");
+        assertThat(written.statusCode()).as(written.body()).isEqualTo(200);
+        assertThat(json(written).get("template").asText() + "@" + json(written).get("version").asInt()).isEqualTo("weekly-52@1");
+        JsonNode history = json(written).get("history");
+        assertThat(history.get(history.size() - 1).get("changed_by").asText()).isEqualTo("api:ops");
+        assertThat(json(api.get(token, "/api/v1/templates/weekly-52")).get("html").asText()).startsWith("<div><h2>Spring</h2>");
+
+        assertThat(api.post(token, "/api/v1/campaigns/" + id + "/recipients", "{\"recipients\":[{\"email\":\"ann@list.example\"}]}")
+                .statusCode()).isEqualTo(200);
+        HttpResponse<String> lacking = api.call(token, "PUT", path, "application/json",
+                "{\"layout\":\"frame\",\"subject\":\"Hi\",\"body\":\"<p>{{ company }}</p>\"}");
+        assertThat(lacking.statusCode()).isEqualTo(422);
+        assertThat(fields(lacking)).containsOnly("body");
+        assertThat(json(api.post(token, "/api/v1/campaigns/" + id + "/start", null)).get("status").asText()).isEqualTo("running");
+        assertThat(api.call(token, "PUT", path, "application/json", "{\"layout\":\"frame\",\"subject\":\"Hi\",\"body\":\"<p>x</p>\"}")
+                .statusCode()).isEqualTo(409);
+    }
+
+    @Test
     void a_drafts_content_moves_to_another_version_and_every_pin_and_move_is_in_its_history() {
         save("spring", "Spring v1");
         save("spring-b", "Spring B v1");

@@ -32,7 +32,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * edit a stored template, preview it in the sandboxed frame, save it as a new version (and once more
  * unchanged, which stores nothing: the text areas give back exactly what they were given), see what
  * changed, move a draft to the new version, send a test of it to GreenMail (a bad address first) and
- * clone the draft. Skipped, with one line, where chromium or chromedriver is not installed.
+ * clone the draft; write a draft's own Markdown message into a layout, preview it and save it. Skipped,
+ * with one line, where chromium or chromedriver is not installed.
  */
 class ConsoleContentBrowserTest {
 
@@ -132,5 +133,64 @@ class ConsoleContentBrowserTest {
             assertThat(d.getCurrentUrl()).doesNotEndWith("/campaigns/" + id);
             assertThat(text(d, "content-pin")).startsWith("Sends newsletter version 2");
         }
+    }
+
+    @Test
+    void an_operator_writes_a_draft_its_own_markdown_message_previews_it_in_its_layout_and_saves_it() throws Exception {
+        try (ConsoleClient app = new ConsoleClient(WorkerEnv.of(db, greenMail.getSmtp().getPort()), clock);
+             ConsoleBrowser browser = ConsoleBrowser.start(installed, dir.resolve("profile"), dir)) {
+            ChromeDriver d = browser.driver;
+            long id = app.campaign("Weekly 49");
+            d.get(app.base() + "/console/login");
+            d.findElement(By.id("token")).sendKeys(app.token("ops", ApiScope.ADMIN));
+            navigate(d, By.cssSelector("form button[type=submit]"));
+            d.get(app.base() + "/console/templates/frame");
+            replace(d, "html", "<html><body>{{ content }}<footer><a href=\"{{ unsubscribe_url }}\">Unsubscribe</a></footer></body></html>");
+            replace(d, "text", "{{ content }}\n\nUnsubscribe: {{ unsubscribe_url }}");
+            navigate(d, By.id("save"));
+            assertThat(flash(d)).isEqualTo("Template frame is stored as version 1.");
+
+            d.get(app.base() + "/console/campaigns/" + id);
+            navigate(d, By.id("write-message"));
+            assertThat(text(d, "message-template")).isEqualTo("weekly-49");
+            d.findElement(By.cssSelector("#layout option[value=frame]")).click();
+            d.findElement(By.id("subject")).sendKeys("Repairs, {{ name | default(\"friends\") }}");
+            assertThat(d.findElement(By.id("format-markdown")).isSelected()).as("Markdown unless HTML is chosen").isTrue();
+            d.findElement(By.id("body")).sendKeys("## Repairs this week\n\nHello {{ name | default(\"there\") }}, "
+                    + "we mended **forty jackets**.\n\n- Zips\n- Boots\n");
+            d.findElement(By.id("sample-name")).sendKeys("Ada");
+            navigate(d, By.id("preview"));
+            assertThat(text(d, "preview-subject")).isEqualTo("Repairs, Ada");
+            assertThat(text(d, "preview-text")).contains("Hello Ada, we mended forty jackets.", "- Zips", "Unsubscribe: ");
+            assertThat(d.findElement(By.id("preview-html")).getAttribute("sandbox")).as("sandboxed, nothing allowed").isEmpty();
+            d.switchTo().frame("preview-html");
+            assertThat(d.findElement(By.tagName("h2")).getText()).isEqualTo("Repairs this week");
+            assertThat(d.findElement(By.tagName("strong")).getText()).isEqualTo("forty jackets");
+            assertThat(d.findElements(By.cssSelector("ul li"))).extracting(WebElement::getText).containsExactly("Zips", "Boots");
+            d.switchTo().defaultContent();
+
+            navigate(d, By.id("save"));
+            assertThat(flash(d)).isEqualTo("Campaign " + id + " now sends its own message: version 1 of template weekly-49.");
+            assertThat(text(d, "content-pin")).startsWith("Sends weekly-49 version 1");
+            try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT v.subject, v.body_html, v.body_text, v.saved_by FROM template_version v "
+                         + "JOIN template t ON t.id = v.template_id WHERE t.name = 'weekly-49'")) {
+                assertThat(rs.next()).as("stored").isTrue();
+                assertThat(rs.getString(1)).isEqualTo("Repairs, {{ name | default(\"friends\") }}");
+                assertThat(rs.getString(2)).isEqualTo("<html><body><h2>Repairs this week</h2>\n<p>Hello {{ name | default(\"there\") }}, "
+                        + "we mended <strong>forty jackets</strong>.</p>\n<ul>\n<li>Zips</li>\n<li>Boots</li>\n</ul>"
+                        + "<footer><a href=\"{{ unsubscribe_url }}\">Unsubscribe</a></footer></body></html>");
+                assertThat(rs.getString(3)).startsWith("Repairs this week\n\nHello {{ name | default(\"there\") }}, we mended forty jackets.");
+                assertThat(rs.getString(4)).isEqualTo("console:ops");
+                assertThat(rs.next()).as("one version").isFalse();
+            }
+        }
+    }
+
+    /** Replaces what the text area {@code id} holds with {@code text}, typed. */
+    private static void replace(ChromeDriver d, String id, String text) {
+        WebElement area = d.findElement(By.id(id));
+        area.clear();
+        area.sendKeys(text);
     }
 }
