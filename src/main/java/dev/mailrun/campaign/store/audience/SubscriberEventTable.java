@@ -18,6 +18,8 @@ import java.util.Optional;
  */
 public final class SubscriberEventTable {
 
+    /** The most events one insert carries; an import's batch writes a few per row. */
+    private static final int ROWS_PER_INSERT = 2_500;
     private static final int MAX_DETAIL = 500;
 
     /** An event to write; {@code listId} the list it is about, or null. */
@@ -37,19 +39,20 @@ public final class SubscriberEventTable {
      */
     public void write(Connection c, List<NewEvent> events, Instant at) throws SQLException {
         String literal = SqlTime.literal(at);
-        if (!events.isEmpty()) {
-            // A batch the driver sends as multi-row inserts, split to its packet size (rewriteBatchedStatements).
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO subscriber_event (subscriber_id, at, kind, list_id, detail) "
-                    + "VALUES (?, ?, ?, ?, ?)")) {
-                for (NewEvent e : events) {
-                    ps.setLong(1, e.subscriberId());
-                    ps.setString(2, literal);
-                    ps.setString(3, e.kind().dbValue());
-                    ps.setObject(4, e.listId());
-                    ps.setString(5, Sql.truncate(e.detail(), MAX_DETAIL));
-                    ps.addBatch();
+        for (int from = 0; from < events.size(); from += ROWS_PER_INSERT) {
+            List<NewEvent> chunk = events.subList(from, Math.min(events.size(), from + ROWS_PER_INSERT));
+            String row = ", (?, ?, ?, ?, ?)";
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO subscriber_event (subscriber_id, at, kind, list_id, detail) VALUES "
+                    + row.substring(2) + row.repeat(chunk.size() - 1))) {
+                int i = 1;
+                for (NewEvent e : chunk) {
+                    ps.setLong(i++, e.subscriberId());
+                    ps.setString(i++, literal);
+                    ps.setString(i++, e.kind().dbValue());
+                    ps.setObject(i++, e.listId());
+                    ps.setString(i++, Sql.truncate(e.detail(), MAX_DETAIL));
                 }
-                ps.executeBatch();
+                ps.executeUpdate();
             }
         }
         outbox.write(c, events, at);

@@ -69,29 +69,29 @@ public final class SubscriberImports {
     }
 
     /**
-     * Inserts new subscribers, stamped with the import: a batch the driver sends as multi-row
-     * {@code INSERT IGNORE}s (rewriteBatchedStatements, {@code db.DataSources}). An address there already (in any case)
-     * keeps its row; the caller finds which went in by their stamp.
+     * One multi-row {@code INSERT IGNORE} of new subscribers, stamped with the import. An address
+     * there already (in any case) keeps its row; returns how many went in.
      */
-    public void insert(Connection c, List<NewRow> rows, SubscriberStatus status, String importId, Instant now) throws SQLException {
+    public int insert(Connection c, List<NewRow> rows, SubscriberStatus status, String importId, Instant now) throws SQLException {
         if (rows.isEmpty()) {
-            return;
+            return 0;
         }
+        String row = ", (?, ?, ?, ?, ?, ?, ?, ?)";
         try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO subscriber (email, name, attribs, status, import_id, "
-                + "import_line, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + "import_line, created_at, updated_at) VALUES " + row.substring(2) + row.repeat(rows.size() - 1))) {
             String at = SqlTime.literal(now);
+            int i = 1;
             for (NewRow r : rows) {
-                ps.setString(1, r.email());
-                ps.setString(2, r.name());
-                ps.setString(3, r.attribs());
-                ps.setString(4, status.dbValue());
-                ps.setString(5, importId);
-                ps.setLong(6, r.line());
-                ps.setString(7, at);
-                ps.setString(8, at);
-                ps.addBatch();
+                ps.setString(i++, r.email());
+                ps.setString(i++, r.name());
+                ps.setString(i++, r.attribs());
+                ps.setString(i++, status.dbValue());
+                ps.setString(i++, importId);
+                ps.setLong(i++, r.line());
+                ps.setString(i++, at);
+                ps.setString(i++, at);
             }
-            ps.executeBatch();
+            return ps.executeUpdate();
         }
     }
 

@@ -76,21 +76,20 @@ public final class SubscriptionTable {
         if (subscriberIds.isEmpty()) {
             return;
         }
-        // A batch the driver sends as multi-row inserts (rewriteBatchedStatements): one short statement
-        // text to parse, where a statement spelled out per batch size cost the worker more than its rows.
+        String row = ", (?, ?, ?, ?, ?, ?)";
         try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO subscription (subscriber_id, list_id, status, source, "
-                + "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                + "created_at, updated_at) VALUES " + row.substring(2) + row.repeat(subscriberIds.size() - 1))) {
             String at = SqlTime.literal(now);
+            int i = 1;
             for (long id : subscriberIds) {
-                ps.setLong(1, id);
-                ps.setLong(2, listId);
-                ps.setString(3, status.dbValue());
-                ps.setString(4, source.dbValue());
-                ps.setString(5, at);
-                ps.setString(6, at);
-                ps.addBatch();
+                ps.setLong(i++, id);
+                ps.setLong(i++, listId);
+                ps.setString(i++, status.dbValue());
+                ps.setString(i++, source.dbValue());
+                ps.setString(i++, at);
+                ps.setString(i++, at);
             }
-            ps.executeBatch();
+            ps.executeUpdate();
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * The {@code subscriber_attribute} rows of subscribers whose attributes are all texts — what an import
  * writes, its columns being a JSON object of strings — derived here instead of by the database, and
- * written in a batch the driver sends as multi-row inserts. The database's derivation ({@link SubscriberAttributeTable}: JSON_TABLE
+ * written in multi-row inserts. The database's derivation ({@link SubscriberAttributeTable}: JSON_TABLE
  * over the stored JSON, a regular expression and a cast per value) cost an import more than any other
  * statement; for a text the same rules are a few string operations:
  *
@@ -36,6 +36,9 @@ public final class TextAttributeRows {
 
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]{1,35}([.][0-9]{1,30})?\n?");
     private static final JsonFactory JSON = new JsonFactory();
+    /** Rows per statement, and the characters one statement carries at most (well below max_allowed_packet). */
+    private static final int ROWS_PER_STATEMENT = 2_000;
+    private static final int CHARS_PER_STATEMENT = 1 << 20;
 
     /** One attribute row: the subscriber, the name, and exactly one of the two texts. */
     record Row(long subscriberId, String name, String textValue, String textLong, BigDecimal numValue) {}
@@ -48,28 +51,20 @@ public final class TextAttributeRows {
      * @throws IllegalArgumentException when a value is not a string: those go through the database's derivation
      */
     public void insert(Connection c, Map<Long, String> attribs) throws SQLException {
-        if (attribs.isEmpty()) {
-            return;
-        }
-        // A batch the driver sends as multi-row inserts, split to its packet size (rewriteBatchedStatements).
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO subscriber_attribute (subscriber_id, name, text_value, "
-                + "text_long, num_value) VALUES (?, ?, ?, ?, ?)")) {
-            for (Map.Entry<Long, String> e : attribs.entrySet()) {
-                for (Row r : rows(e.getKey(), e.getValue())) {
-                    ps.setLong(1, r.subscriberId());
-                    ps.setString(2, r.name());
-                    ps.setString(3, r.textValue());
-                    ps.setString(4, r.textLong());
-                    if (r.numValue() == null) {
-                        ps.setNull(5, Types.DECIMAL);
-                    } else {
-                        ps.setBigDecimal(5, r.numValue());
-                    }
-                    ps.addBatch();
+        List<Row> rows = new ArrayList<>();
+        int chars = 0;
+        for (Map.Entry<Long, String> e : attribs.entrySet()) {
+            for (Row r : rows(e.getKey(), e.getValue())) {
+                rows.add(r);
+                chars += r.name().length() + (r.textValue() == null ? r.textLong().length() : r.textValue().length());
+                if (rows.size() == ROWS_PER_STATEMENT || chars >= CHARS_PER_STATEMENT) {
+                    write(c, rows);
+                    rows.clear();
+                    chars = 0;
                 }
             }
-            ps.executeBatch();
         }
+        write(c, rows);
     }
 
     /** Deletes these subscribers' rows, then inserts them as {@link #insert} does: attributes replaced. */
@@ -110,5 +105,28 @@ public final class TextAttributeRows {
         boolean indexed = trimmed.codePointCount(0, trimmed.length()) <= SubscriberAttributeTable.INDEXED_TEXT;
         BigDecimal number = NUMBER.matcher(text).matches() ? new BigDecimal(text.strip()) : null;
         return new Row(subscriberId, name, indexed ? trimmed : null, indexed ? null : text, number);
+    }
+
+    private static void write(Connection c, List<Row> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        String row = ", (?, ?, ?, ?, ?)";
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO subscriber_attribute (subscriber_id, name, text_value, "
+                + "text_long, num_value) VALUES " + row.substring(2) + row.repeat(rows.size() - 1))) {
+            int i = 1;
+            for (Row r : rows) {
+                ps.setLong(i++, r.subscriberId());
+                ps.setString(i++, r.name());
+                ps.setString(i++, r.textValue());
+                ps.setString(i++, r.textLong());
+                if (r.numValue() == null) {
+                    ps.setNull(i++, Types.DECIMAL);
+                } else {
+                    ps.setBigDecimal(i++, r.numValue());
+                }
+            }
+            ps.executeUpdate();
+        }
     }
 }
