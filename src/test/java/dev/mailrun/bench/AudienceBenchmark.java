@@ -27,9 +27,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -99,7 +97,7 @@ public final class AudienceBenchmark {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         List<String> samples = new ArrayList<>();
         long[] nextSample = {0};
-        Map<Long, Long> dbBefore = dbTicks(ds);
+        long dbBefore = dbTicks(ds);
         double jvmBefore = jvmCpuMs();
         long start = System.nanoTime();
         SubscriberImportReport report = importer.importCsv(list, ImportMode.ADD, csv, Optional.empty(), read -> {
@@ -121,7 +119,7 @@ public final class AudienceBenchmark {
         System.out.printf("| %,d | %,d | %,d | %.1f | %,.0f | %.1f | %.1f | %,.0f |%n%n", report.rows(), report.imported(),
                 report.rejectedByReason().values().stream().mapToLong(Long::longValue).sum(), seconds, report.rows() / seconds,
                 jvmMs * 1000 / report.rows(), dbMs * 1000 / report.rows(), report.rows() / ((jvmMs + dbMs) / 1000));
-        System.out.println("(rows/s the CPU allows: rows / (worker + database connection CPU seconds), the rate of this serial import "
+        System.out.println("(rows/s the CPU allows: rows / (worker + database server CPU seconds), the rate of this serial import "
                 + "on otherwise idle cores, disk waits left out)");
         System.out.println();
         System.out.println("| rows read | seconds | RSS MiB | heap used MiB |");
@@ -170,7 +168,7 @@ public final class AudienceBenchmark {
             new CampaignListTable().set(c, listCampaign, List.of(listId));
             return null;
         });
-        Map<Long, Long> dbBefore = dbTicks(ds);
+        long dbBefore = dbTicks(ds);
         long a = System.nanoTime();
         long added = Transactions.inTransaction(ds, c -> {
             new CampaignTable().lockExclusive(c, listCampaign);
@@ -182,7 +180,7 @@ public final class AudienceBenchmark {
         long segmentCampaign = ScaleBenchmark.campaign(ds, "to a segment");
         Segments segments = new Segments(ds, Clock.systemUTC());
         segments.create("everyone on bench", "{\"list\": \"bench\"}");
-        Map<Long, Long> dbBeforeSegment = dbTicks(ds);
+        long dbBeforeSegment = dbTicks(ds);
         long b = System.nanoTime();
         long segmentAdded = Transactions.inTransaction(ds, c -> {
             new CampaignTable().lockExclusive(c, segmentCampaign);
@@ -195,29 +193,25 @@ public final class AudienceBenchmark {
     }
 
     /**
-     * CPU ticks so far of the server threads of this database's connections (MariaDB names them in
-     * PROCESSLIST.TID), by thread: the work of this benchmark's statements, without the other clients
-     * of a shared server. The server's background threads (flushing, purge) are not in it.
+     * CPU ticks so far of the database server process, all its threads: the statements' work and what
+     * they leave to the background (flushing, purge). Read on a server the benchmark has to itself.
+     * Not the threads of this benchmark's connections: the server hands a new connection a cached
+     * thread, whose ticks include earlier clients' work, so a connection the pool opened during a
+     * phase counted everything its thread had done before.
      */
-    private static Map<Long, Long> dbTicks(DataSource ds) throws Exception {
-        Map<Long, Long> ticks = new HashMap<>();
+    private static long dbTicks(DataSource ds) throws Exception {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT TID FROM information_schema.PROCESSLIST WHERE DB = DATABASE()")) {
-            while (rs.next()) {
-                long tid = rs.getLong(1);
-                CpuMeter.processOfThread(tid).ifPresent(pid -> ticks.put(tid, CpuMeter.threadTicks(pid, tid)));
-            }
+             ResultSet rs = s.executeQuery("SELECT TID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()")) {
+            rs.next();
+            long pid = CpuMeter.processOfThread(rs.getLong(1)).orElseThrow(() -> new IllegalStateException(
+                    "the database server is not a process of this machine: its CPU cannot be read"));
+            return CpuMeter.processTicks(pid);
         }
-        return ticks;
     }
 
-    /** CPU ms of the database's connections since {@code before} (threads that ended meanwhile are lost). */
-    private static double dbMsSince(DataSource ds, Map<Long, Long> before) throws Exception {
-        long sum = 0;
-        for (Map.Entry<Long, Long> e : dbTicks(ds).entrySet()) {
-            sum += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
-        }
-        return sum * CpuMeter.MS_PER_TICK;
+    /** CPU ms of the database server since {@code before}. */
+    private static double dbMsSince(DataSource ds, long before) throws Exception {
+        return (dbTicks(ds) - before) * CpuMeter.MS_PER_TICK;
     }
 
     private static double jvmCpuMs() {

@@ -167,6 +167,11 @@ final class CpuMeter {
         return ticks(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "stat"));
     }
 
+    /** CPU ticks of process {@code pid}, all its threads; −1 when unknown. */
+    static long processTicks(long pid) {
+        return ticks(pid);
+    }
+
     private static long ticks(long pid) {
         return ticks(Path.of("/proc", Long.toString(pid), "stat"));
     }
