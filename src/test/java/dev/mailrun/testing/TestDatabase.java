@@ -21,8 +21,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * A clean, migrated database for one test class, on a real MariaDB.
  *
- * <p>By default the server is an embedded MariaDB started once per test JVM, its data in memory where
- * the machine allows ({@link InMemoryDataDir}). With
+ * <p>By default the server is an embedded MariaDB started once per test JVM (each JVM its own), its
+ * data in memory where the machine allows ({@link InMemoryDataDir}). With
  * {@code MAILRUN_TEST_DB_URL} set (e.g. {@code jdbc:mysql://127.0.0.1:3306/test}, user from
  * {@code MAILRUN_TEST_DB_USER}, default root, password from {@code MAILRUN_TEST_DB_PASSWORD},
  * default empty) that server is used instead. Each test class gets its own freshly created database,
@@ -161,7 +161,10 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
                 String password = Optional.ofNullable(System.getenv("MAILRUN_TEST_DB_PASSWORD")).orElse("");
                 return new Server(withoutDatabase(url), user, password, true);
             }
-            Path dir = Path.of("target", "embedded-test-db").toAbsolutePath();
+            // One server per test JVM: the build runs several side by side (mailrun.test.fork, set by
+            // the build), and a JVM that finished must not stop a server another is still using.
+            String fork = System.getProperty("mailrun.test.fork", "");
+            Path dir = Path.of("target", fork.isBlank() ? "embedded-test-db" : "embedded-test-db-" + fork).toAbsolutePath();
             Optional<Path> memory = InMemoryDataDir.forServer(dir);
             if (memory.isPresent() && !EmbeddedMariaDb.runningIn(dir)) {
                 InMemoryDataDir.delete(memory.get());   // a killed run's: the server it belonged to is gone
