@@ -220,6 +220,8 @@ public final class ConfigKeys {
         key("signup.ip-limit", "20", Range.whole(0, 1_000_000), "Sign-ups one client address may send per signup.limit-window (counted in memory, behind tracking.trusted-proxies); more answer 429. 0: no limit.");
         key("signup.address-limit", "3", Range.whole(0, 1_000_000), "Sign-ups of one email address per signup.limit-window; more answer 429 and send nothing. 0: no limit.");
         key("signup.limit-window", "1h", span(Duration.ofSeconds(1), Duration.ofDays(1)), "The window both sign-up rates are counted over.");
+        key("signup.proof-of-work", "false", "true: every sign-up carries a solved proof-of-work challenge (ALTCHA's format), which the hosted form's inline script solves in the reader's browser; the form then needs JavaScript. A form of the operator's own site gets its challenge from GET /altcha/challenge.");
+        key("signup.proof-of-work-max-number", "100000", Range.whole(1_000, 10_000_000), "The largest number a proof-of-work challenge hides: the browser hashes up to that many numbers, half on average (100000: at most 0.42 s in headless Chromium on a 2-core server; a phone takes a few times longer).");
         key("signup.external-forms", "false", "true: POST /subscribe is taken without the hosted form's token, from a form on the operator's own site (no minimum fill time then); false: only the hosted forms.");
         section("Public pages", "How every page people see on the public listener looks: sign-up, confirmation, the preference centre, one-click unsubscribe.");
         key("pages.logo-url", "", "An https URL of a logo shown above each page; the only thing a page loads from elsewhere. Empty: none.");

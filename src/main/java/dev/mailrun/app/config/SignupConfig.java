@@ -24,11 +24,12 @@ import java.util.regex.Pattern;
  * @param wordingVersion  recorded with each consent from a form
  * @param storeIp         whether the client's address is kept with a form's consent
  * @param guard           rates, fill times and whether other sites' forms may post
+ * @param proofOfWork     the largest number of the proof-of-work challenge each sign-up must solve; empty: none asked
  * @param look            the public pages' logo, colours and footer
  */
 public record SignupConfig(boolean enabled, Optional<Mailbox> from, String language, String confirmTemplate,
                            Optional<String> welcomeTemplate, Duration confirmTtl, String wordingVersion, boolean storeIp,
-                           SignupGuard.Rules guard, PageLook look) {
+                           SignupGuard.Rules guard, Optional<Long> proofOfWork, PageLook look) {
 
     private static final Pattern NAMED = Pattern.compile("^\\s*(.*?)\\s*<([^<>]+)>\\s*$");
     private static final Pattern WORDING = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -65,7 +66,9 @@ public record SignupConfig(boolean enabled, Optional<Mailbox> from, String langu
         return new SignupConfig(raw.bool("signup.enabled"), raw.optional("signup.from").map(SignupConfig::mailbox),
                 raw.string("signup.language"), raw.string("signup.confirm-template"),
                 raw.optional("signup.welcome-template"), raw.duration("signup.confirm-ttl"), raw.string("signup.wording-version"),
-                raw.bool("signup.store-ip"), rules, look);
+                raw.bool("signup.store-ip"), rules,
+                raw.bool("signup.proof-of-work") ? Optional.of((long) raw.integer("signup.proof-of-work-max-number")) : Optional.empty(),
+                look);
     }
 
     private static Mailbox mailbox(String value) {

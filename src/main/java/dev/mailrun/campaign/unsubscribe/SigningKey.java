@@ -45,6 +45,15 @@ public final class SigningKey {
     }
 
     /**
+     * A key of its own for {@code purpose}, derived from the secret (HMAC of the purpose), as hex: for
+     * a library that signs with a key it is given (the sign-up form's proof of work), so that every
+     * worker sharing the secret checks what any of them issued, and the secret itself never leaves.
+     */
+    public String derivedKey(String purpose) {
+        return java.util.HexFormat.of().formatHex(sign("derived-key:" + purpose, new byte[0], 32));
+    }
+
+    /**
      * Checks a decoded token laid out as {@code version · payload · signature(signatureBytes)}:
      * returns the ids part (after the version byte) when the version matches, at least
      * {@code minIdBytes} precede the signature, and the signature is genuine; empty otherwise.

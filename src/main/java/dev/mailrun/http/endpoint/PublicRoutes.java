@@ -67,6 +67,11 @@ public final class PublicRoutes {
         return Route.of(SignupHandler.PREFIX + "/*", limits -> new SignupHandler(signups, guard, new SignupPages(shell), proxies, limits));
     }
 
+    /** A proof-of-work challenge for a form on the operator's own site, {@code /altcha/challenge}. */
+    public static Route challenge(SignupGuard guard, PublicPage shell) {
+        return Route.of(ChallengeHandler.PATH, limits -> new ChallengeHandler(guard, shell));
+    }
+
     /** A sign-up's confirmation link, {@code /confirm/<token>}. */
     public static Route confirm(Signups signups, PublicPage shell) {
         return Route.of(SignupTokens.CONFIRM_PREFIX + "*", limits -> new ConfirmHandler(signups, new SignupPages(shell), limits));

@@ -70,9 +70,8 @@ final class SignupHandler extends Handler.Abstract {
             if (shown.isEmpty()) {
                 notFound(response, callback, signups.language(shown));
             } else {
-                PageTexts t = PageTexts.of(signups.language(shown));
-                pages.shell().send(response, callback, HttpStatus.OK_200,
-                        pages.form(t, shown, guard.formToken(), SignupPages.Typed.NONE, List.of()));
+                sendForm(response, callback, HttpStatus.OK_200, PageTexts.of(signups.language(shown)), shown,
+                        SignupPages.Typed.NONE, List.of());
             }
             return true;
         }
@@ -112,7 +111,8 @@ final class SignupHandler extends Handler.Abstract {
         }
         String client = TrackingHandler.client(request, proxies).map(InetAddress::getHostAddress).orElse("unknown");
         List<PublicList> offered = shown.isEmpty() ? all : shown;
-        SignupGuard.Verdict verdict = guard.check(fields.optional("form_token"), fields.first("website"), client, email);
+        SignupGuard.Verdict verdict = guard.check(fields.optional("form_token"), fields.first("website"),
+                fields.optional("altcha"), client, email);
         if (verdict instanceof SignupGuard.Verdict.Limited limited) {
             long seconds = Math.max(1, limited.retryAfter().toSeconds());
             response.getHeaders().put(HttpHeader.RETRY_AFTER, seconds);
@@ -122,8 +122,12 @@ final class SignupHandler extends Handler.Abstract {
         }
         SignupPages.Typed typed = new SignupPages.Typed(email, name, chosen);
         if (verdict instanceof SignupGuard.Verdict.StaleForm) {
-            pages.shell().send(response, callback, HttpStatus.BAD_REQUEST_400,
-                    pages.form(t, offered, guard.formToken(), typed, List.of(t.text("signup.error.form"))));
+            sendForm(response, callback, HttpStatus.BAD_REQUEST_400, t, offered, typed, List.of(t.text("signup.error.form")));
+            return;
+        }
+        if (verdict instanceof SignupGuard.Verdict.Unproven) {
+            log.info("sign-up from {} refused: no valid proof of work", client);
+            sendForm(response, callback, HttpStatus.BAD_REQUEST_400, t, offered, typed, List.of(t.text("signup.error.pow")));
             return;
         }
         if (verdict instanceof SignupGuard.Verdict.Silent silent) {
@@ -150,11 +154,22 @@ final class SignupHandler extends Handler.Abstract {
                     problems.add(t.text(key));
                 }
             }
-            pages.shell().send(response, callback, HttpStatus.UNPROCESSABLE_ENTITY_422,
-                    pages.form(t, offered, guard.formToken(), typed, problems));
+            sendForm(response, callback, HttpStatus.UNPROCESSABLE_ENTITY_422, t, offered, typed, problems);
         } catch (SQLException | RuntimeException e) {
             log.error("a sign-up could not be stored", e);
             pages.shell().send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, pages.message(t, "page.retry"));
+        }
+    }
+
+    /** The form with a new token (and a new challenge when proof of work is on), with the solver allowed to run. */
+    private void sendForm(Response response, Callback callback, int status, PageTexts t, List<PublicList> lists,
+                          SignupPages.Typed typed, List<String> problems) {
+        Optional<String> challenge = guard.challenge();
+        String html = pages.form(t, lists, guard.formToken(), challenge, typed, problems);
+        if (challenge.isPresent()) {
+            pages.shell().send(response, callback, status, html, SignupPages.PROOF_SCRIPT);
+        } else {
+            pages.shell().send(response, callback, status, html);
         }
     }
 

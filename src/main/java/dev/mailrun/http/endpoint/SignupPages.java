@@ -4,7 +4,12 @@ import dev.mailrun.campaign.store.audience.PublicListTable.PublicList;
 import dev.mailrun.http.server.Html;
 import dev.mailrun.http.server.PageTexts;
 import dev.mailrun.http.server.PublicPage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** The sign-up form and the confirmation pages, in the public page shell. */
@@ -14,6 +19,9 @@ final class SignupPages {
     record Typed(String email, String name, Set<Long> lists) {
         static final Typed NONE = new Typed("", "", Set.of());
     }
+
+    /** The proof-of-work solver, sent inline in a form that carries a challenge (allowed by its hash). */
+    static final String PROOF_SCRIPT = resource("proof-of-work.js");
 
     private final PublicPage shell;
 
@@ -27,9 +35,12 @@ final class SignupPages {
 
     /**
      * The form of these lists: one list is a hidden field, several are checkboxes. It has no action:
-     * it posts back to the URL it was shown at.
+     * it posts back to the URL it was shown at. With a proof-of-work {@code challenge} (its JSON) the
+     * form carries it and the solver that fills in the answer; the page must then be sent with
+     * {@link #PROOF_SCRIPT} allowed.
      */
-    String form(PageTexts t, List<PublicList> lists, String formToken, Typed typed, List<String> problems) {
+    String form(PageTexts t, List<PublicList> lists, String formToken, Optional<String> challenge, Typed typed,
+                List<String> problems) {
         String title = lists.size() == 1 ? t.text("signup.title.list", lists.get(0).name()) : t.text("signup.title");
         StringBuilder b = new StringBuilder(2048);
         if (!problems.isEmpty()) {
@@ -63,8 +74,14 @@ final class SignupPages {
         }
         b.append("<div class=\"trap\" aria-hidden=\"true\"><label for=\"website\">").append(t.html("signup.trap"))
                 .append("</label><input type=\"text\" id=\"website\" name=\"website\" tabindex=\"-1\" autocomplete=\"off\"></div>\n")
-                .append("<p class=\"hint\">").append(t.html("signup.consent")).append("</p>\n")
-                .append("<button type=\"submit\">").append(t.html("signup.submit")).append("</button>\n</form>");
+                .append("<p class=\"hint\">").append(t.html("signup.consent")).append("</p>\n");
+        challenge.ifPresent(c -> b.append("<input type=\"hidden\" name=\"altcha\" id=\"altcha\" data-challenge=\"")
+                .append(Html.escape(c)).append("\">\n<p class=\"hint\" id=\"altcha-status\" role=\"status\" data-done=\"")
+                .append(t.html("signup.pow.done")).append("\" data-failed=\"").append(t.html("signup.pow.failed")).append("\">")
+                .append(t.html("signup.pow")).append("</p>\n<noscript><p class=\"error\">").append(t.html("signup.pow.noscript"))
+                .append("</p></noscript>\n"));
+        b.append("<button type=\"submit\">").append(t.html("signup.submit")).append("</button>\n</form>");
+        challenge.ifPresent(c -> b.append("\n<script>").append(PROOF_SCRIPT).append("</script>"));
         return shell.render(t, title, b.toString());
     }
 
@@ -81,6 +98,17 @@ final class SignupPages {
     String confirmed(PageTexts t, String address, List<String> lists, java.time.Instant at) {
         return shell.message(t, t.text("confirm.done.title"), t.text("confirm.done.body", address, String.join(", ", lists),
                 t.dateTime(at)));
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = SignupPages.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + name + " is missing from the build");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A page titled by {@code key}.title saying {@code key}.body. */

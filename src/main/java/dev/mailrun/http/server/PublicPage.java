@@ -14,8 +14,8 @@ import org.eclipse.jetty.util.Callback;
  * The one shell of the pages people see on the public listener (sign-up, confirmation, the preference
  * centre, one-click unsubscribe, their error pages, and the listener's own error answers: an unknown
  * path, a request Jetty refuses): the operator's look ({@link PageLook}), the page's language
- * ({@link PageTexts}), readable on a phone, usable by keyboard, with a strict Content-Security-Policy: no script at all, the one style
- * sheet inline and allowed by its hash, images only from the logo's origin, forms posting only
+ * ({@link PageTexts}), readable on a phone, usable by keyboard, with a strict Content-Security-Policy: no script (but
+ * the sign-up form's proof of work, when on, inline and allowed by its hash), the one style sheet inline and allowed by its hash, images only from the logo's origin, forms posting only
  * back to this server.
  */
 public final class PublicPage {
@@ -85,6 +85,19 @@ public final class PublicPage {
     /** Sends a rendered page with this shell's headers. */
     public void send(Response response, Callback callback, int status, String html) {
         HtmlResponse.send(response, callback, status, html, csp);
+    }
+
+    /**
+     * This shell's policy that also runs the one inline {@code script}, allowed by its hash (the
+     * sign-up form's proof of work): still nothing loaded from anywhere.
+     */
+    public String contentSecurityPolicyWith(String script) {
+        return csp.replace("default-src 'none';", "default-src 'none'; script-src '" + sha256(script) + "';");
+    }
+
+    /** Sends a rendered page that carries the inline {@code script}, allowed by its hash alone. */
+    public void send(Response response, Callback callback, int status, String html, String script) {
+        HtmlResponse.send(response, callback, status, html, contentSecurityPolicyWith(script));
     }
 
     /** Sends a rendered page and closes the connection after it (the rest of the request is not read). */

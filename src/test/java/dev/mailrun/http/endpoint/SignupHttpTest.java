@@ -4,41 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.GreenMailUtil;
-import com.icegreen.greenmail.util.ServerSetup;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.mailrun.campaign.audience.Lists;
-import dev.mailrun.campaign.audience.signup.SignupGuard;
-import dev.mailrun.campaign.audience.signup.SignupSettings;
-import dev.mailrun.campaign.audience.signup.Signups;
-import dev.mailrun.campaign.audience.signup.SmtpSignupMailer;
-import dev.mailrun.campaign.content.Contents;
-import dev.mailrun.campaign.content.PinnedTemplates;
-import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.model.ListOptIn;
 import dev.mailrun.campaign.model.ListVisibility;
 import dev.mailrun.campaign.store.audience.PublicListTable;
-import dev.mailrun.campaign.unsubscribe.SigningKey;
-import dev.mailrun.campaign.unsubscribe.SignupTokens;
-import dev.mailrun.http.server.HttpLimits;
-import dev.mailrun.http.server.HttpServer;
-import dev.mailrun.http.server.Listener;
-import dev.mailrun.http.server.PageLook;
-import dev.mailrun.http.server.PublicPage;
-import dev.mailrun.http.server.TrustedProxies;
-import dev.mailrun.mail.message.Mailbox;
-import dev.mailrun.mail.smtp.SmtpSettings;
-import dev.mailrun.mail.smtp.TlsMode;
-import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import jakarta.mail.internet.MimeMessage;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -63,15 +37,13 @@ class SignupHttpTest {
     @RegisterExtension
     static final GreenMailExtension greenMail = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
 
-    private static final Pattern FORM_TOKEN = Pattern.compile("name=\"form_token\" value=\"([^\"]+)\"");
     private static final Pattern CONFIRM_LINK = Pattern.compile("(http://127\\.0\\.0\\.1:\\d+/confirm/[A-Za-z0-9_-]+)");
     private static long news;
     private static long offers;
     private static long staff;
 
     private final SettableClock clock = SettableClock.at("2026-03-02T09:00:00Z");
-    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-    private HttpServer server;
+    private SignupServer server;
     private String base;
 
     @BeforeAll
@@ -88,27 +60,8 @@ class SignupHttpTest {
             s.execute("DELETE FROM subscriber");
             s.execute("UPDATE subscriber_list SET language = NULL");
         }
-        SigningKey key = SigningKey.of("0123456789abcdef0123456789abcdef-signup");
-        SignupTokens tokens = new SignupTokens(key, Duration.ofDays(3), clock);
-        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of())), Duration.ofSeconds(2), HttpLimits.DEFAULTS);
-        int port = server.port();
-        server.close();
-        // The confirmation links are made on the server's own address: start it on a port known beforehand.
-        base = "http://127.0.0.1:" + port;
-        SignupSettings settings = new SignupSettings(new Mailbox("news@example.com", "Example News"), URI.create(base), "en",
-                SmtpSignupMailer.DEFAULT_CONFIRM, Optional.empty(), "v2", false, Duration.ofSeconds(3), Duration.ofDays(1));
-        var ds = db.dataSource();
-        Contents contents = new Contents(ds, new TemplateStore(ds, clock, TemplateStore.DEFAULT_MAX_BYTES),
-                new TemplateLoader(Path.of("templates")), new PinnedTemplates(ds, clock));
-        SmtpSettings smtp = SmtpSettings.of("127.0.0.1", greenMail.getSmtp().getPort(), TlsMode.NONE, "mailrun.test")
-                .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5));
-        Signups signups = new Signups(ds, clock, settings, tokens, new SmtpSignupMailer(contents, smtp, settings, clock));
-        SignupGuard guard = new SignupGuard(tokens, new SignupGuard.Rules(6, 3, Duration.ofHours(1), Duration.ofSeconds(3),
-                Duration.ofDays(1), false), clock);
-        PublicPage shell = new PublicPage(PageLook.DEFAULTS);
-        server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", port, List.of(
-                PublicRoutes.signup(signups, guard, shell, TrustedProxies.NONE), PublicRoutes.confirm(signups, shell)))),
-                Duration.ofSeconds(2), HttpLimits.DEFAULTS);
+        server = new SignupServer(db.dataSource(), greenMail.getSmtp().getPort(), clock, Optional.empty());
+        base = server.base;
     }
 
     @AfterEach
@@ -118,73 +71,73 @@ class SignupHttpTest {
 
     @Test
     void a_double_opt_in_sign_up_is_confirmed_by_the_link_in_the_message_it_receives() throws Exception {
-        HttpResponse<String> done = signUp("/subscribe/news", "ann@example.com", "Ann", news);
+        HttpResponse<String> done = server.signUp("/subscribe/news", "ann@example.com", "Ann", news);
 
         assertThat(done.statusCode()).isEqualTo(200);
         assertThat(done.body()).contains("Almost done");
-        assertThat(status("ann@example.com", news)).isEqualTo("unconfirmed");
+        assertThat(server.status("ann@example.com", news)).isEqualTo("unconfirmed");
         String link = confirmLink(single());
 
-        HttpResponse<String> page = get(link);
+        HttpResponse<String> page = server.get(link);
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("<form method=\"post\"").contains("ann@example.com").contains("news");
-        assertThat(status("ann@example.com", news)).as("a GET changes nothing").isEqualTo("unconfirmed");
+        assertThat(server.status("ann@example.com", news)).as("a GET changes nothing").isEqualTo("unconfirmed");
 
-        HttpResponse<String> confirmed = post(link, "");
+        HttpResponse<String> confirmed = server.post(link, "");
         assertThat(confirmed.statusCode()).isEqualTo(200);
         assertThat(confirmed.body()).contains("Subscription confirmed").contains("March 2, 2026");
-        assertThat(status("ann@example.com", news)).isEqualTo("confirmed");
+        assertThat(server.status("ann@example.com", news)).isEqualTo("confirmed");
         assertThat(consent("ann@example.com", news)).isEqualTo("form|v2|2026-03-02 09:00:05.000|2026-03-02 09:00:05.000|null");
     }
 
     @Test
     void a_single_opt_in_sign_up_is_confirmed_at_once_and_sends_no_confirmation() throws Exception {
-        HttpResponse<String> done = signUp("/subscribe/offers", "bob@example.com", "", offers);
+        HttpResponse<String> done = server.signUp("/subscribe/offers", "bob@example.com", "", offers);
 
         assertThat(done.statusCode()).isEqualTo(200);
-        assertThat(status("bob@example.com", offers)).isEqualTo("confirmed");
+        assertThat(server.status("bob@example.com", offers)).isEqualTo("confirmed");
         assertThat(greenMail.getReceivedMessages()).isEmpty();
     }
 
     @Test
     void a_used_forged_or_expired_link_shows_a_clear_page_and_changes_nothing() throws Exception {
-        signUp("/subscribe/news", "cy@example.com", "", news);
+        server.signUp("/subscribe/news", "cy@example.com", "", news);
         String link = confirmLink(single());
 
-        HttpResponse<String> forged = post(link.substring(0, link.length() - 2) + (link.endsWith("AA") ? "BB" : "AA"), "");
+        HttpResponse<String> forged = server.post(link.substring(0, link.length() - 2) + (link.endsWith("AA") ? "BB" : "AA"), "");
         assertThat(forged.statusCode()).isEqualTo(400);
         assertThat(forged.body()).contains("Invalid link");
-        assertThat(status("cy@example.com", news)).isEqualTo("unconfirmed");
+        assertThat(server.status("cy@example.com", news)).isEqualTo("unconfirmed");
 
         clock.advance(Duration.ofDays(3));
-        HttpResponse<String> expired = post(link, "");
+        HttpResponse<String> expired = server.post(link, "");
         assertThat(expired.statusCode()).isEqualTo(410);
         assertThat(expired.body()).contains("Link expired").contains("sign up again");
-        assertThat(status("cy@example.com", news)).isEqualTo("unconfirmed");
+        assertThat(server.status("cy@example.com", news)).isEqualTo("unconfirmed");
     }
 
     @Test
     void a_link_confirms_once_and_a_replay_after_an_unsubscribe_changes_nothing() throws Exception {
-        signUp("/subscribe/news", "dee@example.com", "", news);
+        server.signUp("/subscribe/news", "dee@example.com", "", news);
         String link = confirmLink(single());
-        assertThat(post(link, "").statusCode()).isEqualTo(200);
+        assertThat(server.post(link, "").statusCode()).isEqualTo(200);
         execute("UPDATE subscription SET status = 'unsubscribed'");
 
-        HttpResponse<String> replay = post(link, "");
+        HttpResponse<String> replay = server.post(link, "");
 
         assertThat(replay.statusCode()).isEqualTo(409);
         assertThat(replay.body()).contains("already used");
-        assertThat(status("dee@example.com", news)).isEqualTo("unsubscribed");
+        assertThat(server.status("dee@example.com", news)).isEqualTo("unsubscribed");
     }
 
     @Test
     void a_filled_honeypot_or_a_form_sent_too_fast_is_answered_as_usual_and_sends_nothing() throws Exception {
-        String token = formToken("/subscribe/news");
+        String token = server.formToken("/subscribe/news");
         clock.advance(Duration.ofSeconds(5));
-        HttpResponse<String> trapped = post(base + "/subscribe/news",
-                form("form_token", token, "email", "bot@example.com", "list", Long.toString(news), "website", "http://spam"));
-        HttpResponse<String> fast = post(base + "/subscribe/news",
-                form("form_token", formToken("/subscribe/news"), "email", "bot2@example.com", "list", Long.toString(news)));
+        HttpResponse<String> trapped = server.post(base + "/subscribe/news",
+                SignupServer.form("form_token", token, "email", "bot@example.com", "list", Long.toString(news), "website", "http://spam"));
+        HttpResponse<String> fast = server.post(base + "/subscribe/news",
+                SignupServer.form("form_token", server.formToken("/subscribe/news"), "email", "bot2@example.com", "list", Long.toString(news)));
 
         assertThat(trapped.statusCode()).isEqualTo(200);
         assertThat(trapped.body()).contains("Almost done");
@@ -199,7 +152,7 @@ class SignupHttpTest {
         List<Integer> statuses = new ArrayList<>();
         HttpResponse<String> last = null;
         for (int i = 0; i < 8; i++) {
-            last = signUp("/subscribe/news", "flood" + i + "@example.com", "", news);
+            last = server.signUp("/subscribe/news", "flood" + i + "@example.com", "", news);
             statuses.add(last.statusCode());
         }
 
@@ -214,7 +167,7 @@ class SignupHttpTest {
     void one_address_signed_up_again_and_again_gets_429_after_its_limit() throws Exception {
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            statuses.add(signUp("/subscribe/news", "Eve@Example.com", "", news).statusCode());
+            statuses.add(server.signUp("/subscribe/news", "Eve@Example.com", "", news).statusCode());
         }
 
         assertThat(statuses).containsExactly(200, 200, 200, 429);
@@ -223,11 +176,11 @@ class SignupHttpTest {
 
     @Test
     void a_confirmed_address_signing_up_again_gets_the_same_answer_as_a_new_one_and_no_mail() throws Exception {
-        signUp("/subscribe/offers", "fay@example.com", "", offers);
-        HttpResponse<String> again = signUp("/subscribe/offers", "fay@example.com", "", offers);
-        HttpResponse<String> fresh = signUp("/subscribe/offers", "gus@example.com", "", offers);
+        server.signUp("/subscribe/offers", "fay@example.com", "", offers);
+        HttpResponse<String> again = server.signUp("/subscribe/offers", "fay@example.com", "", offers);
+        HttpResponse<String> fresh = server.signUp("/subscribe/offers", "gus@example.com", "", offers);
         execute("DELETE FROM subscriber WHERE email = 'gus@example.com'");
-        HttpResponse<String> first = signUp("/subscribe/offers", "gus@example.com", "", offers);
+        HttpResponse<String> first = server.signUp("/subscribe/offers", "gus@example.com", "", offers);
 
         assertThat(again.statusCode()).isEqualTo(first.statusCode()).isEqualTo(fresh.statusCode()).isEqualTo(200);
         assertThat(again.body().replace("fay@", "x@")).isEqualTo(first.body().replace("gus@", "x@"));
@@ -236,7 +189,7 @@ class SignupHttpTest {
 
     @Test
     void a_name_with_a_line_break_is_refused_naming_the_field_and_nothing_is_stored() throws Exception {
-        HttpResponse<String> refused = signUp("/subscribe/news", "hal@example.com", "Hal\r\nBcc: victim@example.com", news);
+        HttpResponse<String> refused = server.signUp("/subscribe/news", "hal@example.com", "Hal\r\nBcc: victim@example.com", news);
 
         assertThat(refused.statusCode()).isEqualTo(422);
         assertThat(refused.body()).contains("Name: use one line").contains("role=\"alert\"").contains("value=\"hal@example.com\"");
@@ -246,10 +199,10 @@ class SignupHttpTest {
 
     @Test
     void an_oversized_form_is_refused_with_413() throws Exception {
-        String token = formToken("/subscribe/news");
+        String token = server.formToken("/subscribe/news");
         clock.advance(Duration.ofSeconds(5));
 
-        HttpResponse<String> tooLarge = post(base + "/subscribe/news", form("form_token", token, "email", "ivy@example.com",
+        HttpResponse<String> tooLarge = server.post(base + "/subscribe/news", SignupServer.form("form_token", token, "email", "ivy@example.com",
                 "list", Long.toString(news), "name", "x".repeat(9000)));
 
         assertThat(tooLarge.statusCode()).isEqualTo(413);
@@ -258,7 +211,7 @@ class SignupHttpTest {
 
     @Test
     void a_post_without_the_forms_token_is_refused_and_sends_nothing() throws Exception {
-        HttpResponse<String> refused = post(base + "/subscribe/news", form("email", "jo@example.com", "list", Long.toString(news)));
+        HttpResponse<String> refused = server.post(base + "/subscribe/news", SignupServer.form("email", "jo@example.com", "list", Long.toString(news)));
 
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(refused.body()).contains("Reload the page");
@@ -267,10 +220,10 @@ class SignupHttpTest {
 
     @Test
     void a_private_list_has_no_form_and_cannot_be_posted_to() throws Exception {
-        assertThat(get(base + "/subscribe/staff").statusCode()).isEqualTo(404);
-        assertThat(get(base + "/subscribe/" + staff).statusCode()).isEqualTo(404);
+        assertThat(server.get(base + "/subscribe/staff").statusCode()).isEqualTo(404);
+        assertThat(server.get(base + "/subscribe/" + staff).statusCode()).isEqualTo(404);
 
-        HttpResponse<String> refused = signUp("/subscribe", "kim@example.com", "", staff);
+        HttpResponse<String> refused = server.signUp("/subscribe", "kim@example.com", "", staff);
 
         assertThat(refused.statusCode()).isEqualTo(422);
         assertThat(count("SELECT COUNT(*) FROM subscription")).isZero();
@@ -278,7 +231,7 @@ class SignupHttpTest {
 
     @Test
     void the_form_of_every_public_list_offers_them_as_labelled_checkboxes_under_a_strict_policy() throws Exception {
-        HttpResponse<String> page = get(base + "/subscribe");
+        HttpResponse<String> page = server.get(base + "/subscribe");
 
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("<label for=\"email\">").contains("value=\"" + news + "\"")
@@ -294,27 +247,14 @@ class SignupHttpTest {
             new PublicListTable().setLanguage(c, "news", Optional.of("de"));
         }
 
-        HttpResponse<String> page = get(base + "/subscribe/news");
+        HttpResponse<String> page = server.get(base + "/subscribe/news");
         assertThat(page.body()).contains("<html lang=\"de\"").contains("news abonnieren").contains("E-Mail-Adresse");
 
-        HttpResponse<String> done = signUp("/subscribe/news", "lou@example.com", "", news);
+        HttpResponse<String> done = server.signUp("/subscribe/news", "lou@example.com", "", news);
         assertThat(done.body()).contains("Fast geschafft");
         MimeMessage message = single();
         assertThat(message.getSubject()).isEqualTo("Bitte bestätigen Sie Ihr Abonnement von news");
         assertThat(GreenMailUtil.getBody(message)).contains("5. M=C3=A4rz 2026");
-    }
-
-    private HttpResponse<String> signUp(String path, String email, String name, long list) throws Exception {
-        String token = formToken(path);
-        clock.advance(Duration.ofSeconds(5));
-        return post(base + path, form("form_token", token, "email", email, "name", name, "list", Long.toString(list)));
-    }
-
-    private String formToken(String path) throws Exception {
-        HttpResponse<String> page = get(base + path);
-        Matcher m = FORM_TOKEN.matcher(page.body());
-        assertThat(m.find()).as("a form token on " + path + ": " + page.body()).isTrue();
-        return m.group(1);
     }
 
     private MimeMessage single() {
@@ -328,35 +268,6 @@ class SignupHttpTest {
         Matcher m = CONFIRM_LINK.matcher(GreenMailUtil.getBody(message).replace("=\r\n", ""));
         assertThat(m.find()).isTrue();
         return m.group(1);
-    }
-
-    private static String form(String... pairs) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < pairs.length; i += 2) {
-            b.append(b.isEmpty() ? "" : "&").append(URLEncoder.encode(pairs[i], StandardCharsets.UTF_8)).append('=')
-                    .append(URLEncoder.encode(pairs[i + 1], StandardCharsets.UTF_8));
-        }
-        return b.toString();
-    }
-
-    private HttpResponse<String> get(String url) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(String url, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String status(String email, long list) throws Exception {
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT s.status FROM subscription s JOIN subscriber b ON b.id = s.subscriber_id WHERE b.email = ? AND s.list_id = ?")) {
-            ps.setString(1, email);
-            ps.setLong(2, list);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : "none";
-            }
-        }
     }
 
     private static String consent(String email, long list) throws Exception {

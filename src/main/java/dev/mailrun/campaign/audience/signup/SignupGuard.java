@@ -17,6 +17,7 @@ import java.util.Optional;
  *       taken only with {@code signup.external-forms=true};</li>
  *   <li>the honeypot field empty, and a hosted form sent no sooner than {@code signup.min-fill-time}
  *       after it was shown: otherwise a bot's, answered as a person's would be, with nothing done;</li>
+ *   <li>with {@code signup.proof-of-work} on, a solved challenge ({@link ProofOfWork}) not used before;</li>
  *   <li>the email address within its rate ({@code signup.address-limit} per window).</li>
  * </ol>
  */
@@ -35,6 +36,9 @@ public final class SignupGuard {
 
         /** The form token is missing, forged or too old: the person reloads the form. */
         record StaleForm() implements Verdict {}
+
+        /** The proof of work is missing, wrong, expired or used before: the form is sent again with a new challenge. */
+        record Unproven() implements Verdict {}
     }
 
     /** The limits and times the guard applies. */
@@ -46,8 +50,15 @@ public final class SignupGuard {
     private final Clock clock;
     private final SignupLimits byClient;
     private final SignupLimits byAddress;
+    private final Optional<ProofOfWork> proof;
 
     public SignupGuard(SignupTokens tokens, Rules rules, Clock clock) {
+        this(tokens, rules, Optional.empty(), clock);
+    }
+
+    /** @param proof the proof of work each sign-up must carry; empty: none asked */
+    public SignupGuard(SignupTokens tokens, Rules rules, Optional<ProofOfWork> proof, Clock clock) {
+        this.proof = proof;
         this.tokens = tokens;
         this.rules = rules;
         this.clock = clock;
@@ -60,11 +71,21 @@ public final class SignupGuard {
         return tokens.formToken();
     }
 
+    /** A proof-of-work challenge for a form shown now (its JSON); empty when none is asked. */
+    public Optional<String> challenge() {
+        return proof.map(ProofOfWork::challenge);
+    }
+
     /**
      * @param client   the client's address (after the trusted proxies), the rate's key
      * @param email    the address as typed; its rate's key is it stripped and lower-cased
      */
     public Verdict check(Optional<String> formToken, String honeypot, String client, String email) {
+        return check(formToken, honeypot, Optional.empty(), client, email);
+    }
+
+    /** @param solution the form's solved proof-of-work challenge ({@code altcha}), if it carried one */
+    public Verdict check(Optional<String> formToken, String honeypot, Optional<String> solution, String client, String email) {
         Optional<Duration> wait = byClient.acquire(client);
         if (wait.isPresent()) {
             return new Verdict.Limited(wait.get());
@@ -84,6 +105,9 @@ public final class SignupGuard {
         }
         if (issued.isPresent() && issued.get().plus(rules.minFillTime()).isAfter(now)) {
             return new Verdict.Silent("sent too fast");
+        }
+        if (proof.isPresent() && !proof.get().take(solution)) {
+            return new Verdict.Unproven();
         }
         Optional<Duration> addressWait = byAddress.acquire(email == null ? "" : email.strip().toLowerCase(Locale.ROOT));
         return addressWait.<Verdict>map(Verdict.Limited::new).orElseGet(Verdict.Pass::new);
