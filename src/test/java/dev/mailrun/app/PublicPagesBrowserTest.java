@@ -13,6 +13,8 @@ import dev.mailrun.campaign.model.ListOptIn;
 import dev.mailrun.campaign.model.ListVisibility;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SubscriptionSource;
+import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
+import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.http.server.PageTexts;
 import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.testing.ConsoleBrowser;
@@ -59,7 +61,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * with Enter, the confirmation arrives, its link confirms; a campaign message's {@code {{ preferences_url }}}
  * opens the preference centre, where one list is left and then all; a campaign to those lists then
  * leaves the person out and takes the subscriber who stayed. A filled honeypot and a flood past the
- * per-address limit send nothing; a German list's form is German. Every page must fit the window
+ * per-address limit send nothing; a German list's form is German, and so is the preference centre for a
+ * browser asking for German. Every page must fit the window
  * without horizontal scrolling. Elements are found by the forms' stable field names and action
  * values, texts compared with the pages' own resource bundles, never with words written here.
  * Skipped, with one line, where chromium or chromedriver is not installed.
@@ -277,19 +280,37 @@ class PublicPagesBrowserTest {
         assertThat(heading()).isEqualTo(de.text("signup.done.title")).isNotEqualTo(en().text("signup.done.title"));
         assertThat(sql("SELECT s.status FROM subscription s JOIN subscriber_list l ON l.id = s.list_id WHERE l.name = 'nachrichten'"))
                 .containsExactly("confirmed");
+
+        // The preference centre speaks the reader's language (no list speaks for a person on several).
+        long campaign = services.campaigns().create(new NewCampaign("Nachrichten", "prefs", "news@sender.example",
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+        String token = new PreferenceTokens(SigningKey.of(WorkerEnv.UNSUBSCRIBE_SECRET), clock).token(PreferenceTokens.Kind.LINK,
+                campaign, PERSON);
+        d.executeCdpCommand("Network.enable", Map.of());
+        d.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Accept-Language", "de-DE,de;q=0.9")));
+        try {
+            d.get(base + PreferenceTokens.PATH_PREFIX + token);
+            fitsThePhone("the German preference centre", 200);
+            assertThat(heading()).isEqualTo(de.text("prefs.title")).isNotEqualTo(en().text("prefs.title"));
+            navigate(d, By.cssSelector("button[name=action][value=leave-all]"));
+            fitsThePhone("the German preference centre after leaving all", 200);
+            assertThat(d.findElement(By.tagName("html")).getDomAttribute("lang")).isEqualTo("de");
+            assertThat(heading()).isEqualTo(de.text("prefs.title"));
+            assertThat(sql("SELECT s.status FROM subscription s JOIN subscriber_list l ON l.id = s.list_id WHERE l.name = 'nachrichten'"))
+                    .containsExactly("unsubscribed");
+        } finally {
+            d.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of()));
+        }
     }
 
     /** The page answered {@code status} and is no wider than the window (no horizontal scrolling). */
     private void fitsThePhone(String page, int status) {
         assertThat(responseStatus()).as("%s: the status", page).isEqualTo(status);
-        long scroll = ((Number) d.executeScript("return document.documentElement.scrollWidth")).longValue();
-        long inner = ((Number) d.executeScript("return window.innerWidth")).longValue();
-        assertThat(scroll).as("%s: its width in a %d px window", page, inner).isLessThanOrEqualTo(inner);
+        assertThat(ConsoleBrowser.overflow(d)).as("%s: pixels wider than the window", page).isLessThanOrEqualTo(0);
     }
 
-    /** The HTTP status of the page shown (Navigation Timing). */
     private static int responseStatus() {
-        return ((Number) d.executeScript("return performance.getEntriesByType('navigation')[0].responseStatus")).intValue();
+        return ConsoleBrowser.responseStatus(d);
     }
 
     private static String heading() {

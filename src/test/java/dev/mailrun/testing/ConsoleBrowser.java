@@ -110,6 +110,18 @@ public final class ConsoleBrowser implements AutoCloseable {
         });
     }
 
+    /** How many pixels the page is wider than the window: above 0, the reader must scroll sideways. */
+    public static long overflow(ChromeDriver d) {
+        long scroll = ((Number) d.executeScript("return document.documentElement.scrollWidth")).longValue();
+        long inner = ((Number) d.executeScript("return window.innerWidth")).longValue();
+        return scroll - inner;
+    }
+
+    /** The HTTP status of the page shown (Navigation Timing). */
+    public static int responseStatus(ChromeDriver d) {
+        return ((Number) d.executeScript("return performance.getEntriesByType('navigation')[0].responseStatus")).intValue();
+    }
+
     public static String text(ChromeDriver d, String id) {
         return d.findElement(By.id(id)).getText();
     }

@@ -89,10 +89,9 @@ class ConsolePhoneBrowserTest {
                     + "/send-test").entrySet()) {
                 d.get(app.base() + page.getValue());
                 assertThat(d.findElements(By.cssSelector("header.top"))).as("%s: logged in", page.getKey()).hasSize(1);
-                long scroll = ((Number) d.executeScript("return document.documentElement.scrollWidth")).longValue();
-                long inner = ((Number) d.executeScript("return window.innerWidth")).longValue();
-                if (scroll > inner) {
-                    tooWide.add(page.getKey() + " is " + scroll + " px wide in a " + inner + " px window");
+                long overflow = ConsoleBrowser.overflow(d);
+                if (overflow > 0) {
+                    tooWide.add(page.getKey() + " is " + overflow + " px wider than its window");
                 }
                 if (page.getKey().equals("new-campaign")) {
                     browser.screenshot("phone-new-campaign");
