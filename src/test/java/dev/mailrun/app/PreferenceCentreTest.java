@@ -7,10 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetupTest;
-import dev.mailrun.campaign.audience.Erasure;
-import dev.mailrun.campaign.audience.ErasureRequests;
-import dev.mailrun.campaign.audience.PersonalData;
-import dev.mailrun.campaign.audience.Preferences;
 import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.http.endpoint.PreferenceCentre;
@@ -20,8 +16,6 @@ import dev.mailrun.http.server.HttpServer;
 import dev.mailrun.http.server.Listener;
 import dev.mailrun.http.server.PageLook;
 import dev.mailrun.http.server.PublicPage;
-import dev.mailrun.mail.smtp.SmtpSettings;
-import dev.mailrun.mail.smtp.TlsMode;
 import dev.mailrun.testing.PersonEverywhere;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -32,7 +26,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -71,10 +64,8 @@ class PreferenceCentreTest {
     void start() throws Exception {
         greenMail.purgeEmailFromAllMailboxes();
         person = PersonEverywhere.make(db.dataSource(), clock);
-        SmtpSettings smtp = SmtpSettings.of("127.0.0.1", greenMail.getSmtp().getPort(), TlsMode.NONE, "mailrun.test");
-        PreferenceCentre centre = new PreferenceCentre(tokens, new Preferences(db.dataSource(), clock), new PersonalData(db.dataSource()),
-                new ErasureRequests(db.dataSource(), new SmtpConfirmationMail(smtp, clock), clock),
-                new Erasure(db.dataSource(), clock, new SecureRandom()), URI.create(PUBLIC_BASE));
+        PreferenceCentre centre = PreferenceCentres.of(db.dataSource(), clock, tokens, greenMail.getSmtp().getPort(),
+                URI.create(PUBLIC_BASE));
         server = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of(PublicRoutes.preferences(centre, shell)))),
                 Duration.ofSeconds(2), HttpLimits.DEFAULTS);
         base = "http://127.0.0.1:" + server.port();

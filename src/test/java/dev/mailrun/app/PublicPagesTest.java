@@ -5,17 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetupTest;
-import dev.mailrun.campaign.audience.Erasure;
-import dev.mailrun.campaign.audience.ErasureRequests;
-import dev.mailrun.campaign.audience.PersonalData;
-import dev.mailrun.campaign.audience.Preferences;
 import dev.mailrun.campaign.audience.signup.SignupGuard;
-import dev.mailrun.campaign.audience.signup.SignupSettings;
 import dev.mailrun.campaign.audience.signup.Signups;
-import dev.mailrun.campaign.audience.signup.SmtpSignupMailer;
-import dev.mailrun.campaign.content.Contents;
-import dev.mailrun.campaign.content.PinnedTemplates;
-import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.store.SuppressionTable;
 import dev.mailrun.campaign.store.audience.PublicListTable;
 import dev.mailrun.campaign.tracking.MachineList;
@@ -38,10 +29,8 @@ import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.server.RawHttp;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.mail.message.Mailbox;
-import dev.mailrun.mail.smtp.SmtpSettings;
-import dev.mailrun.mail.smtp.TlsMode;
-import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.testing.PersonEverywhere;
+import dev.mailrun.testing.PublicWiring;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import java.net.URI;
@@ -51,9 +40,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.lang.reflect.Proxy;
-import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -111,19 +98,12 @@ class PublicPagesTest {
         // The confirmation links are made on the server's own address: start it on a port known beforehand.
         base = "http://127.0.0.1:" + port;
         var ds = db.dataSource();
-        SmtpSettings smtp = SmtpSettings.of("127.0.0.1", greenMail.getSmtp().getPort(), TlsMode.NONE, "mailrun.test")
-                .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5));
-        SignupSettings settings = new SignupSettings(new Mailbox("news@shop.example", "Shop News"), URI.create(base), "en",
-                SmtpSignupMailer.DEFAULT_CONFIRM, Optional.empty(), "v1", false, Duration.ofSeconds(3), Duration.ofDays(1));
-        Contents contents = new Contents(ds, new TemplateStore(ds, clock, TemplateStore.DEFAULT_MAX_BYTES),
-                new TemplateLoader(Path.of("templates")), new PinnedTemplates(ds, clock));
-        SignupTokens signupTokens = new SignupTokens(key, Duration.ofDays(3), clock);
-        Signups signups = new Signups(ds, clock, settings, signupTokens, new SmtpSignupMailer(contents, smtp, settings, clock));
-        SignupGuard guard = new SignupGuard(signupTokens, new SignupGuard.Rules(6, 3, Duration.ofHours(1), Duration.ofSeconds(3),
-                Duration.ofDays(1), false), clock);
-        PreferenceCentre centre = new PreferenceCentre(preferenceTokens, new Preferences(ds, clock), new PersonalData(ds),
-                new ErasureRequests(ds, new SmtpConfirmationMail(smtp, clock), clock), new Erasure(ds, clock, new SecureRandom()),
-                URI.create("https://links.shop.example"));
+        int smtpPort = greenMail.getSmtp().getPort();
+        SignupTokens signupTokens = PublicWiring.signupTokens(key, clock);
+        Signups signups = PublicWiring.signups(ds, clock, signupTokens, smtpPort, new Mailbox("news@shop.example", "Shop News"),
+                URI.create(base), "v1");
+        SignupGuard guard = PublicWiring.guard(signupTokens, Optional.empty(), clock);
+        PreferenceCentre centre = PreferenceCentres.of(ds, clock, preferenceTokens, smtpPort, URI.create("https://links.shop.example"));
         Unsubscriber unsubscriber = new Unsubscriber(ds, new SuppressionTable(), clock);
         // The tracking endpoints read a database that is down: every genuine token gets 503.
         DataSource down = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},

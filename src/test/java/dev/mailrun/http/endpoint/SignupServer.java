@@ -4,12 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mailrun.campaign.audience.signup.ProofOfWork;
 import dev.mailrun.campaign.audience.signup.SignupGuard;
-import dev.mailrun.campaign.audience.signup.SignupSettings;
 import dev.mailrun.campaign.audience.signup.Signups;
-import dev.mailrun.campaign.audience.signup.SmtpSignupMailer;
-import dev.mailrun.campaign.content.Contents;
-import dev.mailrun.campaign.content.PinnedTemplates;
-import dev.mailrun.campaign.content.TemplateStore;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.campaign.unsubscribe.SignupTokens;
 import dev.mailrun.http.server.HttpLimits;
@@ -20,9 +15,7 @@ import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.server.Route;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.mail.message.Mailbox;
-import dev.mailrun.mail.smtp.SmtpSettings;
-import dev.mailrun.mail.smtp.TlsMode;
-import dev.mailrun.mail.template.TemplateLoader;
+import dev.mailrun.testing.PublicWiring;
 import dev.mailrun.testing.SettableClock;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -30,7 +23,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -44,8 +36,8 @@ import javax.sql.DataSource;
 
 /**
  * The public listener with the sign-up routes, as a worker wires them, over a real socket, a real
- * database and a real SMTP server; and the requests the sign-up tests make of it. Guard: 6 sign-ups
- * per client and 3 per address an hour, 3 s minimum fill time, forms valid a day, no external forms.
+ * database and a real SMTP server; and the requests the sign-up tests make of it. The guard is
+ * {@link PublicWiring#RULES}.
  */
 final class SignupServer implements AutoCloseable {
 
@@ -63,22 +55,16 @@ final class SignupServer implements AutoCloseable {
         this.ds = ds;
         this.clock = clock;
         SigningKey key = SigningKey.of(SECRET);
-        SignupTokens tokens = new SignupTokens(key, Duration.ofDays(3), clock);
+        SignupTokens tokens = PublicWiring.signupTokens(key, clock);
         HttpServer probe = HttpServer.start(List.of(Listener.open("public", "127.0.0.1", 0, List.of())), Duration.ofSeconds(2),
                 HttpLimits.DEFAULTS);
         int port = probe.port();
         probe.close();
         // The confirmation links are made on the server's own address: start it on a port known beforehand.
         base = "http://127.0.0.1:" + port;
-        SignupSettings settings = new SignupSettings(new Mailbox("news@example.com", "Example News"), URI.create(base), "en",
-                SmtpSignupMailer.DEFAULT_CONFIRM, Optional.empty(), "v2", false, Duration.ofSeconds(3), Duration.ofDays(1));
-        Contents contents = new Contents(ds, new TemplateStore(ds, clock, TemplateStore.DEFAULT_MAX_BYTES),
-                new TemplateLoader(Path.of("templates")), new PinnedTemplates(ds, clock));
-        SmtpSettings smtp = SmtpSettings.of("127.0.0.1", smtpPort, TlsMode.NONE, "mailrun.test")
-                .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5));
-        Signups signups = new Signups(ds, clock, settings, tokens, new SmtpSignupMailer(contents, smtp, settings, clock));
-        SignupGuard guard = new SignupGuard(tokens, new SignupGuard.Rules(6, 3, Duration.ofHours(1), Duration.ofSeconds(3),
-                Duration.ofDays(1), false), proof, clock);
+        Signups signups = PublicWiring.signups(ds, clock, tokens, smtpPort, new Mailbox("news@example.com", "Example News"),
+                URI.create(base), "v2");
+        SignupGuard guard = PublicWiring.guard(tokens, proof, clock);
         PublicPage shell = new PublicPage(PageLook.DEFAULTS);
         List<Route> routes = new ArrayList<>(List.of(PublicRoutes.signup(signups, guard, shell, TrustedProxies.NONE),
                 PublicRoutes.confirm(signups, shell)));
