@@ -95,6 +95,53 @@ class SubscriberAttributeIndexTest {
         assertThat(rows("old@example.com")).as("a text that is no decimal has no number").containsExactly("plan=team", "score=1e3");
     }
 
+    /**
+     * An emoji (outside the Basic Multilingual Plane) written through the upsert and the change by id
+     * (what the API, the console and the command line call) stays whole in the rows. The database's
+     * JSON_UNQUOTE, which derived them before, gives '?' for it on MariaDB 11.4.
+     */
+    @Test
+    void an_emoji_written_by_upsert_or_change_is_kept_in_the_rows() throws Exception {
+        emojiPeople();
+        assertThat(rows("a@example.com")).containsExactly("mood=sunny 😀", "n=1 #1");
+        assertThat(rows("b@example.com")).containsExactly("mood=🎉 party", "😀=yes");
+    }
+
+    /** The conditions naming an emoji find whoever has it; {@code contains} read it as '?' on MariaDB 11.4 before. */
+    @Test
+    void contains_and_eq_find_an_emoji() throws Exception {
+        emojiPeople();
+        Segments segments = new Segments(db.dataSource(), clock);
+        assertThat(segments.countFilter("{\"attr\": \"mood\", \"contains\": \"😀\"}")).isEqualTo(1);
+        assertThat(segments.countFilter("{\"attr\": \"mood\", \"contains\": \"🎉 P\"}")).isEqualTo(1);
+        assertThat(segments.countFilter("{\"attr\": \"mood\", \"contains\": \"?\"}")).isZero();
+        assertThat(segments.countFilter("{\"attr\": \"mood\", \"eq\": \"sunny 😀\"}")).isEqualTo(1);
+        assertThat(segments.countFilter("{\"attr\": \"😀\", \"exists\": true}")).isEqualTo(1);
+    }
+
+    /** a@ added with an emoji; b@ added without, then changed by id to one. */
+    private void emojiPeople() throws Exception {
+        subscribers.upsert(new SubscriberForm("a@example.com", Optional.empty(), Optional.of(Map.of("mood", "sunny 😀", "n", 1)),
+                List.of()), SubscriptionSource.OPERATOR);
+        long id = subscribers.upsert(new SubscriberForm("b@example.com", Optional.empty(), Optional.of(Map.of("mood", "grey")),
+                List.of()), SubscriptionSource.OPERATOR).subscriber().id();
+        subscribers.change(id, new SubscriberPatch(Optional.empty(), Optional.of(Map.of("mood", "🎉 party", "😀", "yes")),
+                Optional.empty()), SubscriptionSource.API);
+    }
+
+    /** {@code contains} reads the text without its trailing spaces, short or long, as {@code eq} compares it. */
+    @Test
+    void contains_reads_a_text_without_its_trailing_spaces() throws Exception {
+        subscribers.upsert(new SubscriberForm("short@example.com", Optional.empty(), Optional.of(Map.of("bio", "ab  ")), List.of()),
+                SubscriptionSource.OPERATOR);
+        subscribers.upsert(new SubscriberForm("long@example.com", Optional.empty(),
+                Optional.of(Map.of("bio", "x".repeat(SubscriberAttributeTable.INDEXED_TEXT) + "ab  ")), List.of()), SubscriptionSource.OPERATOR);
+        Segments segments = new Segments(db.dataSource(), clock);
+
+        assertThat(segments.countFilter("{\"attr\": \"bio\", \"contains\": \"AB\"}")).isEqualTo(2);
+        assertThat(segments.countFilter("{\"attr\": \"bio\", \"contains\": \"b \"}")).isZero();
+    }
+
     @Test
     void deleting_a_subscriber_deletes_its_attribute_rows() throws Exception {
         subscribers.upsert(new SubscriberForm("a@example.com", Optional.empty(), Optional.of(Map.of("plan", "pro")), List.of()),

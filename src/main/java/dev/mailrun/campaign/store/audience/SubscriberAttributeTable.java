@@ -4,18 +4,21 @@ import dev.mailrun.db.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The subscriber_attribute table: each subscriber's attributes as rows (name, text, number), which
  * serve a segment's attribute conditions from an index ({@link SubscriberFilterSql}). The rows are
- * derived from {@code subscriber.attribs} by the database, with the filters' own expressions (the
- * text is {@code JSON_UNQUOTE(JSON_EXTRACT(…))}, the number that text when written as a decimal; see
- * V42's migration for the columns), so a
- * condition read here matches exactly whom it matches over the JSON. Whoever writes {@code attribs}
- * calls {@link #index} for those subscribers in the same transaction (an import, whose attributes are
- * all texts, calls {@link TextAttributeRows}, which derives the same rows without the database);
- * deleting a subscriber deletes its rows (ON DELETE CASCADE).
+ * derived from the JSON written to {@code subscriber.attribs} by {@link AttributeRows}, in Java, with
+ * the rules of V42's migration (see its columns), so a condition read here matches exactly whom the
+ * filters' expressions would over the JSON. Whoever writes {@code attribs} calls {@link #insert} or
+ * {@link #replace} for those subscribers in the same transaction, with the JSON it wrote: one
+ * subscriber ({@link SubscriberTable}) or an import's batch ({@link SubscriberImports}), in a few
+ * multi-row statements either way. Deleting a subscriber deletes its rows (ON DELETE CASCADE).
  */
 public final class SubscriberAttributeTable {
 
@@ -26,53 +29,73 @@ public final class SubscriberAttributeTable {
      */
     public static final int INDEXED_TEXT = 190;
 
-    /** How many subscribers one statement derives; an import's batch may hold more. */
+    /** How many subscribers one DELETE names; an import's batch may hold more. */
     private static final int IDS_PER_STATEMENT = 1_000;
-
-    /** The subscribers' attributes as rows: the statement of V42's migration, over the ids bound. */
-    private static final String DERIVE = """
-            INSERT INTO subscriber_attribute (subscriber_id, name, text_value, text_long, num_value)
-            SELECT v.id, v.name,
-                   CASE WHEN CHAR_LENGTH(TRIM(TRAILING ' ' FROM v.t)) <= 190 THEN TRIM(TRAILING ' ' FROM v.t) END,
-                   CASE WHEN CHAR_LENGTH(TRIM(TRAILING ' ' FROM v.t)) > 190 THEN v.t END,
-                   CASE WHEN v.t REGEXP '^-?[0-9]{1,35}([.][0-9]{1,30})?$' THEN CAST(v.t AS DECIMAL(65,30)) END
-            FROM (SELECT s.id, k.name, JSON_UNQUOTE(JSON_EXTRACT(s.attribs, CONCAT('$."',
-                         REPLACE(REPLACE(k.name COLLATE utf8mb4_bin, CHAR(92 USING utf8mb4), CONCAT(CHAR(92 USING utf8mb4), CHAR(92 USING utf8mb4))),
-                                 '"', CONCAT(CHAR(92 USING utf8mb4), '"')), '"'))) AS t
-                  FROM subscriber s,
-                       JSON_TABLE(JSON_KEYS(s.attribs), '$[*]' COLUMNS (name VARCHAR(64) CHARACTER SET utf8mb4 PATH '$')) AS k
-                  WHERE s.attribs IS NOT NULL AND s.id IN (%s)) v""";
+    /** Rows per INSERT, and the characters one INSERT carries at most (well below max_allowed_packet). */
+    private static final int ROWS_PER_STATEMENT = 2_000;
+    private static final int CHARS_PER_STATEMENT = 1 << 20;
 
     private static final String DELETE = "DELETE FROM subscriber_attribute WHERE subscriber_id IN (%s)";
-
-    /** Deletes these subscribers' rows. */
-    static void delete(Connection c, Collection<Long> subscriberIds) throws SQLException {
-        Long[] ids = subscriberIds.toArray(Long[]::new);
-        for (int from = 0; from < ids.length; from += IDS_PER_STATEMENT) {
-            int n = Math.min(IDS_PER_STATEMENT, ids.length - from);
-            run(c, DELETE.formatted(Sql.placeholders(n)), ids, from, n);
-        }
-    }
+    private static final String INSERT = "INSERT INTO subscriber_attribute (subscriber_id, name, text_value, text_long, num_value) VALUES ";
+    private static final String ROW = "(?, ?, ?, ?, ?)";
 
     /**
-     * Makes the rows of these subscribers what their stored attributes say now: their old rows
-     * deleted, unless {@code fresh} (subscribers inserted in this transaction, which have none).
+     * Inserts the rows of these subscribers ({@code attribs}: id → the JSON object written to their
+     * row, null for none), which must have none yet: subscribers inserted in this transaction.
      */
-    public void index(Connection c, Collection<Long> subscriberIds, boolean fresh) throws SQLException {
+    public void insert(Connection c, Map<Long, String> attribs) throws SQLException {
+        List<AttributeRows.Row> rows = new ArrayList<>();
+        int chars = 0;
+        for (Map.Entry<Long, String> e : attribs.entrySet()) {
+            for (AttributeRows.Row r : AttributeRows.rows(e.getKey(), e.getValue())) {
+                rows.add(r);
+                chars += r.chars();
+                if (rows.size() == ROWS_PER_STATEMENT || chars >= CHARS_PER_STATEMENT) {
+                    write(c, rows);
+                    rows.clear();
+                    chars = 0;
+                }
+            }
+        }
+        write(c, rows);
+    }
+
+    /** Makes these subscribers' rows what {@code attribs} (as for {@link #insert}) says now: the old rows deleted first. */
+    public void replace(Connection c, Map<Long, String> attribs) throws SQLException {
+        delete(c, attribs.keySet());
+        insert(c, attribs);
+    }
+
+    /** Deletes these subscribers' rows. */
+    private static void delete(Connection c, Collection<Long> subscriberIds) throws SQLException {
         Long[] ids = subscriberIds.toArray(Long[]::new);
         for (int from = 0; from < ids.length; from += IDS_PER_STATEMENT) {
             int n = Math.min(IDS_PER_STATEMENT, ids.length - from);
-            if (!fresh) {
-                run(c, DELETE.formatted(Sql.placeholders(n)), ids, from, n);
+            try (PreparedStatement ps = c.prepareStatement(DELETE.formatted(Sql.placeholders(n)))) {
+                for (int i = 0; i < n; i++) {
+                    ps.setLong(i + 1, ids[from + i]);
+                }
+                ps.executeUpdate();
             }
-            run(c, DERIVE.formatted(Sql.placeholders(n)), ids, from, n);
         }
     }
 
-    private static void run(Connection c, String sql, Long[] ids, int from, int n) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < n; i++) {
-                ps.setLong(i + 1, ids[from + i]);
+    private static void write(Connection c, List<AttributeRows.Row> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(INSERT + ROW + (", " + ROW).repeat(rows.size() - 1))) {
+            int i = 1;
+            for (AttributeRows.Row r : rows) {
+                ps.setLong(i++, r.subscriberId());
+                ps.setString(i++, r.name());
+                ps.setString(i++, r.textValue());
+                ps.setString(i++, r.textLong());
+                if (r.numValue() == null) {
+                    ps.setNull(i++, Types.DECIMAL);
+                } else {
+                    ps.setBigDecimal(i++, r.numValue());
+                }
             }
             ps.executeUpdate();
         }

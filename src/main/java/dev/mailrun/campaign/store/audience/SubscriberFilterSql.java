@@ -14,21 +14,14 @@ import java.util.stream.Collectors;
 /**
  * The SQL of a segment's conditions over {@code subscriber s}: one fragment per condition, each a
  * boolean that is never NULL (so {@code NOT} means "every other subscriber", someone without the
- * attribute included), and every value — attribute paths too — a bound parameter. The text here
- * is constant; only the number of placeholders depends on the filter. Attribute conditions but
- * {@code contains} are semi-joins over {@code subscriber_attribute}'s indexes. Valid on MySQL 8 and
- * MariaDB 10.11 alike (JSON_EXTRACT, JSON_UNQUOTE and JSON_TABLE exist on both).
+ * attribute included), and every value — attribute names too — a bound parameter. The text here
+ * is constant; only the number of placeholders depends on the filter. Attribute conditions are
+ * semi-joins over {@code subscriber_attribute} and its indexes; none reads the JSON, whose text
+ * MariaDB 11.4's JSON_UNQUOTE would give in utf8mb3 (an emoji as '?'). Valid on MySQL 8 and MariaDB
+ * 10.11 and 11.4 alike.
  */
 public final class SubscriberFilterSql {
 
-    /**
-     * An attribute's value as text: a string unquoted, a number or true/false as JSON writes it; NULL
-     * when the subscriber has no such attribute. One parameter: the path. Only {@code contains} reads
-     * the JSON; the other attribute conditions read the rows {@link SubscriberAttributeTable} derives
-     * with this same expression (its {@code text_value}, and {@code num_value}: the text as
-     * DECIMAL(65,30) when written as a decimal).
-     */
-    private static final String TEXT = "JSON_UNQUOTE(JSON_EXTRACT(s.attribs, ?))";
     /** A bound text compared byte for byte, whatever the connection's collation. */
     private static final String EXACT = "CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin";
     /** The character escaping % and _ in a LIKE pattern: not a backslash, whose meaning depends on the SQL mode. */
@@ -91,11 +84,17 @@ public final class SubscriberFilterSql {
         return attribute(name, tests.size() == 1 ? tests.get(0) : "(" + String.join(" OR ", tests) + ")", params);
     }
 
-    /** The attribute's text holds {@code text}, letter case ignored, every character as itself (% and _ too). */
+    /**
+     * The attribute's text without its trailing spaces holds {@code text}, letter case ignored, every
+     * character as itself (% and _ too). Read from the rows, whose short texts ({@code text_value}) have
+     * lost their trailing spaces already; a long one ({@code text_long}) loses them here, so that a
+     * text's length does not change what it contains. Trailing spaces do not count for {@code eq}
+     * either (utf8mb4_bin pads).
+     */
     public static Where attrContains(String name, String text) {
         String pattern = "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
-        return new Where("COALESCE(CONVERT(" + TEXT + " USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE CONVERT(? USING utf8mb4) "
-                + "COLLATE utf8mb4_unicode_ci ESCAPE '" + LIKE_ESCAPE + "', 0) = 1", List.of(path(name), pattern));
+        return attribute(name, "TRIM(TRAILING ' ' FROM COALESCE(a.text_value, a.text_long)) COLLATE utf8mb4_unicode_ci "
+                + "LIKE CONVERT(? USING utf8mb4) COLLATE utf8mb4_unicode_ci ESCAPE '" + LIKE_ESCAPE + "'", List.of(pattern));
     }
 
     /** The attribute is a number (or a text written as one) within the bounds given; at least one bound. */
@@ -167,14 +166,6 @@ public final class SubscriberFilterSql {
             params.add(SqlTime.literal(at));
         });
         return new Where(sql.append(')').toString(), params);
-    }
-
-    /**
-     * The JSON path of the attribute {@code name}: a quoted member, so that any name the attribute
-     * rule allows (spaces, dots, quotes) names exactly that member. Bound as a parameter, never spliced.
-     */
-    static String path(String name) {
-        return "$.\"" + name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static void bound(List<String> tests, List<Object> params, String op, Optional<BigDecimal> value) {

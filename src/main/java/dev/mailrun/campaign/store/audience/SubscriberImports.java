@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 public final class SubscriberImports {
 
-    private final TextAttributeRows attributes = new TextAttributeRows();
+    private final SubscriberAttributeTable attributes = new SubscriberAttributeTable();
 
     /** A subscriber found by its key: its id, status, and the import and line that last read it. */
     public record Found(long id, SubscriberStatus status, Optional<String> importId, long importLine) {
@@ -100,8 +100,8 @@ public final class SubscriberImports {
      * says: a name the file gives (a blank one leaves the stored name), the attributes. One statement:
      * the rows' values are a derived table the update joins (the rows differ in line, name and
      * attributes, and VALUES() is deprecated on MySQL 8 while its row alias is unknown to MariaDB).
-     * Replaced attributes' rows ({@link TextAttributeRows}: an import's attributes are texts) are
-     * written again after it.
+     * Replaced attributes' rows ({@link SubscriberAttributeTable}) are written again after it, a few
+     * multi-row statements for the batch.
      */
     public void update(Connection c, List<Change> rows, Replace replace, String importId, Instant now) throws SQLException {
         if (rows.isEmpty()) {
@@ -136,8 +136,8 @@ public final class SubscriberImports {
     }
 
     /**
-     * Writes the attribute rows of subscribers {@link #insert} inserted ({@link TextAttributeRows}):
-     * id → the attributes inserted with it, a JSON object of texts.
+     * Writes the attribute rows of subscribers {@link #insert} inserted ({@link SubscriberAttributeTable}):
+     * id → the attributes inserted with it, a JSON object.
      */
     public void indexInserted(Connection c, Map<Long, String> attribs) throws SQLException {
         attributes.insert(c, attribs);

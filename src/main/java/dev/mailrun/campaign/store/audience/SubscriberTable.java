@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ import java.util.Optional;
  * The subscriber table, one subscriber at a time, and its search. An address is found by its key,
  * {@code EmailAddress.suppressionKey()}: the whole address lower-cased, as {@code email_key} holds it.
  * An import's batched statements are {@link SubscriberImports}'. Writing the attributes writes their
- * rows ({@link SubscriberAttributeTable}) in the same transaction.
+ * rows ({@link SubscriberAttributeTable}, derived from the JSON written) in the same transaction.
  */
 public final class SubscriberTable {
 
@@ -123,7 +124,7 @@ public final class SubscriberTable {
                 id = keys.getLong(1);
             }
             if (attribs != null) {
-                attributes.index(c, List.of(id), true);
+                attributes.insert(c, Map.of(id, attribs));
             }
             return id;
         }
@@ -138,7 +139,8 @@ public final class SubscriberTable {
             ps.setLong(4, id);
             ps.executeUpdate();
         }
-        attributes.index(c, List.of(id), false);
+        // A singleton map holds a null (no attributes): the old rows go, none come.
+        attributes.replace(c, Collections.singletonMap(id, attribs));
     }
 
     public void setStatus(Connection c, long id, SubscriberStatus status, Instant now) throws SQLException {
