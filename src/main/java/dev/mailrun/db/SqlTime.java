@@ -36,13 +36,43 @@ public final class SqlTime {
         if (instant == null) {
             ps.setNull(index, Types.TIMESTAMP);
         } else {
-            ps.setString(index, LITERAL.format(toDb(instant)));
+            ps.setString(index, literal(instant));
         }
     }
 
-    /** The UTC literal {@link #set} binds, for callers binding many rows with the same instant. */
+    /**
+     * The UTC literal {@link #set} binds, for callers binding many rows with the same instant. Written
+     * digit by digit for the years a DATETIME holds (1000 to 9999): a run's flush binds one or two per
+     * recipient, and the general formatter took about a tenth of the flush's own time.
+     */
     public static String literal(Instant instant) {
-        return LITERAL.format(toDb(instant));
+        LocalDateTime t = toDb(instant);
+        int year = t.getYear();
+        if (year < 1000 || year > 9999) {
+            return LITERAL.format(t);
+        }
+        char[] c = new char[23];
+        digits(c, 0, year, 4);
+        c[4] = '-';
+        digits(c, 5, t.getMonthValue(), 2);
+        c[7] = '-';
+        digits(c, 8, t.getDayOfMonth(), 2);
+        c[10] = ' ';
+        digits(c, 11, t.getHour(), 2);
+        c[13] = ':';
+        digits(c, 14, t.getMinute(), 2);
+        c[16] = ':';
+        digits(c, 17, t.getSecond(), 2);
+        c[19] = '.';
+        digits(c, 20, t.getNano() / 1_000_000, 3);
+        return new String(c);
+    }
+
+    private static void digits(char[] into, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            into[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
     }
 
     private static final java.time.format.DateTimeFormatter LITERAL =

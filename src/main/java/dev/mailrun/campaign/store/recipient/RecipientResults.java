@@ -50,8 +50,9 @@ public final class RecipientResults {
      *
      * <p>The events the outcomes report ({@code recipient.sent}, {@code recipient.failed}) go into the
      * outbox in the same transaction, as one multi-row INSERT: they commit with the results or not at all.
-     * So do the campaign's status counts ({@link StatusCountTable}): the rows are read and locked by
-     * id first (one statement per thousand), so the delta holds whatever status a row had.
+     * So do the campaign's status counts ({@link StatusCountTable}): the rows are locked by id first,
+     * reading their number per status and relay (one statement per thousand), so the delta holds
+     * whatever status a row had.
      */
     public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
         Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
@@ -62,7 +63,7 @@ public final class RecipientResults {
                 attempts.put(o.recipientId(), o);
             }
         }
-        List<StatusCountTable.Row> before = counts.lock(c, campaignId, attempts.keySet(), StatusCountTable.ANY);
+        StatusCountTable.Held before = counts.hold(c, campaignId, attempts.keySet(), StatusCountTable.ANY);
         int changed = 0;
         changed += sent(c, campaignId, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
@@ -96,11 +97,13 @@ public final class RecipientResults {
                 events.writeTaken(c, taken, events(campaignId, outcomes, taken), now);
             }
         }
-        StatusCountTable.Delta delta = new StatusCountTable.Delta();
+        if (before.rows() != attempts.size()) {
+            // Some rows are gone (changed says so too): the caller rolls the whole flush back.
+            return changed;
+        }
+        StatusCountTable.Delta delta = before.leaving();
         List<Instant> sentAt = new ArrayList<>();
-        for (StatusCountTable.Row r : before) {
-            delta.add(r.status(), r.relay(), -1);
-            Outcome o = attempts.get(r.id());
+        for (Outcome o : attempts.values()) {
             if (o instanceof Outcome.Sent s) {
                 delta.add("sent", s.relay(), 1);
                 sentAt.add(s.at());
