@@ -50,9 +50,8 @@ public final class RecipientResults {
      *
      * <p>The events the outcomes report ({@code recipient.sent}, {@code recipient.failed}) go into the
      * outbox in the same transaction, as one multi-row INSERT: they commit with the results or not at all.
-     * So do the campaign's status counts ({@link StatusCountTable}): the rows are locked by id first,
-     * reading their number per status and relay (one statement per thousand), so the delta holds
-     * whatever status a row had.
+     * So do the campaign's status counts ({@link StatusCountTable}): the rows are read and locked by
+     * id first (one statement per thousand), so the delta holds whatever status a row had.
      */
     public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
         Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
@@ -63,7 +62,7 @@ public final class RecipientResults {
                 attempts.put(o.recipientId(), o);
             }
         }
-        StatusCountTable.Held before = counts.hold(c, campaignId, attempts.keySet(), StatusCountTable.ANY);
+        List<StatusCountTable.Row> before = counts.lock(c, campaignId, attempts.keySet(), StatusCountTable.ANY);
         int changed = 0;
         changed += sent(c, campaignId, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
@@ -97,13 +96,11 @@ public final class RecipientResults {
                 events.writeTaken(c, taken, events(campaignId, outcomes, taken), now);
             }
         }
-        if (before.rows() != attempts.size()) {
-            // Some rows are gone (changed says so too): the caller rolls the whole flush back.
-            return changed;
-        }
-        StatusCountTable.Delta delta = before.leaving();
+        StatusCountTable.Delta delta = new StatusCountTable.Delta();
         List<Instant> sentAt = new ArrayList<>();
-        for (Outcome o : attempts.values()) {
+        for (StatusCountTable.Row r : before) {
+            delta.add(r.status(), r.relay(), -1);
+            Outcome o = attempts.get(r.id());
             if (o instanceof Outcome.Sent s) {
                 delta.add("sent", s.relay(), 1);
                 sentAt.add(s.at());

@@ -128,49 +128,6 @@ public final class StatusCountTable {
     }
 
     /**
-     * Locks the campaign's rows among {@code ids} whose status is one of {@code statuses}, in id order,
-     * as {@link #lock} does, and reads only how many there are per (status, relay): a run's results,
-     * whose rows are all changed, need the counts they leave and not each row, and reading a few
-     * count rows instead of a row per recipient costs the flush a fraction of the driver's time.
-     */
-    public Held hold(Connection c, long campaignId, Collection<Long> ids, Collection<String> statuses) throws SQLException {
-        List<Long> sorted = ids.stream().sorted().distinct().toList();
-        Delta leaving = new Delta();
-        long rows = 0;
-        for (int from = 0; from < sorted.size(); from += IDS_PER_STATEMENT) {
-            List<Long> chunk = sorted.subList(from, Math.min(sorted.size(), from + IDS_PER_STATEMENT));
-            // FORCE INDEX: by primary key only, in id order (the IN list's ranges ascending), never a
-            // range of the campaign in another index, which would lock every row it read.
-            try (PreparedStatement ps = c.prepareStatement("SELECT status, relay, COUNT(*) FROM recipient FORCE INDEX (PRIMARY) WHERE id IN ("
-                    + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? AND status IN (" + Sql.placeholders(statuses.size())
-                    + ") GROUP BY status, relay FOR UPDATE")) {
-                int i = 1;
-                for (long id : chunk) {
-                    ps.setLong(i++, id);
-                }
-                ps.setLong(i++, campaignId);
-                for (String st : statuses) {
-                    ps.setString(i++, st);
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long n = rs.getLong(3);
-                        leaving.add(rs.getString(1), rs.getString(2), -n);
-                        rows += n;
-                    }
-                }
-            }
-        }
-        return new Held(leaving, rows);
-    }
-
-    /**
-     * The rows {@link #hold} locked: {@code leaving} takes each from the count of its status and relay,
-     * {@code rows} how many there are.
-     */
-    public record Held(Delta leaving, long rows) {}
-
-    /**
      * Reads and locks up to {@code limit} of the campaign's rows in one of {@code statuses}, through
      * the claim index in its order (no sort of a large queue): a bulk change (expiry, requeue) taken
      * in bounded steps.
