@@ -9,6 +9,7 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.mail.template.MergeFields;
 import dev.mailrun.mail.template.TemplateProblem;
@@ -34,7 +35,8 @@ import javax.sql.DataSource;
  *       it ({@link CampaignContent#move}), the move recorded with who wrote it.</li>
  * </ol>
  * Every problem of the message is reported at once, each under its field ({@link MessageForm#fieldOf});
- * nothing is stored while any is found.
+ * nothing is stored while any is found. What was written is kept with the version it was composed into,
+ * so that it can be read back ({@link #written}) and written again.
  */
 public final class CampaignMessages {
 
@@ -43,6 +45,7 @@ public final class CampaignMessages {
     private final CampaignContent content;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientCounts recipients = new RecipientCounts();
+    private final ContentPinTable pins = new ContentPinTable();
 
     CampaignMessages(DataSource dataSource, Contents contents, CampaignContent content) {
         this.dataSource = dataSource;
@@ -88,7 +91,7 @@ public final class CampaignMessages {
         Campaign campaign = campaign(id);
         content.requireMovable(campaign);
         String name = MessageForm.templateName(campaign.name());
-        TemplateStore.Saved saved = contents.store().save(compose(campaign, form).source(), who);
+        TemplateStore.Saved saved = contents.store().save(compose(campaign, form).source(), who, Optional.of(form));
         int version;
         if (saved instanceof TemplateStore.Saved.NewVersion v) {
             version = v.version();
@@ -99,6 +102,44 @@ public final class CampaignMessages {
             throw invalid(form, name, ((TemplateStore.Saved.Refused) saved).problems());
         }
         return content.move(campaign, name, Optional.of(version), Optional.empty(), who);
+    }
+
+    /** What the message a campaign sends was written as. */
+    public sealed interface Written {
+        /** The campaign sends {@code pin}, composed from {@code form} as it was written. */
+        record Kept(ContentPin pin, MessageForm form) implements Written {}
+
+        /**
+         * The campaign sends {@code pin}, a version of the template its own message is stored as, but nothing
+         * written is kept for it: stored before messages were kept, or saved as a whole template.
+         */
+        record NotKept(ContentPin pin) implements Written {}
+
+        /** The campaign sends no message of its own. */
+        record None() implements Written {}
+    }
+
+    /**
+     * What the message campaign {@code id} sends was written as: the version it pins, and the message kept
+     * with that version.
+     *
+     * @throws CampaignException when there is no such campaign
+     */
+    public Written written(long id) throws SQLException {
+        Campaign campaign = campaign(id);
+        Optional<ContentPin> pin;
+        try (Connection c = dataSource.getConnection()) {
+            pin = pins.campaign(c, id, false).flatMap(p -> p.version().map(v -> new ContentPin(p.template(), v)));
+        }
+        if (pin.isEmpty()) {
+            return new Written.None();
+        }
+        Optional<MessageForm> form = contents.store().message(pin.get().template(), pin.get().version());
+        if (form.isPresent()) {
+            return new Written.Kept(pin.get(), form.get());
+        }
+        return pin.get().template().equals(MessageForm.templateName(campaign.name())) ? new Written.NotKept(pin.get())
+                : new Written.None();
     }
 
     private Campaign campaign(long id) throws SQLException {

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * page, the HTML part from the frame's address), saved as the template named after the campaign and
  * pinned; every refusal of the domain (a body that does not compile, an empty subject, an unknown layout,
  * the layout named as the campaign's own template, a field the imported recipients lack) beside its field
- * with nothing stored; a new campaign created with its own message; a running campaign refused,
+ * with nothing stored; the form opening with the message as it was written, or empty with a note where
+ * nothing written was kept; a new campaign created with its own message; a running campaign refused,
  * a read-only token shown no link and refused.
  */
 class ConsoleCampaignMessageHttpTest {
@@ -103,6 +104,31 @@ class ConsoleCampaignMessageHttpTest {
                 + "<footer><a href=\"{{ unsubscribe_url }}\">Unsubscribe</a></footer></body></html>\n");
         assertThat(ConsoleClient.audit(db.dataSource())).contains("ops campaign.message " + path + "/message 200")
                 .noneMatch(row -> row.contains("/message/preview"));
+    }
+
+    @Test
+    void the_form_opens_with_the_message_as_it_was_written_and_says_why_when_none_was_kept() throws Exception {
+        long id = app.campaign("Weekly 48");
+        String path = "/console/campaigns/" + id + "/message";
+        assertThat(app.get(session, path).body()).as("a campaign sending another template: an empty form, no note")
+                .contains("<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\">\n</textarea>")
+                .doesNotContain("id=\"not-kept\"");
+        Map<String, String> form = message("frame", "Repairs <week 48>", BODY);
+        form.put("text", "Hello, we mended forty jackets.\r\n");
+        assertThat(app.post(session, path, form).statusCode()).isEqualTo(303);
+
+        String page = app.get(session, path).body();
+        assertThat(page).contains("<option value=\"frame\" selected>frame</option>",
+                "<input id=\"subject\" name=\"subject\" value=\"Repairs &lt;week 48&gt;\"",
+                "id=\"format-markdown\" value=\"markdown\" checked",
+                "spellcheck=\"true\">\n## Repairs this week\n\nHello {{ name | default(&quot;there&quot;) }}, we mended **forty jackets**.\n</textarea>",
+                "<textarea id=\"text\" name=\"text\" rows=\"8\">\nHello, we mended forty jackets.\n</textarea>")
+                .doesNotContain("id=\"not-kept\"");
+
+        long old = app.campaign("Newsletter");
+        assertThat(app.get(session, "/console/campaigns/" + old + "/message").body()).contains("<p class=\"held\" id=\"not-kept\">"
+                + "The campaign sends newsletter@1, whose message as written was not kept (it was stored before mailrun kept"
+                + " messages, or saved as a whole template): the form starts empty.</p>", "<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\">\n</textarea>");
     }
 
     @Test
