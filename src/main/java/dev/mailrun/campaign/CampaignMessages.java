@@ -64,16 +64,26 @@ public final class CampaignMessages {
         return compose(campaign(id), form);
     }
 
-    private Composition.Composed compose(Campaign campaign, MessageForm form) throws SQLException {
-        String name = MessageForm.templateName(campaign.name());
+    /**
+     * {@code form} composed for a campaign not created yet, to be named {@code campaignName}, as creating it
+     * with its own message would store it; nothing is stored. A preview before creation renders it.
+     *
+     * @throws InvalidFields every problem of the message creation would refuse it for, each under its field
+     */
+    public Composition.Composed compose(String campaignName, MessageForm form) throws SQLException {
+        String name = MessageForm.templateName(campaignName);
         Composition composition = contents.compose(name, form);
         if (composition instanceof Composition.Refused refused) {
             throw invalid(form, name, refused.problems());
         }
-        Composition.Composed composed = (Composition.Composed) composition;
+        return (Composition.Composed) composition;
+    }
+
+    private Composition.Composed compose(Campaign campaign, MessageForm form) throws SQLException {
+        Composition.Composed composed = compose(campaign.name(), form);
         List<TemplateProblem> lacking = lackingFields(campaign.id(), composed);
         if (!lacking.isEmpty()) {
-            throw invalid(form, name, lacking);
+            throw invalid(form, MessageForm.templateName(campaign.name()), lacking);
         }
         return composed;
     }
