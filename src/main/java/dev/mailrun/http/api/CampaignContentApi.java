@@ -92,7 +92,7 @@ final class CampaignContentApi {
         Optional<String> name = Strings.optional("name", r.json(CloneBody.class).name(), 200);
         long clone = campaigns.cloneOf(id, name);
         Campaign created = campaigns.get(clone);
-        return ApiResponse.json(201, CampaignsApi.item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + clone)
+        return ApiResponse.json(201, CampaignsApi.item(created, campaigns)).header("Location", ApiHandler.PREFIX + "/campaigns/" + clone)
                 .header("ETag", CampaignsApi.etag(created));
     }
 

@@ -87,6 +87,7 @@ final class ConsolePages {
                 ConsoleRoute.post(ID + "/content", ApiScope.CAMPAIGNS_WRITE, "campaign.content", content::move),
                 ConsoleRoute.post(ID + "/message", ApiScope.CAMPAIGNS_WRITE, "campaign.message", messageForm, message::save),
                 ConsoleRoute.post(ID + "/clone", ApiScope.CAMPAIGNS_WRITE, "campaign.clone", actions::cloneOf),
+                ConsoleRoute.post(ID + "/web-version", ApiScope.CAMPAIGNS_WRITE, "campaign.web-version", detail::setWebVersion),
                 ConsoleRoute.post(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, "campaign.send-test", sendTest::send)));
         routes.addAll(AudiencePages.routes(services, views));
         return List.copyOf(routes);

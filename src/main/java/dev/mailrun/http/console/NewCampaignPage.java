@@ -41,7 +41,7 @@ final class NewCampaignPage {
             Map.entry("subject", "Subject"), Map.entry("rate", "Rate"), Map.entry("relay", "Route"),
             Map.entry("windows", "Send windows"), Map.entry("startAt", "Start at"), Map.entry("expireAt", "Expire at"),
             Map.entry("headers", "Headers"), Map.entry("layout", "Layout"), Map.entry("format", "Body format"),
-            Map.entry("body", "Body"), Map.entry("text", "Text part"));
+            Map.entry("body", "Body"), Map.entry("text", "Text part"), Map.entry("webVersion", "Web version"));
 
     private final ConsoleServices services;
     private final Views views;
@@ -98,7 +98,7 @@ final class NewCampaignPage {
         // this page already found wrong (too long, not a number) keeps its own message.
         CampaignForm form = new CampaignForm(r.field("name").orElse(""), r.field("template").orElse(""), r.field("from"),
                 r.field("fromName"), r.field("replyTo"), own ? Optional.empty() : r.field("subject"), r.field("startAt"), rate,
-                windows, r.field("expireAt"), r.field("relay"), headers);
+                windows, r.field("expireAt"), r.field("relay"), headers, r.field("webVersion"));
         List<InvalidFields.Problem> problems = new ArrayList<>();
         long id = 0;
         Campaigns campaigns = services.api().campaigns();
@@ -192,6 +192,7 @@ final class NewCampaignPage {
         model.put("messageColumns", previewed.columns());
         model.put("previewing", previewed != OwnPreview.NONE);
         model.put("mayPreview", r.session().may(dev.mailrun.campaign.model.ApiScope.TEMPLATES_READ));
+        model.put("webVersionDefault", services.api().campaigns().webVersions().byDefault().word());
         String template = values.getOrDefault("template", "").strip();
         boolean own = isOwn(values);
         model.put("templates", templates.names());
@@ -256,6 +257,7 @@ final class NewCampaignPage {
         m.put("expireAt", 100);
         m.put("relay", 500);
         m.put("headers", AddedHeaders.MAX_HEADERS * (AddedHeaders.MAX_LINE + 2));
+        m.put("webVersion", 20);
         return m;
     }
 }
