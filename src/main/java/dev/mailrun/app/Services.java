@@ -30,6 +30,7 @@ import dev.mailrun.campaign.feedback.FeedbackApplier;
 import dev.mailrun.campaign.feedback.FeedbackProcessor;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.RecipientImporter;
+import dev.mailrun.campaign.model.WebVersionMode;
 import dev.mailrun.campaign.reply.ReplyProcessor;
 import dev.mailrun.campaign.report.CampaignReports;
 import dev.mailrun.campaign.send.SendDependencies;
@@ -151,7 +152,8 @@ public final class Services implements AutoCloseable {
 
     /** What the configuration lets campaigns do: the campaign service enforces it, status reports what it holds back. */
     CampaignSetup campaignSetup() {
-        return new CampaignSetup(config.unsubscribe().missingForSending(), config.tracking().enabled(), config.replies().counted());
+        return new CampaignSetup(config.unsubscribe().missingForSending(), config.tracking().enabled(), config.replies().counted(),
+                WebVersionMode.of(config.webVersion().personal()));
     }
 
     public CampaignReports reports() {

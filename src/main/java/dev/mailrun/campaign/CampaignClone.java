@@ -23,7 +23,7 @@ import javax.sql.DataSource;
 
 /**
  * A new draft from an existing campaign: its content (the same pinned versions, its own and its
- * variants'), its settings, route, lists, segments, files, tracking and A/B test — not its recipients, its start or its
+ * variants'), its settings (its web version's too), route, lists, segments, files, tracking and A/B test — not its recipients, its start or its
  * expiry (times of the campaign cloned, not of the new one). One transaction: all of it or nothing.
  */
 final class CampaignClone {
@@ -60,7 +60,7 @@ final class CampaignClone {
             Campaign from = campaigns.find(c, id).orElseThrow(() -> new CampaignException("no campaign with id " + id));
             NewCampaign copy = new NewCampaign(name.orElse(copyName(from.name())), from.template(), from.fromAddress(),
                     from.fromName(), from.replyTo(), from.subjectOverride(), Optional.empty(), from.rateCap(), from.windows(),
-                    Optional.empty(), from.headers());
+                    Optional.empty(), from.headers(), from.webVersion());
             long clone = campaigns.insert(c, copy, now);
             campaigns.setRoute(c, clone, campaigns.route(c, id), now);
             lists.set(c, clone, lists.of(c, id).stream().map(CampaignListTable.Target::listId).toList());

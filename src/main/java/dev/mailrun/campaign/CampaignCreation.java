@@ -104,10 +104,10 @@ final class CampaignCreation {
         if (!problems.isEmpty()) {
             throw new InvalidFields(problems);
         }
-        templates.save(((OwnMessageComposer.Composition.Composed) composition).source(), CREATED);
+        templates.save(((OwnMessageComposer.Composition.Composed) composition).source(), message, CREATED);
         NewCampaign n = checked.parsed().orElseThrow().campaign();
         NewCampaign own = new NewCampaign(n.name(), name, n.fromAddress(), n.fromName(), n.replyTo(), n.subject(), n.startAt(),
-                n.rateCap(), n.windows(), n.expireAt(), n.headers());
+                n.rateCap(), n.windows(), n.expireAt(), n.headers(), n.webVersion());
         return store(own, checked.parsed().get().route(), attachments, tracking, checked.ab(), lists);
     }
 

@@ -7,6 +7,7 @@ import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.RelayRoute;
 import dev.mailrun.campaign.model.SendWindows;
+import dev.mailrun.campaign.model.WebVersionMode;
 import dev.mailrun.campaign.send.route.Relays;
 import dev.mailrun.mail.smtp.SmtpSettings;
 import dev.mailrun.mail.template.LoadResult;
@@ -28,11 +29,13 @@ import java.util.function.Supplier;
  * as its JSON field, the console next to its form field. The start and the expiry are read by
  * {@link CampaignTime}; whether they lie in the future is checked where the clock is, on create and update.
  * Without a from, the template's ({@code template.properties}) is taken with its display name; without a
- * reply-to, the template's ({@link #parse(Relays, Contents)}).
+ * reply-to, the template's ({@link #parse(Relays, Contents)}). Without a web version ({@code personal} or
+ * {@code anonymous}), the campaign follows webversion.personal.
  */
 public record CampaignForm(String name, String template, Optional<String> from, Optional<String> fromName, Optional<String> replyTo,
                            Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,
-                           Optional<String> expireAt, Optional<String> relay, List<CustomHeaders.Header> headers) {
+                           Optional<String> expireAt, Optional<String> relay, List<CustomHeaders.Header> headers,
+                           Optional<String> webVersion) {
 
     /** Slowest --rate: a campaign's cap, like smtp.rate, from a hundredth of a message per second. */
     public static final double MIN_RATE = 0.01;
@@ -47,11 +50,20 @@ public record CampaignForm(String name, String template, Optional<String> from, 
         from = from == null ? Optional.empty() : from;
         windows = windows == null ? List.of() : List.copyOf(windows);
         headers = headers == null ? List.of() : List.copyOf(headers);
+        webVersion = webVersion == null ? Optional.empty() : webVersion;
+    }
+
+    /** Following webversion.personal for its web version pages. */
+    public CampaignForm(String name, String template, Optional<String> from, Optional<String> fromName, Optional<String> replyTo,
+                        Optional<String> subject, Optional<String> startAt, Optional<Double> rate, List<String> windows,
+                        Optional<String> expireAt, Optional<String> relay, List<CustomHeaders.Header> headers) {
+        this(name, template, from, fromName, replyTo, subject, startAt, rate, windows, expireAt, relay, headers, Optional.empty());
     }
 
     /** The same form naming another template. */
     public CampaignForm withTemplate(String other) {
-        return new CampaignForm(name, other, from, fromName, replyTo, subject, startAt, rate, windows, expireAt, relay, headers);
+        return new CampaignForm(name, other, from, fromName, replyTo, subject, startAt, rate, windows, expireAt, relay, headers,
+                webVersion);
     }
 
     /** Without headers of the operator's own. */
@@ -87,7 +99,7 @@ public record CampaignForm(String name, String template, Optional<String> from, 
         }
         return new CampaignForm(name, template, from.or(() -> sender.map(TemplateDefaults.Sender::address)),
                 fromName.or(() -> sender.flatMap(TemplateDefaults.Sender::name)), replyTo.or(defaults::replyToAddress),
-                subject, startAt, rate, windows, expireAt, relay, headers).parse(relays);
+                subject, startAt, rate, windows, expireAt, relay, headers, webVersion).parse(relays);
     }
 
     /**
@@ -116,10 +128,12 @@ public record CampaignForm(String name, String template, Optional<String> from, 
         Optional<SendWindows> window = field(problems, "windows",
                 () -> windows.isEmpty() ? Optional.empty() : Optional.of(SendWindows.parse(windows)));
         Optional<Instant> expiry = field(problems, "expireAt", () -> expireAt.map(CampaignTime::parse));
+        Optional<WebVersionMode> pages = field(problems, "webVersion", () -> webVersion.map(WebVersionMode::parse));
         CustomHeaders added = new CustomHeaders(headers);
         NewCampaign campaign = null;
         try {
-            campaign = new NewCampaign(name, template, from.orElse(""), fromName, replyTo, subject, start, rate, window, expiry, added);
+            campaign = new NewCampaign(name, template, from.orElse(""), fromName, replyTo, subject, start, rate, window, expiry, added,
+                    pages);
         } catch (InvalidFields e) {
             // A field already found wrong here is not reported twice (a rate out of range, the headers).
             e.problems().stream().filter(p -> problems.stream().noneMatch(q -> q.field().equals(p.field()))).forEach(problems::add);

@@ -9,6 +9,7 @@ import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.store.CampaignTable;
+import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.store.recipient.RecipientCounts;
 import dev.mailrun.mail.template.MergeFields;
 import dev.mailrun.mail.template.TemplateProblem;
@@ -34,7 +35,8 @@ import javax.sql.DataSource;
  *       it ({@link CampaignContent#move}), the move recorded with who wrote it.</li>
  * </ol>
  * Every problem of the message is reported at once, each under its field ({@link MessageForm#fieldOf});
- * nothing is stored while any is found.
+ * nothing is stored while any is found. What was written is kept with the version it was composed into,
+ * so that it can be read back ({@link #written}) and written again.
  */
 public final class CampaignMessages {
 
@@ -43,6 +45,7 @@ public final class CampaignMessages {
     private final CampaignContent content;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientCounts recipients = new RecipientCounts();
+    private final ContentPinTable pins = new ContentPinTable();
 
     CampaignMessages(DataSource dataSource, Contents contents, CampaignContent content) {
         this.dataSource = dataSource;
@@ -61,16 +64,26 @@ public final class CampaignMessages {
         return compose(campaign(id), form);
     }
 
-    private Composition.Composed compose(Campaign campaign, MessageForm form) throws SQLException {
-        String name = MessageForm.templateName(campaign.name());
+    /**
+     * {@code form} composed for a campaign not created yet, to be named {@code campaignName}, as creating it
+     * with its own message would store it; nothing is stored. A preview before creation renders it.
+     *
+     * @throws InvalidFields every problem of the message creation would refuse it for, each under its field
+     */
+    public Composition.Composed compose(String campaignName, MessageForm form) throws SQLException {
+        String name = MessageForm.templateName(campaignName);
         Composition composition = contents.compose(name, form);
         if (composition instanceof Composition.Refused refused) {
             throw invalid(form, name, refused.problems());
         }
-        Composition.Composed composed = (Composition.Composed) composition;
+        return (Composition.Composed) composition;
+    }
+
+    private Composition.Composed compose(Campaign campaign, MessageForm form) throws SQLException {
+        Composition.Composed composed = compose(campaign.name(), form);
         List<TemplateProblem> lacking = lackingFields(campaign.id(), composed);
         if (!lacking.isEmpty()) {
-            throw invalid(form, name, lacking);
+            throw invalid(form, MessageForm.templateName(campaign.name()), lacking);
         }
         return composed;
     }
@@ -88,7 +101,7 @@ public final class CampaignMessages {
         Campaign campaign = campaign(id);
         content.requireMovable(campaign);
         String name = MessageForm.templateName(campaign.name());
-        TemplateStore.Saved saved = contents.store().save(compose(campaign, form).source(), who);
+        TemplateStore.Saved saved = contents.store().save(compose(campaign, form).source(), who, Optional.of(form));
         int version;
         if (saved instanceof TemplateStore.Saved.NewVersion v) {
             version = v.version();
@@ -99,6 +112,44 @@ public final class CampaignMessages {
             throw invalid(form, name, ((TemplateStore.Saved.Refused) saved).problems());
         }
         return content.move(campaign, name, Optional.of(version), Optional.empty(), who);
+    }
+
+    /** What the message a campaign sends was written as. */
+    public sealed interface Written {
+        /** The campaign sends {@code pin}, composed from {@code form} as it was written. */
+        record Kept(ContentPin pin, MessageForm form) implements Written {}
+
+        /**
+         * The campaign sends {@code pin}, a version of the template its own message is stored as, but nothing
+         * written is kept for it: stored before messages were kept, or saved as a whole template.
+         */
+        record NotKept(ContentPin pin) implements Written {}
+
+        /** The campaign sends no message of its own. */
+        record None() implements Written {}
+    }
+
+    /**
+     * What the message campaign {@code id} sends was written as: the version it pins, and the message kept
+     * with that version.
+     *
+     * @throws CampaignException when there is no such campaign
+     */
+    public Written written(long id) throws SQLException {
+        Campaign campaign = campaign(id);
+        Optional<ContentPin> pin;
+        try (Connection c = dataSource.getConnection()) {
+            pin = pins.campaign(c, id, false).flatMap(p -> p.version().map(v -> new ContentPin(p.template(), v)));
+        }
+        if (pin.isEmpty()) {
+            return new Written.None();
+        }
+        Optional<MessageForm> form = contents.store().message(pin.get().template(), pin.get().version());
+        if (form.isPresent()) {
+            return new Written.Kept(pin.get(), form.get());
+        }
+        return pin.get().template().equals(MessageForm.templateName(campaign.name())) ? new Written.NotKept(pin.get())
+                : new Written.None();
     }
 
     private Campaign campaign(long id) throws SQLException {

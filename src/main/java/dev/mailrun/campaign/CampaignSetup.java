@@ -1,5 +1,6 @@
 package dev.mailrun.campaign;
 
+import dev.mailrun.campaign.model.WebVersionMode;
 import java.util.List;
 
 /**
@@ -14,10 +15,18 @@ import java.util.List;
  *                          created tracked
  * @param repliesCounted    whether the replies mailbox is read (replies.imap.host): only then may an A/B
  *                          test pick its winner by replies
+ * @param webVersion        what the web version pages of a campaign without a setting of its own show
+ *                          (webversion.personal)
  */
-public record CampaignSetup(List<String> missingForSending, boolean trackingEnabled, boolean repliesCounted) {
+public record CampaignSetup(List<String> missingForSending, boolean trackingEnabled, boolean repliesCounted,
+                            WebVersionMode webVersion) {
 
     public CampaignSetup {
         missingForSending = List.copyOf(missingForSending);
+    }
+
+    /** With personal web version pages by default, as webversion.personal's default. */
+    public CampaignSetup(List<String> missingForSending, boolean trackingEnabled, boolean repliesCounted) {
+        this(missingForSending, trackingEnabled, repliesCounted, WebVersionMode.PERSONAL);
     }
 }

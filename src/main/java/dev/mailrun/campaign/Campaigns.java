@@ -71,6 +71,7 @@ public final class Campaigns {
     private final CampaignStart starts;
     private final CampaignTargets targets;
     private final CampaignMessages messages;
+    private final WebVersionSetting webVersions;
 
     /** A configuration with everything sending needs, tracking on and no replies mailbox read. */
     public Campaigns(DataSource dataSource, TaskStore tasks, TemplateLoader templates, Clock clock, Duration tickInterval) {
@@ -97,6 +98,7 @@ public final class Campaigns {
         this.creation = new CampaignCreation(dataSource, templates, clock, setup);
         this.targets = new CampaignTargets(dataSource);
         this.messages = new CampaignMessages(dataSource, templates, content);
+        this.webVersions = new WebVersionSetting(dataSource, clock, setup.webVersion());
         this.starts = new CampaignStart(dataSource, tasks, content, clock, slots, setup.missingForSending());
     }
 
@@ -166,6 +168,11 @@ public final class Campaigns {
     /** A campaign's own message written, or rewritten, while what it sends may change ({@link CampaignMessages}). */
     public CampaignMessages messages() {
         return messages;
+    }
+
+    /** What campaigns' web version pages show, and a draft's setting changed ({@link WebVersionSetting}). */
+    public WebVersionSetting webVersions() {
+        return webVersions;
     }
 
     /** The files the campaign's messages carry, without their bytes, in order. */

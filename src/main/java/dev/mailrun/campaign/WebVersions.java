@@ -5,6 +5,7 @@ import dev.mailrun.campaign.model.AbState;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.ContentPin;
 import dev.mailrun.campaign.model.Variant;
+import dev.mailrun.campaign.model.WebVersionMode;
 import dev.mailrun.campaign.send.deliver.RecipientValues;
 import dev.mailrun.campaign.send.deliver.UnsubscribeLinks;
 import dev.mailrun.campaign.store.AbTable;
@@ -35,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * never rewritten for tracking, and it has no open image: the template is loaded as written, whatever
  * the campaign tracks.
  *
- * <p>Without personal fields ({@code webversion.personal=false}), and for a test send's link (whose
- * fields are not stored), the page has only the campaign's fields: the address, name and imported
+ * <p>Without personal fields (the campaign's web version {@code anonymous}, or a campaign without a setting
+ * of its own under {@code webversion.personal=false}; read when the page is served), and for a test send's
+ * link (whose fields are not stored), the page has only the campaign's fields: the address, name and imported
  * columns are empty, so fields with a default show the template's default, and the unsubscribe link,
  * which would name the recipient, is empty.
  */
@@ -47,17 +49,17 @@ public final class WebVersions {
     private final DataSource dataSource;
     private final PinnedTemplates templates;
     private final UnsubscribeLinks links;
-    private final boolean personal;
+    private final WebVersionMode byDefault;
     private final CampaignTable campaigns = new CampaignTable();
     private final RecipientRows recipients = new RecipientRows();
     private final AbTable tests = new AbTable();
 
-    /** @param personal whether pages show the recipient's own fields (webversion.personal) */
+    /** @param personal whether the pages of a campaign without a setting of its own show the recipient's fields (webversion.personal) */
     public WebVersions(DataSource dataSource, PinnedTemplates templates, UnsubscribeLinks links, boolean personal) {
         this.dataSource = dataSource;
         this.templates = templates;
         this.links = links;
-        this.personal = personal;
+        this.byDefault = WebVersionMode.of(personal);
     }
 
     private record Read(Optional<Campaign> campaign, Optional<ClaimedRecipient> recipient, Optional<AbState> test) {}
@@ -97,7 +99,7 @@ public final class WebVersions {
         Campaign shown = variant.map(campaign::as).orElse(campaign);
         Map<String, String> fields = variant.map(Variant::fields).orElse(Map.of());
         Map<String, Object> values;
-        if (personal && !test) {
+        if (campaign.webVersionOr(byDefault) == WebVersionMode.PERSONAL && !test) {
             ClaimedRecipient r = read.recipient().get();
             try {
                 values = RecipientValues.of(shown, fields, r, links.url(campaignId, recipientId, r.email()), webUrl);

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * multipart/alternative message whose HTML part is the rendered Markdown and whose text part is read
  * out of it, links listed, merge tags filled; SpamAssassin's local rules score it at most 1.0 (skipped
  * with one line where spamassassin is absent). Bad input is refused with one line per field, nothing
- * stored. `campaign message` writes a draft's own message after its creation.
+ * stored. `campaign message` writes a draft's own message after its creation, and `--show` prints it as
+ * it was written.
  */
 class OwnMessageCampaignTest {
 
@@ -170,6 +171,19 @@ class OwnMessageCampaignTest {
         assertThat(written.exitCode()).as(written.err()).isZero();
         assertThat(written.out()).isEqualTo("campaign " + id + " now sends its own message, weekly-52@1\n");
         assertThat(cli.run("campaign", "content", id).out()).contains("weekly-52@1 (was 1)  by maria");
+
+        CliHarness.Result shown = cli.run("campaign", "message", id, "--show");
+        assertThat(shown.exitCode()).as(shown.err()).isZero();
+        assertThat(shown.out()).isEqualTo("campaign " + id + " sends its own message, weekly-52@1: layout frame, markdown\n"
+                + "--- subject\nWeek 52\n--- body\n" + BODY);
+        CliHarness.Result mixed = cli.run("campaign", "message", id, "--show", "--subject", "Other");
+        assertThat(mixed.exitCode()).isEqualTo(2);
+        assertThat(mixed.err()).contains("--show prints the message; give it alone");
+        String plain = cli.run("campaign", "create", "--name", "Plain", "--template", "frame", "--from", "news@sender.example")
+                .out().strip();
+        CliHarness.Result none = cli.run("campaign", "message", plain, "--show");
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).isEqualTo("mailrun: campaign " + plain + " sends no message of its own\n");
     }
 
     private Map<String, String> env() throws Exception {

@@ -26,7 +26,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -39,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code {{ web_url }}} end to end: a tracked campaign created through the real command line (so its
  * template is stored and pinned), sent by a tick to GreenMail; each recipient's link, taken from the
  * message they received, opens their own message on the real public listener, without tracking and
- * without script; altered, forged and expired links answer 404.
+ * without script; altered, forged and expired links answer 404. A campaign's own web version setting
+ * decides what its pages show, over webversion.personal either way.
  */
 class WebVersionEndToEndTest {
 
@@ -189,6 +192,34 @@ class WebVersionEndToEndTest {
     }
 
     @Test
+    void a_campaigns_own_web_version_setting_is_what_its_pages_show_whatever_webversion_personal_says() throws Exception {
+        port = freePort();
+        Map<String, String> env = env();
+        CliHarness cli = new CliHarness(env, clock);
+        String anonymous = annsLink(send(cli, "--web-version", "anonymous"));
+        String personal = annsLink(send(cli, "--web-version", "personal"));
+        String following = annsLink(send(cli));
+
+        try (AppContext ctx = AppContext.load(Optional.empty(), env, clock);
+             Services services = new Services(ctx, ProductionLinks::of);
+             HttpEndpoint endpoint = HttpEndpoint.start(services, false)) {
+            assertThat(get(anonymous).body()).as("anonymous, under webversion.personal=true")
+                    .contains("<p>Hi , news for your city.</p>", "<a href=\"\">Unsubscribe</a>").doesNotContain("Ann", "Oslo");
+            assertThat(get(following).body()).contains("<p>Hi Ann, news for Oslo.</p>");
+        }
+        Map<String, String> impersonal = new HashMap<>(env);
+        impersonal.put("MAILRUN_WEBVERSION_PERSONAL", "false");
+        try (AppContext ctx = AppContext.load(Optional.empty(), impersonal, clock);
+             Services services = new Services(ctx, ProductionLinks::of);
+             HttpEndpoint endpoint = HttpEndpoint.start(services, false)) {
+            assertThat(get(personal).body()).as("personal, under webversion.personal=false").contains("<p>Hi Ann, news for Oslo.</p>")
+                    .contains("<a href=\"https://unsubscribe.sender.example/u/");
+            assertThat(get(following).body()).as("a campaign without a setting follows the key")
+                    .contains("<p>Hi , news for your city.</p>").doesNotContain("Ann");
+        }
+    }
+
+    @Test
     void each_recipient_of_an_ab_test_sees_the_version_their_variant_sent_as_their_message_had_it() throws Exception {
         port = freePort();
         Map<String, String> env = env();
@@ -228,9 +259,12 @@ class WebVersionEndToEndTest {
         assertThat(offerPage).contains("<p>20% off, ");
     }
 
-    private long send(CliHarness cli) throws Exception {
-        CliHarness.Result created = cli.run("campaign", "create", "--name", "News", "--template", "news",
-                "--from", "news@sender.example", "--track", "opens,clicks");
+    private long send(CliHarness cli, String... options) throws Exception {
+        int before = greenMail.getReceivedMessages().length;
+        List<String> args = new ArrayList<>(List.of("campaign", "create", "--name", "News", "--template", "news",
+                "--from", "news@sender.example", "--track", "opens,clicks"));
+        args.addAll(List.of(options));
+        CliHarness.Result created = cli.run(args.toArray(String[]::new));
         assertThat(created.exitCode()).as(created.err()).isZero();
         String id = created.out().strip();
         Path csv = dir.resolve("list.csv");
@@ -239,8 +273,22 @@ class WebVersionEndToEndTest {
         assertThat(cli.run("campaign", "start", id).exitCode()).isZero();
         CliHarness.Result tick = cli.run("tick");
         assertThat(tick.exitCode()).as(tick.err()).isZero();
-        assertThat(greenMail.getReceivedMessages()).hasSize(2);
+        assertThat(greenMail.getReceivedMessages()).hasSize(before + 2);
         return Long.parseLong(id);
+    }
+
+    /** Ann's web version link in the message campaign {@code id} sent her. */
+    private String annsLink(long id) throws Exception {
+        WebVersionTokens tokens = new WebVersionTokens(SigningKey.of(WorkerEnv.UNSUBSCRIBE_SECRET), Duration.ofDays(30), clock);
+        long ann = recipientId(id, "ann@list.example");
+        for (MimeMessage m : greenMail.getReceivedMessages()) {
+            String link = first(WEB_URL, part(m, "text/plain"));
+            Optional<WebVersionTokens.Target> target = tokens.verify(link.substring(link.lastIndexOf('/') + 1));
+            if (target.isPresent() && target.get().campaignId() == id && target.get().recipientId() == ann) {
+                return link;
+            }
+        }
+        throw new AssertionError("no message of campaign " + id + " to ann@");
     }
 
     private HttpResponse<String> get(String url) throws Exception {

@@ -35,7 +35,8 @@ import picocli.CommandLine.Parameters;
                 CampaignCommand.Resume.class, CampaignCommand.Cancel.class, CampaignCommand.RequeueUnknown.class,
                 CampaignCommand.RequeueFailed.class, CampaignCommand.Recount.class,
                 CampaignCommand.ListCampaigns.class, StatusCommand.class, ReportCommand.class, CampaignExportCommand.class,
-                CampaignContentCommand.class, CampaignMessageCommand.class, CampaignCloneCommand.class, CampaignListsCommand.class, CampaignSegmentsCommand.class})
+                CampaignContentCommand.class, CampaignMessageCommand.class, CampaignWebVersionCommand.class, CampaignCloneCommand.class,
+                CampaignListsCommand.class, CampaignSegmentsCommand.class})
 final class CampaignCommand extends GroupCommand {
 
     /** Operator mistakes (wrong state, unknown id) are usage errors: exit 2, one line. */
@@ -106,6 +107,9 @@ final class CampaignCommand extends GroupCommand {
                 description = "Send to the subscribers this segment matches at start (repeatable), those holding a confirmed "
                         + "subscription (or unconfirmed on a single opt-in list), each once with the lists', without the blocklisted "
                         + "and suppressed (docs/AUDIENCE.md).") List<String> segments;
+        @Option(names = "--web-version", paramLabel = "personal|anonymous",
+                description = "What its messages' web version pages show: personal (the recipient's fields, as the message "
+                        + "had them) or anonymous (the campaign's only); default: as webversion.personal says.") String webVersion;
         @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE;…",
                 description = "An A/B variant (2-5, repeatable): NAME:subject=…;template=…;from-name=…;field.NAME=…; "
                         + "NAME alone is the campaign as created.") List<String> variants;
@@ -127,7 +131,7 @@ final class CampaignCommand extends GroupCommand {
             CampaignForm form = new CampaignForm(name, template, Optional.ofNullable(from), Optional.ofNullable(fromName), Optional.ofNullable(replyTo),
                     Optional.ofNullable(message.given() ? null : subject), Optional.ofNullable(startAt), Optional.ofNullable(rate),
                     windows == null ? List.of() : windows, Optional.ofNullable(expireAt), Optional.ofNullable(relay),
-                    CustomHeaders.parse(headers == null ? List.of() : headers).list());
+                    CustomHeaders.parse(headers == null ? List.of() : headers).list(), Optional.ofNullable(webVersion));
             AbForm ab = new AbForm(variants, Optional.ofNullable(testShare), Optional.ofNullable(decideAfter),
                     Optional.ofNullable(decide), Optional.ofNullable(pickBy));
             Optional<TrackingMode> tracking = tracking();

@@ -8,8 +8,9 @@ import java.time.Duration;
  *
  * @param ttl      how long a link works after its message was built; carried in the signed link,
  *                 so a change applies to the messages built after it
- * @param personal whether the page shows the recipient's fields; read when the page is served, so
- *                 switching it off hides them behind every link already sent
+ * @param personal whether the page of a campaign without a web version setting of its own shows the
+ *                 recipient's fields; read when the page is served, so switching it off hides them behind
+ *                 every such campaign's link already sent
  */
 public record WebVersionConfig(Duration ttl, boolean personal) {
 

@@ -163,12 +163,13 @@ public final class Contents {
     }
 
     /**
-     * Stores a composed message as {@code source.name()}'s next version (or finds it unchanged).
+     * Stores a composed message as {@code source.name()}'s next version (or finds it unchanged), {@code message}
+     * kept with it as it was written.
      *
      * @throws dev.mailrun.campaign.model.CampaignException when the store refuses it (too large)
      */
-    public void save(TemplateSource source, String by) throws SQLException {
-        if (store.save(source, by) instanceof TemplateStore.Saved.Refused refused) {
+    public void save(TemplateSource source, MessageForm message, String by) throws SQLException {
+        if (store.save(source, by, Optional.of(message)) instanceof TemplateStore.Saved.Refused refused) {
             throw new dev.mailrun.campaign.model.CampaignException("template " + source.name() + " cannot be stored: "
                     + refused.problems().get(0));
         }

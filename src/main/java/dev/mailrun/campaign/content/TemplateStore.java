@@ -4,6 +4,7 @@ import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.store.ContentPinTable;
+import dev.mailrun.campaign.store.MessageSourceTable;
 import dev.mailrun.campaign.store.TemplateTable.Stored;
 import dev.mailrun.campaign.store.TemplateTable.Version;
 import dev.mailrun.campaign.store.TemplateTable;
@@ -12,6 +13,7 @@ import dev.mailrun.mail.template.LoadResult;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.mail.template.TemplateProblem;
 import dev.mailrun.mail.template.TemplateSource;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ public final class TemplateStore {
     private final long maxBytes;
     private final TemplateTable table = new TemplateTable();
     private final ContentPinTable pins = new ContentPinTable();
+    private final MessageSourceTable written = new MessageSourceTable();
 
     public TemplateStore(DataSource dataSource, Clock clock, long maxBytes) {
         if (maxBytes < 1) {
@@ -71,6 +74,15 @@ public final class TemplateStore {
 
     /** Compiles {@code source} and stores it as the template's next version when it compiles and differs. */
     public Saved save(TemplateSource source, String savedBy) throws SQLException {
+        return save(source, savedBy, Optional.empty());
+    }
+
+    /**
+     * As {@link #save(TemplateSource, String)} for a campaign's own message composed into {@code source}:
+     * {@code message}, as it was written, is kept with the version saved (or found unchanged) in the same
+     * transaction, replacing what an earlier writing of the same composed text kept.
+     */
+    public Saved save(TemplateSource source, String savedBy, Optional<MessageForm> message) throws SQLException {
         String by = savedBy == null ? "" : savedBy.strip();
         if (by.isEmpty() || by.length() > MAX_SAVED_BY || by.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException("who saves a template must be one line of 1-" + MAX_SAVED_BY + " characters");
@@ -90,6 +102,7 @@ public final class TemplateStore {
             if (stored.latestVersion() > 0) {
                 Version latest = table.version(c, source.name(), Optional.of(stored.latestVersion())).orElseThrow();
                 if (latest.digest().equals(digest)) {
+                    keep(c, stored.id(), latest.version(), message, by);
                     return new Saved.Unchanged(source.name(), latest.version());
                 }
             }
@@ -97,8 +110,27 @@ public final class TemplateStore {
             table.addVersion(c, stored.id(), new Version(source.name(), next, source.part(TemplateLoader.SUBJECT).orElseThrow(),
                     source.part(TemplateLoader.TEXT).orElseThrow(), source.part(TemplateLoader.HTML).orElseThrow(),
                     source.part(TemplateLoader.PROPERTIES), digest, by, clock.instant()));
+            keep(c, stored.id(), next, message, by);
             return new Saved.NewVersion(source.name(), next, next == 1);
         });
+    }
+
+    private void keep(Connection c, long templateId, int version, Optional<MessageForm> message, String by)
+            throws SQLException {
+        if (message.isPresent()) {
+            OwnMessage m = message.get().message();
+            written.put(c, templateId, version, new MessageSourceTable.Row(message.get().layout(), m.subject(), m.format().word(),
+                    m.body(), m.text(), by, clock.instant()));
+        }
+    }
+
+    /**
+     * The message version {@code version} of template {@code name} was composed from, as it was written;
+     * empty when none was kept (a version saved as a whole template, or stored before messages were kept).
+     */
+    public Optional<MessageForm> message(String name, int version) throws SQLException {
+        return Transactions.readSnapshot(dataSource, c -> written.find(c, name, version)).map(row -> new MessageForm(row.layout(),
+                new OwnMessage(row.subject(), row.body(), BodyFormat.named(row.format()).orElseThrow(), row.text())));
     }
 
     /**

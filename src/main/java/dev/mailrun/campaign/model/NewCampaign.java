@@ -12,12 +12,21 @@ import java.util.Set;
  * What an operator gives to create a campaign; validated here so a bad value never reaches the table.
  * Every problem is reported at once ({@link InvalidFields}), each with the domain's name of its field
  * (name, template, from, fromName, replyTo, subject, rate, windows, expireAt, headers), which each
- * interface translates into its own (a command-line option, a JSON field, a form field).
+ * interface translates into its own (a command-line option, a JSON field, a form field). Its web version
+ * ({@code webVersion}) empty: the campaign follows webversion.personal.
  */
 public record NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
                           Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
                           Optional<Double> rateCap, Optional<SendWindows> windows, Optional<Instant> expireAt,
-                          CustomHeaders headers) {
+                          CustomHeaders headers, Optional<WebVersionMode> webVersion) {
+
+    /** Following webversion.personal for its web version pages. */
+    public NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,
+                       Optional<String> replyTo, Optional<String> subject, Optional<Instant> startAt,
+                       Optional<Double> rateCap, Optional<SendWindows> windows, Optional<Instant> expireAt,
+                       CustomHeaders headers) {
+        this(name, template, fromAddress, fromName, replyTo, subject, startAt, rateCap, windows, expireAt, headers, Optional.empty());
+    }
 
     /** Without headers of the operator's own. */
     public NewCampaign(String name, String template, String fromAddress, Optional<String> fromName,

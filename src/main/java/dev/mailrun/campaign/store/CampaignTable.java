@@ -8,6 +8,7 @@ import dev.mailrun.campaign.model.EmailAddress;
 import dev.mailrun.campaign.model.NewCampaign;
 import dev.mailrun.campaign.model.SendWindows;
 import dev.mailrun.campaign.model.RelayRoute;
+import dev.mailrun.campaign.model.WebVersionMode;
 import dev.mailrun.db.SqlTime;
 import dev.mailrun.events.EventOutbox;
 import dev.mailrun.events.EventType;
@@ -33,13 +34,14 @@ public final class CampaignTable {
 
     private static final String COLUMNS = """
             id, name, template, from_address, from_name, reply_to, subject_override, status, start_at, rate_cap,
-            pause_reason, task_id, created_at, updated_at, send_windows, expire_at, custom_headers""";
+            pause_reason, task_id, created_at, updated_at, send_windows, expire_at, custom_headers, web_version""";
 
     public long insert(Connection c, NewCampaign n, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO campaign (name, template, from_address, from_name, reply_to, subject_override,
-                                      start_at, rate_cap, send_windows, expire_at, custom_headers, status, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
+                                      start_at, rate_cap, send_windows, expire_at, custom_headers, web_version, status,
+                                      created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?)""", Statement.RETURN_GENERATED_KEYS)) {
             int next = setGiven(ps, n);
             SqlTime.set(ps, next, now);
             SqlTime.set(ps, next + 1, now);
@@ -60,7 +62,7 @@ public final class CampaignTable {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE campaign SET name = ?, template = ?, from_address = ?, from_name = ?, reply_to = ?, subject_override = ?,
                                     start_at = ?, rate_cap = ?, send_windows = ?, expire_at = ?, custom_headers = ?,
-                                    updated_at = GREATEST(?, updated_at + INTERVAL 1000 MICROSECOND)
+                                    web_version = ?, updated_at = GREATEST(?, updated_at + INTERVAL 1000 MICROSECOND)
                 WHERE id = ? AND updated_at = ? AND status IN ('draft', 'scheduled')""")) {
             int next = setGiven(ps, n);
             SqlTime.set(ps, next, now);
@@ -71,7 +73,7 @@ public final class CampaignTable {
     }
 
     /**
-     * Binds what an operator gives of a campaign to parameters 1–11, in the order both the insert
+     * Binds what an operator gives of a campaign to parameters 1–12, in the order both the insert
      * and the update name them; returns the next parameter's index.
      */
     private static int setGiven(PreparedStatement ps, NewCampaign n) throws SQLException {
@@ -90,7 +92,8 @@ public final class CampaignTable {
         ps.setString(9, n.windows().map(SendWindows::spec).orElse(null));
         SqlTime.set(ps, 10, n.expireAt().orElse(null));
         ps.setString(11, HeadersColumn.write(n.headers()));
-        return 12;
+        ps.setString(12, n.webVersion().map(WebVersionMode::word).orElse(null));
+        return 13;
     }
 
     public Optional<Campaign> find(Connection c, long id) throws SQLException {
@@ -299,6 +302,21 @@ public final class CampaignTable {
         }
     }
 
+    /**
+     * Sets what a draft or scheduled campaign's web version pages show; false when it is neither (or gone).
+     * The campaign's version moves on, as an update's does.
+     */
+    public boolean setWebVersion(Connection c, long id, WebVersionMode mode, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE campaign SET web_version = ?, updated_at = GREATEST(?, updated_at + INTERVAL 1000 MICROSECOND)
+                WHERE id = ? AND status IN ('draft', 'scheduled')""")) {
+            ps.setString(1, mode.word());
+            SqlTime.set(ps, 2, now);
+            ps.setLong(3, id);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
     /** Sets the campaign's relay route ({@code campaign create --relay}); empty: the configured default route. */
     public void setRoute(Connection c, long id, Optional<RelayRoute> route, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE campaign SET relay_route = ?, updated_at = GREATEST(?, updated_at) WHERE id = ?")) {
@@ -344,6 +362,7 @@ public final class CampaignTable {
                 Optional.ofNullable(SqlTime.get(rs, "start_at")), rateCap, Optional.ofNullable(rs.getString("pause_reason")),
                 taskId, SqlTime.get(rs, "created_at"), SqlTime.get(rs, "updated_at"),
                 Optional.ofNullable(rs.getString("send_windows")).map(SendWindows::parse),
-                Optional.ofNullable(SqlTime.get(rs, "expire_at")), HeadersColumn.read(rs.getString("custom_headers")));
+                Optional.ofNullable(SqlTime.get(rs, "expire_at")), HeadersColumn.read(rs.getString("custom_headers")),
+                Optional.ofNullable(rs.getString("web_version")).map(WebVersionMode::parse));
     }
 }

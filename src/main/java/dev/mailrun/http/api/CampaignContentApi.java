@@ -1,6 +1,8 @@
 package dev.mailrun.http.api;
 
+import dev.mailrun.campaign.CampaignMessages;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.content.OwnMessage;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.ContentPin;
@@ -34,6 +36,7 @@ final class CampaignContentApi {
                 Operation.read("/campaigns/{id}/content", ApiScope.CAMPAIGNS_READ, r -> ApiResponse.json(200, content(r.id("id")))),
                 Operation.write("PUT", "/campaigns/{id}/content", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.content",
                         this::move),
+                Operation.read("/campaigns/{id}/message", ApiScope.CAMPAIGNS_READ, this::written),
                 Operation.write("PUT", "/campaigns/{id}/message", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.message",
                         this::message),
                 Operation.write("POST", "/campaigns/{id}/clone", ApiScope.CAMPAIGNS_WRITE, Operation.Body.JSON, "campaign.clone",
@@ -45,6 +48,30 @@ final class CampaignContentApi {
         long id = r.id("id");
         OwnMessages.write(campaigns, id, r.json(CampaignsApi.MessageBody.class), TemplatesApi.by(r));
         return ApiResponse.json(200, content(id));
+    }
+
+    /** The campaign's own message as it was written, with the version it was composed into; 404 when it has none kept. */
+    private ApiResponse written(ApiRequest r) throws Exception {
+        long id = r.id("id");
+        CampaignMessages.Written written = campaigns.messages().written(id);
+        if (written instanceof CampaignMessages.Written.NotKept n) {
+            throw ApiException.notFound("campaign " + id + " sends " + n.pin() + ", whose message as written was not kept "
+                    + "(stored before messages were kept, or saved as a whole template)");
+        }
+        if (!(written instanceof CampaignMessages.Written.Kept kept)) {
+            throw ApiException.notFound("campaign " + id + " sends no message of its own");
+        }
+        OwnMessage m = kept.form().message();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", id);
+        body.put("template", kept.pin().template());
+        body.put("version", kept.pin().version());
+        body.put("layout", kept.form().layout());
+        body.put("subject", m.subject());
+        body.put("format", m.format().word());
+        body.put("body", m.body());
+        body.put("text", m.text().orElse(null));
+        return ApiResponse.json(200, body);
     }
 
     /** Moves a draft, scheduled or paused campaign (or a variant's own template) to another stored version. */
@@ -65,7 +92,7 @@ final class CampaignContentApi {
         Optional<String> name = Strings.optional("name", r.json(CloneBody.class).name(), 200);
         long clone = campaigns.cloneOf(id, name);
         Campaign created = campaigns.get(clone);
-        return ApiResponse.json(201, CampaignsApi.item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + clone)
+        return ApiResponse.json(201, CampaignsApi.item(created, campaigns)).header("Location", ApiHandler.PREFIX + "/campaigns/" + clone)
                 .header("ETag", CampaignsApi.etag(created));
     }
 

@@ -9,6 +9,7 @@ import dev.mailrun.campaign.model.AbTest;
 import dev.mailrun.campaign.model.ApiScope;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.TrackingMode;
+import dev.mailrun.campaign.model.WebVersionMode;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.CustomHeaders;
@@ -33,7 +34,7 @@ final class CampaignsApi {
                       String startAt, Double rate, List<String> windows, String expireAt, String relay, String track,
                       List<String> variants, Integer testShare, String decideAfter, String decide, String pickBy,
                       Map<String, String> headers, MessageBody message, List<String> lists,
-                      List<String> segments) {}
+                      List<String> segments, String webVersion) {}
 
     /** A campaign's own message placed into a layout, as {@code campaign create --layout --body --subject}. */
     record MessageBody(String layout, String subject, String body, String format, String text) {}
@@ -44,7 +45,7 @@ final class CampaignsApi {
     /** A change of a draft or scheduled campaign: the fields given replace the campaign's, the others stay. */
     record UpdateBody(String name, String template, String from, String fromName, String replyTo, String subject,
                       String startAt, Double rate, List<String> windows, String expireAt, String relay,
-                      Map<String, String> headers) {}
+                      Map<String, String> headers, String webVersion) {}
 
     record PauseBody(String reason) {}
 
@@ -122,13 +123,13 @@ final class CampaignsApi {
                 Strings.optional("reply_to", b.replyTo(), 254), Strings.optional("subject", b.subject(), 500),
                 Strings.optional("start_at", b.startAt(), 100), Optional.ofNullable(b.rate()), windows,
                 Strings.optional("expire_at", b.expireAt(), 100), Strings.optional("relay", b.relay(), 500),
-                headers(b.headers()));
+                headers(b.headers()), Strings.optional("web_version", b.webVersion(), 20));
         // Every bad field at once, named by the domain (Failures puts the names in the API's words).
         AudienceNames lists = new AudienceNames(names("lists", b.lists()), names("segments", b.segments()));
         long id = b.message() == null ? campaigns.create(form, s.relays(), abForm(b), List.of(), tracking(b.track()), lists)
                 : OwnMessages.create(campaigns, form, s.relays(), abForm(b), tracking(b.track()), b.message(), lists);
         Campaign created = campaigns.get(id);
-        return ApiResponse.json(201, item(created)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
+        return ApiResponse.json(201, item(created, campaigns)).header("Location", ApiHandler.PREFIX + "/campaigns/" + id)
                 .header("ETag", etag(created));
     }
 
@@ -210,10 +211,11 @@ final class CampaignsApi {
                 Optional.ofNullable(b.rate()).or(current::rateCap), windows,
                 Strings.optional("expire_at", b.expireAt(), 100).or(() -> current.expireAt().map(Instant::toString)),
                 Strings.optional("relay", b.relay(), 500),
-                b.headers() != null ? headers(b.headers()) : current.headers().list());
+                b.headers() != null ? headers(b.headers()) : current.headers().list(),
+                Strings.optional("web_version", b.webVersion(), 20).or(() -> current.webVersion().map(WebVersionMode::word)));
         Campaign changed = campaigns.update(id, form.parse(s.relays()), current.updatedAt())
                 .orElseThrow(() -> new ApiException(412, "Precondition failed", "campaign " + id + " changed meanwhile; read it again"));
-        return ApiResponse.json(200, item(changed)).header("ETag", etag(changed));
+        return ApiResponse.json(200, item(changed, campaigns)).header("ETag", etag(changed));
     }
 
     /** The headers object as given, in its order; checked with the rest of the form (CustomHeaders). */
@@ -244,7 +246,7 @@ final class CampaignsApi {
         List<Campaign> matching = campaigns.page(status, since, after, limit + 1);
         List<Campaign> page = matching.subList(0, Math.min(limit, matching.size()));
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("campaigns", page.stream().map(CampaignsApi::item).toList());
+        body.put("campaigns", page.stream().map(c -> item(c, campaigns)).toList());
         body.put("next_cursor", matching.size() > limit ? Cursors.encode("campaigns", page.get(page.size() - 1).id()) : null);
         return ApiResponse.json(200, body);
     }
@@ -253,7 +255,7 @@ final class CampaignsApi {
         long id = r.id("id");
         Campaign campaign = campaigns.get(id);
         JsonNode report = Json.MAPPER.readTree(CampaignReportJson.of(s.reports().report(id)));
-        Map<String, Object> body = item(campaign);
+        Map<String, Object> body = item(campaign, campaigns);
         body.put("report", report);
         return ApiResponse.json(200, body).header("ETag", etag(campaign));
     }
@@ -278,7 +280,8 @@ final class CampaignsApi {
         return ApiResponse.json(200, Map.of("runs", runs));
     }
 
-    static Map<String, Object> item(Campaign c) {
+    /** The campaign as the API shows it; its web version as its pages show it now ({@code campaigns}' setting or default). */
+    static Map<String, Object> item(Campaign c, Campaigns campaigns) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", c.id());
         m.put("name", c.name());
@@ -295,6 +298,7 @@ final class CampaignsApi {
         Map<String, String> headers = new LinkedHashMap<>();
         c.headers().list().forEach(h -> headers.put(h.name(), h.value()));
         m.put("headers", headers);
+        m.put("web_version", campaigns.webVersions().of(c).word());
         m.put("pause_reason", c.pauseReason().orElse(null));
         m.put("created_at", c.createdAt().toString());
         m.put("updated_at", c.updatedAt().toString());

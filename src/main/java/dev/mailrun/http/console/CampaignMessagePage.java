@@ -25,7 +25,8 @@ import java.util.Optional;
  * the page, the HTML part in the sandboxed frame of {@link TemplatePreview}, which renders the composition
  * this login previewed last (too large for the frame's URL). Save hands it to {@link CampaignMessages#write},
  * the one call that checks, stores and pins it, recorded as {@code console:<token name>}; each of the
- * domain's problems is shown beside its field and nothing is stored.
+ * domain's problems is shown beside its field and nothing is stored. The form opens with the message the
+ * campaign sends as it was written ({@link CampaignMessages#written}), or empty with a note saying why.
  */
 final class CampaignMessagePage {
 
@@ -49,7 +50,18 @@ final class CampaignMessagePage {
         if (c.isEmpty()) {
             return Answer.error(404, "There is no campaign " + r.vars().get(0) + ".");
         }
-        return page(r, 200, c.get(), MessageFields.values(Map.of()), Map.of(), null, false, List.of());
+        Map<String, String> values = Map.of();
+        String note = null;
+        if (CampaignContentPage.movable(c.get().status())) {
+            CampaignMessages.Written written = campaigns.messages().written(c.get().id());
+            if (written instanceof CampaignMessages.Written.Kept kept) {
+                values = MessageFields.of(kept.form());
+            } else if (written instanceof CampaignMessages.Written.NotKept notKept) {
+                note = "The campaign sends " + notKept.pin() + ", whose message as written was not kept (it was stored before"
+                        + " mailrun kept messages, or saved as a whole template): the form starts empty.";
+            }
+        }
+        return page(r, 200, c.get(), MessageFields.values(values), Map.of(), null, false, List.of(), note);
     }
 
     /** Preview: the message composed as a save would compose it, kept for the frame; or its problems beside their fields. */
@@ -132,7 +144,14 @@ final class CampaignMessagePage {
      */
     private Answer page(ConsoleRequest r, int status, Campaign c, Map<String, String> values, Map<String, String> errors,
                         Map<String, Object> preview, boolean refusedSave, List<Map<String, String>> columns) {
+        return page(r, status, c, values, errors, preview, refusedSave, columns, null);
+    }
+
+    /** As above, with {@code note}: why the form starts empty (null: no note). */
+    private Answer page(ConsoleRequest r, int status, Campaign c, Map<String, String> values, Map<String, String> errors,
+                        Map<String, Object> preview, boolean refusedSave, List<Map<String, String>> columns, String note) {
         Map<String, Object> model = new HashMap<>();
+        model.put("note", note);
         model.put("c", Map.of("id", c.id(), "name", c.name(), "status", c.status().dbValue(), "template", c.template()));
         model.put("writable", CampaignContentPage.movable(c.status()));
         model.put("templateName", MessageForm.templateName(c.name()));

@@ -2,13 +2,16 @@ package dev.mailrun.http.console;
 
 import dev.mailrun.campaign.CampaignRun;
 import dev.mailrun.campaign.Campaigns;
+import dev.mailrun.campaign.WebVersionSetting;
 import dev.mailrun.campaign.model.Campaign;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CampaignStatus;
+import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.model.RecipientStatus;
 import dev.mailrun.campaign.report.CampaignReport;
 import dev.mailrun.campaign.store.ContentPinTable;
 import dev.mailrun.campaign.model.RunCounts;
+import dev.mailrun.campaign.model.WebVersionMode;
 import dev.mailrun.http.status.StatusCharts;
 import io.pebbletemplates.pebble.extension.escaper.SafeString;
 import java.time.Duration;
@@ -26,7 +29,7 @@ import java.util.function.ToLongFunction;
  * no permission. While the campaign is running or scheduled the page reloads itself every
  * {@link #REFRESH} (a {@code <meta http-equiv="refresh">}: no script); it holds no field to fill in
  * then — pausing and sending the failed again ask for their values on pages of their own — so a
- * reload loses nothing typed.
+ * reload loses nothing typed. A draft's page sets what its web version pages show ({@link #setWebVersion}).
  */
 final class CampaignPage {
 
@@ -43,6 +46,28 @@ final class CampaignPage {
     }
 
     Answer show(ConsoleRequest r) throws Exception {
+        return show(r, 200, Map.of());
+    }
+
+    /**
+     * Sets what a draft's web version pages show ({@link WebVersionSetting#set}); a bad value is shown beside
+     * the field, a campaign no longer a draft (or scheduled) is refused in one line.
+     */
+    Answer setWebVersion(ConsoleRequest r) throws Exception {
+        long id = r.id(0);
+        try {
+            WebVersionMode mode = services.api().campaigns().webVersions().set(id, r.form().getOrDefault("webVersion", ""));
+            r.session().flash(false, "Campaign " + id + "'s web version pages are " + mode.word() + ".");
+            return Answer.redirect(ConsoleHandler.PREFIX + "/campaigns/" + id);
+        } catch (InvalidFields e) {
+            return show(r, 422, MessageFields.errors(e));
+        } catch (CampaignException e) {
+            throw new Refusal("/campaigns/" + id, e.getMessage() + ".");
+        }
+    }
+
+    /** The page, {@code fieldErrors} beside the fields they name (a draft's web version). */
+    private Answer show(ConsoleRequest r, int status, Map<String, String> fieldErrors) throws Exception {
         long id = r.id(0);
         CampaignReport report;
         try {
@@ -75,7 +100,11 @@ final class CampaignPage {
         model.put("history", CampaignContentPage.history(changes));
         model.put("charts", new SafeString(StatusCharts.html(report)));
         model.put("refresh", live(c.status()) ? REFRESH.toSeconds() : null);
-        return Answer.ok(views.render("campaign", r.session(), model));
+        WebVersionSetting pages = services.api().campaigns().webVersions();
+        model.put("webVersion", Map.of("mode", pages.of(c).word(), "own", c.webVersion().isPresent(),
+                "byDefault", pages.byDefault().word()));
+        model.put("fieldErrors", fieldErrors);
+        return new Answer.Page(status, views.render("campaign", r.session(), model), null);
     }
 
     /** Which actions the campaign's state allows now; the page shows them to a session with campaigns:write. */

@@ -42,6 +42,8 @@ final class ConsolePages {
                 ConsoleRoute.get("/campaigns", ApiScope.CAMPAIGNS_READ, list::show),
                 ConsoleRoute.get("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, create::show),
                 ConsoleRoute.post("/campaigns/new", ApiScope.CAMPAIGNS_WRITE, "campaign.create", messageForm, create::create),
+                ConsoleRoute.reading("/campaigns/new/preview", ApiScope.TEMPLATES_READ, messageForm, create::previewMessage),
+                ConsoleRoute.get("/campaigns/new/frame", ApiScope.TEMPLATES_READ, create::messageFrame),
                 ConsoleRoute.get(TEMPLATE + "/preview", ApiScope.TEMPLATES_READ, preview::frame),
                 ConsoleRoute.get("/templates", ApiScope.TEMPLATES_READ, templates::show),
                 ConsoleRoute.get(TEMPLATE, ApiScope.TEMPLATES_READ, editor::show),
@@ -85,6 +87,7 @@ final class ConsolePages {
                 ConsoleRoute.post(ID + "/content", ApiScope.CAMPAIGNS_WRITE, "campaign.content", content::move),
                 ConsoleRoute.post(ID + "/message", ApiScope.CAMPAIGNS_WRITE, "campaign.message", messageForm, message::save),
                 ConsoleRoute.post(ID + "/clone", ApiScope.CAMPAIGNS_WRITE, "campaign.clone", actions::cloneOf),
+                ConsoleRoute.post(ID + "/web-version", ApiScope.CAMPAIGNS_WRITE, "campaign.web-version", detail::setWebVersion),
                 ConsoleRoute.post(ID + "/send-test", ApiScope.CAMPAIGNS_WRITE, "campaign.send-test", sendTest::send)));
         routes.addAll(AudiencePages.routes(services, views));
         return List.copyOf(routes);

@@ -59,6 +59,17 @@ final class MessageFields {
         return errors;
     }
 
+    /** The form's fields holding {@code form}, as it was written. */
+    static Map<String, String> of(MessageForm form) {
+        Map<String, String> values = new HashMap<>();
+        values.put("layout", form.layout());
+        values.put("subject", form.message().subject());
+        values.put("format", form.message().format().word());
+        values.put("body", form.message().body());
+        values.put("text", form.message().text().orElse(""));
+        return values;
+    }
+
     /** The values the page shows: what was posted, each field present (a new form writes Markdown). */
     static Map<String, String> values(Map<String, String> posted) {
         Map<String, String> values = new HashMap<>(posted);

@@ -6,11 +6,13 @@ import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.Templates;
 import dev.mailrun.campaign.content.MessageForm;
 import dev.mailrun.campaign.content.OwnMessageComposer;
+import dev.mailrun.campaign.content.OwnMessageComposer.Composition;
 import dev.mailrun.campaign.model.CampaignException;
 import dev.mailrun.campaign.model.CustomHeaders;
 import dev.mailrun.campaign.model.InvalidFields;
 import dev.mailrun.campaign.variant.AbForm;
 import dev.mailrun.mail.message.AddedHeaders;
+import dev.mailrun.mail.template.TemplateSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -26,7 +28,8 @@ import java.util.stream.Collectors;
  * {@link CampaignForm}, the one check {@code campaign create} and the API run, and each of its messages
  * is shown next to its field. With {@code own=1} the template is the layout of the campaign's own
  * message, written on the same form ({@link MessageFields}) and created as the API creates one with a
- * {@code message}; its preview is the draft's message page, once it exists.
+ * {@code message}; Preview composes it as creating the campaign would and shows it, creating nothing
+ * ({@link #previewMessage}).
  */
 final class NewCampaignPage {
 
@@ -38,7 +41,7 @@ final class NewCampaignPage {
             Map.entry("subject", "Subject"), Map.entry("rate", "Rate"), Map.entry("relay", "Route"),
             Map.entry("windows", "Send windows"), Map.entry("startAt", "Start at"), Map.entry("expireAt", "Expire at"),
             Map.entry("headers", "Headers"), Map.entry("layout", "Layout"), Map.entry("format", "Body format"),
-            Map.entry("body", "Body"), Map.entry("text", "Text part"));
+            Map.entry("body", "Body"), Map.entry("text", "Text part"), Map.entry("webVersion", "Web version"));
 
     private final ConsoleServices services;
     private final Views views;
@@ -95,7 +98,7 @@ final class NewCampaignPage {
         // this page already found wrong (too long, not a number) keeps its own message.
         CampaignForm form = new CampaignForm(r.field("name").orElse(""), r.field("template").orElse(""), r.field("from"),
                 r.field("fromName"), r.field("replyTo"), own ? Optional.empty() : r.field("subject"), r.field("startAt"), rate,
-                windows, r.field("expireAt"), r.field("relay"), headers);
+                windows, r.field("expireAt"), r.field("relay"), headers, r.field("webVersion"));
         List<InvalidFields.Problem> problems = new ArrayList<>();
         long id = 0;
         Campaigns campaigns = services.api().campaigns();
@@ -125,9 +128,71 @@ final class NewCampaignPage {
         return Answer.redirect(ConsoleHandler.PREFIX + "/campaigns/" + id);
     }
 
+    /**
+     * Preview of the campaign's own message before the campaign exists: composed as creating it would compose
+     * it ({@link dev.mailrun.campaign.CampaignMessages#compose(String, MessageForm)}), kept in the session for
+     * the frame, rendered for the sample recipient; a problem of the message beside its field. Nothing is
+     * created or stored.
+     */
+    Answer previewMessage(ConsoleRequest r) throws Exception {
+        Map<String, String> values = r.form();
+        Map<String, String> fields = new HashMap<>(values);
+        fields.put("layout", values.getOrDefault("template", ""));
+        MessageFields.Read read = MessageFields.read(fields);
+        Map<String, String> errors = new LinkedHashMap<>(read.errors());
+        Map<String, Object> shown = null;
+        List<Map<String, String>> columns = List.of();
+        if (read.form().isPresent()) {
+            try {
+                Composition.Composed composed = services.api().campaigns().messages()
+                        .compose(values.getOrDefault("name", ""), read.form().get());
+                r.session().draft(composed.source());
+                columns = SampleRecipient.columns(composed.template().requiredColumns(), values);
+                Map<String, String> sample = SampleRecipient.fields(values, columns);
+                TemplatePreview.Shown p = TemplatePreview.render(composed.source(), SampleRecipient.email(values),
+                        values.getOrDefault("sampleName", ""), sample);
+                shown = new HashMap<>();
+                shown.put("subject", p.subject());
+                shown.put("text", p.text());
+                shown.put("problem", p.problem());
+                shown.put("src", ConsoleHandler.PREFIX + "/campaigns/new/frame?message=" + SampleRecipient.enc(composed.source().name())
+                        + "&" + SampleRecipient.query(values, sample));
+            } catch (InvalidFields e) {
+                errors.putAll(MessageFields.errors(e));
+            }
+        }
+        if (errors.containsKey("layout")) {
+            errors.merge("template", errors.remove("layout"), (a, b) -> a.equals(b) ? a : a + "; " + b);
+        }
+        return page(r, errors.isEmpty() ? 200 : 422, values, errors, new OwnPreview(shown, columns));
+    }
+
+    /** The HTML part of the own message this login previewed last on this page, for the sandboxed frame. */
+    Answer messageFrame(ConsoleRequest r) {
+        Optional<TemplateSource> draft = r.session().draft(r.query().getOrDefault("message", ""));
+        if (draft.isEmpty()) {
+            return TemplatePreview.text("No preview: press Preview on the new campaign's message again.");
+        }
+        return TemplatePreview.frame(draft.get(), r.query());
+    }
+
+    /** A previewed own message: what the preview shows (null: none) and the sample inputs for the columns it needs. */
+    private record OwnPreview(Map<String, Object> shown, List<Map<String, String>> columns) {
+        static final OwnPreview NONE = new OwnPreview(null, List.of());
+    }
+
     private Answer page(ConsoleRequest r, int status, Map<String, String> values, Map<String, String> errors) {
+        return page(r, status, values, errors, OwnPreview.NONE);
+    }
+
+    private Answer page(ConsoleRequest r, int status, Map<String, String> values, Map<String, String> errors, OwnPreview previewed) {
         Templates templates = services.api().templates();
         Map<String, Object> model = new HashMap<>();
+        model.put("messagePreview", previewed.shown());
+        model.put("messageColumns", previewed.columns());
+        model.put("previewing", previewed != OwnPreview.NONE);
+        model.put("mayPreview", r.session().may(dev.mailrun.campaign.model.ApiScope.TEMPLATES_READ));
+        model.put("webVersionDefault", services.api().campaigns().webVersions().byDefault().word());
         String template = values.getOrDefault("template", "").strip();
         boolean own = isOwn(values);
         model.put("templates", templates.names());
@@ -192,6 +257,7 @@ final class NewCampaignPage {
         m.put("expireAt", 100);
         m.put("relay", 500);
         m.put("headers", AddedHeaders.MAX_HEADERS * (AddedHeaders.MAX_LINE + 2));
+        m.put("webVersion", 20);
         return m;
     }
 }

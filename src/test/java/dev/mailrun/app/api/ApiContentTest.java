@@ -148,6 +148,53 @@ class ApiContentTest {
     }
 
     @Test
+    void a_campaigns_own_message_reads_back_as_it_was_written_and_a_version_without_one_is_404() {
+        ObjectNode layout = ApiHarness.JSON.createObjectNode().put("name", "frame").put("subject", "Frame")
+                .put("text", "{{ content }}\nUnsubscribe: {{ unsubscribe_url }}\n")
+                .put("html", "<div>{{ content }}</div><p><a href=\"{{ unsubscribe_url }}\">Unsubscribe</a></p>\n");
+        assertThat(api.post(token, "/api/v1/templates", layout.toString()).statusCode()).isEqualTo(201);
+        save("spring", "Spring v1");
+        String id = create("spring", "");
+        String path = "/api/v1/campaigns/" + id + "/message";
+        HttpResponse<String> saved = api.get(token, path);
+        assertThat(saved.statusCode()).isEqualTo(404);
+        assertThat(json(saved).get("detail").asText()).isEqualTo("campaign " + id + " sends spring@1, whose message as written was "
+                + "not kept (stored before messages were kept, or saved as a whole template)");
+
+        String body = "## Spring\n\n  Hello {{ name }},\n\n* one\n* two\n";
+        ObjectNode message = ApiHarness.JSON.createObjectNode().put("layout", "frame").put("subject", "Spring news")
+                .put("format", "markdown").put("body", body).put("text", "Hello {{ name }}: spring.");
+        assertThat(api.call(token, "PUT", path, "application/json", message.toString()).statusCode()).isEqualTo(200);
+        JsonNode written = json(api.get(token, path));
+        assertThat(written.get("template").asText() + "@" + written.get("version").asInt()).isEqualTo("spring@2");
+        assertThat(written.get("layout").asText()).isEqualTo("frame");
+        assertThat(written.get("subject").asText()).isEqualTo("Spring news");
+        assertThat(written.get("format").asText()).isEqualTo("markdown");
+        assertThat(written.get("body").asText()).as("the Markdown as written, not its HTML").isEqualTo(body);
+        assertThat(written.get("text").asText()).isEqualTo("Hello {{ name }}: spring.");
+
+        assertThat(move(id, "{\"template\":\"spring\",\"version\":1}").statusCode()).isEqualTo(200);
+        assertThat(api.get(token, path).statusCode()).as("the pinned version's message, not the last written").isEqualTo(404);
+
+        ObjectNode created = ApiHarness.JSON.createObjectNode().put("name", "Weekly 53").put("from", "news@sender.example");
+        created.putObject("message").put("layout", "frame").put("subject", "Week 53").put("body", "<p>Hi</p>");
+        String other = json(api.post(token, "/api/v1/campaigns", created.toString())).get("id").asText();
+        JsonNode html = json(api.get(token, "/api/v1/campaigns/" + other + "/message"));
+        assertThat(html.get("format").asText()).isEqualTo("html");
+        assertThat(html.get("body").asText()).isEqualTo("<p>Hi</p>");
+        assertThat(html.get("text").isNull()).as("no text part given: read out of the body").isTrue();
+        String clone = json(api.post(token, "/api/v1/campaigns/" + other + "/clone", "{}")).get("id").asText();
+        assertThat(json(api.get(token, "/api/v1/campaigns/" + clone + "/message")).get("body").asText()).isEqualTo("<p>Hi</p>");
+
+        save("plain", "Plain");
+        HttpResponse<String> none = api.get(token, "/api/v1/campaigns/" + create("plain", "") + "/message");
+        assertThat(none.statusCode()).isEqualTo(404);
+        assertThat(json(none).get("detail").asText()).endsWith("sends no message of its own");
+        assertThat(api.get(api.token("reader", ApiScope.CAMPAIGNS_READ), path).statusCode()).isEqualTo(404);
+        assertThat(api.get(token, "/api/v1/campaigns/999999/message").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void a_drafts_content_moves_to_another_version_and_every_pin_and_move_is_in_its_history() {
         save("spring", "Spring v1");
         save("spring-b", "Spring B v1");

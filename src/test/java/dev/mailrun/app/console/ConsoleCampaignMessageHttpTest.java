@@ -32,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * page, the HTML part from the frame's address), saved as the template named after the campaign and
  * pinned; every refusal of the domain (a body that does not compile, an empty subject, an unknown layout,
  * the layout named as the campaign's own template, a field the imported recipients lack) beside its field
- * with nothing stored; a new campaign created with its own message; a running campaign refused,
+ * with nothing stored; the form opening with the message as it was written, or empty with a note where
+ * nothing written was kept; a new campaign's own message previewed before anything is created, and
+ * created; a running campaign refused,
  * a read-only token shown no link and refused.
  */
 class ConsoleCampaignMessageHttpTest {
@@ -103,6 +105,31 @@ class ConsoleCampaignMessageHttpTest {
                 + "<footer><a href=\"{{ unsubscribe_url }}\">Unsubscribe</a></footer></body></html>\n");
         assertThat(ConsoleClient.audit(db.dataSource())).contains("ops campaign.message " + path + "/message 200")
                 .noneMatch(row -> row.contains("/message/preview"));
+    }
+
+    @Test
+    void the_form_opens_with_the_message_as_it_was_written_and_says_why_when_none_was_kept() throws Exception {
+        long id = app.campaign("Weekly 48");
+        String path = "/console/campaigns/" + id + "/message";
+        assertThat(app.get(session, path).body()).as("a campaign sending another template: an empty form, no note")
+                .contains("<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\">\n</textarea>")
+                .doesNotContain("id=\"not-kept\"");
+        Map<String, String> form = message("frame", "Repairs <week 48>", BODY);
+        form.put("text", "Hello, we mended forty jackets.\r\n");
+        assertThat(app.post(session, path, form).statusCode()).isEqualTo(303);
+
+        String page = app.get(session, path).body();
+        assertThat(page).contains("<option value=\"frame\" selected>frame</option>",
+                "<input id=\"subject\" name=\"subject\" value=\"Repairs &lt;week 48&gt;\"",
+                "id=\"format-markdown\" value=\"markdown\" checked",
+                "spellcheck=\"true\">\n## Repairs this week\n\nHello {{ name | default(&quot;there&quot;) }}, we mended **forty jackets**.\n</textarea>",
+                "<textarea id=\"text\" name=\"text\" rows=\"8\">\nHello, we mended forty jackets.\n</textarea>")
+                .doesNotContain("id=\"not-kept\"");
+
+        long old = app.campaign("Newsletter");
+        assertThat(app.get(session, "/console/campaigns/" + old + "/message").body()).contains("<p class=\"held\" id=\"not-kept\">"
+                + "The campaign sends newsletter@1, whose message as written was not kept (it was stored before mailrun kept"
+                + " messages, or saved as a whole template): the form starts empty.</p>", "<textarea id=\"body\" name=\"body\" rows=\"16\" spellcheck=\"true\">\n</textarea>");
     }
 
     @Test
@@ -191,6 +218,46 @@ class ConsoleCampaignMessageHttpTest {
         String location = created.headers().firstValue("Location").orElseThrow();
         assertThat(app.get(session, location).body()).contains("is created as a draft", "<p id=\"content-pin\">Sends weekly-51 version 1");
         assertThat(versions("weekly-51")).singleElement().asString().contains("<strong>forty jackets</strong>", "<footer>");
+    }
+
+    @Test
+    void the_new_campaign_page_previews_its_own_message_in_its_layout_and_creates_nothing() throws Exception {
+        Map<String, String> form = message("frame", "Week 54, {{ name | default(\"friends\") }}", BODY);
+        form.put("template", form.remove("layout"));
+        form.put("own", "1");
+        form.put("name", "Weekly 54");
+        form.put("sampleName", "Ada");
+        assertThat(app.get(session, "/console/campaigns/new?template=frame&own=1").body()).contains("<button type=\"submit\" "
+                + "id=\"preview-message\" formaction=\"/console/campaigns/new/preview\">Preview the message</button>");
+
+        HttpResponse<String> preview = app.post(session, "/console/campaigns/new/preview", form);
+        assertThat(preview.statusCode()).as(preview.body()).isEqualTo(200);
+        assertThat(preview.body()).contains("<dd id=\"message-preview-subject\">Week 54, Ada</dd>",
+                "Hello Ada, we mended forty jackets.", "<iframe class=\"preview\" id=\"message-preview-html\" title=\"HTML part of "
+                + "the message's preview\" sandbox src=\"/console/campaigns/new/frame?message=weekly-54&amp;email=",
+                "spellcheck=\"true\">\n## Repairs this week\r\n", "id=\"create\"");
+        HttpResponse<String> frame = app.get(session, "/console/campaigns/new/frame?message=weekly-54&email=ada%40example.com&name=Ada");
+        assertThat(frame.headers().firstValue("Content-Security-Policy").orElseThrow()).startsWith("sandbox; default-src 'none'");
+        assertThat(frame.body()).contains("<h2>Repairs this week</h2>", "<p>Hello Ada, we mended <strong>forty jackets</strong>.</p>");
+
+        form.put("body", "Hello {{ name\n");
+        HttpResponse<String> broken = app.post(session, "/console/campaigns/new/preview", form);
+        assertThat(broken.statusCode()).isEqualTo(422);
+        assertThat(broken.body()).contains("The message cannot be previewed; change what is marked (nothing was created or stored):",
+                "<p class=\"field-error\" id=\"body-error\">weekly-54/body:2:1: ").doesNotContain("id=\"message-preview-html\"");
+        assertThat(app.get(session, "/console/campaigns/new/frame?message=weekly-54").body()).as("the last good preview's frame")
+                .contains("<h2>Repairs this week</h2>");
+
+        assertThat(versions("weekly-54")).as("a preview stores nothing").isEmpty();
+        try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM campaign")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("a preview creates nothing").isZero();
+        }
+        assertThat(ConsoleClient.audit(db.dataSource())).noneMatch(row -> row.contains("/campaigns/new"));
+        String writer = app.login(app.token("writer", ApiScope.CAMPAIGNS_READ, ApiScope.CAMPAIGNS_WRITE));
+        assertThat(app.get(writer, "/console/campaigns/new?template=frame&own=1").body()).contains("id=\"create\"")
+                .doesNotContain("id=\"preview-message\"");
     }
 
     /** The message form as the page posts it, Markdown, with the session's CSRF token. */

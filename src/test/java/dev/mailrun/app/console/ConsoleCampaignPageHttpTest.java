@@ -9,12 +9,14 @@ import dev.mailrun.scheduler.Scheduler;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A campaign's page over plain HTTP while it sends through GreenMail: the status page's charts of it,
  * the same markup as /status draws, and a page that reloads itself while the campaign runs — with no
- * field to fill in then — and not once it is done, nor as a draft.
+ * field to fill in then — and not once it is done, nor as a draft; a draft's web version set on its page,
+ * and chosen on the new-campaign page.
  */
 class ConsoleCampaignPageHttpTest {
 
@@ -101,6 +104,48 @@ class ConsoleCampaignPageHttpTest {
             scheduler.tick();
             assertThat(greenMail.getReceivedMessages()).hasSize(2);
             assertThat(app.get(session, path).body()).as("done").contains("badge completed").doesNotContain("http-equiv", "id=\"live\"");
+        }
+    }
+
+    @Test
+    void a_drafts_web_version_is_set_on_its_page_and_chosen_at_creation_and_a_bad_value_is_named_beside_the_field()
+            throws Exception {
+        try (ConsoleClient app = new ConsoleClient(WorkerEnv.of(db, greenMail.getSmtp().getPort()), clock)) {
+            String session = app.login(app.token("ops", ApiScope.ADMIN));
+            long id = app.campaign("Private");
+            String path = "/console/campaigns/" + id;
+            assertThat(app.get(session, path).body()).contains("<strong>personal</strong> (webversion.personal).",
+                    "<option value=\"personal\" selected>", "id=\"set-web-version\"");
+
+            String csrf = app.csrf(session, path);
+            HttpResponse<String> bad = app.post(session, path + "/web-version", Map.of("csrf", csrf, "webVersion", "public"));
+            assertThat(bad.statusCode()).isEqualTo(422);
+            assertThat(bad.body()).contains("aria-invalid=\"true\" aria-describedby=\"webVersion-error\"",
+                    "<p class=\"field-error\" id=\"webVersion-error\">must be personal or anonymous, got &#39;public&#39;</p>");
+            HttpResponse<String> set = app.post(session, path + "/web-version", Map.of("csrf", csrf, "webVersion", "anonymous"));
+            assertThat(set.statusCode()).isEqualTo(303);
+            assertThat(app.get(session, path).body()).contains("Campaign " + id + "&#39;s web version pages are anonymous.",
+                    "only the campaign's fields, without the recipient's: <strong>anonymous</strong>.",
+                    "<option value=\"anonymous\" selected>");
+            assertThat(ConsoleClient.audit(db.dataSource())).contains("ops campaign.web-version " + path + "/web-version 422",
+                    "ops campaign.web-version " + path + "/web-version 200");
+
+            Map<String, String> form = new HashMap<>(Map.of("csrf", csrf, "template", "newsletter", "name", "Chosen",
+                    "from", "news@sender.example", "webVersion", "nobody"));
+            HttpResponse<String> refused = app.post(session, "/console/campaigns/new", form);
+            assertThat(refused.statusCode()).isEqualTo(422);
+            assertThat(refused.body()).contains("<li>Web version: must be personal or anonymous, got &#39;nobody&#39;</li>",
+                    "<p class=\"field-error\" id=\"webVersion-error\">");
+            form.put("webVersion", "anonymous");
+            String created = app.post(session, "/console/campaigns/new", form).headers().firstValue("Location").orElseThrow();
+            assertThat(app.get(session, created).body()).contains("<strong>anonymous</strong>.");
+
+            assertThat(app.post(session, path + "/cancel", Map.of("csrf", csrf, "confirm", "yes")).statusCode()).isEqualTo(303);
+            assertThat(app.get(session, path).body()).as("no form once it is no draft").doesNotContain("id=\"set-web-version\"");
+            assertThat(app.post(session, path + "/web-version", Map.of("csrf", csrf, "webVersion", "personal")).statusCode())
+                    .isEqualTo(303);
+            assertThat(app.get(session, path).body()).contains("campaign " + id + " is cancelled; its web version changes only "
+                    + "while it is a draft or scheduled.", "<strong>anonymous</strong>.");
         }
     }
 
