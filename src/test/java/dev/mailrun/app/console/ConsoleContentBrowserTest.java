@@ -91,6 +91,7 @@ class ConsoleContentBrowserTest {
             assertThat(d.findElement(By.tagName("body")).getText()).contains("Hi Ada,", "Initech News");
             d.switchTo().defaultContent();
             assertThat(d.findElement(By.id("subject")).getAttribute("value")).as("the text as typed, kept").isEqualTo(SUBJECT);
+            browser.screenshot("template-editor");
 
             navigate(d, By.id("save"));
             assertThat(flash(d)).isEqualTo("Version 2 of template newsletter is saved.");
@@ -163,6 +164,7 @@ class ConsoleContentBrowserTest {
             assertThat(text(d, "preview-subject")).isEqualTo("Repairs, Ada");
             assertThat(text(d, "preview-text")).contains("Hello Ada, we mended forty jackets.", "- Zips", "Unsubscribe: ");
             assertThat(d.findElement(By.id("preview-html")).getAttribute("sandbox")).as("sandboxed, nothing allowed").isEmpty();
+            browser.screenshot("campaign-message");
             d.switchTo().frame("preview-html");
             assertThat(d.findElement(By.tagName("h2")).getText()).isEqualTo("Repairs this week");
             assertThat(d.findElement(By.tagName("strong")).getText()).isEqualTo("forty jackets");
