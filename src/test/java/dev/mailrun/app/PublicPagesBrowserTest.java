@@ -17,6 +17,7 @@ import dev.mailrun.campaign.unsubscribe.PreferenceTokens;
 import dev.mailrun.campaign.unsubscribe.SigningKey;
 import dev.mailrun.http.server.PageTexts;
 import dev.mailrun.scheduler.Scheduler;
+import dev.mailrun.testing.AudienceFixtures;
 import dev.mailrun.testing.ConsoleBrowser;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
@@ -24,11 +25,9 @@ import dev.mailrun.testing.WorkerEnv;
 import jakarta.mail.Message;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -91,9 +90,8 @@ class PublicPagesBrowserTest {
     // Near the database's clock and at a slot's start, so that a started campaign sends in the next tick.
     private final SettableClock clock = SettableClock.steppingAtSlotStart(WorkerEnv.TICK);
     private Map<String, String> env;
-    private AppContext ctx;
+    private PublicListener listener;
     private Services services;
-    private HttpEndpoint endpoint;
     private String base;
     private long news;
     private long offers;
@@ -130,17 +128,13 @@ class PublicPagesBrowserTest {
             }
         }
         env = WorkerEnv.of(db, greenMail.getSmtp().getPort());
-        env.put("MAILRUN_HTTP_PORT", Integer.toString(freePort()));
         env.put("MAILRUN_TEMPLATES_DIR", dir.resolve("templates").toString());
         env.put("MAILRUN_SIGNUP_ENABLED", "true");
         env.put("MAILRUN_SIGNUP_FROM", "Example News <news@sender.example>");
         env.put("MAILRUN_SIGNUP_ADDRESS_LIMIT", "2");
-        // The listener's stop waits half of this for the browser's open connections: a second, not fifteen.
-        env.put("MAILRUN_TICK_SHUTDOWN_GRACE", "2s");
-        ctx = AppContext.load(Optional.empty(), env, clock);
-        services = new Services(ctx, ProductionLinks::of);
-        endpoint = HttpEndpoint.start(services);
-        base = "http://127.0.0.1:" + endpoint.port().orElseThrow();
+        listener = PublicListener.start(env, clock);
+        services = listener.services;
+        base = listener.base;
         Lists lists = services.audience().lists();
         news = lists.create(new Lists.NewList("news", Optional.of("Our weekly news"), ListVisibility.PUBLIC, ListOptIn.DOUBLE)).id();
         offers = lists.create(new Lists.NewList("offers", Optional.empty(), ListVisibility.PUBLIC, ListOptIn.SINGLE)).id();
@@ -148,14 +142,8 @@ class PublicPagesBrowserTest {
 
     @AfterEach
     void stop() {
-        if (endpoint != null) {
-            endpoint.close();
-        }
-        if (services != null) {
-            services.close();
-        }
-        if (ctx != null) {
-            ctx.close();
+        if (listener != null) {
+            listener.close();
         }
     }
 
@@ -379,14 +367,7 @@ class PublicPagesBrowserTest {
     }
 
     private static String status(String email, long list) throws Exception {
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT s.status FROM subscription s JOIN subscriber b ON b.id = s.subscriber_id WHERE b.email = ? AND s.list_id = ?")) {
-            ps.setString(1, email);
-            ps.setLong(2, list);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : "none";
-            }
-        }
+        return AudienceFixtures.subscriptionStatus(db.dataSource(), email, list);
     }
 
     private static List<String> recipients(long campaign) throws Exception {
@@ -401,11 +382,5 @@ class PublicPagesBrowserTest {
             }
         }
         return rows;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

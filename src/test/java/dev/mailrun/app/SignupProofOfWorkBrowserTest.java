@@ -9,15 +9,12 @@ import dev.mailrun.campaign.audience.Lists;
 import dev.mailrun.campaign.model.ListOptIn;
 import dev.mailrun.campaign.model.ListVisibility;
 import dev.mailrun.http.server.PageTexts;
+import dev.mailrun.testing.AudienceFixtures;
 import dev.mailrun.testing.ConsoleBrowser;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.WorkerEnv;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -52,9 +49,7 @@ class SignupProofOfWorkBrowserTest {
     private static final SettableClock clock = SettableClock.steppingAtSlotStart(WorkerEnv.TICK);
     private static ConsoleBrowser browser;
     private static ChromeDriver d;
-    private static AppContext ctx;
-    private static Services services;
-    private static HttpEndpoint endpoint;
+    private static PublicListener listener;
     private static String base;
     private static long offers;
 
@@ -65,31 +60,19 @@ class SignupProofOfWorkBrowserTest {
         browser = ConsoleBrowser.start(found.get(), dir.resolve("profile"), dir);
         d = browser.driver;
         Map<String, String> env = WorkerEnv.of(db, greenMail.getSmtp().getPort());
-        try (ServerSocket s = new ServerSocket(0)) {
-            env.put("MAILRUN_HTTP_PORT", Integer.toString(s.getLocalPort()));
-        }
         env.put("MAILRUN_SIGNUP_ENABLED", "true");
         env.put("MAILRUN_SIGNUP_FROM", "Example News <news@sender.example>");
         env.put("MAILRUN_SIGNUP_PROOF_OF_WORK", "true");
-        env.put("MAILRUN_TICK_SHUTDOWN_GRACE", "2s");
-        ctx = AppContext.load(Optional.empty(), env, clock);
-        services = new Services(ctx, ProductionLinks::of);
-        endpoint = HttpEndpoint.start(services);
-        base = "http://127.0.0.1:" + endpoint.port().orElseThrow();
-        offers = services.audience().lists().create(new Lists.NewList("offers", Optional.empty(), ListVisibility.PUBLIC,
+        listener = PublicListener.start(env, clock);
+        base = listener.base;
+        offers = listener.services.audience().lists().create(new Lists.NewList("offers", Optional.empty(), ListVisibility.PUBLIC,
                 ListOptIn.SINGLE)).id();
     }
 
     @AfterAll
     static void stop() {
-        if (endpoint != null) {
-            endpoint.close();
-        }
-        if (services != null) {
-            services.close();
-        }
-        if (ctx != null) {
-            ctx.close();
+        if (listener != null) {
+            listener.close();
         }
         if (browser != null) {
             browser.close();
@@ -115,13 +98,6 @@ class SignupProofOfWorkBrowserTest {
     }
 
     private static String status(String email, long list) throws Exception {
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT s.status FROM subscription s JOIN subscriber b ON b.id = s.subscriber_id WHERE b.email = ? AND s.list_id = ?")) {
-            ps.setString(1, email);
-            ps.setLong(2, list);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : "none";
-            }
-        }
+        return AudienceFixtures.subscriptionStatus(db.dataSource(), email, list);
     }
 }

@@ -2,6 +2,7 @@ package dev.mailrun.testing;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 
@@ -35,6 +36,18 @@ public final class AudienceFixtures {
                 ps.setLong(1, listId);
                 ps.setString(2, prefix);
                 ps.executeUpdate();
+            }
+        }
+    }
+
+    /** The status of {@code email}'s subscription to the list {@code listId}; "none" without one. */
+    public static String subscriptionStatus(DataSource ds, String email, long listId) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT s.status FROM subscription s JOIN subscriber b ON b.id = s.subscriber_id WHERE b.email = ? AND s.list_id = ?")) {
+            ps.setString(1, email);
+            ps.setLong(2, listId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : "none";
             }
         }
     }

@@ -15,6 +15,7 @@ import dev.mailrun.http.server.PublicPage;
 import dev.mailrun.http.server.Route;
 import dev.mailrun.http.server.TrustedProxies;
 import dev.mailrun.mail.message.Mailbox;
+import dev.mailrun.testing.AudienceFixtures;
 import dev.mailrun.testing.PublicWiring;
 import dev.mailrun.testing.SettableClock;
 import java.net.URI;
@@ -23,9 +24,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,14 +107,7 @@ final class SignupServer implements AutoCloseable {
 
     /** The subscription's status of {@code email} on {@code list}; "none" without one. */
     String status(String email, long list) throws Exception {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT s.status FROM subscription s JOIN subscriber b ON b.id = s.subscriber_id WHERE b.email = ? AND s.list_id = ?")) {
-            ps.setString(1, email);
-            ps.setLong(2, list);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : "none";
-            }
-        }
+        return AudienceFixtures.subscriptionStatus(ds, email, list);
     }
 
     @Override
