@@ -201,6 +201,11 @@ class KillNineTest {
 
     /** Waits on real processes (the one test wait: Awaitility), polling every 5 ms. */
     static void waitFor(Condition condition, Duration timeout) {
-        Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(5)).until(condition::holds);
+        waitFor(condition, timeout, Duration.ofMillis(5));
+    }
+
+    /** As {@link #waitFor(Condition, Duration)}, polling every {@code poll}. */
+    static void waitFor(Condition condition, Duration timeout, Duration poll) {
+        Awaitility.await().atMost(timeout).pollInterval(poll).until(condition::holds);
     }
 }
