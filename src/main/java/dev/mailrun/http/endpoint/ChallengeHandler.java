@@ -31,7 +31,7 @@ final class ChallengeHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-        if (!PATH.equals(request.getHttpURI().getPath()) || guard.challenge().isEmpty()) {
+        if (!PATH.equals(request.getHttpURI().getPath()) || !guard.asksProofOfWork()) {
             shell.sendError(request, response, callback, HttpStatus.NOT_FOUND_404);
             return true;
         }

@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -26,6 +28,7 @@ public final class PublicPage {
     private final PageLook look;
     private final String css;
     private final String csp;
+    private final Map<String, String> scriptPolicies = new ConcurrentHashMap<>();
 
     public PublicPage(PageLook look) {
         this.look = look;
@@ -92,7 +95,9 @@ public final class PublicPage {
      * sign-up form's proof of work): still nothing loaded from anywhere.
      */
     public String contentSecurityPolicyWith(String script) {
-        return csp.replace("default-src 'none';", "default-src 'none'; script-src '" + sha256(script) + "';");
+        // The pages' one script is a constant: its hash is computed once, not for every page sent.
+        return scriptPolicies.computeIfAbsent(script,
+                s -> csp.replace("default-src 'none';", "default-src 'none'; script-src '" + sha256(s) + "';"));
     }
 
     /** Sends a rendered page that carries the inline {@code script}, allowed by its hash alone. */

@@ -71,6 +71,11 @@ public final class SignupGuard {
         return tokens.formToken();
     }
 
+    /** Whether each sign-up must carry a solved proof-of-work challenge. */
+    public boolean asksProofOfWork() {
+        return proof.isPresent();
+    }
+
     /** A proof-of-work challenge for a form shown now (its JSON); empty when none is asked. */
     public Optional<String> challenge() {
         return proof.map(ProofOfWork::challenge);
