@@ -51,9 +51,25 @@ public final class SendingHarness implements AutoCloseable {
     /** Signing every message with {@code dkim} and reading the recipients' own files from {@code recipientFiles}. */
     public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, OneRelaySettings settings, String owner,
                           SendEvents events, Optional<DkimSigner> dkim, RecipientFiles recipientFiles) {
+        this(ds, clock, smtpPort, interval, settings, owner, events, dkim, recipientFiles, 4);
+    }
+
+    /**
+     * With {@code connections} SMTP connections instead of four: one for a test whose server moves the
+     * clock as messages arrive, where another connection's message would move it between the run's
+     * decision to send and this message's start.
+     */
+    public SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, OneRelaySettings settings, String owner,
+                          int connections) {
+        this(ds, clock, smtpPort, interval, settings, owner, SendEvents.NONE, Optional.empty(),
+                RecipientFiles.none(AttachmentLimits.DEFAULTS), connections);
+    }
+
+    private SendingHarness(DataSource ds, Clock clock, int smtpPort, Duration interval, OneRelaySettings settings, String owner,
+                           SendEvents events, Optional<DkimSigner> dkim, RecipientFiles recipientFiles, int connections) {
         SmtpSettings smtp = SmtpSettings.of("127.0.0.1", smtpPort, TlsMode.NONE, "mailrun.test")
                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5))
-                .withConnections(4);
+                .withConnections(connections);
         TemplateLoader templates = new TemplateLoader(Path.of("templates"));
         handler = new SendTask(SendDependenciesFixtures.oneRelay(ds, templates, smtp,
                 Secret.of("message-id-key-for-tests-0123456789"), new FixedLinks(),

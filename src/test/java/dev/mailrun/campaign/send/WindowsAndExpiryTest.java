@@ -150,8 +150,11 @@ class WindowsAndExpiryTest {
         Duration interval = Duration.ofMinutes(7);
         SettableClock clock = SettableClock.at(from);
         OneRelaySettings settings = SendSettingsFixtures.builder().batchMax(20).through("night-relay-" + name, 0);
+        // One connection: the server moves the clock ten seconds a message, and with several, another
+        // connection's message moved it past the window's end between the run's decision to send a
+        // message and that message's MAIL (a message seen "at" 01:30:00 that was sent at 01:29:50).
         try (TimedServer server = new TimedServer(clock, Duration.ofSeconds(10));
-             SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1")) {
+             SendingHarness h = new SendingHarness(db.dataSource(), clock, server.smtp.port(), interval, settings, "w1", 1)) {
             long id = campaign(h, name, 2_000, "Sun 01:30-02:30 Europe/Berlin", Optional.empty());
             Instant end = Instant.parse(until);
             for (Instant slot = NextRun.slotAtOrAfter(clock.instant(), interval); slot.isBefore(end); slot = slot.plus(interval)) {
