@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +34,11 @@ public final class SuppressionTable {
      */
     public static final String ERASED_DOMAIN = "erased.invalid";
 
+    private static final HexFormat HEX = HexFormat.of();
+
     private final EventOutbox events = new EventOutbox();
+    /** The installation's erasure salt once seen; it never changes once made (null: not seen yet). */
+    private volatile String saltHex;
 
     public record Entry(String address, SuppressionReason reason, String source) {}
 
@@ -94,8 +100,12 @@ public final class SuppressionTable {
     /**
      * Which of these suppression keys are suppressed: on the suppression list, erased (their hash in
      * {@code erased_address}, docs/ERASURE.md), or an erased recipient's placeholder
-     * ({@link #ERASED_DOMAIN}). One statement for the whole set; the hashes are made by the database
-     * from the installation's salt ({@code erasure_key}), so no caller needs it.
+     * ({@link #ERASED_DOMAIN}). One statement for the whole set once the installation's salt
+     * ({@code erasure_key}) is known: the hashes are made here ({@link ErasedAddressTable#hash}, the
+     * same function the erasure stores) and looked up by value, rather than made by the database
+     * from a derived table of every key, a statement too long for the driver's statement cache that
+     * it parsed anew at every claim. Until a first erasure there is no salt and no erased address:
+     * the statement then asks for the salt instead, and a salt it finds is kept (it never changes).
      */
     public Set<String> suppressedAmong(Connection c, Collection<String> keys) throws SQLException {
         Set<String> found = new HashSet<>();
@@ -108,23 +118,77 @@ public final class SuppressionTable {
                 found.add(key);
             }
         }
-        String each = " UNION ALL SELECT ?";
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT address FROM suppression WHERE address IN (" + Sql.placeholders(list.size()) + ")"
-                        + " UNION SELECT k.a FROM (SELECT ? AS a" + each.repeat(list.size() - 1) + ") k"
-                        + " JOIN erasure_key e ON e.id = 1"
-                        + " JOIN erased_address x ON x.address_hash = UNHEX(SHA2(CONCAT(e.salt_hex, k.a), 256))")) {
-            for (int i = 0; i < list.size(); i++) {
-                ps.setString(i + 1, list.get(i));
-                ps.setString(list.size() + i + 1, list.get(i));
+        String salt = saltHex;
+        if (salt == null) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 0, address FROM suppression WHERE address IN ("
+                    + Sql.placeholders(list.size()) + ") UNION ALL SELECT 1, salt_hex FROM erasure_key WHERE id = 1")) {
+                for (int i = 0; i < list.size(); i++) {
+                    ps.setString(i + 1, list.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (rs.getInt(1) == 0) {
+                            found.add(rs.getString(2));
+                        } else {
+                            salt = rs.getString(2);
+                        }
+                    }
+                }
+            }
+            if (salt == null) {
+                return found;   // no erasure yet, so no erased address
+            }
+            saltHex = salt;
+            found.addAll(erasedAmong(c, list, salt));
+            return found;
+        }
+        Map<String, String> byHash = hashes(list, salt);
+        try (PreparedStatement ps = c.prepareStatement("SELECT 0, address FROM suppression WHERE address IN ("
+                + Sql.placeholders(list.size()) + ") UNION ALL SELECT 1, LOWER(HEX(address_hash)) FROM erased_address"
+                + " WHERE address_hash IN (" + Sql.placeholders(byHash.size()) + ")")) {
+            int i = 1;
+            for (String key : list) {
+                ps.setString(i++, key);
+            }
+            for (String hash : byHash.keySet()) {
+                ps.setBytes(i++, HEX.parseHex(hash));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    found.add(rs.getString(1));
+                    found.add(rs.getInt(1) == 0 ? rs.getString(2) : byHash.get(rs.getString(2)));
                 }
             }
         }
+        found.remove(null);
         return found;
+    }
+
+    private static Set<String> erasedAmong(Connection c, List<String> keys, String salt) throws SQLException {
+        Map<String, String> byHash = hashes(keys, salt);
+        Set<String> erased = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT LOWER(HEX(address_hash)) FROM erased_address WHERE address_hash IN ("
+                + Sql.placeholders(byHash.size()) + ")")) {
+            int i = 1;
+            for (String hash : byHash.keySet()) {
+                ps.setBytes(i++, HEX.parseHex(hash));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    erased.add(byHash.get(rs.getString(1)));
+                }
+            }
+        }
+        erased.remove(null);
+        return erased;
+    }
+
+    /** Each key's erasure hash (lower-case hex) to the key. */
+    private static Map<String, String> hashes(List<String> keys, String salt) {
+        Map<String, String> byHash = new LinkedHashMap<>();
+        for (String key : keys) {
+            byHash.put(HEX.formatHex(ErasedAddressTable.hash(salt, key)), key);
+        }
+        return byHash;
     }
 
     public boolean isSuppressed(Connection c, String key) throws SQLException {

@@ -9,6 +9,7 @@ import dev.mailrun.campaign.send.scope.SendEvents;
 import dev.mailrun.campaign.send.scope.Tables;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.Outcome;
+import dev.mailrun.events.TakenTypes;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -55,6 +56,8 @@ public final class ResultFlusher {
     private volatile String unwritten;
     /** Marked and not yet recorded, as the run's in-flight row holds them after the last commit. */
     private SortedSet<Long> inFlight = new TreeSet<>();
+    /** Which event types the run's results are written as events of: read at its first flush. */
+    private final TakenTypes takenTypes = new TakenTypes();
 
     public ResultFlusher(RunScope run, ResultBuffer buffer, Checkpoint checkpoint, PauseRules rules, DailyQuota quota) {
         this.run = run;
@@ -269,7 +272,7 @@ public final class ResultFlusher {
         Tables tables = run.tables();
         return tables.inTransaction(c -> {
             long attempts = t.outcomes().stream().filter(o -> !(o instanceof Outcome.Released)).count();
-            if (tables.results().record(c, run.campaignId(), t.outcomes(), now) < attempts
+            if (tables.results().record(c, run.campaignId(), t.outcomes(), now, takenTypes) < attempts
                     || (left.size() != inFlight.size() && !tables.inFlight().write(c, run.campaignId(), run.runToken(), left, now))) {
                 c.rollback();
                 return false;

@@ -7,6 +7,7 @@ import dev.mailrun.db.SqlTime;
 import dev.mailrun.events.EventOutbox;
 import dev.mailrun.events.EventType;
 import dev.mailrun.events.OutboxEvent;
+import dev.mailrun.events.TakenTypes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -50,10 +51,17 @@ public final class RecipientResults {
      *
      * <p>The events the outcomes report ({@code recipient.sent}, {@code recipient.failed}) go into the
      * outbox in the same transaction, as one multi-row INSERT: they commit with the results or not at all.
-     * So do the campaign's status counts ({@link StatusCountTable}): the rows are read and locked by
-     * id first (one statement per thousand), so the delta holds whatever status a row had.
+     * So do the campaign's status counts ({@link StatusCountTable}): the rows are locked by id first
+     * and their statuses counted (one statement per thousand), so the delta holds whatever status a
+     * row had.
      */
     public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
+        return record(c, campaignId, outcomes, now, new TakenTypes());
+    }
+
+    /** As {@link #record(Connection, long, Collection, Instant)}, the event types some endpoint takes as a run read them. */
+    public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now, TakenTypes takenTypes)
+            throws SQLException {
         Map<Class<?>, List<Outcome>> byKind = new HashMap<>();
         Map<Long, Outcome> attempts = new HashMap<>();
         for (Outcome o : outcomes) {
@@ -62,7 +70,7 @@ public final class RecipientResults {
                 attempts.put(o.recipientId(), o);
             }
         }
-        List<StatusCountTable.Row> before = counts.lock(c, campaignId, attempts.keySet(), StatusCountTable.ANY);
+        StatusCountTable.Found before = counts.lockCounts(c, campaignId, attempts.keySet());
         int changed = 0;
         changed += sent(c, campaignId, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
@@ -91,16 +99,16 @@ public final class RecipientResults {
             ps.setLong(6, campaignId);
         });
         if (!attempts.isEmpty()) {
-            Set<String> taken = events.takenTypes(c);
+            Set<String> taken = takenTypes.in(c);
             if (!taken.isEmpty()) {
                 events.writeTaken(c, taken, events(campaignId, outcomes, taken), now);
             }
         }
-        StatusCountTable.Delta delta = new StatusCountTable.Delta();
+        // Every attempt's row was found (else fewer rows changed, and the caller rolls back), so the
+        // counts gain one per attempt and lose what the rows held before.
+        StatusCountTable.Delta delta = before.leaving();
         List<Instant> sentAt = new ArrayList<>();
-        for (StatusCountTable.Row r : before) {
-            delta.add(r.status(), r.relay(), -1);
-            Outcome o = attempts.get(r.id());
+        for (Outcome o : attempts.values()) {
             if (o instanceof Outcome.Sent s) {
                 delta.add("sent", s.relay(), 1);
                 sentAt.add(s.at());
