@@ -14,7 +14,7 @@ import java.util.Set;
 /**
  * Writes events into the outbox in the caller's transaction, beside the change they report: the
  * change and its event commit together or not at all. Many events are one multi-row INSERT, so a
- * flush of results adds two statements (the subscriptions read, the insert), never one per recipient.
+ * flush of results adds one statement (the insert; a run reads the subscriptions once, {@link TakenTypes}), never one per recipient.
  * Which endpoint gets which event is decided later, by the dispatcher ({@link Dispatcher}).
  */
 public final class EventOutbox {
