@@ -51,9 +51,8 @@ public final class RecipientResults {
      *
      * <p>The events the outcomes report ({@code recipient.sent}, {@code recipient.failed}) go into the
      * outbox in the same transaction, as one multi-row INSERT: they commit with the results or not at all.
-     * So do the campaign's status counts ({@link StatusCountTable}): the rows are locked by id first
-     * and their statuses counted (one statement per thousand), so the delta holds whatever status a
-     * row had.
+     * So do the campaign's status counts ({@link StatusCountTable}): the rows are read and locked by
+     * id first (one statement per thousand), so the delta holds whatever status a row had.
      */
     public int record(Connection c, long campaignId, Collection<? extends Outcome> outcomes, Instant now) throws SQLException {
         return record(c, campaignId, outcomes, now, new TakenTypes());
@@ -70,7 +69,7 @@ public final class RecipientResults {
                 attempts.put(o.recipientId(), o);
             }
         }
-        StatusCountTable.Found before = counts.lockCounts(c, campaignId, attempts.keySet());
+        List<StatusCountTable.Row> before = counts.lock(c, campaignId, attempts.keySet(), StatusCountTable.ANY);
         int changed = 0;
         changed += sent(c, campaignId, byKind.get(Outcome.Sent.class), now);
         changed += batch(c, byKind.get(Outcome.Retry.class), """
@@ -104,11 +103,11 @@ public final class RecipientResults {
                 events.writeTaken(c, taken, events(campaignId, outcomes, taken), now);
             }
         }
-        // Every attempt's row was found (else fewer rows changed, and the caller rolls back), so the
-        // counts gain one per attempt and lose what the rows held before.
-        StatusCountTable.Delta delta = before.leaving();
+        StatusCountTable.Delta delta = new StatusCountTable.Delta();
         List<Instant> sentAt = new ArrayList<>();
-        for (Outcome o : attempts.values()) {
+        for (StatusCountTable.Row r : before) {
+            delta.add(r.status(), r.relay(), -1);
+            Outcome o = attempts.get(r.id());
             if (o instanceof Outcome.Sent s) {
                 delta.add("sent", s.relay(), 1);
                 sentAt.add(s.at());

@@ -128,40 +128,6 @@ public final class StatusCountTable {
     }
 
     /**
-     * As {@link #lock} with every stored status, for a caller that needs only what the rows leave:
-     * the rows are locked in id order just the same, but the answer is one row per (status, relay)
-     * instead of one per recipient. Reading a hundred rows back cost the flush of results more than
-     * writing them. Returns the counts to take away, and how many rows were found.
-     */
-    public Found lockCounts(Connection c, long campaignId, Collection<Long> ids) throws SQLException {
-        List<Long> sorted = ids.stream().sorted().distinct().toList();
-        Delta leaving = new Delta();
-        long found = 0;
-        for (int from = 0; from < sorted.size(); from += IDS_PER_STATEMENT) {
-            List<Long> chunk = sorted.subList(from, Math.min(sorted.size(), from + IDS_PER_STATEMENT));
-            try (PreparedStatement ps = c.prepareStatement("SELECT status, relay, COUNT(*) FROM recipient FORCE INDEX (PRIMARY) WHERE id IN ("
-                    + Sql.placeholders(chunk.size()) + ") AND campaign_id = ? GROUP BY status, relay FOR UPDATE")) {
-                int i = 1;
-                for (long id : chunk) {
-                    ps.setLong(i++, id);
-                }
-                ps.setLong(i, campaignId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long n = rs.getLong(3);
-                        leaving.add(rs.getString(1), rs.getString(2), -n);
-                        found += n;
-                    }
-                }
-            }
-        }
-        return new Found(leaving, found);
-    }
-
-    /** What {@link #lockCounts} found: the rows' counts, negated, and how many rows there were. */
-    public record Found(Delta leaving, long rows) {}
-
-    /**
      * Reads and locks up to {@code limit} of the campaign's rows in one of {@code statuses}, through
      * the claim index in its order (no sort of a large queue): a bulk change (expiry, requeue) taken
      * in bounded steps.
