@@ -60,7 +60,9 @@ final class KeepingDb extends DB {
 
     private static void emptyAfterFailedInstall(Path dataDir) {
         try (Stream<Path> all = Files.walk(dataDir)) {
-            all.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dataDir)).forEach(p -> p.toFile().delete());
+            for (Path p : all.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dataDir)).toList()) {
+                Files.delete(p);
+            }
         } catch (IOException | UncheckedIOException e) {
             log.warn("Could not empty {} after the failed install; empty it before the next start: {}", dataDir, e.getMessage());
         }

@@ -1,3 +1,5 @@
+// One piece on purpose (over 400 lines): every key is one line of one table, in the order the
+// generated reference lists them; the class comment says more.
 package dev.mailrun.app.config;
 
 import dev.mailrun.campaign.model.DomainGroup;

@@ -119,33 +119,12 @@ public final class SuppressionTable {
             }
         }
         String salt = saltHex;
-        if (salt == null) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT 0, address FROM suppression WHERE address IN ("
-                    + Sql.placeholders(list.size()) + ") UNION ALL SELECT 1, salt_hex FROM erasure_key WHERE id = 1")) {
-                for (int i = 0; i < list.size(); i++) {
-                    ps.setString(i + 1, list.get(i));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        if (rs.getInt(1) == 0) {
-                            found.add(rs.getString(2));
-                        } else {
-                            salt = rs.getString(2);
-                        }
-                    }
-                }
-            }
-            if (salt == null) {
-                return found;   // no erasure yet, so no erased address
-            }
-            saltHex = salt;
-            found.addAll(erasedAmong(c, list, salt));
-            return found;
-        }
-        Map<String, String> byHash = hashes(list, salt);
+        Map<String, String> byHash = salt == null ? Map.of() : hashes(list, salt);
+        String erased = salt == null ? "SELECT 2, salt_hex FROM erasure_key WHERE id = 1"
+                : "SELECT 1, LOWER(HEX(address_hash)) FROM erased_address WHERE address_hash IN (" + Sql.placeholders(byHash.size()) + ")";
+        String saltFound = null;
         try (PreparedStatement ps = c.prepareStatement("SELECT 0, address FROM suppression WHERE address IN ("
-                + Sql.placeholders(list.size()) + ") UNION ALL SELECT 1, LOWER(HEX(address_hash)) FROM erased_address"
-                + " WHERE address_hash IN (" + Sql.placeholders(byHash.size()) + ")")) {
+                + Sql.placeholders(list.size()) + ") UNION ALL " + erased)) {
             int i = 1;
             for (String key : list) {
                 ps.setString(i++, key);
@@ -155,31 +134,21 @@ public final class SuppressionTable {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    found.add(rs.getInt(1) == 0 ? rs.getString(2) : byHash.get(rs.getString(2)));
+                    switch (rs.getInt(1)) {
+                        case 0 -> found.add(rs.getString(2));
+                        case 1 -> found.add(byHash.get(rs.getString(2)));
+                        default -> saltFound = rs.getString(2);
+                    }
                 }
             }
         }
-        found.remove(null);
+        if (saltFound != null) {
+            // The first erasure this process sees: keep its salt and ask again, with the hashes.
+            saltHex = saltFound;
+            return suppressedAmong(c, keys);
+        }
+        found.remove(null);   // a hash the statement returned that no key of this call made
         return found;
-    }
-
-    private static Set<String> erasedAmong(Connection c, List<String> keys, String salt) throws SQLException {
-        Map<String, String> byHash = hashes(keys, salt);
-        Set<String> erased = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT LOWER(HEX(address_hash)) FROM erased_address WHERE address_hash IN ("
-                + Sql.placeholders(byHash.size()) + ")")) {
-            int i = 1;
-            for (String hash : byHash.keySet()) {
-                ps.setBytes(i++, HEX.parseHex(hash));
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    erased.add(byHash.get(rs.getString(1)));
-                }
-            }
-        }
-        erased.remove(null);
-        return erased;
     }
 
     /** Each key's erasure hash (lower-case hex) to the key. */
