@@ -11,9 +11,11 @@ import java.util.Map;
  *   <li>start-up: what the first batch takes beyond its predicted cost (connections opened, the first
  *       claim); the first batch is sized with it, and its per-item sample excludes it, so one slow
  *       start does not shrink every later batch;</li>
- *   <li>shutdown: from the end of the last batch to the end of the run's own final work (handing back,
- *       final flush); the run stops sending {@link #shutdownReserve()} before its deadline, so that
- *       work ends at the deadline instead of after it.</li>
+ *   <li>shutdown: from the end of the last batch's items to the end of the run's own final work
+ *       (handing back, final flush); the run stops sending {@link #shutdownReserve()} before its
+ *       deadline, so that work ends at the deadline instead of after it. Where items end after their
+ *       batch (the in-flight time a {@link Timebox} is given), the caller measures from their end:
+ *       every batch already leaves that time free, and counted here too it would be kept twice.</li>
  * </ul>
  * The reserve is the mean, not a pessimistic bound: a run whose shutdown takes longer releases its
  * task a little after its deadline, and that is what the scheduler's derived safety margin measures

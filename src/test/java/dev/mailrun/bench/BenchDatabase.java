@@ -11,9 +11,9 @@ import java.sql.Statement;
 import java.util.Optional;
 
 /**
- * A fresh, migrated database on the local server for one benchmark run, dropped on close.
- * The server is {@code -Dbench.db.server} (default {@code jdbc:mysql://127.0.0.1:3306/}, user root,
- * empty password).
+ * A fresh, migrated database on the local server for one benchmark run, dropped on close unless
+ * {@code -Dbench.db.keep=true} (to read its plans and tables after the run). The server is
+ * {@code -Dbench.db.server} (default {@code jdbc:mysql://127.0.0.1:3306/}, user root, empty password).
  */
 public final class BenchDatabase implements AutoCloseable {
 
@@ -66,7 +66,9 @@ public final class BenchDatabase implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         dataSource.close();
-        admin("DROP DATABASE IF EXISTS " + name);
+        if (!Boolean.getBoolean("bench.db.keep")) {
+            admin("DROP DATABASE IF EXISTS " + name);
+        }
     }
 
     private static void admin(String sql) throws SQLException {

@@ -142,7 +142,7 @@ final class SendRun {
             } catch (BatchFailedException e) {
                 report = e.partialReport();
                 awaitSentQuietly();
-                finish(report, costs);
+                finish(report, costs, run.clock().instant());
                 throw e.getCause() instanceof Exception cause ? cause : e;
             }
         } finally {
@@ -151,7 +151,7 @@ final class SendRun {
             flushThread.stop();
             route.close();
         }
-        finish(report, costs);
+        finish(report, costs, lastSent(report));
         log.debug("Campaign {} run started {} ended {}", run.campaignId(), started, report.ended());
     }
 
@@ -173,13 +173,30 @@ final class SendRun {
         return checkpoint.pausedFor().isPresent() || checkpoint.isLeaseLost() || buffer.mustStop() || !route.sendable();
     }
 
-    private void finish(TimeboxReport report, RunCosts costs) throws SQLException {
+    /**
+     * When the run's last messages were done: now, after {@link RouteSender#awaitSent}, and never before
+     * the last batch ended.
+     */
+    private Instant lastSent(TimeboxReport report) {
+        Instant now = run.clock().instant();
+        return now.isBefore(report.ended()) ? report.ended() : now;
+    }
+
+    /**
+     * @param sentBy when the run's last messages were done: the shutdown the next run keeps free is
+     *               measured from there, not from the last batch's end. The wait for messages still on
+     *               the wire is the in-flight time every batch is already sized to leave before the
+     *               deadline ({@link RouteSender#inFlight}); measured into the shutdown as well, it was
+     *               kept free twice, and against a relay far away each run stopped one message's round
+     *               trips early.
+     */
+    private void finish(TimeboxReport report, RunCosts costs, Instant sentBy) throws SQLException {
         claimAhead.handBack();
         flusher.flush();
         writeSeconds();
         if (report.batches() > 0) {
-            // Shutdown: from the last batch to the end of the final flush, which the next run keeps free.
-            Duration shutdown = Duration.between(report.ended(), run.clock().instant());
+            // Shutdown: from the last messages' end to the end of the final flush, which the next run keeps free.
+            Duration shutdown = Duration.between(sentBy, run.clock().instant());
             run.ctx().metadata().putValue(RunMemory.COSTS_KEY, costs.observe(report.startup(), shutdown).toMap());
         }
         Map<String, Duration> times = new java.util.LinkedHashMap<>();

@@ -24,11 +24,14 @@ final class ConnectionSizer {
 
     /** Weight of the newest message in the moving average: about the last 20 messages count. */
     private static final double ALPHA = 0.1;
+    /** Weight of the newest message's distance from the average in the mean deviation (RFC 6298's). */
+    private static final double DEVIATION_GAIN = 0.25;
     private static final double HEADROOM = 1.25;
 
     private final int start;
     private final int max;
     private double averageNanos = -1;
+    private double deviationNanos = -1;
     private int relayLimit = Integer.MAX_VALUE;
     private int sharedLimit = Integer.MAX_VALUE;
 
@@ -45,7 +48,19 @@ final class ConnectionSizer {
         if (nanos < 0) {
             return;
         }
-        averageNanos = averageNanos < 0 ? nanos : averageNanos + ALPHA * (nanos - averageNanos);
+        if (averageNanos < 0) {
+            averageNanos = nanos;
+            // Until messages vary, as wide as the fixed half-again margin a start budget had before it knew the spread.
+            deviationNanos = nanos / 8.0;
+            return;
+        }
+        deviationNanos += DEVIATION_GAIN * (Math.abs(nanos - averageNanos) - deviationNanos);
+        averageNanos += ALPHA * (nanos - averageNanos);
+    }
+
+    /** How far a message's time strays from the average, on average; once a message was sent. */
+    synchronized Optional<java.time.Duration> deviation() {
+        return deviationNanos < 0 ? Optional.empty() : Optional.of(java.time.Duration.ofNanos((long) deviationNanos));
     }
 
     /** The measured time per message, once a message was sent. */

@@ -66,7 +66,7 @@ final class MessageAttempt {
     Outcome send(SmtpConnection connection, Outgoing item, Instant deadline, BooleanSupplier stop, BooleanSupplier halted,
                  Runnable built) {
         long key = item.key();
-        Duration needs = StartBudget.of(connection.perMessage().or(sizer::perMessage));
+        Duration needs = StartBudget.of(connection.perMessage().or(sizer::perMessage), sizer.deviation());
         if (stop.getAsBoolean() || halted.getAsBoolean() || remaining(deadline).compareTo(needs) < 0) {
             return Outcome.of(new SendResult.NotAttempted(key));
         }

@@ -233,7 +233,7 @@ public final class SmtpPool implements AutoCloseable {
      * from the pool's: what a caller sizing work for a deadline keeps free after its last message.
      */
     public Duration startBudget() {
-        return StartBudget.of(sizer.perMessage());
+        return StartBudget.of(sizer.perMessage(), sizer.deviation());
     }
 
     /** How the pool is sized now. */
