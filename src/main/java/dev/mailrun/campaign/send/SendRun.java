@@ -133,12 +133,14 @@ final class SendRun {
                 route::inFlight);
         flushThread.start(route, flusher, seconds, run.tables());
         TimeboxReport report;
+        Instant sentBy;
         try {
             try {
                 report = timebox.runUntil(deadline, budget -> sender.send(budget, route, this::mustStop),
                         Algorithm.PREDICTIVE, estimator, costs, () -> run.ctx().stopRequested() || mustStop());
                 // The last batch's last messages: their results belong in the run's final flush.
                 route.awaitSent();
+                sentBy = run.clock().instant();
             } catch (BatchFailedException e) {
                 report = e.partialReport();
                 awaitSentQuietly();
@@ -151,7 +153,7 @@ final class SendRun {
             flushThread.stop();
             route.close();
         }
-        finish(report, costs, lastSent(report));
+        finish(report, costs, sentBy.isBefore(report.ended()) ? report.ended() : sentBy);
         log.debug("Campaign {} run started {} ended {}", run.campaignId(), started, report.ended());
     }
 
@@ -174,16 +176,8 @@ final class SendRun {
     }
 
     /**
-     * When the run's last messages were done: now, after {@link RouteSender#awaitSent}, and never before
-     * the last batch ended.
-     */
-    private Instant lastSent(TimeboxReport report) {
-        Instant now = run.clock().instant();
-        return now.isBefore(report.ended()) ? report.ended() : now;
-    }
-
-    /**
-     * @param sentBy when the run's last messages were done: the shutdown the next run keeps free is
+     * @param sentBy when the run's last messages were done (never before the last batch ended), before
+     *               the sessions are parked or closed: the shutdown the next run keeps free is
      *               measured from there, not from the last batch's end. The wait for messages still on
      *               the wire is the in-flight time every batch is already sized to leave before the
      *               deadline ({@link RouteSender#inFlight}); measured into the shutdown as well, it was
