@@ -228,6 +228,9 @@ public final class ScriptedSmtpServer implements AutoCloseable {
         while (!serverSocket.isClosed()) {
             try {
                 Socket socket = serverSocket.accept();
+                // Each reply goes out at once, as a relay's answers to pipelined commands do: with
+                // Nagle's algorithm the second reply would wait for the client's delayed ACK of the first.
+                socket.setTcpNoDelay(true);
                 sockets.add(socket);
                 List<String> transcript = Collections.synchronizedList(new ArrayList<>());
                 transcripts.add(transcript);
@@ -245,6 +248,9 @@ public final class ScriptedSmtpServer implements AutoCloseable {
             OutputStream out = socket.getOutputStream();
             int message = 0;
             java.io.ByteArrayOutputStream chunks = null;
+            // As a real relay: DATA without an accepted MAIL or RCPT is refused (RFC 5321 3.3, RFC 2920 3.1).
+            boolean mailAccepted = false;
+            int recipientsAccepted = 0;
             if (!answer(out, script.greeting.apply(new Command("CONNECT", "", connection, 0)), null)) {
                 return;
             }
@@ -270,7 +276,12 @@ public final class ScriptedSmtpServer implements AutoCloseable {
                         yield answer(out, custom != null ? custom.apply(command) : Reply.of(235, "2.7.0 accepted"), null);
                     }
                     case "DATA" -> {
-                        Reply reply = custom != null ? custom.apply(command) : Reply.of(354, "end with <CRLF>.<CRLF>");
+                        Reply reply = custom != null ? custom.apply(command)
+                                : !mailAccepted ? Reply.of(503, "5.5.1 Error: need MAIL command")
+                                : recipientsAccepted == 0 ? Reply.of(554, "5.5.1 Error: no valid recipients")
+                                : Reply.of(354, "end with <CRLF>.<CRLF>");
+                        mailAccepted = false;
+                        recipientsAccepted = 0;
                         if (!answer(out, reply, null)) {
                             yield false;
                         }
@@ -278,6 +289,9 @@ public final class ScriptedSmtpServer implements AutoCloseable {
                             yield true;
                         }
                         String content = readContent(in);
+                        if (content == null) {
+                            yield false; // the client went away before the final dot: as a relay, nothing was received
+                        }
                         Reply after = script.message.apply(new Command("MESSAGE", content, connection, message));
                         if (after.code() >= 200 && after.code() < 300 && after.action() != Reply.Action.DROP
                                 && after.action() != Reply.Action.SILENCE) {
@@ -312,7 +326,23 @@ public final class ScriptedSmtpServer implements AutoCloseable {
                         answer(out, custom != null ? custom.apply(command) : Reply.of(221, "2.0.0 bye"), null);
                         yield false;
                     }
-                    default -> answer(out, custom != null ? custom.apply(command) : defaultReply(verb), null);
+                    default -> {
+                        Reply reply = custom != null ? custom.apply(command) : defaultReply(verb);
+                        boolean accepted = reply.code() >= 200 && reply.code() < 300;
+                        switch (verb) {
+                            case "MAIL" -> {
+                                mailAccepted = accepted;
+                                recipientsAccepted = 0;
+                            }
+                            case "RCPT" -> recipientsAccepted += accepted && mailAccepted ? 1 : 0;
+                            case "RSET", "HELO" -> {
+                                mailAccepted = false;
+                                recipientsAccepted = 0;
+                            }
+                            default -> { }
+                        }
+                        yield answer(out, reply, null);
+                    }
                 };
                 if (!keepGoing) {
                     return;
@@ -430,7 +460,7 @@ public final class ScriptedSmtpServer implements AutoCloseable {
         while ((line = in.readLine()) != null && !line.equals(".")) {
             content.append(line.startsWith("..") ? line.substring(1) : line).append("\r\n");
         }
-        return content.toString();
+        return line == null ? null : content.toString();
     }
 
     private static void closeQuietly(Socket socket) {

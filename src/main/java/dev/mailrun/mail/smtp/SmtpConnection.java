@@ -135,6 +135,10 @@ final class SmtpConnection implements AutoCloseable {
         } finally {
             watch.cancel(false);
             lastUsedNanos = nanoTime.getAsLong();
+            if (transport.ended()) {
+                // The session ended inside the send while reporting a refusal: the next message opens a new one.
+                close();
+            }
         }
         long took = lastUsedNanos - start;
         averageNanos = averageNanos < 0 ? took : averageNanos + ALPHA * (took - averageNanos);

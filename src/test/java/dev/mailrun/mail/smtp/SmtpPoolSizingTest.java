@@ -21,9 +21,12 @@ import org.junit.jupiter.api.Test;
 /** The pool sized to the rate at the measured time per message, against scripted relays over sockets. */
 class SmtpPoolSizingTest {
 
-    /** A nano clock that moves {@code step} at every reading: one message on one connection measures one step. */
+    /**
+     * A nano clock that moves {@code step} at every reading, on each thread by itself: one message on
+     * one connection measures one step, however the other connections' readings fall between its own.
+     */
     private static final class SteppingNanos implements java.util.function.LongSupplier {
-        private final AtomicLong now = new AtomicLong();
+        private final ThreadLocal<long[]> now = ThreadLocal.withInitial(() -> new long[1]);
         private final long step;
 
         SteppingNanos(Duration step) {
@@ -32,7 +35,9 @@ class SmtpPoolSizingTest {
 
         @Override
         public long getAsLong() {
-            return now.addAndGet(step);
+            long[] mine = now.get();
+            mine[0] += step;
+            return mine[0];
         }
     }
 
