@@ -41,7 +41,10 @@ public final class AnvilRelay implements AutoCloseable {
     private final Duration window;
     private final ScriptedSmtpServer server;
     private final List<Window> windows = new ArrayList<>();
-    /** Per session (connection number): its error count now, and its too-fast refusals in all. */
+    /**
+     * Per session (connection number): its error count now, its too-fast refusals in all, and its
+     * envelope (0 none, 1 MAIL accepted, 2 a recipient accepted too).
+     */
     private final Map<Integer, int[]> sessions = new HashMap<>();
     private int droppedForErrors;
 
@@ -51,9 +54,9 @@ public final class AnvilRelay implements AutoCloseable {
         this.window = window;
         this.server = ScriptedSmtpServer.builder()
                 .on("MAIL", this::mail)
-                .on("RCPT", cmd -> command(cmd, Reply.ok()))
-                .on("DATA", cmd -> command(cmd, Reply.of(354, "end with <CRLF>.<CRLF>")))
-                .on("RSET", cmd -> reply(cmd, Reply.ok()))
+                .on("RCPT", this::rcpt)
+                .on("DATA", this::data)
+                .on("RSET", cmd -> reset(cmd, reply(cmd, Reply.ok())))
                 .on("NOOP", cmd -> reply(cmd, Reply.ok()))
                 .onMessage(this::delivered)
                 .start();
@@ -103,9 +106,32 @@ public final class AnvilRelay implements AutoCloseable {
         windows.set(last, new Window(w.start(), w.accepted() + (tooMuch ? 0 : 1), w.refused() + (tooMuch ? 1 : 0)));
         if (tooMuch) {
             session(cmd)[1]++;
+            session(cmd)[2] = 0;
             return reply(cmd, Reply.of(450, "4.7.1 Error: too much mail from 127.0.0.1"));
         }
+        session(cmd)[2] = 1;
         return reply(cmd, Reply.ok());
+    }
+
+    /** As Postfix: a RCPT after a refused MAIL, or a DATA without a recipient, is an error of its own. */
+    private synchronized Reply rcpt(Command cmd) {
+        if (session(cmd)[2] == 0) {
+            return command(cmd, Reply.of(503, "5.5.1 Error: need MAIL command"));
+        }
+        session(cmd)[2] = 2;
+        return command(cmd, Reply.ok());
+    }
+
+    private synchronized Reply data(Command cmd) {
+        int envelope = session(cmd)[2];
+        session(cmd)[2] = 0;
+        return command(cmd, envelope == 2 ? Reply.of(354, "end with <CRLF>.<CRLF>")
+                : Reply.of(503, "5.5.1 Error: need RCPT command"));
+    }
+
+    private synchronized Reply reset(Command cmd, Reply reply) {
+        session(cmd)[2] = 0;
+        return reply;
     }
 
     private synchronized Reply command(Command cmd, Reply reply) {
@@ -137,7 +163,7 @@ public final class AnvilRelay implements AutoCloseable {
     }
 
     private int[] session(Command cmd) {
-        return sessions.computeIfAbsent(cmd.connection(), c -> new int[2]);
+        return sessions.computeIfAbsent(cmd.connection(), c -> new int[3]);
     }
 
     @Override

@@ -7,7 +7,6 @@ import jakarta.mail.Provider;
 import jakarta.mail.Session;
 import jakarta.mail.URLName;
 import jakarta.mail.internet.InternetAddress;
-import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -35,7 +34,8 @@ import org.eclipse.angus.mail.smtp.SMTPTransport;
  * when it asks for one that was not (the RSET after a refusal), the replies still owed to the
  * commands written ahead are read first, so the stream never falls out of step. A relay that accepts
  * DATA after refusing the envelope (RFC 2920 says it must not) would take whatever came next as the
- * message: the connection is dropped instead, and the message fails as a connection failure.
+ * message: the socket is closed before any final dot instead, the refusal is still what the send
+ * reports, and the connection opens a new session for its next message ({@link #ended}).
  *
  * <p>Public, with the constructor the mail API calls: the session builds it by reflection from
  * {@link #PROVIDER}.
@@ -191,10 +191,9 @@ public final class StampedTransport extends SMTPTransport {
     /**
      * Reads the replies to the commands written ahead that the mail API no longer asks for (it
      * stopped at a refusal). A DATA accepted after that would take the next command as the message:
-     * the connection is dropped instead.
+     * the connection is dropped instead, quietly, so that the refusal is still what the send reports.
      */
-    private void readRepliesOwed() throws MessagingException {
-        String lastResponse = getLastServerResponse();
+    private void readRepliesOwed() {
         while (!writtenAhead.isEmpty()) {
             String command = writtenAhead.removeFirst();
             int reply;
@@ -209,9 +208,9 @@ public final class StampedTransport extends SMTPTransport {
                 return;
             }
             if (command.equals("DATA") && reply == 354) {
+                // The refusal the mail API is reporting stays what the send reports; the connection sees ended().
                 drop();
-                throw new MessagingException("the relay accepted DATA after refusing the envelope ("
-                        + oneLine(lastResponse) + ")", new IOException("SMTP pipelining out of step"));
+                return;
             }
         }
     }
@@ -223,6 +222,8 @@ public final class StampedTransport extends SMTPTransport {
      */
     private void drop() {
         writtenAhead.clear();
+        relayGone = true;
+        ended = true;
         if (session.getProperties().get("mail.smtp.socketFactory") instanceof TrackedSockets sockets) {
             sockets.closeNow();
         }
@@ -231,11 +232,5 @@ public final class StampedTransport extends SMTPTransport {
         } catch (MessagingException e) {
             // The socket is already closed: QUIT cannot go out, and the mail API forgets the connection anyway.
         }
-    }
-
-    private static String oneLine(String response) {
-        String s = response == null ? "" : response.strip();
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl).strip();
     }
 }
