@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import org.eclipse.angus.mail.smtp.SMTPMessage;
 import org.eclipse.angus.mail.smtp.SMTPTransport;
 
 /**
@@ -49,7 +50,7 @@ public final class StampedTransport extends SMTPTransport {
     private static final Runnable NOTHING = () -> { };
 
     private Runnable beforeMailFrom = NOTHING;
-    /** The recipients of the message being sent; null between messages. */
+    /** The recipients of the message being sent; null between messages and when its envelope is not written ahead. */
     private Address[] recipients;
     /** Commands written ahead of the mail API, in order, whose replies it has not read yet. */
     private final Deque<String> writtenAhead = new ArrayDeque<>();
@@ -62,8 +63,6 @@ public final class StampedTransport extends SMTPTransport {
     private boolean relayGone;
     /** Closed by the mail API itself or dropped here, while its connection still holds it. */
     private boolean ended;
-    /** Messages whose envelope went in one round trip; for tests. */
-    private long pipelined;
 
     public StampedTransport(Session session, URLName urlname) {
         super(session, urlname);
@@ -89,14 +88,12 @@ public final class StampedTransport extends SMTPTransport {
         super.close();
     }
 
-    /** How many messages on this connection had their envelope written in one round trip. */
-    synchronized long pipelinedMessages() {
-        return pipelined;
-    }
-
     @Override
     public synchronized void sendMessage(Message message, Address[] addresses) throws MessagingException {
-        recipients = addresses;
+        // A message asking for delivery notifications has its RCPT TO worded by the mail API (NOTIFY=…).
+        boolean notify = message instanceof SMTPMessage smtp && smtp.getNotifyOptions() != 0
+                || session.getProperty("mail.smtp.dsn.notify") != null;
+        recipients = notify ? null : addresses;
         try {
             super.sendMessage(message, addresses);
         } finally {
@@ -152,9 +149,6 @@ public final class StampedTransport extends SMTPTransport {
             }
             writtenAhead.addLast(ahead);
         }
-        if (!group.isEmpty()) {
-            pipelined++;
-        }
     }
 
     @Override
@@ -169,7 +163,6 @@ public final class StampedTransport extends SMTPTransport {
      */
     private List<String> envelope() {
         if (recipients == null || recipients.length != 1 || !supportsExtension("PIPELINING")
-                || session.getProperty("mail.smtp.dsn.notify") != null
                 || !(recipients[0] instanceof InternetAddress address)) {
             return List.of();
         }
