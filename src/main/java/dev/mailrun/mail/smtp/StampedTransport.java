@@ -196,8 +196,8 @@ public final class StampedTransport extends SMTPTransport {
                 reply = -1; // reset by a relay that closed with our commands unread
             }
             if (reply == -1) {
-                writtenAhead.clear();
-                relayGone = true;
+                // The relay is gone: the connection opens a new session for its next message (ended()).
+                drop();
                 return;
             }
             if (command.equals("DATA") && reply == 354) {

@@ -84,6 +84,26 @@ class SmtpPipeliningTest {
         }
     }
 
+    /**
+     * A relay that refuses MAIL FROM and closes the session with the RCPT and DATA written ahead still
+     * unread: the refusal is reported as given, and the next message goes on a new session instead of
+     * into the closed one.
+     */
+    @Test
+    void a_relay_that_closes_after_refusing_mail_from_leaves_the_next_message_a_new_session() {
+        try (ScriptedSmtpServer server = ScriptedSmtpServer.builder()
+                .on("MAIL", cmd -> cmd.connection() == 1 ? Reply.of(554, "5.7.1 go away").thenDrop() : Reply.ok())
+                .start()) {
+            List<SendResult> results = send(settings(server.port()).withConnections(1), items(2));
+
+            assertThat(results.get(0)).isInstanceOf(SendResult.Permanent.class);
+            assertThat(((SendResult.Permanent) results.get(0)).code()).isEqualTo(554);
+            assertThat(results.get(1)).isInstanceOf(SendResult.Sent.class);
+            assertThat(server.connectionCount()).isEqualTo(2);
+            assertThat(server.messages()).hasSize(1);
+        }
+    }
+
     /** A relay refusing the first message at {@code name}'s command with its code. */
     private static ScriptedSmtpServer.Builder refusing(String name, ScriptedSmtpServer.Builder builder) {
         AtomicBoolean refused = new AtomicBoolean();
