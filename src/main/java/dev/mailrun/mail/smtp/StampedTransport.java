@@ -55,12 +55,12 @@ public final class StampedTransport extends SMTPTransport {
     /** Commands written ahead of the mail API, in order, whose replies it has not read yet. */
     private final Deque<String> writtenAhead = new ArrayDeque<>();
     /**
-     * The relay ended the session (end of stream or reset) while replies were still owed: nothing
-     * more is written or read, so the mail API, which writes RSET after a refusal and reads its reply,
-     * reports the refusal the relay gave (a 421, say) rather than the broken pipe or reset that comes
-     * of writing into a session the relay closed with our commands unread.
+     * The session was dropped here (the relay ended it with replies still owed, or accepted DATA after
+     * a refusal): nothing more is written or read, so the mail API, which writes RSET after a refusal
+     * and reads its reply, reports the refusal the relay gave (a 421, say) rather than the broken pipe
+     * or reset that comes of writing into a session the relay closed with our commands unread.
      */
-    private boolean relayGone;
+    private boolean dropped;
     /** Closed by the mail API itself or dropped here, while its connection still holds it. */
     private boolean ended;
 
@@ -108,7 +108,7 @@ public final class StampedTransport extends SMTPTransport {
     @Override
     protected synchronized boolean protocolConnect(String host, int port, String user, String password)
             throws MessagingException {
-        relayGone = false;
+        dropped = false;
         ended = false;
         writtenAhead.clear();
         return super.protocolConnect(host, port, user, password);
@@ -124,7 +124,7 @@ public final class StampedTransport extends SMTPTransport {
 
     @Override
     protected void sendCommand(String cmd) throws MessagingException {
-        if (relayGone) {
+        if (dropped) {
             return;
         }
         if (!writtenAhead.isEmpty()) {
@@ -133,7 +133,7 @@ public final class StampedTransport extends SMTPTransport {
                 return;
             }
             readRepliesOwed();
-            if (relayGone) {
+            if (dropped) {
                 return;
             }
         }
@@ -153,7 +153,7 @@ public final class StampedTransport extends SMTPTransport {
 
     @Override
     protected int readServerResponse() throws MessagingException {
-        return relayGone ? -1 : super.readServerResponse();
+        return dropped ? -1 : super.readServerResponse();
     }
 
     /**
@@ -195,13 +195,9 @@ public final class StampedTransport extends SMTPTransport {
             } catch (MessagingException e) {
                 reply = -1; // reset by a relay that closed with our commands unread
             }
-            if (reply == -1) {
-                // The relay is gone: the connection opens a new session for its next message (ended()).
-                drop();
-                return;
-            }
-            if (command.equals("DATA") && reply == 354) {
-                // The refusal the mail API is reporting stays what the send reports; the connection sees ended().
+            if (reply == -1 || command.equals("DATA") && reply == 354) {
+                // The relay is gone, or waits for a message: the refusal the mail API is reporting stays
+                // what the send reports, and the connection opens a new session for its next (ended()).
                 drop();
                 return;
             }
@@ -215,7 +211,7 @@ public final class StampedTransport extends SMTPTransport {
      */
     private void drop() {
         writtenAhead.clear();
-        relayGone = true;
+        dropped = true;
         ended = true;
         if (session.getProperties().get("mail.smtp.socketFactory") instanceof TrackedSockets sockets) {
             sockets.closeNow();
