@@ -23,7 +23,10 @@ import java.util.function.Supplier;
  * <p>Connections join the newest batch while the pool's target grows (a batch against a distant
  * relay can last many seconds, and the first messages' times are what says more are needed); once a
  * connection of a batch retired (the relay could not be reached, or turned it away), no more join
- * that batch.
+ * that batch. A connection that retires from a batch after a newer one was handed in has not tried
+ * the newer one: the pool is asked to grow for it before that connection counts as gone, or a newer
+ * batch handed in while every connection was still on the batch before would come back untried
+ * whole, and the relay that dropped them would never be tried again, nor found down.
  */
 final class ConnectionCrew {
 
@@ -35,13 +38,16 @@ final class ConnectionCrew {
 
     private final ExecutorService threads;
     private final Work work;
+    private final Runnable regrow;
     private final Set<SmtpConnection> busy = new HashSet<>();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private PoolBatch current;
 
-    ConnectionCrew(ExecutorService threads, Work work) {
+    /** @param regrow asks the pool to add connections for the newest batch ({@link #grow}), under this crew's lock */
+    ConnectionCrew(ExecutorService threads, Work work, Runnable regrow) {
         this.threads = threads;
         this.work = work;
+        this.regrow = regrow;
     }
 
     /**
@@ -108,6 +114,7 @@ final class ConnectionCrew {
     }
 
     private void loop(SmtpConnection connection) {
+        PoolBatch retiredFrom = null;
         try {
             while (true) {
                 PoolBatch batch;
@@ -128,6 +135,7 @@ final class ConnectionCrew {
                     built.run();
                 }
                 if (!goOn) {
+                    retiredFrom = batch;
                     return;
                 }
             }
@@ -141,6 +149,10 @@ final class ConnectionCrew {
         } finally {
             synchronized (this) {
                 busy.remove(connection);
+                if (retiredFrom != null && current != retiredFrom) {
+                    // Before the waiters see this connection gone: the newer batch gets its own try.
+                    regrow.run();
+                }
                 notifyAll();
             }
         }

@@ -108,7 +108,7 @@ public final class SmtpPool implements AutoCloseable {
         this.attempt = new MessageAttempt(settings, compositionSession, permits, sizer, events, clock, connections::open);
         // Threads are made as connections are first used: a pool that never grows keeps its start count.
         this.threads = Executors.newFixedThreadPool(settings.maxConnections(), namedDaemonThreads());
-        this.crew = new ConnectionCrew(threads, this::work);
+        this.crew = new ConnectionCrew(threads, this::work, this::grow);
         if (settings.username().isPresent() && (settings.tls() == TlsMode.NONE || settings.tls() == TlsMode.STARTTLS_OPTIONAL)) {
             log.warn("smtp.tls={} with AUTH: the password may cross the network in plain text", settings.tls());
         }
