@@ -25,8 +25,13 @@ import java.util.Objects;
  */
 public record SafetyMargins(Duration floor, Duration cap, double percentile, int minSamples, Duration unmeasured) {
 
-    /** The margin of a task's first run when its next tick waits for a late release. */
-    public static final Duration FIRST_GUESS = Duration.ofSeconds(1);
+    /**
+     * The margin of a task's first run when its next tick waits for a late release. Half a second:
+     * a first run releases its task well within it after its deadline (its final flush and
+     * checkpoint: tens of milliseconds for a sending run in a cold worker, docs/BENCHMARKS.md,
+     * "Allowance"), and at 10-second ticks every 100 ms kept idle is 1% of the first window.
+     */
+    public static final Duration FIRST_GUESS = Duration.ofMillis(500);
 
     /**
      * Floor 100 ms, 95th percentile, from the first sample on: a single sample that underestimates

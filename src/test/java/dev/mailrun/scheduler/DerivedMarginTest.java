@@ -93,13 +93,13 @@ class DerivedMarginTest {
     }
 
     @Test
-    void when_the_next_tick_waits_for_a_late_release_the_first_run_keeps_a_second_not_the_bound() throws Exception {
+    void when_the_next_tick_waits_for_a_late_release_the_first_run_keeps_half_a_second_not_the_bound() throws Exception {
         store.create(NewTask.of("fill", "fill", FIVE_MIN, TEN));
         SchedulerConfig waiting = config("margin-worker").withOverlapWait(Duration.ofSeconds(5));
         try (Scheduler s = scheduler(Duration.ofMillis(300), waiting)) {
             tickSlots(s, 3, Duration.ofMillis(40));
         }
-        assertThat(marginOf(0)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(marginOf(0)).isEqualTo(Duration.ofMillis(500));
         assertThat(marginOf(1)).as("then the samples decide").isEqualTo(Duration.ofMillis(340));
         assertThat(history(db.dataSource(), "fill")).extracting(TaskRun::outcome).containsOnly(RunOutcome.SUCCEEDED);
     }
