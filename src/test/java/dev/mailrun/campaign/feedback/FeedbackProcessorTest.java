@@ -159,6 +159,16 @@ class FeedbackProcessorTest {
     }
 
     @Test
+    void the_latest_send_to_an_address_is_found_whatever_the_case_of_its_local_part() throws Exception {
+        long hal = rows.recipient(campaign, "Hal.Jordan@list.example", "sent", null);
+
+        apply(event(Provider.SES, "sns-hal/0", Kind.HARD, "hal.jordan@LIST.example", Optional.empty(), "5.1.1"));
+
+        assertThat(rows.string("SELECT status FROM recipient WHERE id = ?", hal)).isEqualTo("failed");
+        assertThat(suppression("hal.jordan@list.example")).startsWith("hard_bounce ses");
+    }
+
+    @Test
     void an_event_for_an_address_never_sent_to_changes_nothing_and_deliveries_are_counted_without_being_stored() throws Exception {
         rows.recipient(campaign, "pending@list.example", "pending", null);
 

@@ -77,16 +77,18 @@ public final class BounceAttribution {
 
     /**
      * The latest send to an address in any campaign, locked for a provider event's changes: for events
-     * whose echoed ids are missing or name another address. Tries the address as given and lower-cased
-     * (recipient.email keeps the local part's case; providers may not). Index ix_recipient_email.
+     * whose echoed ids are missing or name another address. The address's case is ignored (its
+     * suppression key, which recipient.email_key holds: recipient.email keeps the local part's case,
+     * providers may not). Through the campaigns, each lookup on the (campaign_id, email_key) key; the
+     * key is named so that no plan locks a campaign's rows by status instead.
      */
     public Optional<MatchedRecipient> latestSendTo(Connection c, EmailAddress address) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT id, campaign_id, email, status FROM recipient
-                WHERE email IN (?, ?) AND status NOT IN ('pending', 'suppressed')
+                SELECT id, campaign_id, email, status FROM recipient FORCE INDEX (uq_recipient_email_key)
+                WHERE campaign_id IN (SELECT id FROM campaign) AND email_key = ?
+                  AND status NOT IN ('pending', 'suppressed')
                 ORDER BY sent_at IS NULL, sent_at DESC, id DESC LIMIT 1 FOR UPDATE""")) {
-            ps.setString(1, address.value());
-            ps.setString(2, address.suppressionKey());
+            ps.setString(1, address.suppressionKey());
             return oneMatch(ps);
         }
     }
