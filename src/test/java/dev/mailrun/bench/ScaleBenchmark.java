@@ -1,5 +1,6 @@
 package dev.mailrun.bench;
 
+import dev.mailrun.campaign.Campaigns;
 import dev.mailrun.campaign.content.PinnedTemplates;
 import dev.mailrun.campaign.importing.AddressFilter;
 import dev.mailrun.campaign.importing.ImportSettings;
@@ -7,7 +8,6 @@ import dev.mailrun.campaign.importing.RecipientImportReport;
 import dev.mailrun.campaign.importing.RecipientImporter;
 import dev.mailrun.campaign.model.CampaignStatus;
 import dev.mailrun.campaign.model.NewCampaign;
-import dev.mailrun.campaign.store.CampaignTable;
 import dev.mailrun.campaign.store.ClaimedRecipient;
 import dev.mailrun.campaign.store.InFlightTable;
 import dev.mailrun.campaign.store.Outcome;
@@ -17,6 +17,7 @@ import dev.mailrun.campaign.store.recipient.RecipientResults;
 import dev.mailrun.db.Transactions;
 import dev.mailrun.mail.template.TemplateLoader;
 import dev.mailrun.scheduler.SchedulerConfig;
+import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.SendSettingsFixtures;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -251,10 +252,12 @@ public final class ScaleBenchmark {
         System.out.println();
     }
 
+    /** A draft campaign of {@code templates/welcome}, created as {@code campaign create} does: its template stored and pinned. */
     static long campaign(DataSource ds, String name) throws Exception {
-        return Transactions.inTransaction(ds, c -> new CampaignTable().insert(c, new NewCampaign(name, "welcome",
-                "news@sender.example", Optional.of("Sender"), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty()), Instant.now()));
+        Campaigns campaigns = new Campaigns(ds, new TaskStore(ds), new TemplateLoader(Path.of("templates")), Clock.systemUTC(),
+                Duration.ofMinutes(5));
+        return campaigns.create(new NewCampaign(name, "welcome", "news@sender.example", Optional.of("Sender"), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty()));
     }
 
     static double percentile(double[] values, int p) {
