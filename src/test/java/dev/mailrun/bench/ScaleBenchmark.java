@@ -58,6 +58,10 @@ public final class ScaleBenchmark {
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
         String part = args.text("part", "all");
+        if (!List.of("claims", "import", "memory", "all").contains(part)) {
+            System.err.println("--part must be claims, import, memory or all, was " + part);
+            System.exit(2);
+        }
         try (Sink sink = Sink.start(); BenchDatabase probe = BenchDatabase.create("mailrun_bench_probe", 1)) {
             System.out.println(Machine.describe(probe.serverVersion(), sink.description()));
             System.out.println();
