@@ -26,7 +26,8 @@ public final class CuttableProxy implements AutoCloseable {
 
     public CuttableProxy(int upstreamPort) throws IOException {
         this.upstreamPort = upstreamPort;
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        // A port the kernel never gives an outgoing connection: restore() must be able to bind it again.
+        this.server = ReopenablePorts.listen(50);
         this.port = server.getLocalPort();
         accept(server);
     }

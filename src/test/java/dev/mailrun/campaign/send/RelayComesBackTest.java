@@ -29,14 +29,13 @@ import dev.mailrun.scheduler.SchedulerConfig;
 import dev.mailrun.scheduler.TaskRun;
 import dev.mailrun.scheduler.TaskStore;
 import dev.mailrun.testing.CampaignFixtures;
+import dev.mailrun.testing.ReopenablePorts;
 import dev.mailrun.testing.SendDependenciesFixtures;
 import dev.mailrun.testing.SendSettingsFixtures;
 import dev.mailrun.testing.SettableClock;
 import dev.mailrun.testing.TestDatabase;
 import dev.mailrun.testing.TestTiming;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -266,11 +265,9 @@ class RelayComesBackTest {
         return new Relays(byName, RelayRoute.parse(String.join(",", byName.keySet())));
     }
 
-    /** A loopback port nothing listens on (until a test starts a server there). */
+    /** A loopback port nothing listens on (until a test starts a server there), outside the ephemeral range. */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return ReopenablePorts.free();
     }
 
     /** The real sending stack on a clock that stands still until the test moves it. */
